@@ -1,0 +1,43 @@
+import path from "node:path";
+import type { Logger } from "pino";
+import type { AppConfig } from "./config/config.server";
+import type { AppServices } from "./context";
+import { openDatabase, type DatabaseHandle } from "./db/client.server";
+import { demoLogins, seedDemo } from "./db/seed.server";
+
+export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<DatabaseHandle> {
+  return config.databaseUrl
+    ? openDatabase({
+        driver: "postgres",
+        url: config.databaseUrl,
+        poolMax: config.databasePoolMax,
+        onPoolError: (error) => logger.warn({ err: error }, "a pooled PostgreSQL connection failed"),
+      })
+    : openDatabase({ driver: "pglite", dir: path.join(config.dataDir, "pgdata") });
+}
+
+/** Opens the database, applies migrations, seeds a new database with the demo when allowed. */
+export async function bootApp(config: AppConfig, logger: Logger): Promise<AppServices> {
+  const database = await openConfiguredDatabase(config, logger);
+  try {
+    await database.migrate();
+    if (config.seedDemo) {
+      const seeded = await seedDemo(database.db, { demoPassword: config.demoPassword });
+      if (seeded) logger.info("seeded the demo community into the new database");
+    }
+    if (!config.isProduction || config.seedDemo) {
+      const logins = await demoLogins(database.db);
+      if (logins.length > 0) {
+        logger.info(
+          { demoLogins: logins },
+          `Demo logins: ${logins.join(", ")}; password: ${config.demoPassword === "memberhall-demo" ? "memberhall-demo" : "the DEMO_PASSWORD you set"}`,
+        );
+      }
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  logger.info({ driver: database.driver }, "database ready");
+  return { config, database, db: database.db, logger };
+}

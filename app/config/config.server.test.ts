@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig, publicConfig } from "./config.server";
+
+const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "memberhall-config-"));
+
+describe("loadConfig", () => {
+  it("generates missing secrets once outside production and keeps them in DATA_DIR", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.sessionSecret).toHaveLength(64);
+    expect(second.sessionSecret).toBe(first.sessionSecret);
+    expect(second.stateSecret).toBe(first.stateSecret);
+    expect(second.statePrivateKey).toBe(first.statePrivateKey);
+    const file = path.join(dataDir, "secrets.json");
+    expect(JSON.parse(readFileSync(file, "utf8")).SESSION_SECRET).toBe(first.sessionSecret);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it("prefers a secret from the environment over the stored one", () => {
+    const dataDir = tempDir();
+    loadConfig({ DATA_DIR: dataDir });
+    const secret = "s".repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).sessionSecret).toBe(secret);
+  });
+
+  it("derives the public key from the private key", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      STATE_PRIVATE_KEY: "0000000000000000000000000000000000000000000000000000000000000001",
+    });
+    // 1·G, the secp256k1 generator point, compressed.
+    expect(config.statePublicKey).toBe("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798");
+  });
+
+  it("defaults BASE_URL to localhost on PORT and the forms address under it", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PORT: "4100" });
+    expect(config.baseUrl).toBe("http://localhost:4100");
+    expect(config.formsUrl).toBe("http://localhost:4100/api/forms");
+  });
+
+  it("never seeds demo data in production unless SEED_DEMO is set", () => {
+    const production = {
+      NODE_ENV: "production",
+      DATA_DIR: tempDir(),
+      BASE_URL: "https://members.example.org",
+      SESSION_SECRET: "a".repeat(32),
+      STATE_SECRET: "b".repeat(32),
+      STATE_PRIVATE_KEY: "1".repeat(64),
+    };
+    expect(loadConfig(production).seedDemo).toBe(false);
+    expect(loadConfig({ ...production, SEED_DEMO: "1" }).seedDemo).toBe(true);
+    expect(loadConfig({ DATA_DIR: tempDir() }).seedDemo).toBe(true);
+  });
+});
+
+describe("publicConfig", () => {
+  it("reports test modes from the providers in use", () => {
+    const sandbox = publicConfig(loadConfig({ DATA_DIR: tempDir() }));
+    expect(sandbox).toMatchObject({ isTestStripe: true, isTestNotarize: true, lrm: null, community: "default" });
+    const live = publicConfig(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        PAYMENTS: "stripe",
+        STRIPE_SECRET_KEY: "sk_live_abc",
+        NOTARY: "proof",
+        PROOF_API_KEY: "key",
+        PROOF_ENVIRONMENT: "production",
+        LRM_URL: "https://learn.example.org",
+      }),
+    );
+    expect(live).toMatchObject({ isTestStripe: false, isTestNotarize: false, lrm: "https://learn.example.org" });
+  });
+
+  it("never exposes a secret", () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    const sent = JSON.stringify(publicConfig(config));
+    for (const secret of [config.sessionSecret, config.stateSecret, config.statePrivateKey]) {
+      expect(sent).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { secp256k1 } from "@noble/curves/secp256k1";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
+import { z } from "zod";
+import { ConfigError, parseEnv, type Env } from "./env.server";
+
+export type AppConfig = {
+  nodeEnv: Env["NODE_ENV"];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  community: Env["COMMUNITY"];
+  formsUrl: string;
+  free: boolean;
+  lrmUrl: string | undefined;
+  payments: Env["PAYMENTS"];
+  stripeSecretKey: string | undefined;
+  notary: Env["NOTARY"];
+  proofApiKey: string | undefined;
+  proofEnvironment: Env["PROOF_ENVIRONMENT"];
+  sessionSecret: string;
+  stateSecret: string;
+  statePrivateKey: string;
+  statePublicKey: string;
+  logLevel: Env["LOG_LEVEL"];
+  trustProxy: boolean;
+  seedDemo: boolean;
+  demoPassword: string;
+  shutdownTimeoutMs: number;
+};
+
+const storedSecretsSchema = z.object({
+  SESSION_SECRET: z.string().min(32).optional(),
+  STATE_SECRET: z.string().min(32).optional(),
+  STATE_PRIVATE_KEY: z.string().regex(/^[0-9a-f]{64}$/i).optional(),
+});
+type StoredSecrets = z.infer<typeof storedSecretsSchema>;
+
+function newPrivateKey(): string {
+  return bytesToHex(secp256k1.utils.randomPrivateKey());
+}
+
+/**
+ * Outside production a missing secret is generated once and kept in DATA_DIR, so a
+ * restart keeps sessions valid without asking anyone to configure anything.
+ */
+function resolveSecrets(env: Env, dataDir: string): Required<StoredSecrets> {
+  const given = {
+    SESSION_SECRET: env.SESSION_SECRET,
+    STATE_SECRET: env.STATE_SECRET,
+    STATE_PRIVATE_KEY: env.STATE_PRIVATE_KEY,
+  };
+  if (given.SESSION_SECRET && given.STATE_SECRET && given.STATE_PRIVATE_KEY) {
+    return given as Required<StoredSecrets>;
+  }
+  const file = path.join(dataDir, "secrets.json");
+  let stored: StoredSecrets = {};
+  if (existsSync(file)) {
+    const parsed = storedSecretsSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    if (!parsed.success) throw new ConfigError(`Invalid configuration: ${file} is not a valid secrets file`);
+    stored = parsed.data;
+  }
+  const resolved = {
+    SESSION_SECRET: given.SESSION_SECRET ?? stored.SESSION_SECRET ?? randomBytes(32).toString("hex"),
+    STATE_SECRET: given.STATE_SECRET ?? stored.STATE_SECRET ?? randomBytes(32).toString("hex"),
+    STATE_PRIVATE_KEY: given.STATE_PRIVATE_KEY ?? stored.STATE_PRIVATE_KEY ?? newPrivateKey(),
+  };
+  const toStore: StoredSecrets = {
+    SESSION_SECRET: given.SESSION_SECRET ? stored.SESSION_SECRET : resolved.SESSION_SECRET,
+    STATE_SECRET: given.STATE_SECRET ? stored.STATE_SECRET : resolved.STATE_SECRET,
+    STATE_PRIVATE_KEY: given.STATE_PRIVATE_KEY ? stored.STATE_PRIVATE_KEY : resolved.STATE_PRIVATE_KEY,
+  };
+  if (JSON.stringify(toStore) !== JSON.stringify(stored)) {
+    writeFileSync(file, JSON.stringify(toStore, null, 2) + "\n", { mode: 0o600 });
+  }
+  return resolved;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const env = parseEnv(source);
+  const dataDir = path.resolve(env.DATA_DIR);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: DATA_DIR cannot be created (${(error as Error).message})`);
+  }
+  const secrets = resolveSecrets(env, dataDir);
+  const baseUrl = env.BASE_URL ?? `http://localhost:${env.PORT}`;
+  return {
+    nodeEnv: env.NODE_ENV,
+    isProduction: env.NODE_ENV === "production",
+    port: env.PORT,
+    host: env.HOST,
+    baseUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    community: env.COMMUNITY,
+    formsUrl: env.FORMS_URL ?? `${baseUrl}/api/forms`,
+    free: env.FREE,
+    lrmUrl: env.LRM_URL,
+    payments: env.PAYMENTS,
+    stripeSecretKey: env.STRIPE_SECRET_KEY,
+    notary: env.NOTARY,
+    proofApiKey: env.PROOF_API_KEY,
+    proofEnvironment: env.PROOF_ENVIRONMENT,
+    sessionSecret: secrets.SESSION_SECRET,
+    stateSecret: secrets.STATE_SECRET,
+    statePrivateKey: secrets.STATE_PRIVATE_KEY,
+    statePublicKey: bytesToHex(secp256k1.getPublicKey(hexToBytes(secrets.STATE_PRIVATE_KEY), true)),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    seedDemo: env.NODE_ENV !== "production" || env.SEED_DEMO,
+    demoPassword: env.DEMO_PASSWORD,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+/** The spec §3 "Config values" as GET /api/config sends them, plus the state key. */
+export function publicConfig(config: AppConfig) {
+  return {
+    formsUrl: config.formsUrl,
+    community: config.community,
+    baseUrl: config.baseUrl,
+    free: config.free,
+    nodeEnv: config.nodeEnv,
+    isTestNotarize: config.notary === "sandbox" || config.proofEnvironment === "sandbox",
+    isTestStripe: config.payments === "sandbox" || (config.stripeSecretKey?.includes("_test_") ?? false),
+    lrm: config.lrmUrl ?? null,
+    statePublicKey: config.statePublicKey,
+  };
+}
+export type PublicConfig = ReturnType<typeof publicConfig>;

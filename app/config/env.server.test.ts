@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "./env.server";
+
+function errorOf(source: Record<string, string>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("parseEnv", () => {
+  it("applies the documented defaults to an empty environment", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      NODE_ENV: "development",
+      PORT: 3000,
+      DATA_DIR: "./data",
+      COMMUNITY: "default",
+      FREE: false,
+      PAYMENTS: "sandbox",
+      NOTARY: "sandbox",
+      DEMO_PASSWORD: "memberhall-demo",
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("refuses PORT=abc with one line that names PORT and the value", () => {
+    const message = errorOf({ PORT: "abc" });
+    expect(message).toBe('Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")');
+    expect(message).not.toContain("\n");
+  });
+
+  it.each([["0"], ["65536"], ["80.5"], ["-1"]])("refuses PORT=%s", (port) => {
+    expect(errorOf({ PORT: port })).toContain("PORT must be a whole number");
+  });
+
+  it("names every bad variable on the same line", () => {
+    const message = errorOf({ PORT: "x", COMMUNITY: "club", FREE: "maybe" });
+    expect(message).toContain("PORT must be");
+    expect(message).toContain('COMMUNITY must be default or church (got "club")');
+    expect(message).toContain("FREE must be true or false");
+    expect(message.split("\n")).toHaveLength(1);
+  });
+
+  it("accepts a postgres:// or postgresql:// DATABASE_URL and refuses anything else", () => {
+    expect(parseEnv({ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }).DATABASE_URL).toBe(
+      "postgres://postgres@127.0.0.1:5432/test",
+    );
+    expect(parseEnv({ DATABASE_URL: "postgresql://u:p@db/app" }).DATABASE_URL).toBe("postgresql://u:p@db/app");
+    expect(errorOf({ DATABASE_URL: "mysql://localhost/db" })).toContain("DATABASE_URL must be a postgres://");
+  });
+
+  it("reads boolean flags in their common spellings", () => {
+    expect(parseEnv({ FREE: "1" }).FREE).toBe(true);
+    expect(parseEnv({ FREE: "Yes" }).FREE).toBe(true);
+    expect(parseEnv({ FREE: "off" }).FREE).toBe(false);
+  });
+
+  it("strips a trailing slash from URLs and refuses relative ones", () => {
+    expect(parseEnv({ BASE_URL: "https://members.example.org/" }).BASE_URL).toBe("https://members.example.org");
+    expect(errorOf({ LRM_URL: "learn.example.org" })).toContain("LRM_URL must be an absolute http(s) URL");
+  });
+
+  it("requires the secrets and BASE_URL in production, without echoing secret values", () => {
+    const message = errorOf({ NODE_ENV: "production" });
+    for (const name of ["SESSION_SECRET", "STATE_SECRET", "STATE_PRIVATE_KEY", "BASE_URL"]) {
+      expect(message).toContain(`${name} is required when NODE_ENV=production`);
+    }
+    const short = errorOf({ SESSION_SECRET: "too-short-secret-value" });
+    expect(short).toContain("SESSION_SECRET must be at least 32 characters");
+    expect(short).not.toContain("too-short-secret-value");
+  });
+
+  it("requires a provider's key when the real provider is chosen", () => {
+    expect(errorOf({ PAYMENTS: "stripe" })).toContain("STRIPE_SECRET_KEY is required when PAYMENTS=stripe");
+    expect(errorOf({ NOTARY: "proof" })).toContain("PROOF_API_KEY is required when NOTARY=proof");
+    expect(parseEnv({ PAYMENTS: "stripe", STRIPE_SECRET_KEY: "sk_test_abc123" }).PAYMENTS).toBe("stripe");
+  });
+
+  it("treats an empty value as unset", () => {
+    const env = parseEnv({ PORT: "", DATABASE_URL: "" });
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+});

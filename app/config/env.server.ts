@@ -1,0 +1,157 @@
+import { z } from "zod";
+
+/**
+ * Every setting the server reads from its environment, parsed once at boot.
+ * Secrets may be absent here: `resolveSecrets` fills them in outside production.
+ */
+
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ["", "1", "0", "true", "false", "yes", "no", "on", "off"].includes(v), {
+    message: "must be true or false (1/0, yes/no, on/off)",
+  })
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const httpUrl = z
+  .string()
+  .trim()
+  .url({ message: "must be an absolute http(s) URL" })
+  .refine((v) => /^https?:\/\//.test(v), { message: "must be an absolute http(s) URL" })
+  .transform((v) => v.replace(/\/+$/, ""));
+
+const optionalHttpUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(httpUrl.optional());
+
+const secret = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().min(32, { message: `${name} must be at least 32 characters` }).optional());
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z
+      .string()
+      .default("3000")
+      .refine((v) => /^\d+$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 65535, {
+        message: "must be a whole number from 1 to 65535",
+      })
+      .transform(Number),
+    HOST: z.string().trim().min(1).default("0.0.0.0"),
+    BASE_URL: optionalHttpUrl,
+    DATA_DIR: z.string().trim().min(1, { message: "must not be empty" }).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v : undefined))
+      .pipe(
+        z
+          .string()
+          .regex(/^postgres(ql)?:\/\/\S+$/, { message: "must be a postgres:// or postgresql:// URL" })
+          .optional(),
+      ),
+    DATABASE_POOL_MAX: z
+      .string()
+      .default("10")
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 200, {
+        message: "must be a whole number from 1 to 200",
+      })
+      .transform(Number),
+    COMMUNITY: z.enum(["default", "church"], {
+      errorMap: () => ({ message: "must be default or church" }),
+    }).default("default"),
+    FORMS_URL: optionalHttpUrl,
+    FREE: booleanFlag.default("false"),
+    LRM_URL: optionalHttpUrl,
+    PAYMENTS: z.enum(["sandbox", "stripe"], {
+      errorMap: () => ({ message: "must be sandbox or stripe" }),
+    }).default("sandbox"),
+    STRIPE_SECRET_KEY: optionalText.pipe(
+      z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { message: "must be a Stripe secret key (sk_test_… or sk_live_…)" }).optional(),
+    ),
+    NOTARY: z.enum(["sandbox", "proof"], {
+      errorMap: () => ({ message: "must be sandbox or proof" }),
+    }).default("sandbox"),
+    PROOF_API_KEY: optionalText,
+    PROOF_ENVIRONMENT: z.enum(["sandbox", "production"], {
+      errorMap: () => ({ message: "must be sandbox or production" }),
+    }).default("sandbox"),
+    SESSION_SECRET: secret("SESSION_SECRET"),
+    STATE_SECRET: secret("STATE_SECRET"),
+    STATE_PRIVATE_KEY: optionalText.pipe(
+      z.string().regex(/^[0-9a-f]{64}$/i, { message: "must be 64 hex characters (a secp256k1 private key)" }).optional(),
+    ),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),
+    }).default("info"),
+    TRUST_PROXY: booleanFlag.default("false"),
+    SEED_DEMO: booleanFlag.default("false"),
+    DEMO_PASSWORD: z.string().min(8, { message: "must be at least 8 characters" }).default("memberhall-demo"),
+    SHUTDOWN_TIMEOUT_MS: z
+      .string()
+      .default("10000")
+      .refine((v) => /^\d+$/.test(v), { message: "must be a whole number of milliseconds" })
+      .transform(Number),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENTS === "stripe" && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENTS=stripe" });
+    }
+    if (env.NOTARY === "proof" && !env.PROOF_API_KEY) {
+      ctx.addIssue({ code: "custom", path: ["PROOF_API_KEY"], message: "is required when NOTARY=proof" });
+    }
+    if (env.NODE_ENV === "production") {
+      for (const name of ["SESSION_SECRET", "STATE_SECRET", "STATE_PRIVATE_KEY", "BASE_URL"] as const) {
+        if (!env[name]) {
+          ctx.addIssue({ code: "custom", path: [name], message: "is required when NODE_ENV=production" });
+        }
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** The env var names this schema reads, for documentation checks. */
+export const envVarNames = Object.keys(envSchema._def.schema.shape) as (keyof Env)[];
+
+/**
+ * Parses the environment. Problems become one line that names each variable and what is
+ * wrong with it, so a bad deployment fails fast and legibly.
+ */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const relevant: Record<string, string | undefined> = {};
+  for (const name of envVarNames) {
+    const value = source[name];
+    // An empty value means "not set" for optional settings, as in most shells' .env files.
+    if (value !== undefined && value !== "") relevant[name] = value;
+  }
+  const result = envSchema.safeParse(relevant);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "environment");
+    const raw = source[name];
+    const shown = raw === undefined || /SECRET|KEY|PASSWORD/.test(name) ? "" : ` (got ${JSON.stringify(raw)})`;
+    const message = issue.message.startsWith(name) ? issue.message.slice(name.length).trim() : issue.message;
+    return `${name} ${message}${shown}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}

@@ -1,0 +1,19 @@
+import type { AppConfig } from "./config/config.server";
+import type { Database, DatabaseHandle } from "./db/client.server";
+import type { Logger } from "pino";
+
+/** What the server hands every loader and action (Remix `context`). */
+export type AppServices = {
+  config: AppConfig;
+  database: DatabaseHandle;
+  db: Database;
+  logger: Logger;
+};
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    app: AppServices;
+    cspNonce: string;
+    requestId: string;
+  }
+}

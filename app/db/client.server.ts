@@ -1,0 +1,135 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  driver: "pglite" | "postgres";
+  /** Resolves when the database answers a trivial query within the time given. */
+  ping(timeoutMs?: number): Promise<void>;
+  /** Applies the committed migrations; safe to call from several servers at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions =
+  | { driver: "postgres"; url: string; poolMax?: number; onPoolError?: (error: Error) => void }
+  /** `dir` undefined keeps the embedded database in memory (tests). */
+  | { driver: "pglite"; dir?: string; pglite?: PGlite };
+
+/** Finds the committed migrations whether this runs from source or from a bundle. */
+export function migrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, "drizzle");
+    if (existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("The drizzle/ migrations folder was not found");
+    dir = parent;
+  }
+}
+
+// Any 64-bit number that is ours alone; it serialises migrations across app servers.
+const MIGRATION_LOCK_ID = 727_245_110_031;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** PGlite allows one process per data directory; a second one would corrupt it. */
+function claimDirectory(dir: string): () => void {
+  const lockFile = `${dir}.lock`;
+  if (existsSync(lockFile)) {
+    const pid = Number(readFileSync(lockFile, "utf8").trim());
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`The embedded database at ${dir} is in use by process ${pid}; stop it first`);
+    }
+  }
+  writeFileSync(lockFile, String(process.pid));
+  return () => rmSync(lockFile, { force: true });
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.driver === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolMax ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client that loses its server emits here; without a listener the process dies.
+    pool.on("error", (error) => options.onPoolError?.(error));
+    const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    return {
+      db,
+      driver: "postgres",
+      async ping(timeoutMs = 2_000) {
+        await withTimeout(pool.query("select 1"), timeoutMs, "PostgreSQL");
+      },
+      async migrate() {
+        const client = await pool.connect();
+        try {
+          await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+          try {
+            await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+          } finally {
+            await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      async close() {
+        await pool.end();
+      },
+    };
+  }
+
+  const release = options.dir && !options.pglite ? claimDirectory(options.dir) : () => {};
+  let client: PGlite;
+  try {
+    client = options.pglite ?? (await PGlite.create(options.dir));
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    db,
+    driver: "pglite",
+    async ping(timeoutMs = 2_000) {
+      await withTimeout(db.execute(sql`select 1`), timeoutMs, "The embedded database");
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
+    },
+    async close() {
+      if (!client.closed) await client.close();
+      release();
+    },
+  };
+}

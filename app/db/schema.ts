@@ -1,0 +1,635 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  char,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * One schema for the embedded database (PGlite) and PostgreSQL. Money is integer cents;
+ * times are timestamptz; names follow the spec's field names where the spec gives them.
+ */
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+// ── Settings ─────────────────────────────────────────────────────────────────
+
+/** Community-wide values kept in the database (mnInviteLink, mightyLinks, seed marks). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: updatedAt(),
+});
+
+// ── Countries and the cause catalogue (spec §3 "Cause catalogue", §4 "Cause status") ──
+
+export const countries = pgTable("countries", {
+  code: char("code", { length: 2 }).primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const causes = pgTable("causes", {
+  code: text("code").primaryKey(),
+  label: text("label").notNull(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+export const causeStatus = pgEnum("cause_status", ["live", "testing", "beta"]);
+
+export const countryCauses = pgTable(
+  "country_causes",
+  {
+    countryCode: char("country_code", { length: 2 })
+      .notNull()
+      .references(() => countries.code, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code, { onDelete: "cascade" }),
+    status: causeStatus("status").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.countryCode, t.causeCode] })],
+);
+
+// ── Members, sessions, one-time tokens (spec §3 "Session state", "Login hand-off") ──
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    passwordHash: text("password_hash"),
+    name: text("name"),
+    countryCode: char("country_code", { length: 2 }).references(() => countries.code),
+    admin: boolean("admin").notNull().default(false),
+    nolCreator: boolean("nol_creator").notNull().default(false),
+    nolTester: boolean("nol_tester").notNull().default(false),
+    needsSetup: boolean("needs_setup").notNull().default(true),
+    setupStep: text("setup_step"),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_username_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+  ],
+);
+
+export const sessionCarrier = pgEnum("session_carrier", ["cookie", "state"]);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The member an admin is acting for (agent mode), if any. */
+    agentUserId: uuid("agent_user_id").references(() => users.id, { onDelete: "set null" }),
+    carrier: sessionCarrier("carrier").notNull().default("cookie"),
+    devicePublicKey: text("device_public_key"),
+    loginCheckedAt: timestamp("login_checked_at", { withTimezone: true }).notNull().defaultNow(),
+    subCheckedAt: timestamp("sub_checked_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const tokenPurpose = pgEnum("token_purpose", ["verify_email", "password_reset", "lrm_handoff", "setup"]);
+
+/** Single-use codes: e-mail verification, password reset, learning-site hand-off. Only hashes are kept. */
+export const oneTimeTokens = pgTable(
+  "one_time_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    purpose: tokenPurpose("purpose").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("one_time_tokens_hash_key").on(t.purpose, t.tokenHash)],
+);
+
+/** Fixed-window counters for rate limits shared by every app server. */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+// ── Plans, coupons, subscriptions (spec §3 "Plan", "Coupon", "Coupon discount") ──
+
+export const planKind = pgEnum("plan_kind", ["subscription", "donation"]);
+
+export const plans = pgTable("plans", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  kind: planKind("kind").notNull(),
+  amountCents: integer("amount_cents"),
+  currency: char("currency", { length: 3 }).notNull().default("usd"),
+  interval: text("interval", { enum: ["month", "year"] }),
+  providerPriceId: text("provider_price_id"),
+  active: boolean("active").notNull().default(true),
+  sort: smallint("sort").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const couponDuration = pgEnum("coupon_duration", ["once", "repeating", "forever"]);
+
+export const coupons = pgTable(
+  "coupons",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    duration: couponDuration("duration").notNull(),
+    durationInMonths: smallint("duration_in_months"),
+    redeemBy: timestamp("redeem_by", { withTimezone: true }),
+    amountOff: integer("amount_off"),
+    percentOff: numeric("percent_off", { precision: 5, scale: 2 }),
+    currency: char("currency", { length: 3 }),
+    valid: boolean("valid").notNull().default(true),
+    providerRef: text("provider_ref"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      "coupons_one_discount",
+      sql`(${t.amountOff} is not null and ${t.percentOff} is null) or (${t.amountOff} is null and ${t.percentOff} is not null)`,
+    ),
+    check("coupons_amount_off_positive", sql`${t.amountOff} is null or ${t.amountOff} > 0`),
+    check("coupons_percent_off_range", sql`${t.percentOff} is null or (${t.percentOff} > 0 and ${t.percentOff} <= 100)`),
+    check(
+      "coupons_repeating_months",
+      sql`(${t.duration} = 'repeating') = (${t.durationInMonths} is not null)`,
+    ),
+  ],
+);
+
+/** Which plans a coupon applies to (spec "coupon_plans": coupon_id with a plans list). */
+export const couponPlans = pgTable(
+  "coupon_plans",
+  {
+    couponId: text("coupon_id")
+      .notNull()
+      .references(() => coupons.id, { onDelete: "cascade" }),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.couponId, t.planId] })],
+);
+
+export const couponDiscounts = pgTable(
+  "coupon_discounts",
+  {
+    id: serial("coupon_discount_id").primaryKey(),
+    active: boolean("active").notNull().default(true),
+    groupName: text("group_name"),
+    welcomeMessage: text("welcome_message"),
+    couponSlug: text("coupon_slug").notNull(),
+    couponId: text("coupon_id")
+      .notNull()
+      .references(() => coupons.id, { onDelete: "restrict" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("coupon_discounts_slug_key").on(sql`lower(${t.couponSlug})`)],
+);
+
+export const subscriptionStatus = pgEnum("subscription_status", [
+  "INCOMPLETE",
+  "INCOMPLETE_EXPIRED",
+  "TRIALING",
+  "ACTIVE",
+  "PAST_DUE",
+  "CANCELED",
+  "UNPAID",
+  "PAUSED",
+]);
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    status: subscriptionStatus("status").notNull(),
+    provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    providerCustomerId: text("provider_customer_id"),
+    providerSubscriptionId: text("provider_subscription_id"),
+    couponId: text("coupon_id").references(() => coupons.id),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("subscriptions_user_idx").on(t.userId),
+    uniqueIndex("subscriptions_provider_key").on(t.provider, t.providerSubscriptionId),
+  ],
+);
+
+export const paymentStatus = pgEnum("payment_status", ["pending", "succeeded", "failed", "refunded"]);
+
+/** One-off card payments: donations and credits. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    planId: text("plan_id").references(() => plans.id),
+    kind: text("kind", { enum: ["donation", "credit"] }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: char("currency", { length: 3 }).notNull().default("usd"),
+    status: paymentStatus("status").notNull().default("pending"),
+    provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    providerRef: text("provider_ref"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("payments_amount_positive", sql`${t.amountCents} > 0`),
+    uniqueIndex("payments_provider_key").on(t.provider, t.providerRef),
+  ],
+);
+
+// ── NoL creator: member versions, respondents, editors, pending submissions ──
+
+export const nolForm = pgEnum("nol_form", ["NoLCreator2", "NoLProfileBilling", "NoLBilling"]);
+
+/** A NoL entry ("member version", spec §3 "NoL entry"). */
+export const nolEntries = pgTable(
+  "nol_entries",
+  {
+    id: text("id").primaryKey(),
+    form: nolForm("form").notNull(),
+    formId: integer("form_id").notNull(),
+    entryNumber: integer("entry_number").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code),
+    descriptiveVersion: text("descriptive_version").notNull(),
+    round: smallint("round").notNull().default(1),
+    editHash: text("edit_hash").notNull(),
+    viewHash: text("view_hash").notNull(),
+    editLink: text("edit_link"),
+    viewLink: text("view_link"),
+    nolTracking: jsonb("nol_tracking").$type<boolean[]>().notNull().default([]),
+    nolMailingDate: jsonb("nol_mailing_date").$type<(string | null)[]>().notNull().default([]),
+    nolProofOfDelivery: jsonb("nol_proof_of_delivery").$type<boolean[]>().notNull().default([]),
+    continueRespondents: jsonb("continue_respondents").$type<boolean[]>().notNull().default([]),
+    continueExtraRespondentsR2: jsonb("continue_extra_respondents_r2").$type<boolean[]>().notNull().default([]),
+    continueExtraRespondentsR3: jsonb("continue_extra_respondents_r3").$type<boolean[]>().notNull().default([]),
+    respStatus: jsonb("resp_status").$type<boolean[]>().notNull().default([]),
+    respStatus2: jsonb("resp_status2").$type<boolean[]>().notNull().default([]),
+    respStatus3: jsonb("resp_status3").$type<boolean[]>().notNull().default([]),
+    tbValue: smallint("tb_value"),
+    tbName: text("tb_name"),
+    billMailingDate: date("bill_mailing_date"),
+    billProofOfDelivery: boolean("bill_proof_of_delivery"),
+    billTracking: text("bill_tracking"),
+    preparationDate: date("preparation_date"),
+    preparationDate1tb: date("preparation_date_1tb"),
+    administrativeJudgment: bigint("administrative_judgment", { mode: "number" }),
+    administrativeJudgment1tb: bigint("administrative_judgment_1tb", { mode: "number" }),
+    escalationFee: bigint("escalation_fee", { mode: "number" }),
+    trueBillTotal: bigint("true_bill_total", { mode: "number" }),
+    firstTrueBillTotal: bigint("first_true_bill_total", { mode: "number" }),
+    /** DailyAmount, R9..R16RespondentType, TotalRespondents, TotalExtraRespondentsR2/R3. */
+    profile: jsonb("profile").$type<Record<string, unknown>>(),
+    /** MailingDate, Track1..n. */
+    mail: jsonb("mail").$type<Record<string, unknown>>(),
+    /** The whole submitted form, as the forms provider sent it. */
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("nol_entries_form_entry_key").on(t.formId, t.entryNumber),
+    index("nol_entries_user_cause_idx").on(t.userId, t.causeCode, t.descriptiveVersion),
+    uniqueIndex("nol_entries_edit_hash_key").on(t.editHash),
+    uniqueIndex("nol_entries_view_hash_key").on(t.viewHash),
+  ],
+);
+
+export const respondents = pgTable(
+  "respondents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => nolEntries.id, { onDelete: "cascade" }),
+    slot: smallint("slot").notNull(),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    address: jsonb("address").$type<Record<string, string>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("respondents_entry_slot_key").on(t.entryId, t.slot),
+    check("respondents_slot_range", sql`${t.slot} between 1 and 16`),
+  ],
+);
+
+/** Another member allowed to edit a member's NoL entries (authEditor). */
+export const nolEditors = pgTable(
+  "nol_editors",
+  {
+    ownerUserId: uuid("owner_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    editorUserId: uuid("editor_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerUserId, t.editorUserId] })],
+);
+
+/** spec §3 "Pending submission body": a form was submitted, the entry has not arrived yet. */
+export const pendingSubmissions = pgTable(
+  "pending_submissions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    username: text("username").notNull(),
+    causeCode: text("cause_code").notNull(),
+    descriptiveVersion: text("descriptive_version").notNull(),
+    priorRows: integer("prior_rows").notNull(),
+    entryId: text("entry_id"),
+    priorUpdated: timestamp("prior_updated", { withTimezone: true }),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("pending_submissions_user_idx").on(t.userId, t.causeCode)],
+);
+
+/** Entries of the other forms (support, respondent search, suggestion, reassessment, correction). */
+export const formEntries = pgTable(
+  "form_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    formId: integer("form_id").notNull(),
+    entryNumber: integer("entry_number").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    editHash: text("edit_hash").notNull(),
+    viewHash: text("view_hash").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("form_entries_form_entry_key").on(t.formId, t.entryNumber),
+    index("form_entries_user_idx").on(t.userId),
+  ],
+);
+
+// ── Claims, notices, notarizations (spec §3 "Notice") ──
+
+export const claims = pgTable(
+  "claims",
+  {
+    id: serial("claim_id").primaryKey(),
+    claimantId: uuid("claimant_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code),
+    countryCode: char("country_code", { length: 2 })
+      .notNull()
+      .references(() => countries.code),
+    nolVersion: text("nol_version").notNull(),
+    exhibitId: text("exhibit_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("claims_claimant_cause_version_key").on(t.claimantId, t.causeCode, t.nolVersion)],
+);
+
+export const notices = pgTable(
+  "notices",
+  {
+    id: serial("notice_id").primaryKey(),
+    claimId: integer("claim_id")
+      .notNull()
+      .references(() => claims.id, { onDelete: "cascade" }),
+    roundCnt: smallint("round_cnt").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("notices_claim_round_key").on(t.claimId, t.roundCnt),
+    check("notices_round_positive", sql`${t.roundCnt} >= 1`),
+  ],
+);
+
+export const noticeCfs = pgTable(
+  "notice_cfs",
+  {
+    id: serial("notice_cf_id").primaryKey(),
+    noticeId: integer("notice_id")
+      .notNull()
+      .references(() => notices.id, { onDelete: "cascade" }),
+    cfFormId: integer("cf_form_id").notNull(),
+    cfNumber: integer("cf_number").notNull(),
+    cfVersion: text("cf_version").notNull(),
+    cfCreated: timestamp("cf_created", { withTimezone: true }),
+    cfUpdated: timestamp("cf_updated", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("notice_cfs_notice_key").on(t.noticeId)],
+);
+
+export const notarizations = pgTable(
+  "notarizations",
+  {
+    id: serial("notarize_id").primaryKey(),
+    noticeId: integer("notice_id")
+      .notNull()
+      .references(() => notices.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["sandbox", "proof"] }).notNull(),
+    nzId: text("nz_id"),
+    cost: integer("cost"),
+    nzCreated: timestamp("nz_created", { withTimezone: true }),
+    nzUpdated: timestamp("nz_updated", { withTimezone: true }),
+    nzStatus: text("nz_status"),
+    nzStatus2: text("nz_status2"),
+    accessUrl: text("access_url"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("notarizations_notice_key").on(t.noticeId),
+    uniqueIndex("notarizations_nz_id_key").on(t.provider, t.nzId),
+  ],
+);
+
+// ── Site operations: error reports, newsletter, support, mail, webhooks, jobs, audit ──
+
+export const errorReports = pgTable(
+  "error_reports",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    time: timestamp("time", { withTimezone: true }).notNull(),
+    href: text("href").notNull(),
+    message: text("message").notNull(),
+    stack: text("stack"),
+    state: jsonb("state"),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("error_reports_created_idx").on(t.createdAt)],
+);
+
+export const newsletterStatus = pgEnum("newsletter_status", ["pending", "confirmed", "unsubscribed"]);
+
+export const newsletterSubscriptions = pgTable(
+  "newsletter_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    status: newsletterStatus("status").notNull().default("pending"),
+    confirmTokenHash: text("confirm_token_hash"),
+    unsubscribeTokenHash: text("unsubscribe_token_hash").notNull(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("newsletter_email_key").on(sql`lower(${t.email})`)],
+);
+
+export const supportRequests = pgTable("support_requests", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+  email: text("email").notNull(),
+  name: text("name"),
+  subject: text("subject"),
+  message: text("message").notNull(),
+  source: text("source").notNull().default("Member Site"),
+  formEntryId: uuid("form_entry_id").references(() => formEntries.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+export const mailStatus = pgEnum("mail_status", ["pending", "sent", "failed"]);
+
+/** Every outgoing e-mail; the built-in mail provider stops here, SMTP sends from here. */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    template: text("template"),
+    status: mailStatus("status").notNull().default("pending"),
+    attempts: smallint("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("mail_outbox_status_idx").on(t.status, t.createdAt)],
+);
+
+/** Provider webhooks, stored by event id so a retried delivery changes nothing. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  (t) => [uniqueIndex("webhook_events_provider_event_key").on(t.provider, t.eventId)],
+);
+
+export const jobStatus = pgEnum("job_status", ["queued", "running", "done", "failed"]);
+
+/** Durable background work (mail delivery, webhook retries, provider polling). */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    queue: text("queue").notNull(),
+    payload: jsonb("payload").notNull(),
+    status: jobStatus("status").notNull().default("queued"),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: smallint("attempts").notNull().default(0),
+    maxAttempts: smallint("max_attempts").notNull().default(5),
+    lockedAt: timestamp("locked_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("jobs_ready_idx").on(t.status, t.runAt)],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The member represented in agent mode. */
+    agentUserId: uuid("agent_user_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    entity: text("entity").notNull(),
+    entityId: text("entity_id"),
+    data: jsonb("data"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.createdAt), index("audit_log_entity_idx").on(t.entity, t.entityId)],
+);

@@ -1,0 +1,188 @@
+import { count, sql } from "drizzle-orm";
+import { hashPassword } from "~/services/password.server";
+import type { Database } from "./client.server";
+import {
+  causes,
+  countries,
+  countryCauses,
+  couponDiscounts,
+  couponPlans,
+  coupons,
+  plans,
+  settings,
+  subscriptions,
+  users,
+} from "./schema";
+
+/** The demo members, each showing one role of spec §6. All live in DEMO_COUNTRY. */
+export const DEMO_USERS = [
+  { username: "admin", role: "admin", admin: true },
+  { username: "creator", role: "NoL creator", nolCreator: true },
+  { username: "tester", role: "NoL tester", nolTester: true },
+  { username: "member", role: "member" },
+  { username: "newbie", role: "signed up, needs setup", needsSetup: true },
+] as const;
+
+export const DEMO_COUNTRY = "US";
+
+const DEMO_COUNTRIES = [
+  { code: "US", name: "United States" },
+  { code: "CA", name: "Canada" },
+  { code: "GB", name: "United Kingdom" },
+  { code: "AU", name: "Australia" },
+];
+
+const DEMO_CAUSES = [
+  { code: "TS", label: "Traffic stop", name: "Traffic Stop" },
+  { code: "PS", label: "Property seizure", name: "Property Seizure" },
+  { code: "UD", label: "Unlawful detention", name: "Unlawful Detention" },
+  { code: "CR", label: "Child removal", name: "Child Removal" },
+  { code: "TD", label: "Tax demand", name: "Tax Demand" },
+  { code: "MC", label: "Medical coercion", name: "Medical Coercion" },
+  { code: "EV", label: "Eviction", name: "Eviction" },
+  { code: "DC", label: "Debt collection", name: "Debt Collection" },
+];
+
+// Every country has causes in each state, so every cause rule can be tried anywhere.
+const DEMO_COUNTRY_CAUSES: Record<string, { live: string[]; testing: string[]; beta: string[] }> = {
+  US: { live: ["TS", "PS", "UD"], testing: ["CR", "TD"], beta: ["MC", "EV"] },
+  CA: { live: ["TS", "EV"], testing: ["PS"], beta: ["UD", "DC"] },
+  GB: { live: ["TS"], testing: ["UD", "DC"], beta: ["PS"] },
+  AU: { live: ["PS"], testing: ["TS"], beta: ["CR"] },
+};
+
+const LINK_BASE = "https://community.example.org";
+
+/** True when the database holds no members yet: the demo goes only into a new database. */
+async function isNewDatabase(db: Database): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return (row?.n ?? 0) === 0;
+}
+
+export async function seedDemo(db: Database, options: { demoPassword: string; now?: Date }): Promise<boolean> {
+  const now = options.now ?? new Date();
+  // Hash before the transaction: it is slow and needs no lock.
+  const passwordHash = await hashPassword(options.demoPassword);
+  return db.transaction(async (tx) => {
+    // Several servers may boot at once against one PostgreSQL: one seeds, the others see it done.
+    await tx.execute(sql`select pg_advisory_xact_lock(727245110032)`);
+    if (!(await isNewDatabase(tx as unknown as Database))) return false;
+
+    await tx.insert(countries).values(DEMO_COUNTRIES).onConflictDoNothing();
+    await tx.insert(causes).values(DEMO_CAUSES).onConflictDoNothing();
+    await tx
+      .insert(countryCauses)
+      .values(
+        Object.entries(DEMO_COUNTRY_CAUSES).flatMap(([countryCode, lists]) =>
+          (["live", "testing", "beta"] as const).flatMap((status) =>
+            lists[status].map((causeCode) => ({ countryCode, causeCode, status })),
+          ),
+        ),
+      )
+      .onConflictDoNothing();
+
+    await tx
+      .insert(plans)
+      .values([
+        { id: "monthly", title: "Monthly membership", kind: "subscription", amountCents: 2000, interval: "month", sort: 1 },
+        { id: "annual", title: "Annual membership", kind: "subscription", amountCents: 20000, interval: "year", sort: 2 },
+        { id: "donation", title: "Donation", kind: "donation", sort: 3 },
+      ])
+      .onConflictDoNothing();
+
+    const day = 86_400_000;
+    await tx
+      .insert(coupons)
+      .values([
+        { id: "WELCOME10", name: "Welcome 10% off", duration: "once", percentOff: "10" },
+        { id: "FRIEND5", name: "$5 off for three months", duration: "repeating", durationInMonths: 3, amountOff: 500, currency: "usd" },
+        {
+          id: "LAUNCH25",
+          name: "Launch 25% off",
+          duration: "forever",
+          percentOff: "25",
+          redeemBy: new Date(now.getTime() - 30 * day),
+          valid: false,
+        },
+      ])
+      .onConflictDoNothing();
+    await tx
+      .insert(couponPlans)
+      .values([
+        { couponId: "WELCOME10", planId: "monthly" },
+        { couponId: "WELCOME10", planId: "annual" },
+        { couponId: "FRIEND5", planId: "monthly" },
+        { couponId: "LAUNCH25", planId: "annual" },
+      ])
+      .onConflictDoNothing();
+    await tx.insert(couponDiscounts).values([
+      {
+        couponSlug: "welcome",
+        couponId: "WELCOME10",
+        groupName: "New members",
+        welcomeMessage: "Welcome! Your first payment is 10% off.",
+      },
+      {
+        couponSlug: "friends",
+        couponId: "FRIEND5",
+        groupName: "Friends of members",
+        welcomeMessage: "A member invited you: $5 off for your first three months.",
+      },
+    ]);
+
+    await tx
+      .insert(settings)
+      .values([
+        { key: "mnInviteLink", value: `${LINK_BASE}/invite/memberhall` },
+        {
+          key: "mightyLinks",
+          value: Object.fromEntries(
+            DEMO_CAUSES.slice(0, 4).map((c) => [c.code, `${LINK_BASE}/spaces/${c.name.toLowerCase().replace(/ /g, "-")}`]),
+          ),
+        },
+        { key: "demoSeededAt", value: now.toISOString() },
+      ])
+      .onConflictDoNothing();
+
+    const inserted = await tx
+      .insert(users)
+      .values(
+        DEMO_USERS.map((u) => ({
+          username: u.username,
+          email: `${u.username}@memberhall.example`,
+          emailVerifiedAt: now,
+          passwordHash,
+          name: `Demo ${u.username[0]!.toUpperCase()}${u.username.slice(1)}`,
+          countryCode: DEMO_COUNTRY,
+          admin: "admin" in u ? u.admin : false,
+          nolCreator: "nolCreator" in u ? u.nolCreator : false,
+          nolTester: "nolTester" in u ? u.nolTester : false,
+          needsSetup: "needsSetup" in u ? u.needsSetup : false,
+          setupStep: "needsSetup" in u ? "profile" : null,
+        })),
+      )
+      .returning({ id: users.id, username: users.username, needsSetup: users.needsSetup });
+
+    await tx.insert(subscriptions).values(
+      inserted
+        .filter((u) => !u.needsSetup)
+        .map((u) => ({
+          userId: u.id,
+          planId: "monthly",
+          status: "ACTIVE" as const,
+          provider: "sandbox" as const,
+          providerSubscriptionId: `sub_demo_${u.username}`,
+          providerCustomerId: `cus_demo_${u.username}`,
+          currentPeriodEnd: new Date(now.getTime() + 30 * day),
+        })),
+    );
+    return true;
+  });
+}
+
+/** The demo logins, for the start banner; empty when the demo data is not there. */
+export async function demoLogins(db: Database): Promise<string[]> {
+  const rows = await db.select({ username: users.username }).from(users);
+  const present = new Set(rows.map((r) => r.username));
+  return DEMO_USERS.filter((u) => present.has(u.username)).map((u) => `${u.username} (${u.role})`);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { frameAncestors, isFrameablePath } from "./framing";
+
+describe("framing", () => {
+  it.each([
+    ["/embed/nols", true],
+    ["/embed/subscription", true],
+    ["/lrm", true],
+    ["/lrm/header", true],
+    ["/lrm/iframe", true],
+    ["/lrmx", false],
+    ["/", false],
+    ["/login", false],
+    ["/admin", false],
+    ["/embed", false],
+  ])("%s is frameable: %s", (path, expected) => {
+    expect(isFrameablePath(path)).toBe(expected);
+  });
+
+  it("lets only the learning site's origin frame the embed pages", () => {
+    expect(frameAncestors("/embed/nols", "https://learn.example.org/path/")).toBe("https://learn.example.org");
+    expect(frameAncestors("/profile", "https://learn.example.org")).toBe("'none'");
+  });
+
+  it("refuses all framing when no learning site is configured", () => {
+    expect(frameAncestors("/embed/nols", undefined)).toBe("'none'");
+  });
+});

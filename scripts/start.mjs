@@ -1,0 +1,17 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { sourceHash } from "./source-hash.mjs";
+
+/** `npm start`: build when the sources changed since the last build, then serve. */
+const built = existsSync("dist/.source-hash") && existsSync("dist/server.js") && existsSync("build/index.js");
+const upToDate = built && readFileSync("dist/.source-hash", "utf8").trim() === sourceHash();
+if (!upToDate) {
+  const result = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const server = spawn(process.execPath, ["--enable-source-maps", "dist/server.js"], { stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,198 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type Request, type Response } from "express";
+import helmet from "helmet";
+import { pino, type Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import { bootApp } from "./app/boot.server";
+import { ConfigError } from "./app/config/env.server";
+import { loadConfig, type AppConfig } from "./app/config/config.server";
+import type { AppServices } from "./app/context";
+import { frameAncestors, isFrameablePath } from "./app/domain/framing";
+
+// This file runs from its bundle at dist/server.js; the project root is one level up.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+type Locals = { cspNonce: string; shuttingDown?: boolean };
+const locals = (res: Response) => res.locals as Locals;
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export function createApp(services: AppServices, build: ServerBuild, state: { shuttingDown: boolean }) {
+  const { config, database, logger } = services;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    }),
+  );
+
+  app.use((req, res, next) => {
+    locals(res).cspNonce = randomBytes(16).toString("base64");
+    // While draining, ask every client to open its next request elsewhere.
+    if (state.shuttingDown) res.setHeader("Connection", "close");
+    next();
+  });
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'strict-dynamic'", "'self'", (_req, res) => `'nonce-${locals(res as Response).cspNonce}'`],
+          "style-src": ["'self'"],
+          "style-src-attr": ["'unsafe-inline'"],
+          "img-src": ["'self'", "data:"],
+          "font-src": ["'self'"],
+          "connect-src": ["'self'"],
+          "frame-src": ["'self'"],
+          "form-action": ["'self'"],
+          "object-src": ["'none'"],
+          "base-uri": ["'none'"],
+          "frame-ancestors": [(req) => frameAncestors(pathOf(req as Request), config.lrmUrl)],
+          ...(config.isProduction ? { "upgrade-insecure-requests": [] } : {}),
+        },
+      },
+      strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      // X-Frame-Options cannot name an origin: frame-ancestors above governs, this only
+      // backs it up for old browsers on pages that are never framed.
+      xFrameOptions: false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use((req, res, next) => {
+    if (!isFrameablePath(pathOf(req))) res.setHeader("X-Frame-Options", "DENY");
+    next();
+  });
+
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (state.shuttingDown) {
+      res.status(503).json({ ok: false, db: "unknown", shuttingDown: true });
+      return;
+    }
+    try {
+      await database.ping(2_000);
+      res.json({ ok: true, db: "ok" });
+    } catch (error) {
+      logger.warn({ err: error }, "health check: database unavailable");
+      res.status(503).json({ ok: false, db: "unavailable" });
+    }
+  });
+
+  // Fingerprinted by the compiler: safe to cache for a year.
+  app.use("/build", express.static(path.join(ROOT, "public/build"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false }));
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: config.isProduction ? "production" : "development",
+      getLoadContext: (req, res) => ({
+        app: services,
+        cspNonce: locals(res).cspNonce,
+        requestId: String(req.id),
+      }),
+    }),
+  );
+  return app;
+}
+
+function pathOf(req: Request): string {
+  return req.path || "/";
+}
+
+async function loadBuild(): Promise<ServerBuild> {
+  const file = path.join(ROOT, "build/index.js");
+  return (await import(pathToFileURL(file).href)) as ServerBuild;
+}
+
+export async function startServer(config: AppConfig, logger: Logger) {
+  const services = await bootApp(config, logger);
+  const build = await loadBuild();
+  const state = { shuttingDown: false };
+  const app = createApp(services, build, state);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s)).on("error", reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  logger.info({ port: config.port, url: config.baseUrl }, `memberhall is listening on ${config.baseUrl}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (signal: string) =>
+    (stopping ??= (async () => {
+      logger.info({ signal }, "shutting down: finishing requests in flight");
+      state.shuttingDown = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => {
+        logger.warn("requests still open after the shutdown timeout: closing their connections");
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(force);
+      await services.database.close();
+      logger.info("stopped");
+    })());
+  return { server, stop };
+}
+
+async function main() {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel, base: { service: "memberhall" } });
+  try {
+    const { stop } = await startServer(config, logger);
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.once(signal, () => {
+        stop(signal).then(
+          () => process.exit(0),
+          (error) => {
+            logger.error({ err: error }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      });
+    }
+  } catch (error) {
+    logger.fatal({ err: error }, `could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  void main();
+}

@@ -1,0 +1,22 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AppLoadContext } from "@remix-run/node";
+import { pino } from "pino";
+import { loadConfig } from "~/config/config.server";
+import type { DatabaseHandle } from "~/db/client.server";
+
+/** The load context a loader or action gets from the server, over a test database. */
+export function testContext(database: DatabaseHandle, env: Record<string, string> = {}): AppLoadContext {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "memberhall-ctx-"));
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, ...env });
+  return {
+    app: { config, database, db: database.db, logger: pino({ level: "silent" }) },
+    cspNonce: "test-nonce",
+    requestId: "test-request",
+  };
+}
+
+export function loaderArgs(context: AppLoadContext, url: string, params: Record<string, string> = {}) {
+  return { request: new Request(new URL(url, "http://localhost")), params, context };
+}

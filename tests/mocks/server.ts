@@ -1,0 +1,4 @@
+import { setupServer } from "msw/node";
+import { handlers } from "./index";
+
+export const mockServer = setupServer(...handlers);
