@@ -27,4 +27,9 @@ export default tseslint.config(
     files: ["scripts/**", "tests/**", "*.config.*"],
     rules: { "no-console": "off" },
   },
+  {
+    // Playwright fixtures take `use` and an empty destructuring by design.
+    files: ["tests/e2e/**"],
+    rules: { "no-empty-pattern": "off", "react-hooks/rules-of-hooks": "off" },
+  },
 );

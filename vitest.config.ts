@@ -36,7 +36,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 90_000,
           // Each file starts real servers; two cores are enough for one file at a time.
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

@@ -12,7 +12,8 @@ export type AppServices = {
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
-    app: AppServices;
+    /** Absent only under a bare remix-serve; read it through appServices(context). */
+    app?: AppServices;
     cspNonce: string;
     requestId: string;
   }

@@ -16,8 +16,12 @@ import type { ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { communityFor } from "./domain/community";
 import stylesheet from "./styles/app.css";
+import { appServices } from "~/services/app.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: stylesheet },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.community.name ?? "Members" },
@@ -25,7 +29,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  return json({ community: communityFor(context.app.config.community) });
+  const { config } = await appServices(context);
+  return json({ community: communityFor(config.community) });
 }
 
 function Document({ children, title }: { children: ReactNode; title?: string }) {

@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { getCauseCatalogue } from "~/services/causes.server";
+import { appServices } from "~/services/app.server";
 
 /** GET /api/config/causes: causes, countryCauses, mnInviteLink and mightyLinks. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  return json(await getCauseCatalogue(context.app.db), { headers: { "Cache-Control": "no-cache" } });
+  const { db } = await appServices(context);
+  return json(await getCauseCatalogue(db), { headers: { "Cache-Control": "no-cache" } });
 }

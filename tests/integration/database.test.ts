@@ -24,10 +24,12 @@ describe.each(drivers)("database on %s", (driver) => {
   });
 
   it("creates every table of the schema", async () => {
-    const result = await database.db.execute<{ table_name: string }>(
+    const result = await database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public'`,
     );
-    const tables = new Set(("rows" in result ? result.rows : (result as unknown as { table_name: string }[])).map((r) => r.table_name));
+    // Both drivers answer with node-postgres' result shape.
+    const { rows } = result as unknown as { rows: { table_name: string }[] };
+    const tables = new Set(rows.map((r) => r.table_name));
     for (const table of [
       "users",
       "sessions",

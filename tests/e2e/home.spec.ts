@@ -1,0 +1,28 @@
+import { expect, test } from "./fixtures";
+
+test("a visitor sees the welcome page with Login and Sign Up", async ({ page }) => {
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1, name: /welcome to/i })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
+  await expect(page.getByRole("link", { name: "Sign Up" })).toHaveAttribute("href", "/signup");
+});
+
+test.describe("a page that does not exist", () => {
+  test.use({ expectedConsoleErrors: [/status of 404/] });
+
+  test("shows the 404 page, hydrates under the CSP and goes home on the client", async ({ page }) => {
+    const response = await page.goto("/no-such-page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+    // Remix sets this once its client scripts have run, which the CSP nonce must allow.
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1, name: /welcome to/i })).toBeVisible();
+    // Still the same document: the navigation happened in the client, not by a reload.
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+  });
+});

@@ -1,0 +1,225 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "~/db/client.server";
+import { causes } from "~/db/schema";
+import { freePort, runServerToExit, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+
+describe("the production server", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { LRM_URL: "https://learn.example.org/courses" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves the home page as HTML with a language", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(await response.text()).toMatch(/<html lang="en">/);
+  });
+
+  it("sends a CSP whose per-request nonce is the one on the page's scripts", async () => {
+    const first = await fetch(`${server.url}/`);
+    const csp = first.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await first.text();
+    const scriptNonces = [...html.matchAll(/<script[^>]*nonce="([^"]+)"/g)].map((m) => m[1]);
+    expect(scriptNonces.length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+
+    const second = await fetch(`${server.url}/`);
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce!);
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+  });
+
+  it("sends the security headers on every response, HSTS only in production", async () => {
+    for (const pathname of ["/", "/api/config", "/healthz", "/no-such-page"]) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.headers.get("x-content-type-options"), pathname).toBe("nosniff");
+      expect(response.headers.get("referrer-policy"), pathname).toBe("strict-origin-when-cross-origin");
+      expect(response.headers.get("content-security-policy"), pathname).toContain("object-src 'none'");
+      expect(response.headers.get("strict-transport-security"), pathname).toBeNull();
+      expect(response.headers.get("x-powered-by"), pathname).toBeNull();
+    }
+  });
+
+  it("lets only the learning site frame the embed and lrm pages", async () => {
+    const embed = await fetch(`${server.url}/embed/nols`);
+    expect(embed.headers.get("content-security-policy")).toContain("frame-ancestors https://learn.example.org");
+    expect(embed.headers.get("x-frame-options")).toBeNull();
+    const other = await fetch(`${server.url}/`);
+    expect(other.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(other.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("gives every response a request id, keeping a well-formed one the client sent", async () => {
+    const generated = await fetch(`${server.url}/api/config`);
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await fetch(`${server.url}/api/config`, { headers: { "x-request-id": "trace-123" } });
+    expect(kept.headers.get("x-request-id")).toBe("trace-123");
+    const replaced = await fetch(`${server.url}/api/config`, { headers: { "x-request-id": "bad id\twith spaces" } });
+    expect(replaced.headers.get("x-request-id")).not.toContain("bad");
+    expect(server.output()).toContain('"id":"trace-123"');
+  });
+
+  it("reports health with the database", async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, db: "ok" });
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("serves the compiled assets with long immutable caching", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const asset = /href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+    expect(asset).toBeTruthy();
+    const response = await fetch(`${server.url}${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("answers an unknown page with the 404 page", async () => {
+    const response = await fetch(`${server.url}/no-such-page`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain("This page could not be found");
+    expect(html).toContain("Back to the home page");
+  });
+
+  it("compresses what it sends when the client accepts it", async () => {
+    const response = await fetch(`${server.url}/api/schema`, { headers: { "accept-encoding": "gzip" } });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+  });
+});
+
+describe("starting and stopping", () => {
+  it("stops with one line naming PORT when PORT=abc", async () => {
+    const result = await runServerToExit({ PORT: "abc" });
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("PORT");
+    expect(lines[0]).toContain('"abc"');
+  });
+
+  it("refuses to start in production without its secrets", async () => {
+    const result = await runServerToExit({ NODE_ENV: "production" });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("SESSION_SECRET is required when NODE_ENV=production");
+  });
+
+  it("keeps data, secrets and the seed across a restart, and seeds only once", async () => {
+    const dataDir = tempDataDir();
+    const first = await startServer({ dataDir });
+    const key = (await (await fetch(`${first.url}/api/config`)).json()).statePublicKey;
+    expect(first.output()).toContain("seeded the demo community");
+    expect(first.output()).toContain("Demo logins: admin (admin), creator (NoL creator), tester (NoL tester), member (member), newbie");
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).toContain('"msg":"stopped"');
+    expect(existsSync(path.join(dataDir, "pgdata.lock"))).toBe(false);
+
+    const db = await openDatabase({ driver: "pglite", dir: path.join(dataDir, "pgdata") });
+    await db.db.insert(causes).values({ code: "RS", label: "Restart survivor", name: "Restart Survivor" });
+    await db.close();
+
+    const second = await startServer({ dataDir });
+    try {
+      expect(second.output()).not.toContain("seeded the demo community");
+      const catalogue = await (await fetch(`${second.url}/api/config/causes`)).json();
+      expect(catalogue.causes.RS).toEqual({ label: "Restart survivor", name: "Restart Survivor" });
+      expect(catalogue.causes.TS).toBeDefined();
+      expect((await (await fetch(`${second.url}/api/config`)).json()).statePublicKey).toBe(key);
+    } finally {
+      await second.stop();
+    }
+    const check = await openDatabase({ driver: "pglite", dir: path.join(dataDir, "pgdata") });
+    expect(await check.db.select().from(causes).where(eq(causes.code, "RS"))).toHaveLength(1);
+    await check.close();
+  });
+
+  it("does not seed demo members in production unless SEED_DEMO is set", async () => {
+    const production = {
+      NODE_ENV: "production",
+      BASE_URL: "https://members.example.org",
+      SESSION_SECRET: "a".repeat(40),
+      STATE_SECRET: "b".repeat(40),
+      STATE_PRIVATE_KEY: "c".repeat(64),
+    };
+    const server = await startServer({ env: production });
+    try {
+      expect(server.output()).not.toContain("Demo logins");
+      const response = await fetch(`${server.url}/`);
+      await response.text();
+      expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      expect(response.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("on SIGTERM finishes what is in flight, closes open connections after the timeout and exits 0", async () => {
+    const server = await startServer({ env: { SHUTDOWN_TIMEOUT_MS: "1500" } });
+    // A client that has started a request and not finished it keeps its connection open.
+    const socket = net.connect(server.port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write("GET / HTTP/1.1\r\nHost: localhost\r\n");
+    socket.on("error", () => {});
+    const started = Date.now();
+    const code = await server.stop("SIGTERM");
+    const elapsed = Date.now() - started;
+    expect(code).toBe(0);
+    expect(elapsed).toBeGreaterThanOrEqual(1_000);
+    expect(server.output()).toContain("shutting down");
+    expect(server.output()).toContain("requests still open after the shutdown timeout");
+    socket.destroy();
+  });
+
+  it("stops at once on SIGINT when nothing is in flight", async () => {
+    const server = await startServer();
+    await fetch(`${server.url}/healthz`);
+    expect(await server.stop("SIGINT")).toBe(0);
+    expect(server.output()).not.toContain("requests still open");
+  });
+});
+
+describe("a bare remix-serve run", () => {
+  it("boots the services from the environment and serves the API", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env: {
+        NODE_ENV: "production",
+        PATH: process.env.PATH ?? "",
+        PORT: String(port),
+        DATA_DIR: tempDataDir(),
+        SEED_DEMO: "1",
+        BASE_URL: "http://localhost",
+        SESSION_SECRET: "a".repeat(40),
+        STATE_SECRET: "b".repeat(40),
+        STATE_PRIVATE_KEY: "c".repeat(64),
+      } as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c) => (output += c));
+    child.stderr.on("data", (c) => (output += c));
+    try {
+      await expect.poll(() => output, { timeout: 30_000 }).toContain(`${port}`);
+      const response = await fetch(`http://127.0.0.1:${port}/api/config/causes`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).causes.TS).toBeDefined();
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});
