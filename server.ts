@@ -176,8 +176,10 @@ async function main() {
   const logger = pino({ level: config.logLevel, base: { service: "memberhall" } });
   try {
     const { stop } = await startServer(config, logger);
+    // A terminal's Ctrl-C reaches both `npm start` and this process; a repeated signal
+    // joins the shutdown already under way instead of killing the process mid-drain.
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
         stop(signal).then(
           () => process.exit(0),
           (error) => {
