@@ -117,6 +117,7 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
         app: services,
         cspNonce: locals(res).cspNonce,
         requestId: String(req.id),
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),
     }),
   );

@@ -16,5 +16,7 @@ declare module "@remix-run/node" {
     app?: AppServices;
     cspNonce: string;
     requestId: string;
+    /** The client's address, as the proxy settings allow reading it. */
+    clientIp: string;
   }
 }

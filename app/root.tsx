@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import {
+  Form,
   isRouteErrorResponse,
   Link,
   Links,
@@ -12,11 +13,15 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
+import { Alert } from "./components/ui/alert";
 import { communityFor } from "./domain/community";
+import { guard } from "./domain/guard";
+import { forgetState, inFrame, keepState } from "./lib/state-client";
+import { appServices } from "./services/app.server";
+import { getViewer, loginRedirect, readFlash, sessionState, StateHeaderError } from "./services/session.server";
 import stylesheet from "./styles/app.css";
-import { appServices } from "~/services/app.server";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -28,9 +33,32 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "description", content: data?.community.description ?? "" },
 ];
 
-export async function loader({ context }: LoaderFunctionArgs) {
-  const { config } = await appServices(context);
-  return json({ community: communityFor(config.community) });
+/** The navigation guard runs on every navigation (spec §2.3). */
+export const shouldRevalidate = () => true;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const services = await appServices(context);
+  const { config } = services;
+  const viewer = await getViewer(request, services).catch((error) => {
+    if (error instanceof StateHeaderError) return null;
+    throw error;
+  });
+  const url = new URL(request.url);
+  const decision = guard(url.pathname, url.search, viewer ? { userId: viewer.user.id, needsSetup: viewer.member.needsSetup } : null);
+  if (decision.kind === "login") {
+    throw decision.remember ? await loginRedirect(request, config) : redirect("/login");
+  }
+  if (decision.kind === "setup") throw redirect("/setup");
+  const { flash, clear } = await readFlash(request, config);
+  return json(
+    {
+      community: communityFor(config.community),
+      session: viewer ? sessionState(viewer, config) : null,
+      flash,
+      supportEmail: config.supportEmail,
+    },
+    { headers: clear ? { "Set-Cookie": clear } : {} },
+  );
 }
 
 function Document({ children, title }: { children: ReactNode; title?: string }) {
@@ -54,12 +82,74 @@ function Document({ children, title }: { children: ReactNode; title?: string }) 
   );
 }
 
+function TopNav({ session }: { session: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["session"]> }) {
+  return (
+    <nav className="topnav" aria-label="Main">
+      <div className="topnav-inner">
+        <Link to="/" className="topnav-brand">
+          Community home
+        </Link>
+        {session.admin ? (
+          <>
+            <Link to="/members">Members</Link>
+            <Link to="/coupon/discounts">Coupons</Link>
+          </>
+        ) : null}
+        <Link to="/profile">{session.agent ?? session.username}</Link>
+        <span className="topnav-user">{session.email}</span>
+        <Form method="post" action="/logout">
+          <button type="submit" className="link-button">
+            Logout
+          </button>
+        </Form>
+      </div>
+    </nav>
+  );
+}
+
+function AgentBanner({ agent }: { agent: string }) {
+  return (
+    <div className="banner banner-agent" role="status">
+      WARNING, representing: {agent}
+      <Form method="post" action="/admin" className="inline">
+        <input type="hidden" name="intent" value="stop-agent" />
+        <button type="submit" className="link-button">
+          Stop representing
+        </button>
+      </Form>
+    </div>
+  );
+}
+
 export default function App() {
-  const { community } = useLoaderData<typeof loader>();
+  const { community, session, flash } = useLoaderData<typeof loader>();
+
+  // The page's state goes where API calls read it; a new member's state never replaces
+  // another's silently (spec §5).
+  useEffect(() => {
+    if (inFrame()) return;
+    if (session) {
+      keepState(session.stateString, session.stateHash);
+      window.localStorage.removeItem("afterLogin");
+    } else {
+      forgetState();
+    }
+  }, [session]);
+
   return (
     <Document>
       <div className="page">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {session?.agent ? <AgentBanner agent={session.agent} /> : null}
+        {session ? <TopNav session={session} /> : null}
         <main id="main" className="page-main">
+          {flash ? (
+            <div className="flash">
+              <Alert kind={flash.kind}>{flash.message}</Alert>
+            </div>
+          ) : null}
           <Outlet />
         </main>
         <footer className="page-footer">
@@ -70,21 +160,27 @@ export default function App() {
   );
 }
 
+function errorMessage(error: unknown, status: number): string {
+  if (status === 404) return "This page could not be found";
+  if (isRouteErrorResponse(error)) {
+    if (typeof error.data === "string" && error.data) return error.data;
+    if (error.data && typeof error.data === "object" && "error" in error.data && typeof error.data.error === "string") {
+      return error.data.error;
+    }
+    return error.statusText || "Error";
+  }
+  return "Error";
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>("root");
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message =
-    status === 404
-      ? "This page could not be found"
-      : isRouteErrorResponse(error)
-        ? typeof error.data === "string" && error.data
-          ? error.data
-          : error.statusText || "Error"
-        : "Error";
+  const message = errorMessage(error, status);
   return (
     <Document title={`${status} · ${message}`}>
       <div className="page">
+        {data?.session ? <TopNav session={data.session} /> : null}
         <main id="main" className="page-main">
           <section className="card error-page" aria-labelledby="error-title">
             <p className="error-status">{status}</p>

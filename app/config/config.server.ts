@@ -33,6 +33,16 @@ export type AppConfig = {
   seedDemo: boolean;
   demoPassword: string;
   shutdownTimeoutMs: number;
+  lrmHandoffSecret: string | undefined;
+  lrmSsoUrl: string | undefined;
+  lrmSsoSecret: string | undefined;
+  afterLoginRedirect: string | undefined;
+  nol101Url: string | undefined;
+  postOfficeUrl: string | undefined;
+  supportEmail: string;
+  mailFrom: string;
+  loginRecheckSeconds: number;
+  subRecheckSeconds: number;
 };
 
 const storedSecretsSchema = z.object({
@@ -119,6 +129,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: env.NODE_ENV !== "production" || env.SEED_DEMO,
     demoPassword: env.DEMO_PASSWORD,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    lrmHandoffSecret: env.LRM_HANDOFF_SECRET,
+    lrmSsoUrl: env.LRM_SSO_URL,
+    lrmSsoSecret: env.LRM_SSO_SECRET,
+    afterLoginRedirect: env.AFTER_LOGIN_REDIRECT,
+    nol101Url: env.NOL_101_URL,
+    postOfficeUrl: env.POST_OFFICE_URL,
+    supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(baseUrl).hostname}`,
+    mailFrom: env.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
+    loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
+    subRecheckSeconds: env.SUB_RECHECK_SECONDS,
   };
 }
 

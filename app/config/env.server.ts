@@ -96,6 +96,26 @@ export const envSchema = z
     STATE_PRIVATE_KEY: optionalText.pipe(
       z.string().regex(/^[0-9a-f]{64}$/i, { message: "must be 64 hex characters (a secp256k1 private key)" }).optional(),
     ),
+    LRM_HANDOFF_SECRET: optionalText.pipe(
+      z.string().min(32, { message: "must be at least 32 characters" }).optional(),
+    ),
+    LRM_SSO_URL: optionalHttpUrl,
+    LRM_SSO_SECRET: optionalText,
+    AFTER_LOGIN_REDIRECT: optionalHttpUrl,
+    NOL_101_URL: optionalHttpUrl,
+    POST_OFFICE_URL: optionalHttpUrl,
+    SUPPORT_EMAIL: optionalText.pipe(z.string().email({ message: "must be an e-mail address" }).optional()),
+    MAIL_FROM: optionalText.pipe(z.string().email({ message: "must be an e-mail address" }).optional()),
+    LOGIN_RECHECK_SECONDS: z
+      .string()
+      .default("300")
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
+      .transform(Number),
+    SUB_RECHECK_SECONDS: z
+      .string()
+      .default("3600")
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
+      .transform(Number),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),
     }).default("info"),
@@ -114,6 +134,9 @@ export const envSchema = z
     }
     if (env.NOTARY === "proof" && !env.PROOF_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["PROOF_API_KEY"], message: "is required when NOTARY=proof" });
+    }
+    if (env.LRM_SSO_URL && !env.LRM_SSO_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["LRM_SSO_SECRET"], message: "is required when LRM_SSO_URL is set" });
     }
     if (env.NODE_ENV === "production") {
       for (const name of ["SESSION_SECRET", "STATE_SECRET", "STATE_PRIVATE_KEY", "BASE_URL"] as const) {

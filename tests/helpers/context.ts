@@ -14,6 +14,7 @@ export function testContext(database: DatabaseHandle, env: Record<string, string
     app: { config, database, db: database.db, logger: pino({ level: "silent" }) },
     cspNonce: "test-nonce",
     requestId: "test-request",
+    clientIp: "203.0.113.7",
   };
 }
 

@@ -1,0 +1,83 @@
+import { z } from "zod";
+
+/** The rules for what a member types at sign-up, login, reset and setup. */
+
+export const USERNAME_RULE = "3 to 32 characters: lower-case letters, digits, _ and -";
+
+export const usernameSchema = z
+  .string({ required_error: "Choose a username" })
+  .trim()
+  .toLowerCase()
+  .min(3, `Username: ${USERNAME_RULE}`)
+  .max(32, `Username: ${USERNAME_RULE}`)
+  .regex(/^[a-z0-9_-]+$/, `Username: ${USERNAME_RULE}`);
+
+export const emailSchema = z
+  .string({ required_error: "Enter your e-mail address" })
+  .trim()
+  .min(1, "Enter your e-mail address")
+  .max(254, "That e-mail address is too long")
+  .email("Enter a valid e-mail address")
+  .transform((v) => v.toLowerCase());
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** Length rules only; the common-password check needs the server's list. */
+export const passwordSchema = z
+  .string({ required_error: "Choose a password" })
+  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`);
+
+/** A honeypot field: people leave it empty, form-filling robots do not. */
+export const honeypotSchema = z.string().max(0).optional();
+
+const checkbox = z
+  .union([z.literal("on"), z.literal("true"), z.literal("1")])
+  .optional()
+  .transform((v) => v !== undefined);
+
+export const signupSchema = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  acceptTerms: checkbox.refine((v) => v, "Accept the Terms of Service and Privacy Policy to continue"),
+  website: honeypotSchema,
+});
+
+export const loginSchema = z.object({
+  login: z
+    .string({ required_error: "Enter your username or e-mail address" })
+    .trim()
+    .min(1, "Enter your username or e-mail address")
+    .max(254, "Enter your username or e-mail address"),
+  password: z.string({ required_error: "Enter your password" }).min(1, "Enter your password").max(PASSWORD_MAX * 4),
+  redirectTo: z.string().max(2_000).optional(),
+  website: honeypotSchema,
+});
+
+export const resetRequestSchema = z.object({ email: emailSchema, website: honeypotSchema });
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.string().min(20).max(200),
+    password: passwordSchema,
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
+
+export const profileStepSchema = z.object({
+  name: z.string({ required_error: "Enter your name" }).trim().min(1, "Enter your name").max(120, "Use at most 120 characters"),
+  country: z
+    .string({ required_error: "Choose your country" })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "Choose your country"),
+});
+
+/** Field errors keyed by field name, as the forms show them next to each field. */
+export type FieldErrors = Partial<Record<string, string[]>>;
+
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  return error.flatten().fieldErrors as FieldErrors;
+}

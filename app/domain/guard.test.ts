@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { afterLogin, guard, isPublicPath, safeRedirectPath } from "./guard";
+
+const member = { userId: "u1", needsSetup: false };
+const newbie = { userId: "u2", needsSetup: true };
+
+describe("navigation guard (spec §2.3)", () => {
+  it.each([
+    "/",
+    "/login",
+    "/login/help",
+    "/logout",
+    "/signup",
+    "/signup/terms",
+    "/setup",
+    "/setup/profile",
+    "/subscription",
+    "/terms-of-service",
+    "/privacy-policy",
+    "/c/welcome",
+    "/sso",
+    "/community/join",
+    "/g/inpower",
+    "/newsletter-subscribe",
+  ])("'The first path segment decides whether a page is public': %s is public", (path) => {
+    expect(isPublicPath(path)).toBe(true);
+    expect(guard(path, "", null)).toEqual({ kind: "allow" });
+  });
+
+  it.each(["/members", "/profile", "/nol/creator", "/admin", "/coupon/discounts", "/loading", "/lrmx"])(
+    "'Any other path needs a signed-in user': %s sends a visitor to /login",
+    (path) => {
+      expect(isPublicPath(path)).toBe(false);
+      expect(guard(path, "?a=1", null)).toEqual({ kind: "login", remember: `${path}?a=1` });
+    },
+  );
+
+  it("'the requested path is remembered as the after-login target (except for the logout segment)'", () => {
+    expect(guard("/members/42", "", null)).toEqual({ kind: "login", remember: "/members/42" });
+  });
+
+  it("'A signed-in user who still needs setup is sent to /setup'", () => {
+    expect(guard("/members", "", newbie)).toEqual({ kind: "setup" });
+    expect(guard("/profile", "", newbie)).toEqual({ kind: "setup" });
+  });
+
+  it("lets a member who needs setup see the public pages, setup itself among them", () => {
+    expect(guard("/", "", newbie)).toEqual({ kind: "allow" });
+    expect(guard("/setup/profile", "", newbie)).toEqual({ kind: "allow" });
+    expect(guard("/logout", "", newbie)).toEqual({ kind: "allow" });
+  });
+
+  it("lets a signed-in member through", () => {
+    expect(guard("/members", "", member)).toEqual({ kind: "allow" });
+  });
+});
+
+describe("framed pages", () => {
+  it.each(["/lrm", "/lrm/header", "/lrm/iframe", "/embed/nols"])("serve %s to a visitor, who signs in inside it", (path) => {
+    expect(guard(path, "", null)).toEqual({ kind: "allow" });
+  });
+});
+
+describe("/redirect-login-success (spec §2.3)", () => {
+  const none = { ssoSearch: null, remembered: null, afterLoginRedirect: null };
+
+  it("'goes to the saved SSO address (or /sso) if SSO search parameters were stored'", () => {
+    expect(afterLogin({ ...none, ssoSearch: "?target=course-1", remembered: "/members" })).toEqual({
+      kind: "redirect",
+      to: "/sso?target=course-1",
+    });
+  });
+
+  it("'Otherwise it goes to the remembered after-login path'", () => {
+    expect(afterLogin({ ...none, remembered: "/members", afterLoginRedirect: "https://learn.example.org" })).toEqual({
+      kind: "redirect",
+      to: "/members",
+    });
+  });
+
+  it("'Otherwise, if the environment configures an after-login redirect, it navigates the top window there'", () => {
+    expect(afterLogin({ ...none, afterLoginRedirect: "https://learn.example.org/home" })).toEqual({
+      kind: "top",
+      url: "https://learn.example.org/home",
+    });
+  });
+
+  it("'Otherwise it goes to /'", () => {
+    expect(afterLogin(none)).toEqual({ kind: "redirect", to: "/" });
+  });
+
+  it("ignores a remembered path that would leave the site", () => {
+    expect(afterLogin({ ...none, remembered: "//evil.example.org" })).toEqual({ kind: "redirect", to: "/" });
+  });
+});
+
+describe("safeRedirectPath", () => {
+  it.each([
+    ["/members?x=1", "/members?x=1"],
+    ["//evil.example.org", "/"],
+    ["/\\evil.example.org", "/"],
+    ["https://evil.example.org", "/"],
+    ["javascript:alert(1)", "/"],
+    ["/ok\nSet-Cookie: x", "/"],
+    [undefined, "/"],
+    [42, "/"],
+  ])("%s → %s", (input, expected) => {
+    expect(safeRedirectPath(input)).toBe(expected);
+  });
+});

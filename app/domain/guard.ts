@@ -1,0 +1,89 @@
+/** The navigation guard of spec §2.3, as pure decisions. */
+
+/** "Public segments: the empty root, login, logout, signup, setup, subscription, terms-of-service,
+ * privacy-policy, c, sso, community, g, newsletter-subscribe." */
+export const PUBLIC_SEGMENTS = new Set([
+  "",
+  "login",
+  "logout",
+  "signup",
+  "setup",
+  "subscription",
+  "terms-of-service",
+  "privacy-policy",
+  "c",
+  "sso",
+  "community",
+  "g",
+  "newsletter-subscribe",
+]);
+
+/**
+ * Pages that the learning site frames. There the browser sends no cookie; each page is a
+ * shell that signs in through the hand-off and the state headers of its API calls.
+ */
+export const FRAME_SEGMENTS = new Set(["lrm", "embed"]);
+
+/** Paths that never need a user and are not pages of the guard (API, health, assets). */
+const OUTSIDE_GUARD = new Set(["api", "healthz", "build", "redirect-login-success", "redirect-logout-success"]);
+
+export function firstSegment(pathname: string): string {
+  return pathname.split("/")[1] ?? "";
+}
+
+export function isPublicPath(pathname: string): boolean {
+  const segment = firstSegment(pathname);
+  return PUBLIC_SEGMENTS.has(segment) || OUTSIDE_GUARD.has(segment) || FRAME_SEGMENTS.has(segment);
+}
+
+export type GuardViewer = { userId: string; needsSetup: boolean } | null;
+
+export type GuardDecision =
+  | { kind: "allow" }
+  /** Go to /login; `remember` is the after-login target, or null for the logout segment. */
+  | { kind: "login"; remember: string | null }
+  | { kind: "setup" };
+
+export function guard(pathname: string, search: string, viewer: GuardViewer): GuardDecision {
+  if (isPublicPath(pathname)) return { kind: "allow" };
+  if (!viewer) return { kind: "login", remember: firstSegment(pathname) === "logout" ? null : `${pathname}${search}` };
+  if (viewer.needsSetup) return { kind: "setup" };
+  return { kind: "allow" };
+}
+
+/**
+ * A redirect target from a user or a link is only followed when it stays on this site:
+ * a path starting with a single "/", no backslashes or control characters.
+ */
+export function safeRedirectPath(target: unknown, fallback = "/"): string {
+  if (typeof target !== "string" || target.length === 0 || target.length > 2_000) return fallback;
+  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\u0000-\u001f\u007f]/.test(target)) return fallback;
+  return target;
+}
+
+export type AfterLoginInput = {
+  /** Stored SSO search parameters (from a visit to /sso), if any. */
+  ssoSearch: string | null;
+  /** The remembered after-login path, if any. */
+  remembered: string | null;
+  /** The configured after-login redirect (an absolute URL), if any. */
+  afterLoginRedirect: string | null;
+};
+
+export type AfterLoginDecision =
+  | { kind: "redirect"; to: string }
+  /** Navigate the top window to `url` and show /loading meanwhile. */
+  | { kind: "top"; url: string };
+
+/** "/redirect-login-success" of spec §2.3, in the order the spec gives. */
+export function afterLogin(input: AfterLoginInput): AfterLoginDecision {
+  if (input.ssoSearch) return { kind: "redirect", to: `/sso${input.ssoSearch.startsWith("?") ? "" : "?"}${input.ssoSearch}` };
+  if (input.remembered) {
+    const path = safeRedirectPath(input.remembered, "");
+    if (path) return { kind: "redirect", to: path };
+  }
+  if (input.afterLoginRedirect) return { kind: "top", url: input.afterLoginRedirect };
+  return { kind: "redirect", to: "/" };
+}

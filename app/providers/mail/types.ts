@@ -1,0 +1,12 @@
+/** One outgoing e-mail. `template` names what it is, for the outbox and the logs. */
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  template: string;
+};
+
+export interface MailProvider {
+  send(message: MailMessage): Promise<void>;
+}

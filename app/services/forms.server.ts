@@ -1,0 +1,34 @@
+import { json } from "@remix-run/node";
+import type { z } from "zod";
+import { fieldErrors, type FieldErrors } from "~/domain/account";
+
+/** The values a form sent, minus any secret, to refill the form after an error. */
+export function keptValues(form: FormData, omit: string[] = ["password", "confirm", "cardNumber", "cvc"]) {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form) {
+    if (typeof value === "string" && !omit.includes(key) && key !== "website") values[key] = value.slice(0, 500);
+  }
+  return values;
+}
+
+export type FormFailure = { ok: false; fieldErrors: FieldErrors; formError?: string; values: Record<string, string> };
+
+/** A 400 answer that the form renders next to its fields, keeping what was typed. */
+export function formFailure(form: FormData, errors: FieldErrors, formError?: string, status = 400) {
+  return json<FormFailure>({ ok: false, fieldErrors: errors, formError, values: keptValues(form) }, { status });
+}
+
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    return new FormData();
+  }
+}
+
+export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData) {
+  const result = schema.safeParse(Object.fromEntries(form));
+  return result.success
+    ? ({ ok: true, data: result.data as z.infer<T> } as const)
+    : ({ ok: false, fieldErrors: fieldErrors(result.error) } as const);
+}

@@ -1,0 +1,68 @@
+import { count, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { subscriptions, users } from "~/db/schema";
+import { latestSubscription } from "./session.server";
+
+export const MEMBERS_PAGE_SIZE = 50;
+
+function roles(u: { admin: boolean; nolCreator: boolean; nolTester: boolean }): string[] {
+  return [u.admin && "admin", u.nolCreator && "NoL creator", u.nolTester && "NoL tester"].filter(Boolean) as string[];
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function findMembers(db: Database, q: string, page: number) {
+  const pattern = `%${escapeLike(q)}%`;
+  const where: SQL | undefined = q ? or(ilike(users.username, pattern), ilike(users.email, pattern), ilike(users.name, pattern)) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), users.username)
+      .limit(MEMBERS_PAGE_SIZE + 1)
+      .offset((page - 1) * MEMBERS_PAGE_SIZE),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  const page_ = rows.slice(0, MEMBERS_PAGE_SIZE);
+  // The latest subscription of each member on the page, in one query.
+  const subs = page_.length
+    ? await db
+        .selectDistinctOn([subscriptions.userId], { userId: subscriptions.userId, status: subscriptions.status })
+        .from(subscriptions)
+        .where(inArray(subscriptions.userId, page_.map((u) => u.id)))
+        .orderBy(subscriptions.userId, desc(subscriptions.createdAt))
+    : [];
+  const statusOf = new Map(subs.map((s) => [s.userId, s.status]));
+  return {
+    total: total?.n ?? 0,
+    hasMore: rows.length > MEMBERS_PAGE_SIZE,
+    rows: page_.map((u) => ({
+      id: u.id,
+      username: u.username,
+      email: u.email,
+      needsSetup: u.needsSetup,
+      subStatus: statusOf.get(u.id) ?? null,
+      roles: roles(u),
+    })),
+  };
+}
+
+export async function memberDetail(db: Database, id: string) {
+  const [u] = await db.select().from(users).where(eq(users.id, id));
+  if (!u) return null;
+  const sub = await latestSubscription(db, u.id);
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    emailVerified: u.emailVerifiedAt !== null,
+    name: u.name,
+    country: u.countryCode,
+    roles: roles(u),
+    needsSetup: u.needsSetup,
+    subStatus: sub?.status ?? null,
+    expiration: sub?.currentPeriodEnd?.toISOString() ?? null,
+    createdAt: u.createdAt.toISOString(),
+  };
+}

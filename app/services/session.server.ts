@@ -1,0 +1,252 @@
+import { randomBytes } from "node:crypto";
+import { createCookie, json, redirect, type AppLoadContext, type Cookie } from "@remix-run/node";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { AppConfig } from "~/config/config.server";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { sessions, subscriptions, users } from "~/db/schema";
+import { safeRedirectPath } from "~/domain/guard";
+import type { SessionState, SessionStateCore } from "~/domain/session-state";
+import { appServices } from "./app.server";
+import { checkStateHeaders, encodeState } from "./state-header.server";
+
+export const SESSION_DAYS = 30;
+
+type UserRow = typeof users.$inferSelect;
+type SessionRow = typeof sessions.$inferSelect;
+type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+export type Viewer = {
+  session: SessionRow;
+  /** The person signed in. */
+  user: UserRow;
+  /** The member an admin is acting for (agent mode), or null. */
+  agent: UserRow | null;
+  /** Whose account the pages show: the represented member in agent mode, else the user. */
+  member: UserRow;
+  subscription: SubscriptionRow | null;
+};
+
+type SiteCookies = { session: Cookie; flash: Cookie; afterLogin: Cookie; sso: Cookie };
+const cookieCache = new WeakMap<AppConfig, SiteCookies>();
+
+/** The site's cookies: HttpOnly, SameSite=Lax, and Secure with the __Host- prefix in production. */
+export function siteCookies(config: AppConfig): SiteCookies {
+  let cached = cookieCache.get(config);
+  if (!cached) {
+    const prefix = config.isProduction ? "__Host-" : "";
+    const make = (name: string, maxAge: number) =>
+      createCookie(`${prefix}${name}`, {
+        httpOnly: true,
+        sameSite: "lax",
+        secure: config.isProduction,
+        path: "/",
+        secrets: [config.sessionSecret],
+        maxAge,
+      });
+    cached = {
+      session: make("mh_session", SESSION_DAYS * 86_400),
+      flash: make("mh_flash", 60),
+      afterLogin: make("mh_after_login", 3_600),
+      sso: make("mh_sso", 600),
+    };
+    cookieCache.set(config, cached);
+  }
+  return cached;
+}
+
+export function newSessionId(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export async function startSession(
+  db: Database,
+  input: { userId: string; carrier: "cookie" | "state"; devicePublicKey?: string | null; ip?: string; userAgent?: string | null },
+): Promise<SessionRow> {
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      id: newSessionId(),
+      userId: input.userId,
+      carrier: input.carrier,
+      devicePublicKey: input.devicePublicKey ?? null,
+      expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000),
+      ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 500) ?? null,
+    })
+    .returning();
+  return row!;
+}
+
+export async function revokeSession(db: Database, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeUserSessions(db: Database, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function latestSubscription(db: Database, userId: string): Promise<SubscriptionRow | null> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A live session (not revoked, not expired, its member not disabled) with its people. */
+export async function loadViewer(db: Database, sessionId: string, now = new Date()): Promise<Viewer | null> {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
+    .limit(1);
+  if (!row) return null;
+  let agent: UserRow | null = null;
+  if (row.session.agentUserId && row.user.admin) {
+    const [represented] = await db.select().from(users).where(eq(users.id, row.session.agentUserId)).limit(1);
+    agent = represented ?? null;
+  }
+  const member = agent ?? row.user;
+  return { session: row.session, user: row.user, agent, member, subscription: await latestSubscription(db, member.id) };
+}
+
+export class StateHeaderError extends Error {}
+
+/**
+ * Who is asking: the session named by valid state headers, else by the session cookie.
+ * State headers that are present but wrong in any way are refused, never ignored.
+ */
+export async function getViewer(request: Request, services: AppServices): Promise<Viewer | null> {
+  const check = checkStateHeaders(request, services.config);
+  if (check.kind === "invalid") throw new StateHeaderError(check.reason);
+  if (check.kind === "valid") {
+    const viewer = await loadViewer(services.db, check.sessionId);
+    if (!viewer) throw new StateHeaderError("the session has ended");
+    if (viewer.session.devicePublicKey !== check.devicePublicKey || viewer.user.username !== check.username) {
+      throw new StateHeaderError("the state does not belong to this session");
+    }
+    return viewer;
+  }
+  const raw = await siteCookies(services.config).session.parse(request.headers.get("cookie"));
+  if (typeof raw !== "string" || raw.length === 0) return null;
+  return loadViewer(services.db, raw);
+}
+
+export function sessionStateCore(viewer: Viewer, config: AppConfig): SessionStateCore {
+  const { user, agent, member, subscription, session } = viewer;
+  return {
+    username: user.username,
+    email: user.email,
+    verified_email: user.emailVerifiedAt !== null,
+    admin: user.admin,
+    agent: agent?.username ?? null,
+    user_id: user.id,
+    needsSetup: member.needsSetup,
+    sub_id: subscription ? (subscription.providerSubscriptionId ?? subscription.id) : null,
+    sub_status: subscription?.status ?? null,
+    expiration: subscription?.currentPeriodEnd?.toISOString() ?? null,
+    login_recheck: config.loginRecheckSeconds,
+    login_at_checked: session.loginCheckedAt.toISOString(),
+    sub_recheck: config.subRecheckSeconds,
+    sub_checked: session.subCheckedAt?.toISOString() ?? null,
+    nolCreator: member.nolCreator,
+    nolTester: member.nolTester,
+    country: member.countryCode,
+    sid: session.id,
+    dpk: session.devicePublicKey,
+  };
+}
+
+export function sessionState(viewer: Viewer, config: AppConfig): SessionState {
+  const core = sessionStateCore(viewer, config);
+  const { state, hash } = encodeState(core, config.stateSecret);
+  return { ...core, stateString: state, stateHash: hash };
+}
+
+/** The viewer of a page request, or a redirect to /login that remembers where they were going. */
+export async function requireViewer(request: Request, context: AppLoadContext): Promise<{ viewer: Viewer; services: AppServices }> {
+  const services = await appServices(context);
+  const viewer = await getViewer(request, services).catch((error) => {
+    if (error instanceof StateHeaderError) throw json({ error: error.message }, { status: 401 });
+    throw error;
+  });
+  if (!viewer) throw await loginRedirect(request, services.config);
+  return { viewer, services };
+}
+
+/** Like requireViewer, and the member must have finished setup. */
+export async function requireMember(request: Request, context: AppLoadContext) {
+  const result = await requireViewer(request, context);
+  if (result.viewer.member.needsSetup) throw redirect("/setup");
+  return result;
+}
+
+export async function requireAdmin(request: Request, context: AppLoadContext) {
+  const result = await requireViewer(request, context);
+  if (!result.viewer.user.admin) throw json("You do not have access to this page", { status: 403 });
+  return result;
+}
+
+export async function loginRedirect(request: Request, config: AppConfig): Promise<Response> {
+  const url = new URL(request.url);
+  const target = safeRedirectPath(url.pathname + url.search);
+  return redirect(`/login?redirectTo=${encodeURIComponent(target)}`, {
+    headers: { "Set-Cookie": await siteCookies(config).afterLogin.serialize(target) },
+  });
+}
+
+/** The viewer of an API request, or a 401 JSON answer. */
+export async function requireApiViewer(request: Request, context: AppLoadContext): Promise<{ viewer: Viewer; services: AppServices }> {
+  const services = await appServices(context);
+  let viewer: Viewer | null;
+  try {
+    viewer = await getViewer(request, services);
+  } catch (error) {
+    if (error instanceof StateHeaderError) throw json({ error: error.message }, { status: 401 });
+    throw error;
+  }
+  if (!viewer) throw json({ error: "Sign in first" }, { status: 401 });
+  return { viewer, services };
+}
+
+/**
+ * API answers carry new state headers whenever the state differs from the one the request
+ * sent, so the client always holds the current state.
+ */
+export function withState(response: Response, request: Request, viewer: Viewer, config: AppConfig): Response {
+  const { stateString, stateHash } = sessionState(viewer, config);
+  if (request.headers.get("state") !== stateString) {
+    response.headers.set("state", stateString);
+    response.headers.set("state-hash", stateHash);
+  }
+  return response;
+}
+
+const flashSchema = z.object({ kind: z.enum(["success", "error", "warn"]), message: z.string().max(500) });
+export type Flash = z.infer<typeof flashSchema>;
+
+export async function flashHeader(config: AppConfig, flash: Flash): Promise<string> {
+  return siteCookies(config).flash.serialize(flash);
+}
+
+/** Reads the flash message and the header that clears it. */
+export async function readFlash(request: Request, config: AppConfig): Promise<{ flash: Flash | null; clear: string | null }> {
+  const raw = await siteCookies(config).flash.parse(request.headers.get("cookie"));
+  const parsed = flashSchema.safeParse(raw);
+  if (!parsed.success) return { flash: null, clear: null };
+  return { flash: parsed.data, clear: await siteCookies(config).flash.serialize("", { maxAge: 0 }) };
+}
+
+export async function redirectWithFlash(to: string, flash: Flash, config: AppConfig, headers: HeadersInit = {}) {
+  const merged = new Headers(headers);
+  merged.append("Set-Cookie", await flashHeader(config, flash));
+  return redirect(to, { headers: merged });
+}

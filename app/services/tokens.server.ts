@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { oneTimeTokens, type tokenPurpose } from "~/db/schema";
+
+type Purpose = (typeof tokenPurpose.enumValues)[number];
+
+export function tokenHash(raw: string): string {
+  return createHash("sha256").update(raw).digest("hex");
+}
+
+/** A single-use code: only its hash is stored; the raw code goes to the member. */
+export async function issueToken(db: Database, purpose: Purpose, userId: string, ttlMs: number): Promise<string> {
+  const raw = randomBytes(32).toString("base64url");
+  await db.insert(oneTimeTokens).values({
+    purpose,
+    tokenHash: tokenHash(raw),
+    userId,
+    expiresAt: new Date(Date.now() + ttlMs),
+  });
+  return raw;
+}
+
+/** Marks a live code used and returns its member; a used, expired or unknown code gives null. */
+export async function consumeToken(db: Database, purpose: Purpose, raw: string): Promise<{ userId: string } | null> {
+  const [row] = await db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeTokens.purpose, purpose),
+        eq(oneTimeTokens.tokenHash, tokenHash(raw)),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: oneTimeTokens.userId });
+  return row?.userId ? { userId: row.userId } : null;
+}
+
+/** True while a code is live, without using it (to show a form before it is submitted). */
+export async function tokenIsLive(db: Database, purpose: Purpose, raw: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: oneTimeTokens.id })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.purpose, purpose),
+        eq(oneTimeTokens.tokenHash, tokenHash(raw)),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
