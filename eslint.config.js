@@ -5,7 +5,16 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "build/", "dist/", "public/build/", "data/", "test-results/", "playwright-report/", "tests/artifacts/"],
+    ignores: [
+      "node_modules/",
+      "build/",
+      "dist/",
+      "public/build/",
+      "data/",
+      "test-results/",
+      "playwright-report/",
+      "tests/artifacts/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -18,7 +27,10 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "no-console": ["error", { allow: ["warn", "error"] }],
     },

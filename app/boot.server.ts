@@ -30,7 +30,9 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
       if (logins.length > 0) {
         logger.info(
           { demoLogins: logins },
-          `Demo logins: ${logins.join(", ")}; password: ${config.demoPassword === "memberhall-demo" ? "memberhall-demo" : "the DEMO_PASSWORD you set"}`,
+          `Demo logins: ${logins.join(", ")}; password: ${
+            config.demoPassword === "memberhall-demo" ? "memberhall-demo" : "the DEMO_PASSWORD you set"
+          }`,
         );
       }
     }

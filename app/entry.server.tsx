@@ -44,7 +44,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) loadContext.app?.logger.error({ err: error, requestId: loadContext.requestId }, "render failed");
+          if (shellRendered)
+            loadContext.app?.logger.error({ err: error, requestId: loadContext.requestId }, "render failed");
         },
       },
     );

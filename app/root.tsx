@@ -10,6 +10,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -17,6 +18,7 @@ import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { Alert } from "./components/ui/alert";
 import { communityFor } from "./domain/community";
+import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
 import { forgetState, inFrame, keepState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
@@ -44,7 +46,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw error;
   });
   const url = new URL(request.url);
-  const decision = guard(url.pathname, url.search, viewer ? { userId: viewer.user.id, needsSetup: viewer.member.needsSetup } : null);
+  const decision = guard(
+    url.pathname,
+    url.search,
+    viewer ? { userId: viewer.user.id, needsSetup: viewer.member.needsSetup } : null,
+  );
   if (decision.kind === "login") {
     throw decision.remember ? await loginRedirect(request, config) : redirect("/login");
   }
@@ -63,6 +69,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 function Document({ children, title }: { children: ReactNode; title?: string }) {
   const nonce = useNonce();
+  // Framed pages may have no storage at all (third-party frames); scroll restoration needs it.
+  const framed = isFrameablePath(useLocation().pathname);
   return (
     <html lang="en">
       <head>
@@ -75,7 +83,7 @@ function Document({ children, title }: { children: ReactNode; title?: string }) 
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
+        {framed ? null : <ScrollRestoration nonce={nonce} />}
         <Scripts nonce={nonce} />
       </body>
     </html>

@@ -3,7 +3,15 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** What the build is made from: when none of it changed, an existing build is reused. */
-const INPUTS = ["app", "public", "server.ts", "remix.config.js", "tsconfig.json", "package-lock.json", "scripts/build.mjs"];
+const INPUTS = [
+  "app",
+  "public",
+  "server.ts",
+  "remix.config.js",
+  "tsconfig.json",
+  "package-lock.json",
+  "scripts/build.mjs",
+];
 const SKIP = new Set([path.join("public", "build")]);
 
 function* files(entry) {

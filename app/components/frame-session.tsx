@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { usernameChangeMessage, type SessionState } from "~/domain/session-state";
 import { apiFetch, deviceKey, inFrame, storedState, StateRejectedError } from "~/lib/state-client";
 
@@ -12,8 +12,30 @@ export type FrameSession =
  * Inside the learning site's frame there are no cookies: the member arrives with a
  * hand-off code (auth_code and hash, spec §7) or with a state kept from an earlier one.
  */
-export function useFrameSession(supportEmail: string): FrameSession {
+export function useFrameSession(supportEmail: string): { session: FrameSession; refresh: () => Promise<void> } {
   const [session, setSession] = useState<FrameSession>({ status: "working" });
+
+  /** Re-reads the member through the API, signed with the kept state. */
+  const refresh = useCallback(async () => {
+    try {
+      const response = await apiFetch("/api/login/recheck");
+      const body = (await response.json()) as { state?: SessionState; error?: string };
+      setSession(
+        response.ok && body.state
+          ? { status: "signed-in", state: body.state }
+          : { status: "signed-out", reason: body.error ?? "You are not signed in." },
+      );
+    } catch (error) {
+      setSession({
+        status: "error",
+        message:
+          error instanceof StateRejectedError
+            ? usernameChangeMessage(supportEmail)
+            : "The members site did not answer. Try again.",
+      });
+    }
+  }, [supportEmail]);
+
   useEffect(() => {
     let cancelled = false;
     const done = (next: FrameSession) => {
@@ -34,7 +56,8 @@ export function useFrameSession(supportEmail: string): FrameSession {
       }
       if (!response) return done({ status: "signed-out", reason: "Open this page from the learning site to sign in." });
       const body = (await response.json()) as { state?: SessionState; error?: string };
-      if (!response.ok || !body.state) return done({ status: "signed-out", reason: body.error ?? "You are not signed in." });
+      if (!response.ok || !body.state)
+        return done({ status: "signed-out", reason: body.error ?? "You are not signed in." });
       done({ status: "signed-in", state: body.state });
     })().catch((error) => {
       done({
@@ -49,5 +72,5 @@ export function useFrameSession(supportEmail: string): FrameSession {
       cancelled = true;
     };
   }, [supportEmail]);
-  return session;
+  return { session, refresh };
 }

@@ -3,7 +3,13 @@ import { Alert } from "./ui/alert";
 import type { FrameSession } from "./frame-session";
 
 /** What a framed page shows while the hand-off runs, and when it cannot sign in. */
-export function FrameStatus({ session, children }: { session: FrameSession; children: (state: Extract<FrameSession, { status: "signed-in" }>["state"]) => ReactNode }) {
+export function FrameStatus({
+  session,
+  children,
+}: {
+  session: FrameSession;
+  children: (state: Extract<FrameSession, { status: "signed-in" }>["state"]) => ReactNode;
+}) {
   if (session.status === "working") {
     return (
       <p role="status" aria-busy="true">

@@ -48,7 +48,10 @@ export type AppConfig = {
 const storedSecretsSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   STATE_SECRET: z.string().min(32).optional(),
-  STATE_PRIVATE_KEY: z.string().regex(/^[0-9a-f]{64}$/i).optional(),
+  STATE_PRIVATE_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i)
+    .optional(),
 });
 type StoredSecrets = z.infer<typeof storedSecretsSchema>;
 

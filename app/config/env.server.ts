@@ -39,7 +39,12 @@ const secret = (name: string) =>
     .string()
     .optional()
     .transform((v) => (v ? v : undefined))
-    .pipe(z.string().min(32, { message: `${name} must be at least 32 characters` }).optional());
+    .pipe(
+      z
+        .string()
+        .min(32, { message: `${name} must be at least 32 characters` })
+        .optional(),
+    );
 
 export const envSchema = z
   .object({
@@ -72,33 +77,45 @@ export const envSchema = z
         message: "must be a whole number from 1 to 200",
       })
       .transform(Number),
-    COMMUNITY: z.enum(["default", "church"], {
-      errorMap: () => ({ message: "must be default or church" }),
-    }).default("default"),
+    COMMUNITY: z
+      .enum(["default", "church"], {
+        errorMap: () => ({ message: "must be default or church" }),
+      })
+      .default("default"),
     FORMS_URL: optionalHttpUrl,
     FREE: booleanFlag.default("false"),
     LRM_URL: optionalHttpUrl,
-    PAYMENTS: z.enum(["sandbox", "stripe"], {
-      errorMap: () => ({ message: "must be sandbox or stripe" }),
-    }).default("sandbox"),
+    PAYMENTS: z
+      .enum(["sandbox", "stripe"], {
+        errorMap: () => ({ message: "must be sandbox or stripe" }),
+      })
+      .default("sandbox"),
     STRIPE_SECRET_KEY: optionalText.pipe(
-      z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { message: "must be a Stripe secret key (sk_test_… or sk_live_…)" }).optional(),
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_\w+$/, { message: "must be a Stripe secret key (sk_test_… or sk_live_…)" })
+        .optional(),
     ),
-    NOTARY: z.enum(["sandbox", "proof"], {
-      errorMap: () => ({ message: "must be sandbox or proof" }),
-    }).default("sandbox"),
+    NOTARY: z
+      .enum(["sandbox", "proof"], {
+        errorMap: () => ({ message: "must be sandbox or proof" }),
+      })
+      .default("sandbox"),
     PROOF_API_KEY: optionalText,
-    PROOF_ENVIRONMENT: z.enum(["sandbox", "production"], {
-      errorMap: () => ({ message: "must be sandbox or production" }),
-    }).default("sandbox"),
+    PROOF_ENVIRONMENT: z
+      .enum(["sandbox", "production"], {
+        errorMap: () => ({ message: "must be sandbox or production" }),
+      })
+      .default("sandbox"),
     SESSION_SECRET: secret("SESSION_SECRET"),
     STATE_SECRET: secret("STATE_SECRET"),
     STATE_PRIVATE_KEY: optionalText.pipe(
-      z.string().regex(/^[0-9a-f]{64}$/i, { message: "must be 64 hex characters (a secp256k1 private key)" }).optional(),
+      z
+        .string()
+        .regex(/^[0-9a-f]{64}$/i, { message: "must be 64 hex characters (a secp256k1 private key)" })
+        .optional(),
     ),
-    LRM_HANDOFF_SECRET: optionalText.pipe(
-      z.string().min(32, { message: "must be at least 32 characters" }).optional(),
-    ),
+    LRM_HANDOFF_SECRET: optionalText.pipe(z.string().min(32, { message: "must be at least 32 characters" }).optional()),
     LRM_SSO_URL: optionalHttpUrl,
     LRM_SSO_SECRET: optionalText,
     AFTER_LOGIN_REDIRECT: optionalHttpUrl,
@@ -116,9 +133,11 @@ export const envSchema = z
       .default("3600")
       .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
       .transform(Number),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
-      errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),
-    }).default("info"),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),
+      })
+      .default("info"),
     TRUST_PROXY: booleanFlag.default("false"),
     SEED_DEMO: booleanFlag.default("false"),
     DEMO_PASSWORD: z.string().min(8, { message: "must be at least 8 characters" }).default("memberhall-demo"),

@@ -194,11 +194,11 @@ export const coupons = pgTable(
       sql`(${t.amountOff} is not null and ${t.percentOff} is null) or (${t.amountOff} is null and ${t.percentOff} is not null)`,
     ),
     check("coupons_amount_off_positive", sql`${t.amountOff} is null or ${t.amountOff} > 0`),
-    check("coupons_percent_off_range", sql`${t.percentOff} is null or (${t.percentOff} > 0 and ${t.percentOff} <= 100)`),
     check(
-      "coupons_repeating_months",
-      sql`(${t.duration} = 'repeating') = (${t.durationInMonths} is not null)`,
+      "coupons_percent_off_range",
+      sql`${t.percentOff} is null or (${t.percentOff} > 0 and ${t.percentOff} <= 100)`,
     ),
+    check("coupons_repeating_months", sql`(${t.duration} = 'repeating') = (${t.durationInMonths} is not null)`),
   ],
 );
 

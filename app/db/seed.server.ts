@@ -84,8 +84,22 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
     await tx
       .insert(plans)
       .values([
-        { id: "monthly", title: "Monthly membership", kind: "subscription", amountCents: 2000, interval: "month", sort: 1 },
-        { id: "annual", title: "Annual membership", kind: "subscription", amountCents: 20000, interval: "year", sort: 2 },
+        {
+          id: "monthly",
+          title: "Monthly membership",
+          kind: "subscription",
+          amountCents: 2000,
+          interval: "month",
+          sort: 1,
+        },
+        {
+          id: "annual",
+          title: "Annual membership",
+          kind: "subscription",
+          amountCents: 20000,
+          interval: "year",
+          sort: 2,
+        },
         { id: "donation", title: "Donation", kind: "donation", sort: 3 },
       ])
       .onConflictDoNothing();
@@ -95,7 +109,14 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
       .insert(coupons)
       .values([
         { id: "WELCOME10", name: "Welcome 10% off", duration: "once", percentOff: "10" },
-        { id: "FRIEND5", name: "$5 off for three months", duration: "repeating", durationInMonths: 3, amountOff: 500, currency: "usd" },
+        {
+          id: "FRIEND5",
+          name: "$5 off for three months",
+          duration: "repeating",
+          durationInMonths: 3,
+          amountOff: 500,
+          currency: "usd",
+        },
         {
           id: "LAUNCH25",
           name: "Launch 25% off",
@@ -137,7 +158,10 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         {
           key: "mightyLinks",
           value: Object.fromEntries(
-            DEMO_CAUSES.slice(0, 4).map((c) => [c.code, `${LINK_BASE}/spaces/${c.name.toLowerCase().replace(/ /g, "-")}`]),
+            DEMO_CAUSES.slice(0, 4).map((c) => [
+              c.code,
+              `${LINK_BASE}/spaces/${c.name.toLowerCase().replace(/ /g, "-")}`,
+            ]),
           ),
         },
         { key: "demoSeededAt", value: now.toISOString() },

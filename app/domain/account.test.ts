@@ -5,7 +5,11 @@ const valid = { username: "new_member-1", email: "New@Example.org", password: "a
 
 describe("sign-up rules", () => {
   it("accepts a username of 3 to 32 of a-z 0-9 _ - and lower-cases the e-mail", () => {
-    expect(signupSchema.parse(valid)).toMatchObject({ username: "new_member-1", email: "new@example.org", acceptTerms: true });
+    expect(signupSchema.parse(valid)).toMatchObject({
+      username: "new_member-1",
+      email: "new@example.org",
+      acceptTerms: true,
+    });
   });
 
   it.each(["ab", "a".repeat(33), "has space", "dot.name", "ümlaut"])("refuses the username %j", (username) => {
@@ -36,7 +40,11 @@ describe("login and reset rules", () => {
   });
 
   it("needs the confirmation to match the new password", () => {
-    const result = resetPasswordSchema.safeParse({ token: "t".repeat(40), password: "a long passphrase", confirm: "other" });
+    const result = resetPasswordSchema.safeParse({
+      token: "t".repeat(40),
+      password: "a long passphrase",
+      confirm: "other",
+    });
     expect(result.success).toBe(false);
     expect(fieldErrors(result.error!).confirm).toEqual(["The two passwords differ"]);
   });

@@ -51,7 +51,10 @@ export const loginSchema = z.object({
     .trim()
     .min(1, "Enter your username or e-mail address")
     .max(254, "Enter your username or e-mail address"),
-  password: z.string({ required_error: "Enter your password" }).min(1, "Enter your password").max(PASSWORD_MAX * 4),
+  password: z
+    .string({ required_error: "Enter your password" })
+    .min(1, "Enter your password")
+    .max(PASSWORD_MAX * 4),
   redirectTo: z.string().max(2_000).optional(),
   website: honeypotSchema,
 });
@@ -67,7 +70,11 @@ export const resetPasswordSchema = z
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
 
 export const profileStepSchema = z.object({
-  name: z.string({ required_error: "Enter your name" }).trim().min(1, "Enter your name").max(120, "Use at most 120 characters"),
+  name: z
+    .string({ required_error: "Enter your name" })
+    .trim()
+    .min(1, "Enter your name")
+    .max(120, "Use at most 120 characters"),
   country: z
     .string({ required_error: "Choose your country" })
     .trim()

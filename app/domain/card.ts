@@ -10,7 +10,10 @@ export const cardSchema = z.object({
     .string({ required_error: "Enter the expiry date" })
     .trim()
     .regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, "Enter the expiry date as MM/YY"),
-  cvc: z.string({ required_error: "Enter the security code" }).trim().regex(/^\d{3,4}$/, "Enter the 3 or 4 digit security code"),
+  cvc: z
+    .string({ required_error: "Enter the security code" })
+    .trim()
+    .regex(/^\d{3,4}$/, "Enter the 3 or 4 digit security code"),
 });
 export type CardInput = z.infer<typeof cardSchema>;
 

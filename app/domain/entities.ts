@@ -198,7 +198,10 @@ export const publicConfigSchema = z.object({
   isTestNotarize: z.boolean(),
   isTestStripe: z.boolean(),
   lrm: z.string().url().nullable(),
-  statePublicKey: z.string().regex(/^0[23][0-9a-f]{64}$/).describe("The server's compressed secp256k1 public key"),
+  statePublicKey: z
+    .string()
+    .regex(/^0[23][0-9a-f]{64}$/)
+    .describe("The server's compressed secp256k1 public key"),
 });
 
 /** Name → schema, in the order GET /api/schema lists them. */

@@ -56,9 +56,12 @@ describe("navigation guard (spec §2.3)", () => {
 });
 
 describe("framed pages", () => {
-  it.each(["/lrm", "/lrm/header", "/lrm/iframe", "/embed/nols"])("serve %s to a visitor, who signs in inside it", (path) => {
-    expect(guard(path, "", null)).toEqual({ kind: "allow" });
-  });
+  it.each(["/lrm", "/lrm/header", "/lrm/iframe", "/embed/nols"])(
+    "serve %s to a visitor, who signs in inside it",
+    (path) => {
+      expect(guard(path, "", null)).toEqual({ kind: "allow" });
+    },
+  );
 });
 
 describe("/redirect-login-success (spec §2.3)", () => {

@@ -79,7 +79,8 @@ export type AfterLoginDecision =
 
 /** "/redirect-login-success" of spec §2.3, in the order the spec gives. */
 export function afterLogin(input: AfterLoginInput): AfterLoginDecision {
-  if (input.ssoSearch) return { kind: "redirect", to: `/sso${input.ssoSearch.startsWith("?") ? "" : "?"}${input.ssoSearch}` };
+  if (input.ssoSearch)
+    return { kind: "redirect", to: `/sso${input.ssoSearch.startsWith("?") ? "" : "?"}${input.ssoSearch}` };
   if (input.remembered) {
     const path = safeRedirectPath(input.remembered, "");
     if (path) return { kind: "redirect", to: path };

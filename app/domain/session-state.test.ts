@@ -9,7 +9,10 @@ describe("state updates (spec §5, §8)", () => {
   });
 
   it("'Server state changes that alter the username (without an agent) are rejected'", () => {
-    expect(acceptStateUpdate(state("member"), state("intruder"))).toEqual({ accept: false, reason: "username-changed" });
+    expect(acceptStateUpdate(state("member"), state("intruder"))).toEqual({
+      accept: false,
+      reason: "username-changed",
+    });
   });
 
   it("takes a changed username while an agent is set", () => {

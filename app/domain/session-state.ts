@@ -32,7 +32,10 @@ export type StateUpdate = { accept: true } | { accept: false; reason: "username-
  * "Server state changes that alter the username (without an agent) are rejected." A new
  * state for a different member is only taken while acting as an agent.
  */
-export function acceptStateUpdate(previous: Pick<SessionStateCore, "username"> | null, next: SessionStateCore): StateUpdate {
+export function acceptStateUpdate(
+  previous: Pick<SessionStateCore, "username"> | null,
+  next: SessionStateCore,
+): StateUpdate {
   if (!previous || previous.username === next.username || next.agent) return { accept: true };
   return { accept: false, reason: "username-changed" };
 }

@@ -18,9 +18,30 @@ export function inFrame(): boolean {
   }
 }
 
-/** localStorage outside a frame; sessionStorage inside one, where the learning site owns the tab. */
-function store(): Storage {
-  return inFrame() ? window.sessionStorage : window.localStorage;
+const memory = new Map<string, string>();
+type KeyValueStore = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+const memoryStorage: KeyValueStore = {
+  getItem: (key) => memory.get(key) ?? null,
+  setItem: (key, value) => {
+    memory.set(key, value);
+  },
+  removeItem: (key) => {
+    memory.delete(key);
+  },
+};
+
+/**
+ * localStorage outside a frame; sessionStorage inside one, where the learning site owns the
+ * tab. A browser that refuses storage to a third-party frame gets memory for this page.
+ */
+function store(): KeyValueStore {
+  try {
+    const storage = inFrame() ? window.sessionStorage : window.localStorage;
+    storage.getItem(KEY_STORAGE);
+    return storage;
+  } catch {
+    return memoryStorage;
+  }
 }
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");

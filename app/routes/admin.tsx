@@ -34,10 +34,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await stopAgent(services, viewer);
     return redirectWithFlash("/admin", { kind: "success", message: "You are yourself again." }, services.config);
   }
-  if (!parsed.data.userId && !parsed.data.username) return formFailure(form, { username: ["Enter the username of the member to represent"] });
+  if (!parsed.data.userId && !parsed.data.username)
+    return formFailure(form, { username: ["Enter the username of the member to represent"] });
   const result = await startAgent(services, viewer, parsed.data);
   if (!result.ok) return formFailure(form, { username: [result.message] });
-  return redirectWithFlash("/", { kind: "warn", message: `You are now representing ${result.username}. Every change is recorded.` }, services.config);
+  return redirectWithFlash(
+    "/",
+    { kind: "warn", message: `You are now representing ${result.username}. Every change is recorded.` },
+    services.config,
+  );
 }
 
 export default function Admin() {
@@ -72,10 +77,18 @@ export default function Admin() {
           </Form>
         </Alert>
       ) : null}
-      <p className="muted">While you represent a member you see the site as they do; every change is recorded with both names.</p>
+      <p className="muted">
+        While you represent a member you see the site as they do; every change is recorded with both names.
+      </p>
       <Form method="post" className="form" noValidate>
         <input type="hidden" name="intent" value="start-agent" />
-        <Field label="Username" name="username" required defaultValue={failure?.values.username} errors={failure?.fieldErrors.username} />
+        <Field
+          label="Username"
+          name="username"
+          required
+          defaultValue={failure?.values.username}
+          errors={failure?.fieldErrors.username}
+        />
         <div className="actions">
           <SubmitButton pendingText="Switching…">Represent</SubmitButton>
         </div>

@@ -12,13 +12,17 @@ import { devicePublicKeySchema } from "~/services/state-header.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const services = await appServices(context);
   const device = devicePublicKeySchema.safeParse(request.headers.get("device-key"));
-  if (!device.success) return json({ error: "The device-key header must carry the device's public key" }, { status: 400 });
+  if (!device.success)
+    return json({ error: "The device-key header must carry the device's public key" }, { status: 400 });
   const result = await redeemHandoff(services, new URL(request.url).searchParams, {
     devicePublicKey: device.data.toLowerCase(),
     ip: context.clientIp,
     userAgent: request.headers.get("user-agent"),
   });
   if (!result.ok) return json({ error: result.error }, { status: result.status });
-  const response = json({ state: sessionState(result.viewer, services.config) }, { headers: { "Cache-Control": "no-store" } });
+  const response = json(
+    { state: sessionState(result.viewer, services.config) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
   return withState(response, request, result.viewer, services.config);
 }

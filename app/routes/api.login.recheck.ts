@@ -11,7 +11,10 @@ import { loadViewer, requireApiViewer, sessionState, withState } from "~/service
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireApiViewer(request, context);
   const now = new Date();
-  await services.db.update(sessions).set({ loginCheckedAt: now, subCheckedAt: now, lastSeenAt: now }).where(eq(sessions.id, viewer.session.id));
+  await services.db
+    .update(sessions)
+    .set({ loginCheckedAt: now, subCheckedAt: now, lastSeenAt: now })
+    .where(eq(sessions.id, viewer.session.id));
   const fresh = await loadViewer(services.db, viewer.session.id);
   if (!fresh) return json({ error: "The session has ended" }, { status: 401 });
   const response = json({ state: sessionState(fresh, services.config) }, { headers: { "Cache-Control": "no-store" } });

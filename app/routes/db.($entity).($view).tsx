@@ -21,7 +21,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
     return json({ view: "outbox" as const, messages: await outboxMessages(db) });
   }
-  if (params.entity === "audit_log" && !params.view) return json({ view: "audit" as const, entries: await auditEntries(db) });
+  if (params.entity === "audit_log" && !params.view)
+    return json({ view: "audit" as const, entries: await auditEntries(db) });
   throw json("This page could not be found", { status: 404 });
 }
 
@@ -32,8 +33,12 @@ export default function Records() {
       <section className="card" aria-labelledby="db-title">
         <h1 id="db-title">Records</h1>
         <ul>
-          <li><Link to="/db/mail_outbox">Mail outbox</Link></li>
-          <li><Link to="/db/audit_log">Audit log</Link></li>
+          <li>
+            <Link to="/db/mail_outbox">Mail outbox</Link>
+          </li>
+          <li>
+            <Link to="/db/audit_log">Audit log</Link>
+          </li>
         </ul>
       </section>
     );
@@ -42,9 +47,13 @@ export default function Records() {
     const m = data.message;
     return (
       <section className="card card-wide" aria-labelledby="mail-title">
-        <p><Link to="/db/mail_outbox">Mail outbox</Link></p>
+        <p>
+          <Link to="/db/mail_outbox">Mail outbox</Link>
+        </p>
         <h1 id="mail-title">{m.subject}</h1>
-        <p className="muted">To {m.to} · {m.createdAt} · {m.template ?? "mail"} · {m.status}</p>
+        <p className="muted">
+          To {m.to} · {m.createdAt} · {m.template ?? "mail"} · {m.status}
+        </p>
         <pre className="mail">{m.text}</pre>
       </section>
     );
@@ -54,13 +63,22 @@ export default function Records() {
       <section className="card card-wide" aria-labelledby="outbox-title">
         <h1 id="outbox-title">Mail outbox</h1>
         <table className="data">
-          <thead><tr><th scope="col">Sent</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Status</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Sent</th>
+              <th scope="col">To</th>
+              <th scope="col">Subject</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
           <tbody>
             {data.messages.map((m) => (
               <tr key={m.id}>
                 <td>{m.createdAt.slice(0, 19).replace("T", " ")}</td>
                 <td>{m.to}</td>
-                <td><Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link></td>
+                <td>
+                  <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link>
+                </td>
                 <td>{m.status}</td>
               </tr>
             ))}
@@ -73,7 +91,15 @@ export default function Records() {
     <section className="card card-wide" aria-labelledby="audit-title">
       <h1 id="audit-title">Audit log</h1>
       <table className="data">
-        <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">For</th><th scope="col">Action</th><th scope="col">On</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">For</th>
+            <th scope="col">Action</th>
+            <th scope="col">On</th>
+          </tr>
+        </thead>
         <tbody>
           {data.entries.map((e) => (
             <tr key={e.id}>
@@ -81,7 +107,10 @@ export default function Records() {
               <td>{e.actor ?? "—"}</td>
               <td>{e.agent ?? "—"}</td>
               <td>{e.action}</td>
-              <td>{e.entity}{e.entityId ? ` ${e.entityId}` : ""}</td>
+              <td>
+                {e.entity}
+                {e.entityId ? ` ${e.entityId}` : ""}
+              </td>
             </tr>
           ))}
         </tbody>

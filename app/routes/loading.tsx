@@ -23,7 +23,11 @@ export default function Loading() {
       <div className="progress" role="progressbar" aria-label="Loading" />
       {target ? (
         <p className="muted">
-          If nothing happens, <a href={target} target="_top">continue here</a>.
+          If nothing happens,{" "}
+          <a href={target} target="_top">
+            continue here
+          </a>
+          .
         </p>
       ) : (
         <p className="muted">

@@ -35,9 +35,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!parsed.ok) return formFailure(form, parsed.fieldErrors);
   const result = await resetPassword(services, parsed.data.token, parsed.data.password);
   if (!result.ok) {
-    return formFailure(form, result.fieldErrors, result.expired ? "This link has expired or was already used. Ask for a new one." : undefined);
+    return formFailure(
+      form,
+      result.fieldErrors,
+      result.expired ? "This link has expired or was already used. Ask for a new one." : undefined,
+    );
   }
-  return redirectWithFlash("/login", { kind: "success", message: "Your password is changed. Log in with the new one." }, services.config);
+  return redirectWithFlash(
+    "/login",
+    { kind: "success", message: "Your password is changed. Log in with the new one." },
+    services.config,
+  );
 }
 
 export default function ResetPassword() {
@@ -73,7 +81,14 @@ export default function ResetPassword() {
           hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a common password is refused.`}
           errors={failure?.fieldErrors.password}
         />
-        <Field label="New password again" name="confirm" type="password" autoComplete="new-password" required errors={failure?.fieldErrors.confirm} />
+        <Field
+          label="New password again"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          errors={failure?.fieldErrors.confirm}
+        />
         <div className="actions">
           <SubmitButton pendingText="Saving…">Save the new password</SubmitButton>
         </div>

@@ -30,7 +30,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const limit = await ipLimit(services.db, "login", context.clientIp);
   if (!limit.ok) {
-    const response = formFailure(form, {}, "Too many login attempts from your network. Wait a minute and try again.", 429);
+    const response = formFailure(
+      form,
+      {},
+      "Too many login attempts from your network. Wait a minute and try again.",
+      429,
+    );
     response.headers.set("Retry-After", String(limit.retryAfterSeconds));
     return response;
   }

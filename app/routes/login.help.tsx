@@ -34,8 +34,8 @@ export default function LoginHelp() {
       <section className="card" aria-labelledby="help-title">
         <h1 id="help-title">Check your e-mail</h1>
         <p>
-          If an account uses <strong>{result.email}</strong>, we have sent it a link to set a new password. The link works
-          once, for one hour.
+          If an account uses <strong>{result.email}</strong>, we have sent it a link to set a new password. The link
+          works once, for one hour.
         </p>
         <p>
           <Link to="/login">Back to login</Link>
@@ -47,7 +47,9 @@ export default function LoginHelp() {
   return (
     <section className="card" aria-labelledby="help-title">
       <h1 id="help-title">Login help</h1>
-      <p className="lead">Enter the e-mail address of your account and we will send you a link to set a new password.</p>
+      <p className="lead">
+        Enter the e-mail address of your account and we will send you a link to set a new password.
+      </p>
       {failure?.formError ? <Alert kind="error">{failure.formError}</Alert> : null}
       <Form method="post" className="form" noValidate>
         <Field

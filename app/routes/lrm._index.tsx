@@ -15,7 +15,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 /** The learning site's entry: it frames this page with a hand-off code. */
 export default function LrmEntry() {
   const { supportEmail, baseUrl } = useLoaderData<typeof loader>();
-  const session = useFrameSession(supportEmail);
+  const { session, refresh } = useFrameSession(supportEmail);
   return (
     <section className="card" aria-labelledby="lrm-title" aria-live="polite">
       <h1 id="lrm-title">Members area</h1>
@@ -25,6 +25,12 @@ export default function LrmEntry() {
             <p>
               Signed in as <strong data-testid="frame-username">{state.username}</strong>
               {state.sub_status ? ` · membership ${state.sub_status.toLowerCase()}` : null}
+            </p>
+            <p className="muted">
+              Checked {new Date(state.login_at_checked).toLocaleTimeString()}.{" "}
+              <button type="button" className="link-button" onClick={() => void refresh()}>
+                Check again
+              </button>
             </p>
             <p>
               <a href={`${baseUrl}/`} target="_blank" rel="noreferrer">

@@ -15,7 +15,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 /** A one-line member bar for the learning site's header. */
 export default function LrmHeader() {
   const { supportEmail, baseUrl } = useLoaderData<typeof loader>();
-  const session = useFrameSession(supportEmail);
+  const { session } = useFrameSession(supportEmail);
   return (
     <div className="frame-header" aria-live="polite">
       <FrameStatus session={session}>

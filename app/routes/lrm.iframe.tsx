@@ -15,7 +15,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 /** The members' pages the learning site can show in its frame. */
 export default function LrmFrame() {
   const { supportEmail } = useLoaderData<typeof loader>();
-  const session = useFrameSession(supportEmail);
+  const { session } = useFrameSession(supportEmail);
   return (
     <section className="card" aria-labelledby="frame-title" aria-live="polite">
       <h1 id="frame-title">Your membership</h1>

@@ -33,8 +33,10 @@ export default function Rejoin() {
       ) : (
         <>
           <p>
-            {status ? `Your membership is ${status.toLowerCase().replace(/_/g, " ")}.` : "You have no membership at the moment."} Re-join
-            to use the notice creator and the rest of the site again; your notices and documents are kept.
+            {status
+              ? `Your membership is ${status.toLowerCase().replace(/_/g, " ")}.`
+              : "You have no membership at the moment."}{" "}
+            Re-join to use the notice creator and the rest of the site again; your notices and documents are kept.
           </p>
           <Form method="post" className="actions">
             <SubmitButton pendingText="One moment…">Re-join</SubmitButton>

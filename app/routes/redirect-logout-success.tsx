@@ -6,5 +6,7 @@ import { siteCookies } from "~/services/session.server";
 /** spec §2.3: clears the remembered target and goes to /. */
 export async function loader({ context }: LoaderFunctionArgs) {
   const { config } = await appServices(context);
-  return redirect("/", { headers: { "Set-Cookie": await siteCookies(config).afterLogin.serialize("", { maxAge: 0 }) } });
+  return redirect("/", {
+    headers: { "Set-Cookie": await siteCookies(config).afterLogin.serialize("", { maxAge: 0 }) },
+  });
 }

@@ -22,7 +22,12 @@ const membershipSchema = z
       .trim()
       .optional()
       .transform((v) => (v ? v : undefined))
-      .pipe(z.string().regex(/^\d{1,5}(\.\d{1,2})?$/, "Enter an amount such as 25 or 25.00").optional()),
+      .pipe(
+        z
+          .string()
+          .regex(/^\d{1,5}(\.\d{1,2})?$/, "Enter an amount such as 25 or 25.00")
+          .optional(),
+      ),
   })
   .and(cardSchema);
 
@@ -77,7 +82,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const parsed = parseForm(membershipSchema, form);
   if (!parsed.ok) return formFailure(form, parsed.fieldErrors);
   const amountCents = parsed.data.amount ? Math.round(Number(parsed.data.amount) * 100) : null;
-  const saved = await saveMembershipStep(services, viewer, { planId: parsed.data.planId, amountCents, card: parsed.data });
+  const saved = await saveMembershipStep(services, viewer, {
+    planId: parsed.data.planId,
+    amountCents,
+    card: parsed.data,
+  });
   if (!saved.ok) return formFailure(form, saved.fieldErrors, saved.formError, saved.formError ? 402 : 400);
   return finish(saved.next, services.config);
 }
@@ -163,7 +172,9 @@ export default function Setup() {
                   />
                   <label htmlFor={`plan-${plan.id}`}>
                     {plan.title}
-                    {plan.amountCents ? ` — ${money(plan.amountCents, plan.currency)} a ${plan.interval}` : " — an amount you choose"}
+                    {plan.amountCents
+                      ? ` — ${money(plan.amountCents, plan.currency)} a ${plan.interval}`
+                      : " — an amount you choose"}
                   </label>
                 </div>
               ))}
@@ -196,7 +207,14 @@ export default function Setup() {
               defaultValue={values.expiry}
               errors={failure?.fieldErrors.expiry}
             />
-            <Field label="Security code (CVC)" name="cvc" inputMode="numeric" autoComplete="cc-csc" required errors={failure?.fieldErrors.cvc} />
+            <Field
+              label="Security code (CVC)"
+              name="cvc"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              required
+              errors={failure?.fieldErrors.cvc}
+            />
             <div className="actions">
               <SubmitButton pendingText="Paying…">Pay and finish</SubmitButton>
             </div>

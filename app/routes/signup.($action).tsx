@@ -28,13 +28,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     if (!verified) return json({ page: "verify-failed" as const, email: viewer?.user.email ?? null, verified: false });
     return redirectWithFlash(
       viewer ? "/setup" : "/login",
-      { kind: "success", message: viewer ? "Your e-mail address is confirmed." : "Your e-mail address is confirmed. Log in to continue." },
+      {
+        kind: "success",
+        message: viewer ? "Your e-mail address is confirmed." : "Your e-mail address is confirmed. Log in to continue.",
+      },
       services.config,
     );
   }
   if (params.action === "check-email") {
     if (!viewer) throw redirect("/login");
-    return json({ page: "check-email" as const, email: viewer.user.email, verified: viewer.user.emailVerifiedAt !== null });
+    return json({
+      page: "check-email" as const,
+      email: viewer.user.email,
+      verified: viewer.user.emailVerifiedAt !== null,
+    });
   }
   if (viewer) throw redirect(viewer.member.needsSetup ? "/setup" : "/");
   return json({ page: "form" as const, email: null, verified: false });
@@ -83,7 +90,9 @@ function SignupForm() {
   return (
     <section className="card" aria-labelledby="signup-title">
       <h1 id="signup-title">Sign up</h1>
-      <p className="lead">Create your account. Next you will tell us a little about yourself and choose your membership.</p>
+      <p className="lead">
+        Create your account. Next you will tell us a little about yourself and choose your membership.
+      </p>
       {failure?.formError ? <Alert kind="error">{failure.formError}</Alert> : null}
       <Form method="post" className="form" noValidate>
         <Field
@@ -175,8 +184,8 @@ export default function Signup() {
         <p>Thank you. Continue with your setup.</p>
       ) : (
         <p>
-          We sent a link to <strong>{data.email}</strong>. Open it to confirm your address; meanwhile you can go on with your
-          setup.
+          We sent a link to <strong>{data.email}</strong>. Open it to confirm your address; meanwhile you can go on with
+          your setup.
         </p>
       )}
       {result && "resent" in result ? (

@@ -71,9 +71,7 @@ async function sendVerification(services: AppServices, user: { id: string; email
   });
 }
 
-export type SignUpResult =
-  | { ok: true; sessionId: string }
-  | { ok: false; fieldErrors: FieldErrors };
+export type SignUpResult = { ok: true; sessionId: string } | { ok: false; fieldErrors: FieldErrors };
 
 export async function signUp(
   services: AppServices,
@@ -88,7 +86,8 @@ export async function signUp(
     .where(or(sql`lower(${users.username}) = ${input.username}`, sql`lower(${users.email}) = ${input.email}`));
   const errors: FieldErrors = {};
   if (taken.some((u) => u.username.toLowerCase() === input.username)) errors.username = ["That username is taken"];
-  if (taken.some((u) => u.email.toLowerCase() === input.email)) errors.email = ["An account already uses that e-mail address; log in or reset your password"];
+  if (taken.some((u) => u.email.toLowerCase() === input.email))
+    errors.email = ["An account already uses that e-mail address; log in or reset your password"];
   if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
 
   const passwordHash = await hashPassword(input.password);
@@ -100,7 +99,8 @@ export async function signUp(
       .returning()) as [typeof users.$inferSelect];
   } catch (error) {
     // Someone took the name or address between the check and the insert.
-    if (isUniqueViolation(error)) return { ok: false, fieldErrors: { username: ["That username or e-mail address is taken"] } };
+    if (isUniqueViolation(error))
+      return { ok: false, fieldErrors: { username: ["That username or e-mail address is taken"] } };
     throw error;
   }
   await sendVerification(services, user);
@@ -134,10 +134,13 @@ export async function verifyEmail(services: AppServices, token: string): Promise
 }
 
 export type LogInResult =
-  | { ok: true; sessionId: string }
-  | { ok: false; status: 400 | 429; message: string; retryAfterSeconds?: number };
+  { ok: true; sessionId: string } | { ok: false; status: 400 | 429; message: string; retryAfterSeconds?: number };
 
-export async function logIn(services: AppServices, input: { login: string; password: string }, meta: ClientMeta): Promise<LogInResult> {
+export async function logIn(
+  services: AppServices,
+  input: { login: string; password: string },
+  meta: ClientMeta,
+): Promise<LogInResult> {
   const { db } = services;
   const login = input.login.toLowerCase();
   const [user] = await db
@@ -158,9 +161,10 @@ export async function logIn(services: AppServices, input: { login: string; passw
   }
 
   // A missing member costs the same time as a wrong password, so timing tells nothing.
-  const valid = user?.passwordHash && !user.disabledAt
-    ? await verifyPassword(input.password, user.passwordHash)
-    : (await verifyPassword(input.password, DUMMY_HASH), false);
+  const valid =
+    user?.passwordHash && !user.disabledAt
+      ? await verifyPassword(input.password, user.passwordHash)
+      : (await verifyPassword(input.password, DUMMY_HASH), false);
   if (!user || !valid) {
     if (failureKey) await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
     return { ok: false, status: 400, message: LOGIN_FAILED_MESSAGE };
@@ -177,11 +181,14 @@ export async function logIn(services: AppServices, input: { login: string; passw
 }
 
 // A real scrypt hash of a random password, never matched.
-const DUMMY_HASH =
-  "scrypt$131072$8$1$3q2+7w==$Rr4m0wLZQy7xwT6wqgq1Jd6nEw3Zp0nN8C3vJdJtq+E=";
+const DUMMY_HASH = "scrypt$131072$8$1$3q2+7w==$Rr4m0wLZQy7xwT6wqgq1Jd6nEw3Zp0nN8C3vJdJtq+E=";
 
 export async function requestPasswordReset(services: AppServices, email: string): Promise<void> {
-  const [user] = await services.db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const [user] = await services.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
   if (!user || user.disabledAt) return;
   const token = await issueToken(services.db, "password_reset", user.id, RESET_TTL_MS);
   await mailerFor(services).send({
@@ -198,7 +205,10 @@ export async function resetPassword(services: AppServices, token: string, passwo
   if (isCommonPassword(password)) return { ok: false, fieldErrors: { password: [COMMON_PASSWORD_MESSAGE] } };
   const used = await consumeToken(services.db, "password_reset", token);
   if (!used) return { ok: false, expired: true, fieldErrors: {} };
-  await services.db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, used.userId));
+  await services.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(eq(users.id, used.userId));
   await revokeUserSessions(services.db, used.userId);
   await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "password-reset", "user", used.userId);
   return { ok: true };
@@ -249,13 +259,22 @@ export async function saveMembershipStep(
   const [plan] = await db.select().from(plans).where(eq(plans.id, input.planId));
   if (!plan || !plan.active) return { ok: false, fieldErrors: { planId: ["Choose a membership"] } };
   const amountCents = plan.kind === "donation" ? input.amountCents : plan.amountCents;
-  if (plan.kind === "donation" && (amountCents === null || amountCents < DONATION_MIN_CENTS || amountCents > DONATION_MAX_CENTS)) {
+  if (
+    plan.kind === "donation" &&
+    (amountCents === null || amountCents < DONATION_MIN_CENTS || amountCents > DONATION_MAX_CENTS)
+  ) {
     return { ok: false, fieldErrors: { amount: ["Enter a donation from 1.00 to 10,000.00"] } };
   }
   const provider = paymentsFor(services);
   const result = await provider.startMembership({
     userId: viewer.member.id,
-    plan: { id: plan.id, kind: plan.kind, amountCents: plan.amountCents, currency: plan.currency, interval: plan.interval },
+    plan: {
+      id: plan.id,
+      kind: plan.kind,
+      amountCents: plan.amountCents,
+      currency: plan.currency,
+      interval: plan.interval,
+    },
     amountCents: amountCents ?? 0,
     card: input.card,
     now: new Date(),

@@ -41,7 +41,8 @@ export async function redeemHandoff(
   const parsed = handoffQuerySchema.safeParse(Object.fromEntries(query));
   if (!parsed.success) return { ok: false, status: 400, error: "auth_code and hash are required" };
   const { auth_code: code, hash } = parsed.data;
-  if (!equalHex(hash.toLowerCase(), hmacHex(secret, code))) return { ok: false, status: 401, error: "The hand-off could not be verified" };
+  if (!equalHex(hash.toLowerCase(), hmacHex(secret, code)))
+    return { ok: false, status: 401, error: "The hand-off could not be verified" };
 
   let payload: z.infer<typeof handoffPayloadSchema>;
   try {
@@ -89,7 +90,12 @@ export async function redeemHandoff(
 }
 
 /** Makes a hand-off code as the learning site does (for its integration and for tests). */
-export function makeHandoffCode(secret: string, sub: string, iat: number, nonce: string): { auth_code: string; hash: string } {
+export function makeHandoffCode(
+  secret: string,
+  sub: string,
+  iat: number,
+  nonce: string,
+): { auth_code: string; hash: string } {
   const auth_code = Buffer.from(JSON.stringify({ sub, iat, nonce })).toString("base64url");
   return { auth_code, hash: hmacHex(secret, auth_code) };
 }
@@ -98,7 +104,12 @@ export function makeHandoffCode(secret: string, sub: string, iat: number, nonce:
  * A Docebo-style SSO address: login_user, time (unix seconds) and token, the upper-case
  * MD5 of "username,time,secret"; other parameters pass through.
  */
-export function ssoRedirectUrl(config: AppConfig, username: string, search: URLSearchParams, now = new Date()): string | null {
+export function ssoRedirectUrl(
+  config: AppConfig,
+  username: string,
+  search: URLSearchParams,
+  now = new Date(),
+): string | null {
   if (!config.lrmSsoUrl || !config.lrmSsoSecret) return null;
   const time = Math.floor(now.getTime() / 1_000);
   const token = createHash("md5").update(`${username},${time},${config.lrmSsoSecret}`).digest("hex").toUpperCase();

@@ -13,7 +13,9 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function findMembers(db: Database, q: string, page: number) {
   const pattern = `%${escapeLike(q)}%`;
-  const where: SQL | undefined = q ? or(ilike(users.username, pattern), ilike(users.email, pattern), ilike(users.name, pattern)) : undefined;
+  const where: SQL | undefined = q
+    ? or(ilike(users.username, pattern), ilike(users.email, pattern), ilike(users.name, pattern))
+    : undefined;
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -30,7 +32,12 @@ export async function findMembers(db: Database, q: string, page: number) {
     ? await db
         .selectDistinctOn([subscriptions.userId], { userId: subscriptions.userId, status: subscriptions.status })
         .from(subscriptions)
-        .where(inArray(subscriptions.userId, page_.map((u) => u.id)))
+        .where(
+          inArray(
+            subscriptions.userId,
+            page_.map((u) => u.id),
+          ),
+        )
         .orderBy(subscriptions.userId, desc(subscriptions.createdAt))
     : [];
   const statusOf = new Map(subs.map((s) => [s.userId, s.status]));

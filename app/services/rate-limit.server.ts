@@ -30,11 +30,19 @@ export async function hitRateLimit(
     await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
   }
   if ((row?.count ?? 0) <= limit) return { ok: true };
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1_000)) };
+  return {
+    ok: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1_000)),
+  };
 }
 
 /** Hits so far in the current window, without counting one. */
-export async function rateLimitCount(db: Database, key: string, windowSeconds: number, now = new Date()): Promise<number> {
+export async function rateLimitCount(
+  db: Database,
+  key: string,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<number> {
   const windowMs = windowSeconds * 1_000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const rows = await db

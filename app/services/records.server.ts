@@ -5,7 +5,13 @@ import { auditLog, mailOutbox, users } from "~/db/schema";
 
 export async function outboxMessages(db: Database, limit = 100) {
   const rows = await db
-    .select({ id: mailOutbox.id, to: mailOutbox.to, subject: mailOutbox.subject, status: mailOutbox.status, createdAt: mailOutbox.createdAt })
+    .select({
+      id: mailOutbox.id,
+      to: mailOutbox.to,
+      subject: mailOutbox.subject,
+      status: mailOutbox.status,
+      createdAt: mailOutbox.createdAt,
+    })
     .from(mailOutbox)
     .orderBy(desc(mailOutbox.id))
     .limit(limit);

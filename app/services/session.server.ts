@@ -62,7 +62,13 @@ export function newSessionId(): string {
 
 export async function startSession(
   db: Database,
-  input: { userId: string; carrier: "cookie" | "state"; devicePublicKey?: string | null; ip?: string; userAgent?: string | null },
+  input: {
+    userId: string;
+    carrier: "cookie" | "state";
+    devicePublicKey?: string | null;
+    ip?: string;
+    userAgent?: string | null;
+  },
 ): Promise<SessionRow> {
   const [row] = await db
     .insert(sessions)
@@ -106,7 +112,14 @@ export async function loadViewer(db: Database, sessionId: string, now = new Date
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        isNull(users.disabledAt),
+      ),
+    )
     .limit(1);
   if (!row) return null;
   let agent: UserRow | null = null;
@@ -172,7 +185,10 @@ export function sessionState(viewer: Viewer, config: AppConfig): SessionState {
 }
 
 /** The viewer of a page request, or a redirect to /login that remembers where they were going. */
-export async function requireViewer(request: Request, context: AppLoadContext): Promise<{ viewer: Viewer; services: AppServices }> {
+export async function requireViewer(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ viewer: Viewer; services: AppServices }> {
   const services = await appServices(context);
   const viewer = await getViewer(request, services).catch((error) => {
     if (error instanceof StateHeaderError) throw json({ error: error.message }, { status: 401 });
@@ -204,7 +220,10 @@ export async function loginRedirect(request: Request, config: AppConfig): Promis
 }
 
 /** The viewer of an API request, or a 401 JSON answer. */
-export async function requireApiViewer(request: Request, context: AppLoadContext): Promise<{ viewer: Viewer; services: AppServices }> {
+export async function requireApiViewer(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ viewer: Viewer; services: AppServices }> {
   const services = await appServices(context);
   let viewer: Viewer | null;
   try {
@@ -238,7 +257,10 @@ export async function flashHeader(config: AppConfig, flash: Flash): Promise<stri
 }
 
 /** Reads the flash message and the header that clears it. */
-export async function readFlash(request: Request, config: AppConfig): Promise<{ flash: Flash | null; clear: string | null }> {
+export async function readFlash(
+  request: Request,
+  config: AppConfig,
+): Promise<{ flash: Flash | null; clear: string | null }> {
   const raw = await siteCookies(config).flash.parse(request.headers.get("cookie"));
   const parsed = flashSchema.safeParse(raw);
   if (!parsed.success) return { flash: null, clear: null };

@@ -68,14 +68,18 @@ export type StateHeaderCheck =
  * Checks the three headers of a request. Only the signature over the state hash, the
  * method and the path with its query proves the request came from the device.
  */
-export function checkStateHeaders(request: Request, config: { stateSecret: string; statePrivateKey: string }): StateHeaderCheck {
+export function checkStateHeaders(
+  request: Request,
+  config: { stateSecret: string; statePrivateKey: string },
+): StateHeaderCheck {
   const state = request.headers.get("state");
   const hash = request.headers.get("state-hash");
   const sig = request.headers.get("state-sig");
   if (state === null && hash === null && sig === null) return { kind: "absent" };
   if (!state || !hash || !sig) return { kind: "invalid", reason: "state, state-hash and state-sig must all be sent" };
   if (state.length > 8_192) return { kind: "invalid", reason: "state is too large" };
-  if (!equalHex(hash, hmacHex(config.stateSecret, state))) return { kind: "invalid", reason: "state-hash does not match" };
+  if (!equalHex(hash, hmacHex(config.stateSecret, state)))
+    return { kind: "invalid", reason: "state-hash does not match" };
 
   let parsed: z.infer<typeof stateCoreSchema>;
   try {
@@ -89,7 +93,12 @@ export function checkStateHeaders(request: Request, config: { stateSecret: strin
     return { kind: "invalid", reason: "state has no device key" };
   }
   const url = new URL(request.url);
-  const expected = requestSignature(signingKey(config.statePrivateKey, parsed.dpk), hash, request.method, url.pathname + url.search);
+  const expected = requestSignature(
+    signingKey(config.statePrivateKey, parsed.dpk),
+    hash,
+    request.method,
+    url.pathname + url.search,
+  );
   if (!equalHex(sig, expected)) return { kind: "invalid", reason: "state-sig does not match" };
   return { kind: "valid", sessionId: parsed.sid, username: parsed.username, devicePublicKey: parsed.dpk, state };
 }

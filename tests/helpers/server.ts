@@ -87,11 +87,18 @@ export async function startServer(
 }
 
 /** Runs the server bundle expecting it to stop on its own (a refused configuration). */
-export function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runServerToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SERVER_BUNDLE], {
       cwd: ROOT,
-      env: { NODE_ENV: "development", PATH: process.env.PATH ?? "", DATA_DIR: tempDataDir(), ...env } as NodeJS.ProcessEnv,
+      env: {
+        NODE_ENV: "development",
+        PATH: process.env.PATH ?? "",
+        DATA_DIR: tempDataDir(),
+        ...env,
+      } as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -53,7 +53,9 @@ describe.each(drivers)("config API on %s", (driver) => {
   it("reflects a cause added to the database", async () => {
     await database.db.insert(causes).values({ code: "NW", label: "New cause", name: "New Cause" });
     await database.db.insert(countryCauses).values({ countryCode: "GB", causeCode: "NW", status: "beta" });
-    const body = causeCatalogueSchema.parse(await (await causesLoader(loaderArgs(context, "/api/config/causes"))).json());
+    const body = causeCatalogueSchema.parse(
+      await (await causesLoader(loaderArgs(context, "/api/config/causes"))).json(),
+    );
     expect(body.causes.NW).toEqual({ label: "New cause", name: "New Cause" });
     expect(body.countryCauses.GB?.beta_causes).toContain("NW");
   });

@@ -110,7 +110,9 @@ describe.each(drivers)("database on %s", (driver) => {
 
   it("refuses a coupon with both amount_off and percent_off", async () => {
     await expect(
-      database.db.insert(coupons).values({ id: "BOTH", name: "Both", duration: "once", amountOff: 100, percentOff: "5" }),
+      database.db
+        .insert(coupons)
+        .values({ id: "BOTH", name: "Both", duration: "once", amountOff: 100, percentOff: "5" }),
     ).rejects.toThrow();
   });
 

@@ -123,7 +123,9 @@ describe("starting and stopping", () => {
     const first = await startServer({ dataDir });
     const key = (await (await fetch(`${first.url}/api/config`)).json()).statePublicKey;
     expect(first.output()).toContain("seeded the demo community");
-    expect(first.output()).toContain("Demo logins: admin (admin), creator (NoL creator), tester (NoL tester), member (member), newbie");
+    expect(first.output()).toContain(
+      "Demo logins: admin (admin), creator (NoL creator), tester (NoL tester), member (member), newbie",
+    );
     expect(await first.stop()).toBe(0);
     expect(first.output()).toContain('"msg":"stopped"');
     expect(existsSync(path.join(dataDir, "pgdata.lock"))).toBe(false);

@@ -9,9 +9,16 @@ export function SubmitButton({
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & { pendingText?: string }) {
   const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && (!props.value || navigation.formData?.get(props.name ?? "") === props.value);
+  const pending =
+    navigation.state === "submitting" && (!props.value || navigation.formData?.get(props.name ?? "") === props.value);
   return (
-    <button type="submit" className={className} disabled={pending || props.disabled} aria-busy={pending || undefined} {...props}>
+    <button
+      type="submit"
+      className={className}
+      disabled={pending || props.disabled}
+      aria-busy={pending || undefined}
+      {...props}
+    >
       {pending ? (pendingText ?? "Working…") : children}
     </button>
   );

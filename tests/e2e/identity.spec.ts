@@ -1,0 +1,125 @@
+import { createHmac } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { HANDOFF_SECRET } from "./global-setup";
+import { expect, test } from "./fixtures";
+
+async function logIn(page: Page, username: string) {
+  await page.getByLabel("Username or e-mail address").fill(username);
+  await page.getByLabel("Password").fill("memberhall-demo");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+test.describe("a new member", () => {
+  // The declined test card is answered 402, which the browser logs.
+  test.use({ expectedConsoleErrors: [/status of 402/] });
+
+  test("signs up, confirms the e-mail from the outbox, finishes setup and reaches home", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const username = `e2e${Date.now().toString(36)}`;
+    const email = `${username}@example.org`;
+
+    await page.goto("/signup");
+    await page.getByLabel("Username").fill(username);
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Password").fill("a very private phrase");
+    await page.getByLabel(/I accept the/).check();
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+    await expect(page.getByRole("main").getByText(email)).toBeVisible();
+
+    // The built-in mail provider delivers to the outbox, which an admin can read.
+    const adminContext = await browser.newContext({ baseURL });
+    const admin = await adminContext.newPage();
+    await admin.goto("/login");
+    await logIn(admin, "admin");
+    await admin.goto("/db/mail_outbox");
+    await admin
+      .getByRole("row", { name: new RegExp(email) })
+      .getByRole("link", { name: "Confirm your e-mail address" })
+      .click();
+    const text = await admin.locator("pre.mail").textContent();
+    await adminContext.close();
+    const link = /http\S+\/signup\/verify\?token=\S+/.exec(text ?? "")?.[0];
+    expect(link).toBeTruthy();
+
+    await page.goto(new URL(link!).pathname + new URL(link!).search);
+    await expect(page.getByText("Your e-mail address is confirmed.")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
+    await page.getByLabel("Your name").fill("Erin Example");
+    await page.getByLabel("Country").selectOption("CA");
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await expect(page.getByRole("heading", { name: "Membership" })).toBeVisible();
+    await page.getByLabel(/Monthly membership/).check();
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByLabel("Expiry (MM/YY)").fill("12/39");
+    await page.getByLabel("Security code (CVC)").fill("123");
+    await page.getByRole("button", { name: "Pay and finish" }).click();
+    await expect(page.getByRole("alert")).toContainText("Your card was declined.");
+
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Security code (CVC)").fill("123");
+    await page.getByRole("button", { name: "Pay and finish" }).click();
+    await expect(page.getByText("Your setup is complete. Welcome!")).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: username })).toBeVisible();
+  });
+});
+
+test("a visitor sent to login from /members comes back to /members as admin", async ({ page }) => {
+  await page.goto("/members");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmembers$/);
+  expect(await page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBe("/members");
+  await logIn(page, "admin");
+  await expect(page).toHaveURL(/\/members$/);
+  await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" })).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBeNull();
+});
+
+test.describe("a member", () => {
+  test.use({ expectedConsoleErrors: [/status of 403/] });
+
+  test("does not see the admin entries and is refused /members", async ({ page }) => {
+    await page.goto("/login");
+    await logIn(page, "member");
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "member" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" })).toHaveCount(0);
+    const response = await page.goto("/members");
+    expect(response?.status()).toBe(403);
+  });
+});
+
+test.describe("inside the learning site's frame", () => {
+  test("the hand-off signs the member in with state headers, without cookies", async ({ page, baseURL }) => {
+    const learningSite = process.env.E2E_LEARNING_SITE!;
+    const auth_code = Buffer.from(
+      JSON.stringify({ sub: "member", iat: Math.floor(Date.now() / 1000), nonce: `e2e-${Date.now()}` }),
+    ).toString("base64url");
+    const hash = createHmac("sha256", HANDOFF_SECRET).update(auth_code).digest("hex");
+    const appOrigin = baseURL!.replace("localhost", "127.0.0.1");
+    const frameUrl = `${appOrigin}/lrm?${new URLSearchParams({ auth_code, hash })}`;
+
+    const handoff = page.waitForRequest((r) => r.url().includes("/api/login/lrm-auth"));
+    await page.goto(`${learningSite}/frame?src=${encodeURIComponent(frameUrl)}`);
+    const request = await handoff;
+    expect(request.headers()["device-key"]).toMatch(/^0[23][0-9a-f]{64}$/);
+    expect(request.headers().cookie).toBeUndefined();
+    const frame = page.frameLocator("iframe");
+    await expect(frame.getByTestId("frame-username")).toHaveText("member");
+
+    // The next API call from the frame is signed with the state the hand-off gave.
+    const recheck = page.waitForRequest((r) => r.url().includes("/api/login/recheck"));
+    await frame.getByRole("button", { name: "Check again" }).click();
+    const signed = await recheck;
+    expect(signed.headers()["state-sig"]).toMatch(/^[0-9a-f]{64}$/);
+    expect(signed.headers()["state"]).toBeTruthy();
+    expect(signed.headers().cookie).toBeUndefined();
+    expect((await signed.response())?.status()).toBe(200);
+    await expect(frame.getByTestId("frame-username")).toHaveText("member");
+  });
+});

@@ -1,0 +1,291 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { and, desc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AppServices } from "~/context";
+import { auditLog, mailOutbox, oneTimeTokens, payments, sessions, subscriptions, users } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { action as loginAction } from "~/routes/login._index";
+import { startAgent, stopAgent } from "~/services/agent.server";
+import {
+  isCommonPassword,
+  LOGIN_FAILED_MESSAGE,
+  logIn,
+  requestPasswordReset,
+  resetPassword,
+  saveMembershipStep,
+  saveProfileStep,
+  signUp,
+  verifyEmail,
+} from "~/services/accounts.server";
+import { loadViewer } from "~/services/session.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createSession, createUser, TEST_PASSWORD } from "../helpers/users";
+
+const meta = { ip: "198.51.100.1", userAgent: "test" };
+const card = { cardNumber: "4242424242424242", expiry: "12/39", cvc: "123" };
+
+function tokenFrom(text: string, path: string): string {
+  const match = new RegExp(`${path.replace("/", "\\/")}\\?token=([\\w-]+)`).exec(text);
+  if (!match) throw new Error(`no ${path} link in: ${text}`);
+  return match[1]!;
+}
+
+describe.each(drivers)("accounts on %s", (driver) => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  let services: AppServices;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database);
+    services = context.app!;
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const lastMailTo = async (to: string) =>
+    (
+      await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id)).limit(1)
+    )[0]!;
+
+  describe("sign-up", () => {
+    it("creates a member who needs setup, signs them in and mails a confirmation link", async () => {
+      const result = await signUp(
+        services,
+        { username: "alice", email: "alice@example.org", password: "a quiet garden path" },
+        meta,
+      );
+      expect(result.ok).toBe(true);
+      const [alice] = await database.db.select().from(users).where(eq(users.username, "alice"));
+      expect(alice).toMatchObject({ needsSetup: true, emailVerifiedAt: null, setupStep: "profile" });
+      expect(alice!.passwordHash).toMatch(/^scrypt\$/);
+      const mail = await lastMailTo("alice@example.org");
+      expect(mail.subject).toBe("Confirm your e-mail address");
+
+      const token = tokenFrom(mail.text, "/signup/verify");
+      expect(await verifyEmail(services, token)).toBe(true);
+      expect(await verifyEmail(services, token)).toBe(false);
+      const [verified] = await database.db.select().from(users).where(eq(users.username, "alice"));
+      expect(verified!.emailVerifiedAt).not.toBeNull();
+    });
+
+    it("refuses a taken username or e-mail whatever their case, keeping nothing", async () => {
+      const before = (await database.db.select().from(users)).length;
+      const result = await signUp(
+        services,
+        { username: "alice", email: "ALICE@example.org".toLowerCase(), password: "another fine phrase" },
+        meta,
+      );
+      expect(result).toEqual({
+        ok: false,
+        fieldErrors: {
+          username: ["That username is taken"],
+          email: ["An account already uses that e-mail address; log in or reset your password"],
+        },
+      });
+      expect((await database.db.select().from(users)).length).toBe(before);
+    });
+
+    it("refuses one of the 3,000 most common passwords", async () => {
+      expect(isCommonPassword("password")).toBe(true);
+      expect(isCommonPassword("Baseball")).toBe(true);
+      expect(isCommonPassword("a quiet garden path")).toBe(false);
+      const result = await signUp(services, { username: "bob", email: "bob@example.org", password: "iloveyou" }, meta);
+      expect(result.ok).toBe(false);
+      expect(result.ok ? null : result.fieldErrors.password).toEqual([
+        "That password is one of the most common ones; choose another",
+      ]);
+    });
+  });
+
+  describe("login", () => {
+    it("starts a new session on every login, by username or e-mail", async () => {
+      const first = await logIn(services, { login: "member", password: "memberhall-demo" }, meta);
+      const second = await logIn(services, { login: "MEMBER@memberhall.example", password: "memberhall-demo" }, meta);
+      expect(first.ok && second.ok).toBe(true);
+      if (first.ok && second.ok) expect(first.sessionId).not.toBe(second.sessionId);
+    });
+
+    it("gives one generic error for an unknown member and for a wrong password", async () => {
+      const unknown = await logIn(services, { login: "nobody-here", password: "whatever" }, meta);
+      const wrong = await logIn(services, { login: "member", password: "not the password" }, meta);
+      expect(unknown).toEqual({ ok: false, status: 400, message: LOGIN_FAILED_MESSAGE });
+      expect(wrong).toEqual(unknown);
+    });
+
+    it("slows an account down from the address that keeps failing, not from the owner's", async () => {
+      const target = await createUser(database.db);
+      const attacker = { ip: "192.0.2.66", userAgent: "x" };
+      for (let i = 0; i < 5; i += 1) {
+        expect((await logIn(services, { login: target.username, password: "guess" }, attacker)).ok).toBe(false);
+      }
+      const blocked = await logIn(services, { login: target.username, password: TEST_PASSWORD }, attacker);
+      expect(blocked).toMatchObject({ ok: false, status: 429 });
+      const owner = await logIn(
+        services,
+        { login: target.username, password: TEST_PASSWORD },
+        { ip: "198.51.100.99", userAgent: "x" },
+      );
+      expect(owner.ok).toBe(true);
+    });
+
+    it("answers the 11th login attempt in a minute from one address with 429", async () => {
+      // All attempts fall in one minute whatever the wall clock says.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(new Date("2030-01-01T00:00:05Z"));
+      try {
+        const ipContext = { ...context, clientIp: "192.0.2.11" };
+        const attempt = (i: number) =>
+          loginAction({
+            request: new Request("http://localhost/login", {
+              method: "POST",
+              body: new URLSearchParams({ login: `someone-${i}`, password: "wrong password" }),
+            }),
+            params: {},
+            context: ipContext,
+          }) as Promise<Response>;
+        for (let i = 0; i < 10; i += 1) expect((await attempt(i)).status).toBe(400);
+        const eleventh = await attempt(10);
+        expect(eleventh.status).toBe(429);
+        expect(Number(eleventh.headers.get("retry-after"))).toBeGreaterThan(0);
+        const other = await loginAction({
+          request: new Request("http://localhost/login", {
+            method: "POST",
+            body: new URLSearchParams({ login: "x", password: "y" }),
+          }),
+          params: {},
+          context: { ...context, clientIp: "192.0.2.12" },
+        });
+        expect((other as Response).status).toBe(400);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it("answers a malformed login body with field errors, not a 500", async () => {
+      const response = (await loginAction({
+        request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ login: "" }) }),
+        params: {},
+        context: { ...context, clientIp: "192.0.2.13" },
+      })) as Response;
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(Object.keys(body.fieldErrors).sort()).toEqual(["login", "password"]);
+    });
+  });
+
+  describe("password reset", () => {
+    it("mails a single-use link valid one hour; using it changes the password and ends other sessions", async () => {
+      const user = await createUser(database.db);
+      const other = await createSession(database.db, user.id);
+      await requestPasswordReset(services, user.email);
+      const token = tokenFrom((await lastMailTo(user.email)).text, "/login/reset");
+      const [row] = await database.db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, user.id));
+      const ttl = row!.expiresAt.getTime() - row!.createdAt.getTime();
+      expect(ttl).toBeGreaterThan(3_590_000);
+      expect(ttl).toBeLessThanOrEqual(3_600_000 + 1_000);
+
+      expect(await resetPassword(services, token, "a brand new phrase")).toEqual({ ok: true });
+      expect(await resetPassword(services, token, "yet another phrase")).toMatchObject({ ok: false, expired: true });
+      expect((await logIn(services, { login: user.username, password: "a brand new phrase" }, meta)).ok).toBe(true);
+      expect(await loadViewer(database.db, other.id)).toBeNull();
+    });
+
+    it("says nothing and sends nothing for an unknown address", async () => {
+      const before = (await database.db.select().from(mailOutbox)).length;
+      await requestPasswordReset(services, "nobody@example.org");
+      expect((await database.db.select().from(mailOutbox)).length).toBe(before);
+    });
+  });
+
+  describe("setup", () => {
+    it("takes the profile, then the membership with the sandbox card, then is done", async () => {
+      const user = await createUser(database.db, { needsSetup: true, setupStep: "profile" });
+      const session = await createSession(database.db, user.id);
+      let viewer = (await loadViewer(database.db, session.id))!;
+
+      expect(await saveProfileStep(services, viewer, { name: "Ada", country: "ZZ" })).toEqual({
+        ok: false,
+        fieldErrors: { country: ["Choose your country from the list"] },
+      });
+      expect(await saveProfileStep(services, viewer, { name: "Ada", country: "GB" })).toEqual({
+        ok: true,
+        next: "membership",
+      });
+
+      viewer = (await loadViewer(database.db, session.id))!;
+      const declined = await saveMembershipStep(services, viewer, {
+        planId: "monthly",
+        amountCents: null,
+        card: { ...card, cardNumber: "4000000000000002" },
+      });
+      expect(declined).toMatchObject({ ok: false, formError: "Your card was declined." });
+      expect(await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toHaveLength(0);
+
+      expect(await saveMembershipStep(services, viewer, { planId: "monthly", amountCents: null, card })).toEqual({
+        ok: true,
+        next: null,
+      });
+      const [done] = await database.db.select().from(users).where(eq(users.id, user.id));
+      expect(done).toMatchObject({ needsSetup: false, setupStep: null, name: "Ada", countryCode: "GB" });
+      const [sub] = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
+      expect(sub).toMatchObject({ status: "ACTIVE", provider: "sandbox", planId: "monthly" });
+      expect(sub!.currentPeriodEnd!.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    });
+
+    it("takes a donation of the amount chosen", async () => {
+      const user = await createUser(database.db, { needsSetup: true, setupStep: "membership" });
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, user.id)).id))!;
+      expect(await saveMembershipStep(services, viewer, { planId: "donation", amountCents: 50, card })).toMatchObject({
+        ok: false,
+        fieldErrors: { amount: ["Enter a donation from 1.00 to 10,000.00"] },
+      });
+      expect(await saveMembershipStep(services, viewer, { planId: "donation", amountCents: 2500, card })).toEqual({
+        ok: true,
+        next: null,
+      });
+      const [payment] = await database.db.select().from(payments).where(eq(payments.userId, user.id));
+      expect(payment).toMatchObject({ kind: "donation", amountCents: 2500, status: "succeeded" });
+    });
+  });
+
+  describe("agent mode", () => {
+    it("lets an admin act for a member, recording both ids, and stop", async () => {
+      const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+      const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
+      const session = await createSession(database.db, admin!.id);
+      let viewer = (await loadViewer(database.db, session.id))!;
+
+      expect(await startAgent(services, viewer, { username: "member" })).toEqual({ ok: true, username: "member" });
+      viewer = (await loadViewer(database.db, session.id))!;
+      expect(viewer.agent?.username).toBe("member");
+      expect(viewer.member.id).toBe(member!.id);
+
+      const profileWrite = await saveProfileStep(services, viewer, { name: "Changed by admin", country: "US" });
+      expect(profileWrite.ok).toBe(true);
+      const [entry] = await database.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "setup.profile"), eq(auditLog.entityId, member!.id)));
+      expect(entry).toMatchObject({ actorUserId: admin!.id, agentUserId: member!.id });
+
+      await stopAgent(services, viewer);
+      viewer = (await loadViewer(database.db, session.id))!;
+      expect(viewer.agent).toBeNull();
+    });
+
+    it("refuses agent mode to a non-admin", async () => {
+      const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, member!.id)).id))!;
+      expect(await startAgent(services, viewer, { username: "creator" })).toEqual({
+        ok: false,
+        message: "Only an admin can represent a member",
+      });
+      const [row] = await database.db.select().from(sessions).where(eq(sessions.id, viewer.session.id));
+      expect(row!.agentUserId).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,180 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessions } from "~/db/schema";
+import { loader as recheckLoader } from "~/routes/api.login.recheck";
+import { loadViewer, sessionState } from "~/services/session.server";
+import { encodeState, hmacHex } from "~/services/state-header.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { signedRequest } from "../helpers/state";
+import { createSession, createUser, newDeviceKey } from "../helpers/users";
+
+async function status(response: Promise<Response>): Promise<number> {
+  try {
+    return (await response).status;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.status;
+    throw thrown;
+  }
+}
+
+describe("state headers (DESIGN.md §4)", () => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  const device = newDeviceKey();
+  let state: { stateString: string; stateHash: string };
+  let sessionId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    context = testContext(database);
+    const user = await createUser(database.db, { username: "framed" });
+    const session = await createSession(database.db, user.id, device.publicKey, "state");
+    sessionId = session.id;
+    const viewer = await loadViewer(database.db, session.id);
+    state = sessionState(viewer!, context.app!.config);
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const config = () => context.app!.config;
+  const call = (request: Request) => status(recheckLoader({ request, params: {}, context }) as Promise<Response>);
+  const checkedAt = async () =>
+    (await database.db.select().from(sessions).where(eq(sessions.id, sessionId)))[0]!.loginCheckedAt;
+
+  it("lets a correctly signed request through and answers with the fresh state", async () => {
+    const request = signedRequest("/api/login/recheck", {
+      state: state.stateString,
+      hash: state.stateHash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    const response = (await recheckLoader({ request, params: {}, context })) as Response;
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.state.username).toBe("framed");
+    // The check time moved, so the state changed, so new headers come back.
+    expect(response.headers.get("state")).toBe(body.state.stateString);
+    expect(response.headers.get("state-hash")).toBe(hmacHex(config().stateSecret, body.state.stateString));
+    state = body.state;
+  });
+
+  it("refuses a tampered state with 401 and changes nothing", async () => {
+    const before = await checkedAt();
+    const tampered = state.stateString.replace(encodeURIComponent('"admin":false'), encodeURIComponent('"admin":true'));
+    expect(tampered).not.toBe(state.stateString);
+    const request = signedRequest("/api/login/recheck", {
+      state: tampered,
+      hash: state.stateHash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    expect(await call(request)).toBe(401);
+    expect(await checkedAt()).toEqual(before);
+  });
+
+  it("refuses a wrong state-hash", async () => {
+    const hash = state.stateHash.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    const request = signedRequest("/api/login/recheck", {
+      state: state.stateString,
+      hash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("refuses a signature made with another device's key", async () => {
+    const other = newDeviceKey();
+    const request = signedRequest("/api/login/recheck", {
+      state: state.stateString,
+      hash: state.stateHash,
+      devicePrivateKey: other.privateKey,
+      config: config(),
+    });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("refuses a signature made for another path", async () => {
+    const request = signedRequest("/api/login/recheck", {
+      state: state.stateString,
+      hash: state.stateHash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+      signPath: "/api/config",
+    });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("refuses a signature made for another method", async () => {
+    const request = signedRequest("/api/login/recheck", {
+      state: state.stateString,
+      hash: state.stateHash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    const sig = request.headers.get("state-sig")!;
+    const post = new Request(request.url, {
+      method: "POST",
+      headers: { state: state.stateString, "state-hash": state.stateHash, "state-sig": sig },
+    });
+    expect(await call(post)).toBe(401);
+  });
+
+  it("refuses a request with only some of the headers", async () => {
+    const request = new Request("http://localhost/api/login/recheck", { headers: { state: state.stateString } });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("refuses a validly signed state whose session was revoked", async () => {
+    const user = await createUser(database.db);
+    const session = await createSession(database.db, user.id, device.publicKey, "state");
+    const own = sessionState((await loadViewer(database.db, session.id))!, config());
+    await database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, session.id));
+    const request = signedRequest("/api/login/recheck", {
+      state: own.stateString,
+      hash: own.stateHash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("refuses a validly signed state whose session expired", async () => {
+    const user = await createUser(database.db);
+    const session = await createSession(database.db, user.id, device.publicKey, "state");
+    const own = sessionState((await loadViewer(database.db, session.id))!, config());
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(sessions.id, session.id));
+    const request = signedRequest("/api/login/recheck", {
+      state: own.stateString,
+      hash: own.stateHash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("refuses a state that names another session's device", async () => {
+    const user = await createUser(database.db);
+    const session = await createSession(database.db, user.id, newDeviceKey().publicKey, "state");
+    const viewer = (await loadViewer(database.db, session.id))!;
+    // A state the server signed, but carrying this device's key instead of the session's.
+    const forged = encodeState({ ...sessionState(viewer, config()), dpk: device.publicKey }, config().stateSecret);
+    const request = signedRequest("/api/login/recheck", {
+      state: forged.state,
+      hash: forged.hash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+    });
+    expect(await call(request)).toBe(401);
+  });
+
+  it("answers 401 to a request with neither cookie nor state", async () => {
+    expect(await call(new Request("http://localhost/api/login/recheck"))).toBe(401);
+  });
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server";
+
+/**
+ * Every route that exists × visitor, member, member needing setup, admin → the answer.
+ * "login" is a redirect to /login remembering the page; "setup" a redirect to /setup.
+ * Later features add their rows here.
+ */
+type Expected = number | "login" | "setup" | `→${string}`;
+type Row = [path: string, visitor: Expected, member: Expected, newbie: Expected, admin: Expected];
+
+const LEARN = "https://learn.example.org";
+
+const MATRIX: Row[] = [
+  ["/", 200, 200, 200, 200],
+  ["/login", 200, "→/redirect-login-success", "→/redirect-login-success", "→/redirect-login-success"],
+  ["/login/help", 200, 200, 200, 200],
+  ["/login/reset", 200, 200, 200, 200],
+  ["/login/unknown", 404, 404, 404, 404],
+  ["/logout", "→/", 200, 200, 200],
+  ["/signup", 200, "→/", "→/setup", "→/"],
+  ["/signup/terms", 200, 200, 200, 200],
+  ["/signup/privacy-policy", 200, 200, 200, 200],
+  ["/signup/check-email", "→/login", 200, 200, 200],
+  ["/signup/verify", 200, 200, 200, 200],
+  ["/signup/unknown", 404, 404, 404, 404],
+  ["/setup", "login", "→/", "→/setup/profile", "→/"],
+  ["/setup/profile", "login", "→/", 200, "→/"],
+  ["/setup/membership", "login", "→/", "→/setup/profile", "→/"],
+  ["/re-join", "login", 200, "setup", 200],
+  ["/community-group-pending", "login", 200, "setup", 200],
+  ["/loading", "login", 200, "setup", 200],
+  ["/profile", "login", 200, "setup", 200],
+  ["/members", "login", 403, "setup", 200],
+  ["/members/00000000-0000-0000-0000-000000000000", "login", 403, "setup", 404],
+  ["/admin", "login", 403, "setup", 200],
+  ["/db", "login", 403, "setup", 200],
+  ["/db/mail_outbox", "login", 403, "setup", 200],
+  ["/db/audit_log", "login", 403, "setup", 200],
+  ["/db/users", "login", 403, "setup", 404],
+  ["/nol-101", "login", `→${LEARN}/nol-101`, "setup", `→${LEARN}/nol-101`],
+  ["/post-office", "login", `→${LEARN}/post-office`, "setup", `→${LEARN}/post-office`],
+  ["/sso", "→/login", `→${LEARN}/sso`, `→${LEARN}/sso`, `→${LEARN}/sso`],
+  ["/lrm", 200, 200, 200, 200],
+  ["/lrm/header", 200, 200, 200, 200],
+  ["/lrm/iframe", 200, 200, 200, 200],
+  ["/redirect-login-success", "→/", "→/", "→/", "→/"],
+  ["/redirect-logout-success", "→/", "→/", "→/", "→/"],
+  ["/no-such-page", 404, 404, 404, 404],
+  ["/api/config", 200, 200, 200, 200],
+  ["/api/config/causes", 200, 200, 200, 200],
+  ["/api/schema", 200, 200, 200, 200],
+  ["/api/login/recheck", 401, 200, 200, 200],
+  ["/api/login/lrm-auth", 400, 400, 400, 400],
+  ["/healthz", 200, 200, 200, 200],
+];
+
+const ROLES = ["visitor", "member", "newbie", "admin"] as const;
+
+describe("access matrix", () => {
+  let server: RunningServer;
+  const cookies: Record<(typeof ROLES)[number], string> = { visitor: "", member: "", newbie: "", admin: "" };
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: {
+        LRM_URL: LEARN,
+        NOL_101_URL: `${LEARN}/nol-101`,
+        POST_OFFICE_URL: `${LEARN}/post-office`,
+        LRM_SSO_URL: `${LEARN}/sso`,
+        LRM_SSO_SECRET: "sso-secret",
+      },
+    });
+    for (const role of ["member", "newbie", "admin"] as const) {
+      const response = await fetch(`${server.url}/login`, {
+        method: "POST",
+        body: new URLSearchParams({ login: role, password: "memberhall-demo" }),
+        redirect: "manual",
+      });
+      expect(response.status, `login as ${role}`).toBe(302);
+      const session = response.headers.getSetCookie().find((c) => c.startsWith("mh_session="));
+      cookies[role] = session!.split(";")[0]!;
+    }
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each(MATRIX)("%s", async (path, ...expected) => {
+    const results: string[] = [];
+    const wanted: string[] = [];
+    for (const [i, role] of ROLES.entries()) {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: cookies[role] ? { cookie: cookies[role] } : {},
+        redirect: "manual",
+      });
+      await response.arrayBuffer();
+      const location = response.headers.get("location");
+      const target = location ? location.replace(server.url, "").split("?")[0] : null;
+      let got: string;
+      if (response.status === 302 && target === "/login" && location!.includes("redirectTo=")) got = "login";
+      else if (response.status === 302 && target === "/setup" && expected[i] === "setup") got = "setup";
+      else if (response.status === 302) got = `→${target}`;
+      else got = String(response.status);
+      results.push(`${role}: ${got}`);
+      wanted.push(`${role}: ${typeof expected[i] === "number" ? String(expected[i]) : expected[i]}`);
+    }
+    expect(results).toEqual(wanted);
+  });
+});
