@@ -17,10 +17,12 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { Alert } from "./components/ui/alert";
+import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
-import { forgetState, inFrame, keepState } from "./lib/state-client";
+import { usernameChangeMessage } from "./domain/session-state";
+import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { getViewer, loginRedirect, readFlash, sessionState, StateHeaderError } from "./services/session.server";
 import stylesheet from "./styles/app.css";
@@ -130,14 +132,14 @@ function AgentBanner({ agent }: { agent: string }) {
 }
 
 export default function App() {
-  const { community, session, flash } = useLoaderData<typeof loader>();
+  const { community, session, flash, supportEmail } = useLoaderData<typeof loader>();
+  const recheck = useLoginRecheck(session);
 
-  // The page's state goes where API calls read it; a new member's state never replaces
-  // another's silently (spec §5).
+  // The page's state goes where API calls read it (DESIGN.md §4).
   useEffect(() => {
     if (inFrame()) return;
     if (session) {
-      keepState(session.stateString, session.stateHash);
+      replaceState(session.stateString, session.stateHash);
       window.localStorage.removeItem("afterLogin");
     } else {
       forgetState();
@@ -153,6 +155,11 @@ export default function App() {
         {session?.agent ? <AgentBanner agent={session.agent} /> : null}
         {session ? <TopNav session={session} /> : null}
         <main id="main" className="page-main">
+          {recheck === "rejected" ? (
+            <div className="flash">
+              <Alert kind="error">{usernameChangeMessage(supportEmail)}</Alert>
+            </div>
+          ) : null}
           {flash ? (
             <div className="flash">
               <Alert kind={flash.kind}>{flash.message}</Alert>

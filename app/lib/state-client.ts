@@ -106,6 +106,12 @@ export function keepState(state: string, hash: string): { accepted: boolean } {
   return { accepted: true };
 }
 
+/** The page's own state, from the server session that served it: always taken. */
+export function replaceState(state: string, hash: string): void {
+  store().setItem(STATE_STORAGE, state);
+  store().setItem(HASH_STORAGE, hash);
+}
+
 export function forgetState(): void {
   store().removeItem(STATE_STORAGE);
   store().removeItem(HASH_STORAGE);

@@ -123,3 +123,23 @@ test.describe("inside the learning site's frame", () => {
     await expect(frame.getByTestId("frame-username")).toHaveText("member");
   });
 });
+
+test("a signed-in page rechecks the login when freshness runs out, and only once", async ({ page }) => {
+  await page.clock.install();
+  await page.goto("/login");
+  await logIn(page, "member");
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  const rechecks: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/login/recheck")) rechecks.push(r.url());
+  });
+  // login_recheck is 300 s: due 30 s before, at 270 s.
+  await page.clock.fastForward("04:20");
+  expect(rechecks).toHaveLength(0);
+  const recheck = page.waitForResponse((r) => r.url().includes("/api/login/recheck"));
+  const refreshed = page.waitForResponse((r) => r.url().includes("_data=root"));
+  await page.clock.fastForward("00:15");
+  expect((await recheck).status()).toBe(200);
+  await refreshed;
+  expect(rechecks).toHaveLength(1);
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server";
+
+/** No malformed body, query or header gets a 5xx: each is answered with a 4xx or a page. */
+describe("bad input", () => {
+  let server: RunningServer;
+  let memberCookie = "";
+  let adminCookie = "";
+  let newbieCookie = "";
+
+  const login = async (username: string) => {
+    const response = await fetch(`${server.url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ login: username, password: "memberhall-demo" }),
+      redirect: "manual",
+    });
+    return response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("mh_session="))!
+      .split(";")[0]!;
+  };
+
+  beforeAll(async () => {
+    server = await startServer({ env: { LRM_HANDOFF_SECRET: "x".repeat(40) } });
+    memberCookie = await login("member");
+    adminCookie = await login("admin");
+    newbieCookie = await login("newbie");
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const bodies: [string, BodyInit, Record<string, string>][] = [
+    ["an empty form", "", { "content-type": "application/x-www-form-urlencoded" }],
+    ["JSON", JSON.stringify({ login: ["x"], password: { $gt: "" } }), { "content-type": "application/json" }],
+    ["multipart without a boundary", "--xx\r\nnonsense", { "content-type": "multipart/form-data" }],
+    [
+      "binary junk",
+      new Uint8Array([0, 255, 1, 254, 37, 37, 37]),
+      { "content-type": "application/x-www-form-urlencoded" },
+    ],
+    [
+      "broken percent-encoding",
+      "login=%ZZ&password=%E0%A4%A&intent=%",
+      { "content-type": "application/x-www-form-urlencoded" },
+    ],
+    [
+      "arrays and huge values",
+      `username=a&username=b&email=${"e".repeat(100_000)}&planId=monthly&cardNumber=${"4".repeat(5_000)}`,
+      { "content-type": "application/x-www-form-urlencoded" },
+    ],
+  ];
+
+  const postRoutes: [string, () => string][] = [
+    ["/login", () => ""],
+    ["/signup", () => ""],
+    ["/login/help", () => ""],
+    ["/login/reset", () => ""],
+    ["/logout", () => memberCookie],
+    ["/signup/check-email", () => newbieCookie],
+    ["/setup/profile", () => newbieCookie],
+    ["/re-join", () => memberCookie],
+    ["/admin", () => adminCookie],
+  ];
+
+  it.each(postRoutes)("POST %s answers malformed bodies without a 5xx", async (path, cookie) => {
+    for (const [what, body, headers] of bodies) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        body,
+        headers: { ...headers, cookie: cookie() },
+        redirect: "manual",
+      });
+      await response.arrayBuffer();
+      expect(response.status, `${path} with ${what}`).toBeLessThan(500);
+    }
+  });
+
+  it.each([
+    "/login?redirectTo=%ZZ",
+    `/login?redirectTo=${"/x".repeat(3_000)}`,
+    "/signup/verify?token=%00%01",
+    "/login/reset?token=" + "t".repeat(5_000),
+    "/members?page=-1&q=%25%5F%5C",
+    "/members/not-a-uuid",
+    "/db/mail_outbox/abc",
+    "/api/login/lrm-auth?auth_code=%ZZ&hash=zz",
+  ])("GET %s answers without a 5xx", async (path) => {
+    const response = await fetch(`${server.url}${path}`, { headers: { cookie: adminCookie }, redirect: "manual" });
+    await response.arrayBuffer();
+    expect(response.status).toBeLessThan(500);
+  });
+
+  it.each([
+    ["a garbage cookie", { cookie: "mh_session=%%%; other=\u00ff" }],
+    ["a forged session cookie", { cookie: "mh_session=eyJhIjoxfQ.forged" }],
+    ["a state that is not URL-encoded JSON", { state: "%E0%A4%A", "state-hash": "00", "state-sig": "00" }],
+    ["a huge state", { state: "a".repeat(20_000), "state-hash": "0".repeat(64), "state-sig": "0".repeat(64) }],
+  ])("answers %s without a 5xx, on pages and on the API", async (_what, headers) => {
+    for (const path of ["/", "/profile", "/api/login/recheck", "/api/config"]) {
+      const response = await fetch(`${server.url}${path}`, { headers, redirect: "manual" });
+      await response.arrayBuffer();
+      expect(response.status, path).toBeLessThan(500);
+    }
+  });
+});
