@@ -62,59 +62,63 @@ export default function Records() {
     return (
       <section className="card card-wide" aria-labelledby="outbox-title">
         <h1 id="outbox-title">Mail outbox</h1>
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Sent</th>
-              <th scope="col">To</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.messages.map((m) => (
-              <tr key={m.id}>
-                <td>{m.createdAt.slice(0, 19).replace("T", " ")}</td>
-                <td>{m.to}</td>
-                <td>
-                  <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link>
-                </td>
-                <td>{m.status}</td>
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Sent</th>
+                <th scope="col">To</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Status</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.messages.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.createdAt.slice(0, 19).replace("T", " ")}</td>
+                  <td>{m.to}</td>
+                  <td>
+                    <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link>
+                  </td>
+                  <td>{m.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
     );
   }
   return (
     <section className="card card-wide" aria-labelledby="audit-title">
       <h1 id="audit-title">Audit log</h1>
-      <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">For</th>
-            <th scope="col">Action</th>
-            <th scope="col">On</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.entries.map((e) => (
-            <tr key={e.id}>
-              <td>{e.createdAt.slice(0, 19).replace("T", " ")}</td>
-              <td>{e.actor ?? "—"}</td>
-              <td>{e.agent ?? "—"}</td>
-              <td>{e.action}</td>
-              <td>
-                {e.entity}
-                {e.entityId ? ` ${e.entityId}` : ""}
-              </td>
+      <div className="table-scroll">
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">For</th>
+              <th scope="col">Action</th>
+              <th scope="col">On</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.entries.map((e) => (
+              <tr key={e.id}>
+                <td>{e.createdAt.slice(0, 19).replace("T", " ")}</td>
+                <td>{e.actor ?? "—"}</td>
+                <td>{e.agent ?? "—"}</td>
+                <td>{e.action}</td>
+                <td>
+                  {e.entity}
+                  {e.entityId ? ` ${e.entityId}` : ""}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -35,43 +35,45 @@ export default function Members() {
           <Link to="/members">All members</Link>
         </p>
         <h1 id="member-title">{m.username}</h1>
-        <table className="data">
-          <tbody>
-            <tr>
-              <th scope="row">E-mail</th>
-              <td>
-                {m.email} {m.emailVerified ? "(confirmed)" : "(not confirmed)"}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Name</th>
-              <td>{m.name ?? "—"}</td>
-            </tr>
-            <tr>
-              <th scope="row">Country</th>
-              <td>{m.country ?? "—"}</td>
-            </tr>
-            <tr>
-              <th scope="row">Roles</th>
-              <td>{m.roles.join(", ") || "member"}</td>
-            </tr>
-            <tr>
-              <th scope="row">Setup</th>
-              <td>{m.needsSetup ? "not finished" : "done"}</td>
-            </tr>
-            <tr>
-              <th scope="row">Membership</th>
-              <td>
-                {m.subStatus ?? "none"}
-                {m.expiration ? ` until ${m.expiration.slice(0, 10)}` : ""}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Joined</th>
-              <td>{m.createdAt.slice(0, 10)}</td>
-            </tr>
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="data">
+            <tbody>
+              <tr>
+                <th scope="row">E-mail</th>
+                <td>
+                  {m.email} {m.emailVerified ? "(confirmed)" : "(not confirmed)"}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Name</th>
+                <td>{m.name ?? "—"}</td>
+              </tr>
+              <tr>
+                <th scope="row">Country</th>
+                <td>{m.country ?? "—"}</td>
+              </tr>
+              <tr>
+                <th scope="row">Roles</th>
+                <td>{m.roles.join(", ") || "member"}</td>
+              </tr>
+              <tr>
+                <th scope="row">Setup</th>
+                <td>{m.needsSetup ? "not finished" : "done"}</td>
+              </tr>
+              <tr>
+                <th scope="row">Membership</th>
+                <td>
+                  {m.subStatus ?? "none"}
+                  {m.expiration ? ` until ${m.expiration.slice(0, 10)}` : ""}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Joined</th>
+                <td>{m.createdAt.slice(0, 10)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
         <Form method="post" action="/admin" className="actions">
           <input type="hidden" name="intent" value="start-agent" />
           <input type="hidden" name="userId" value={m.id} />
@@ -93,28 +95,30 @@ export default function Members() {
       <p className="muted">
         {list.total} {list.total === 1 ? "member" : "members"}
       </p>
-      <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Username</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Membership</th>
-            <th scope="col">Roles</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.rows.map((m) => (
-            <tr key={m.id}>
-              <td>
-                <Link to={`/members/${m.id}`}>{m.username}</Link>
-              </td>
-              <td>{m.email}</td>
-              <td>{m.needsSetup ? "setup not finished" : (m.subStatus ?? "none")}</td>
-              <td>{m.roles.join(", ")}</td>
+      <div className="table-scroll">
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">Username</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Membership</th>
+              <th scope="col">Roles</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {list.rows.map((m) => (
+              <tr key={m.id}>
+                <td>
+                  <Link to={`/members/${m.id}`}>{m.username}</Link>
+                </td>
+                <td>{m.email}</td>
+                <td>{m.needsSetup ? "setup not finished" : (m.subStatus ?? "none")}</td>
+                <td>{m.roles.join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <nav className="actions" aria-label="Pages">
         {data.page > 1 ? <Link to={`?q=${encodeURIComponent(data.q)}&page=${data.page - 1}`}>Previous</Link> : null}
         {list.hasMore ? <Link to={`?q=${encodeURIComponent(data.q)}&page=${data.page + 1}`}>Next</Link> : null}

@@ -26,37 +26,39 @@ export default function Profile() {
   return (
     <section className="card" aria-labelledby="profile-title">
       <h1 id="profile-title">{p.username}</h1>
-      <table className="data">
-        <tbody>
-          <tr>
-            <th scope="row">E-mail</th>
-            <td>
-              {p.email} {p.verified ? "(confirmed)" : <Link to="/signup/check-email">(confirm it)</Link>}
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Name</th>
-            <td>{p.name ?? "—"}</td>
-          </tr>
-          <tr>
-            <th scope="row">Country</th>
-            <td>{p.country ?? "—"}</td>
-          </tr>
-          <tr>
-            <th scope="row">Membership</th>
-            <td>
-              {p.subStatus ?? "none"}
-              {p.expiration ? ` · renews ${p.expiration.slice(0, 10)}` : ""}
-              {active ? null : (
-                <>
-                  {" "}
-                  · <Link to="/re-join">Re-join</Link>
-                </>
-              )}
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="data">
+          <tbody>
+            <tr>
+              <th scope="row">E-mail</th>
+              <td>
+                {p.email} {p.verified ? "(confirmed)" : <Link to="/signup/check-email">(confirm it)</Link>}
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Name</th>
+              <td>{p.name ?? "—"}</td>
+            </tr>
+            <tr>
+              <th scope="row">Country</th>
+              <td>{p.country ?? "—"}</td>
+            </tr>
+            <tr>
+              <th scope="row">Membership</th>
+              <td>
+                {p.subStatus ?? "none"}
+                {p.expiration ? ` · renews ${p.expiration.slice(0, 10)}` : ""}
+                {active ? null : (
+                  <>
+                    {" "}
+                    · <Link to="/re-join">Re-join</Link>
+                  </>
+                )}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
