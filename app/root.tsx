@@ -1,30 +1,38 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import {
-  Form,
-  isRouteErrorResponse,
   Link,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  isRouteErrorResponse,
   useLoaderData,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { Component, useEffect, useState, type ReactNode } from "react";
+import { AppShell, type Layout } from "./components/app-shell";
 import { useNonce } from "./components/nonce";
-import { Alert } from "./components/ui/alert";
 import { useLoginRecheck } from "./components/use-login-recheck";
-import { communityFor } from "./domain/community";
+import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
-import { usernameChangeMessage } from "./domain/session-state";
+import { isChunkLoadError, reloadAfterChunkError, reportClientError } from "./lib/error-reporting";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
-import { getViewer, loginRedirect, readFlash, sessionState, StateHeaderError } from "./services/session.server";
+import { verifiedDiscount } from "./services/coupons.server";
+import {
+  getViewer,
+  loginRedirect,
+  readFlash,
+  sessionState,
+  siteCookies,
+  StateHeaderError,
+} from "./services/session.server";
 import stylesheet from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -39,6 +47,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** The navigation guard runs on every navigation (spec §2.3). */
 export const shouldRevalidate = () => true;
+
+async function couponBanner(request: Request, services: Awaited<ReturnType<typeof appServices>>) {
+  const cookies = siteCookies(services.config);
+  const header = request.headers.get("cookie");
+  const slug = await cookies.coupon.parse(header);
+  if (typeof slug !== "string") return null;
+  const discount = await verifiedDiscount(services.db, slug);
+  if (!discount) return null;
+  const dismissed = (await cookies.couponDismissed.parse(header)) === discount.slug;
+  return { slug: discount.slug, description: discount.description, groupName: discount.groupName, dismissed };
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const services = await appServices(context);
@@ -64,6 +83,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       session: viewer ? sessionState(viewer, config) : null,
       flash,
       supportEmail: config.supportEmail,
+      coupon: viewer?.subscription ? null : await couponBanner(request, services),
     },
     { headers: clear ? { "Set-Cookie": clear } : {} },
   );
@@ -92,48 +112,45 @@ function Document({ children, title }: { children: ReactNode; title?: string }) 
   );
 }
 
-function TopNav({ session }: { session: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["session"]> }) {
-  return (
-    <nav className="topnav" aria-label="Main">
-      <div className="topnav-inner">
-        <Link to="/" className="topnav-brand">
-          Community home
-        </Link>
-        {session.admin ? (
-          <>
-            <Link to="/members">Members</Link>
-            <Link to="/coupon/discounts">Coupons</Link>
-          </>
-        ) : null}
-        <Link to="/profile">{session.agent ?? session.username}</Link>
-        <span className="topnav-user">{session.email}</span>
-        <Form method="post" action="/logout">
-          <button type="submit" className="link-button">
-            Logout
-          </button>
-        </Form>
-      </div>
-    </nav>
-  );
+/** The layout a route asks for in its `handle`; the deepest one wins. */
+function useLayout(): Layout {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i -= 1) {
+    const layout = (matches[i]?.handle as { layout?: Layout } | undefined)?.layout;
+    if (layout) return layout;
+  }
+  return "default";
 }
 
-function AgentBanner({ agent }: { agent: string }) {
-  return (
-    <div className="banner banner-agent" role="status">
-      WARNING, representing: {agent}
-      <Form method="post" action="/admin" className="inline">
-        <input type="hidden" name="intent" value="stop-agent" />
-        <button type="submit" className="link-button">
-          Stop representing
-        </button>
-      </Form>
-    </div>
-  );
+/** Reports uncaught errors, shows the red bar, and reloads once after a failed chunk load. */
+function useClientErrors(): boolean {
+  const [detected, setDetected] = useState(false);
+  useEffect(() => {
+    const handle = (error: unknown, message: string) => {
+      if (isChunkLoadError(message) && reloadAfterChunkError()) return;
+      reportClientError(error);
+      setDetected(true);
+    };
+    const onError = (event: ErrorEvent) => handle(event.error ?? event.message, event.message ?? "");
+    const onRejection = (event: PromiseRejectionEvent) =>
+      handle(event.reason, event.reason instanceof Error ? event.reason.message : String(event.reason));
+    window.addEventListener("error", onError);
+    window.addEventListener("unhandledrejection", onRejection);
+    return () => {
+      window.removeEventListener("error", onError);
+      window.removeEventListener("unhandledrejection", onRejection);
+    };
+  }, []);
+  return detected;
 }
 
 export default function App() {
-  const { community, session, flash, supportEmail } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { session } = data;
+  const layout = useLayout();
+  const { pathname } = useLocation();
   const recheck = useLoginRecheck(session);
+  const errorDetected = useClientErrors();
 
   // The page's state goes where API calls read it (DESIGN.md §4).
   useEffect(() => {
@@ -148,29 +165,19 @@ export default function App() {
 
   return (
     <Document>
-      <div className="page">
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
-        {session?.agent ? <AgentBanner agent={session.agent} /> : null}
-        {session ? <TopNav session={session} /> : null}
-        <main id="main" className="page-main">
-          {recheck === "rejected" ? (
-            <div className="flash">
-              <Alert kind="error">{usernameChangeMessage(supportEmail)}</Alert>
-            </div>
-          ) : null}
-          {flash ? (
-            <div className="flash">
-              <Alert kind={flash.kind}>{flash.message}</Alert>
-            </div>
-          ) : null}
-          <Outlet />
-        </main>
-        <footer className="page-footer">
-          <span>{community.name}</span>
-        </footer>
-      </div>
+      <AppShell
+        layout={layout}
+        pathname={pathname}
+        session={session}
+        flash={data.flash}
+        coupon={data.coupon}
+        footerName={footerName(pathname, data.community)}
+        supportEmail={data.supportEmail}
+        errorDetected={errorDetected}
+        stateRejected={recheck === "rejected"}
+      >
+        <Outlet />
+      </AppShell>
     </Document>
   );
 }
@@ -187,26 +194,56 @@ function errorMessage(error: unknown, status: number): string {
   return "Error";
 }
 
+/** Renders its fallback if the error page itself fails to render. */
+class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <main id="main" className="page-main">
+        <section className="card error-page">
+          <h1>An error occurred while showing the error page</h1>
+          <a href="/">Go back to home</a>
+        </section>
+      </main>
+    );
+  }
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>("root");
+  const { pathname } = useLocation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = errorMessage(error, status);
+  useEffect(() => {
+    // Answers the server chose (404, 403) are not faults; anything else is reported.
+    if (!isRouteErrorResponse(error)) reportClientError(error);
+  }, [error]);
   return (
     <Document title={`${status} · ${message}`}>
-      <div className="page">
-        {data?.session ? <TopNav session={data.session} /> : null}
-        <main id="main" className="page-main">
+      <ErrorPageGuard>
+        <AppShell
+          layout="default"
+          pathname={pathname}
+          session={data?.session ?? null}
+          flash={null}
+          coupon={null}
+          footerName={data ? footerName(pathname, data.community) : ""}
+          supportEmail={data?.supportEmail ?? ""}
+          errorDetected={!isRouteErrorResponse(error)}
+          stateRejected={false}
+        >
           <section className="card error-page" aria-labelledby="error-title">
             <p className="error-status">{status}</p>
             <h1 id="error-title">{message}</h1>
             {status === 404 ? <Link to="/">Back to the home page</Link> : null}
           </section>
-        </main>
-        <footer className="page-footer">
-          <span>{data?.community.name ?? ""}</span>
-        </footer>
-      </div>
+        </AppShell>
+      </ErrorPageGuard>
     </Document>
   );
 }

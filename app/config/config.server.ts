@@ -43,6 +43,7 @@ export type AppConfig = {
   mailFrom: string;
   loginRecheckSeconds: number;
   subRecheckSeconds: number;
+  contentDir: string;
 };
 
 const storedSecretsSchema = z.object({
@@ -142,6 +143,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: env.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
     loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
+    contentDir: path.resolve(env.CONTENT_DIR),
   };
 }
 

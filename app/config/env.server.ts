@@ -133,6 +133,7 @@ export const envSchema = z
       .default("3600")
       .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
       .transform(Number),
+    CONTENT_DIR: z.string().trim().min(1, { message: "must not be empty" }).default("./content"),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),

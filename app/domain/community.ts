@@ -28,3 +28,30 @@ const communities: Record<CommunityVariant, Community> = {
 export function communityFor(variant: CommunityVariant): Community {
   return communities[variant];
 }
+
+/** Community groups with their own pages (/g/{group}); their name replaces the community's in the footer. */
+export type CommunityGroup = { slug: string; name: string; description: string };
+
+const groups: Record<string, CommunityGroup> = {
+  inpower: {
+    slug: "inpower",
+    name: "InPower",
+    description:
+      "InPower members learn together how to hold officials to account with Notices of Liability, one round at a time.",
+  },
+  rev18: {
+    slug: "rev18",
+    name: "Rev 18",
+    description: "Rev 18 gathers members who stand together in faith while they prepare and deliver their notices.",
+  },
+};
+
+export function groupFor(slug: string | undefined): CommunityGroup | null {
+  return slug ? (groups[slug] ?? null) : null;
+}
+
+/** The name the footer shows: the group's on /g/{group}, else the community's. */
+export function footerName(pathname: string, community: Community): string {
+  const match = /^\/g\/([^/]+)/.exec(pathname);
+  return groupFor(match?.[1])?.name ?? community.name;
+}

@@ -2,6 +2,8 @@ import { Link, useRouteLoaderData } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import type { loader as rootLoader } from "~/root";
 
+export const handle = { layout: "home" };
+
 export default function Home() {
   const data = useRouteLoaderData<typeof rootLoader>("root");
   const community = data?.community;

@@ -64,6 +64,9 @@ export default function Admin() {
         <li>
           <Link to="/db/audit_log">Audit log</Link>
         </li>
+        <li>
+          <Link to="/db/error_reports">Error reports</Link>
+        </li>
       </ul>
       <h2>Represent a member</h2>
       {agent ? (

@@ -2,8 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { auditEntries, outboxMessage, outboxMessages } from "~/services/records.server";
+import { latestErrorReports } from "~/services/errors.server";
+import { auditEntries, outboxMessage, outboxMessages, supportRequestList } from "~/services/records.server";
 import { requireAdmin } from "~/services/session.server";
+
+export const handle = { layout: "container" };
 
 export const meta: MetaFunction = () => [{ title: "Records" }];
 
@@ -21,8 +24,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
     return json({ view: "outbox" as const, messages: await outboxMessages(db) });
   }
-  if (params.entity === "audit_log" && !params.view)
+  if (params.entity === "audit_log" && !params.view) {
     return json({ view: "audit" as const, entries: await auditEntries(db) });
+  }
+  if (params.entity === "support_requests" && !params.view) {
+    return json({ view: "support" as const, requests: await supportRequestList(db) });
+  }
+  if (params.entity === "error_reports" && !params.view) {
+    return json({ view: "errors" as const, reports: await latestErrorReports(db) });
+  }
   throw json("This page could not be found", { status: 404 });
 }
 
@@ -38,6 +48,12 @@ export default function Records() {
           </li>
           <li>
             <Link to="/db/audit_log">Audit log</Link>
+          </li>
+          <li>
+            <Link to="/db/error_reports">Error reports</Link>
+          </li>
+          <li>
+            <Link to="/db/support_requests">Support requests</Link>
           </li>
         </ul>
       </section>
@@ -81,6 +97,73 @@ export default function Records() {
                     <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link>
                   </td>
                   <td>{m.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    );
+  }
+  if (data.view === "support") {
+    return (
+      <section className="card card-wide" aria-labelledby="support-title">
+        <h1 id="support-title">Support requests</h1>
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">From</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Message</th>
+                <th scope="col">Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.requests.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.createdAt.slice(0, 19).replace("T", " ")}</td>
+                  <td>{r.email}</td>
+                  <td>{r.subject}</td>
+                  <td>{r.message}</td>
+                  <td>{r.source}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    );
+  }
+  if (data.view === "errors") {
+    return (
+      <section className="card card-wide" aria-labelledby="errors-title">
+        <h1 id="errors-title">Error reports</h1>
+        {data.reports.length === 0 ? <p>No client errors have been reported.</p> : null}
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Page</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.reports.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.time.slice(0, 19).replace("T", " ")}</td>
+                  <td>{r.href}</td>
+                  <td>
+                    {r.message}
+                    {r.stack ? (
+                      <details>
+                        <summary>Stack</summary>
+                        <pre className="mail">{r.stack}</pre>
+                      </details>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,6 +11,8 @@ import { formFailure, parseForm, readForm } from "~/services/forms.server";
 import { redirectWithFlash } from "~/services/session.server";
 import { tokenIsLive } from "~/services/tokens.server";
 
+export const handle = { layout: "logo" };
+
 export const meta: MetaFunction = () => [{ title: "Set a new password" }];
 
 const ACTIONS = new Set(["reset"]);

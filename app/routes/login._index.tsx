@@ -15,6 +15,8 @@ import { formFailure, parseForm, readForm } from "~/services/forms.server";
 import { devicePublicKeySchema } from "~/services/state-header.server";
 import { getViewer, siteCookies } from "~/services/session.server";
 
+export const handle = { layout: "logo" };
+
 export const meta: MetaFunction = () => [{ title: "Log in" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

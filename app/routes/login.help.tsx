@@ -9,6 +9,8 @@ import { ipLimit, requestPasswordReset } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
 import { formFailure, parseForm, readForm } from "~/services/forms.server";
 
+export const handle = { layout: "logo" };
+
 export const meta: MetaFunction = () => [{ title: "Login help" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {

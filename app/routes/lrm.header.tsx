@@ -5,6 +5,8 @@ import { useFrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
 import { appServices } from "~/services/app.server";
 
+export const handle = { layout: "empty" };
+
 export const meta: MetaFunction = () => [{ title: "Member" }];
 
 export async function loader({ context }: LoaderFunctionArgs) {

@@ -6,6 +6,8 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { findMembers, memberDetail } from "~/services/members.server";
 import { requireAdmin } from "~/services/session.server";
 
+export const handle = { layout: "container" };
+
 export const meta: MetaFunction = () => [{ title: "Members" }];
 
 const querySchema = z.object({

@@ -12,6 +12,8 @@ import { listCountries, membershipPlans, saveMembershipStep, saveProfileStep } f
 import { formFailure, parseForm, readForm } from "~/services/forms.server";
 import { requireViewer, redirectWithFlash } from "~/services/session.server";
 
+export const handle = { layout: "logo" };
+
 export const meta: MetaFunction = () => [{ title: "Setup" }];
 
 const membershipSchema = z

@@ -12,6 +12,8 @@ import { formFailure, parseForm, readForm } from "~/services/forms.server";
 import { devicePublicKeySchema } from "~/services/state-header.server";
 import { getViewer, redirectWithFlash, siteCookies } from "~/services/session.server";
 
+export const handle = { layout: "logo" };
+
 export const meta: MetaFunction = () => [{ title: "Sign up" }];
 
 /** /signup (the form), /signup/check-email (after it), /signup/verify?token=… (the e-mailed link). */

@@ -1,23 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { LegalDocumentView } from "~/components/legal-document";
-import { termsOfService } from "~/content/legal";
-import { communityFor } from "~/domain/community";
-import { appServices } from "~/services/app.server";
+import { ContentPage } from "~/components/content-page";
+import { contentPageLoader } from "~/services/content-loader.server";
 
-export const meta: MetaFunction = () => [{ title: "Terms of Service" }];
+export const handle = { layout: "logo" };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "" }];
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  const { config } = await appServices(context);
-  return json({ document: termsOfService(communityFor(config.community).name) });
+  return contentPageLoader(context, "terms-of-service");
 }
 
 export default function SignupDocument() {
-  const { document } = useLoaderData<typeof loader>();
+  const { html } = useLoaderData<typeof loader>();
   return (
     <>
-      <LegalDocumentView document={document} />
+      <ContentPage html={html} />
       <p className="card-footer-link">
         <Link to="/signup">Back to sign-up</Link>
       </p>

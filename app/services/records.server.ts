@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
-import { auditLog, mailOutbox, users } from "~/db/schema";
+import { auditLog, mailOutbox, supportRequests, users } from "~/db/schema";
 
 export async function outboxMessages(db: Database, limit = 100) {
   const rows = await db
@@ -41,5 +41,10 @@ export async function auditEntries(db: Database, limit = 200) {
     .leftJoin(agent, eq(agent.id, auditLog.agentUserId))
     .orderBy(desc(auditLog.id))
     .limit(limit);
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+export async function supportRequestList(db: Database, limit = 100) {
+  const rows = await db.select().from(supportRequests).orderBy(desc(supportRequests.createdAt)).limit(limit);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }

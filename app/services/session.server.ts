@@ -28,7 +28,14 @@ export type Viewer = {
   subscription: SubscriptionRow | null;
 };
 
-type SiteCookies = { session: Cookie; flash: Cookie; afterLogin: Cookie; sso: Cookie };
+type SiteCookies = {
+  session: Cookie;
+  flash: Cookie;
+  afterLogin: Cookie;
+  sso: Cookie;
+  coupon: Cookie;
+  couponDismissed: Cookie;
+};
 const cookieCache = new WeakMap<AppConfig, SiteCookies>();
 
 /** The site's cookies: HttpOnly, SameSite=Lax, and Secure with the __Host- prefix in production. */
@@ -50,6 +57,8 @@ export function siteCookies(config: AppConfig): SiteCookies {
       flash: make("mh_flash", 60),
       afterLogin: make("mh_after_login", 3_600),
       sso: make("mh_sso", 600),
+      coupon: make("mh_coupon", 30 * 86_400),
+      couponDismissed: make("mh_coupon_dismissed", 30 * 86_400),
     };
     cookieCache.set(config, cached);
   }

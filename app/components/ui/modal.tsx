@@ -1,0 +1,37 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+/**
+ * An accessible modal on the native <dialog>: showModal() keeps focus inside and makes the
+ * page behind inert, Escape closes it, and the heading labels it.
+ */
+export function Modal({
+  title,
+  open,
+  onClose,
+  children,
+}: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="modal" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+      <div className="modal-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="modal-close" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <div className="modal-body">{open ? children : null}</div>
+    </dialog>
+  );
+}
