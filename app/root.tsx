@@ -51,7 +51,9 @@ export const shouldRevalidate = () => true;
 async function couponBanner(request: Request, services: Awaited<ReturnType<typeof appServices>>) {
   const cookies = siteCookies(services.config);
   const header = request.headers.get("cookie");
-  const slug = await cookies.coupon.parse(header);
+  // On a coupon landing the offer in the path is the one to show, even before its cookie is back.
+  const landing = /^\/c\/([^/]+)/.exec(new URL(request.url).pathname)?.[1];
+  const slug = landing ? decodeURIComponent(landing) : await cookies.coupon.parse(header);
   if (typeof slug !== "string") return null;
   const discount = await verifiedDiscount(services.db, slug);
   if (!discount) return null;

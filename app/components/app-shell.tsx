@@ -58,7 +58,7 @@ function LogoHeader({ centered, name }: { centered: boolean; name: string }) {
     <header className={`logo-header${centered ? " logo-header-centered" : ""}`}>
       <Link to="/" className="logo">
         <img src="/favicon.svg" alt="" width={32} height={32} />
-        <span>{name}</span>
+        <span>{name || "Community home"}</span>
       </Link>
     </header>
   );

@@ -55,6 +55,12 @@ describe("navigation guard (spec §2.3)", () => {
   });
 });
 
+describe("the Support page", () => {
+  it("is open to visitors, for the footer's Support link without JavaScript", () => {
+    expect(guard("/support", "", null)).toEqual({ kind: "allow" });
+  });
+});
+
 describe("framed pages", () => {
   it.each(["/lrm", "/lrm/header", "/lrm/iframe", "/embed/nols"])(
     "serve %s to a visitor, who signs in inside it",

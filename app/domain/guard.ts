@@ -24,6 +24,9 @@ export const PUBLIC_SEGMENTS = new Set([
  */
 export const FRAME_SEGMENTS = new Set(["lrm", "embed"]);
 
+/** The Contact Support page: where the footer's Support link leads without JavaScript, on every page. */
+const SUPPORT_SEGMENT = "support";
+
 /** Paths that never need a user and are not pages of the guard (API, health, assets). */
 const OUTSIDE_GUARD = new Set(["api", "healthz", "build", "redirect-login-success", "redirect-logout-success"]);
 
@@ -33,7 +36,12 @@ export function firstSegment(pathname: string): string {
 
 export function isPublicPath(pathname: string): boolean {
   const segment = firstSegment(pathname);
-  return PUBLIC_SEGMENTS.has(segment) || OUTSIDE_GUARD.has(segment) || FRAME_SEGMENTS.has(segment);
+  return (
+    PUBLIC_SEGMENTS.has(segment) ||
+    OUTSIDE_GUARD.has(segment) ||
+    FRAME_SEGMENTS.has(segment) ||
+    segment === SUPPORT_SEGMENT
+  );
 }
 
 export type GuardViewer = { userId: string; needsSetup: boolean } | null;

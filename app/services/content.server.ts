@@ -22,8 +22,9 @@ export async function renderContent(contentDir: string, page: ContentPage, commu
   const key = `${file}\0${communityName}`;
   const cached = cache.get(key);
   if (cached && cached.mtimeMs === mtimeMs) return cached;
-  const source = (await readFile(file, "utf8")).replaceAll("{{community}}", escapeHtml(communityName));
-  const title = /^#\s+(.+)$/m.exec(source)?.[1]?.trim() ?? page;
+  const raw = await readFile(file, "utf8");
+  const source = raw.replaceAll("{{community}}", escapeHtml(communityName));
+  const title = /^#\s+(.+)$/m.exec(raw)?.[1]?.trim().replaceAll("{{community}}", communityName) ?? page;
   const rendered = { mtimeMs, html: await marked.parse(source), title };
   cache.set(key, rendered);
   return rendered;

@@ -16,7 +16,7 @@ export function builtinForms(db: Database): FormsProvider {
     async submit({ formId, userId, data }) {
       return db.transaction(async (tx) => {
         // Entry numbers count up per form, as a hosted form's do.
-        await tx.execute(sql`select pg_advisory_xact_lock(727245110100, ${formId})`);
+        await tx.execute(sql`select pg_advisory_xact_lock(727245, ${formId}::int)`);
         const [last] = await tx
           .select({ n: sql<number>`coalesce(max(${formEntries.entryNumber}), 0)` })
           .from(formEntries)

@@ -1,0 +1,226 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+async function logIn(page: Page, username: string) {
+  await page.goto("/login");
+  await page.getByLabel("Username or e-mail address").fill(username);
+  await page.getByLabel("Password").fill("memberhall-demo");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+async function expectAccessible(page: Page, path: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(serious, `accessibility of ${path}`).toEqual([]);
+}
+
+test("the visitor home: welcome, Login and Sign Up, the footer, no navigation", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: /Welcome to/ })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.getByRole("link", { name: "Terms of Service" })).toBeVisible();
+  await expect(footer.getByRole("link", { name: "Privacy Policy" })).toBeVisible();
+  await expect(footer.getByRole("link", { name: "Support" })).toBeVisible();
+  await expect(footer).toContainText("Memberhall Community");
+});
+
+test("the member home shows the navigation with the username and e-mail, without admin entries", async ({ page }) => {
+  await logIn(page, "member");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Community home" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "member", exact: true })).toBeVisible();
+  await expect(nav).toContainText("member@memberhall.example");
+  await expect(nav.getByRole("button", { name: "Logout" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Members" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Coupons" })).toHaveCount(0);
+});
+
+test("an admin sees Members and Coupons", async ({ page }) => {
+  await logIn(page, "admin");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Members" })).toHaveAttribute("href", "/members");
+  await expect(nav.getByRole("link", { name: "Coupons" })).toHaveAttribute("href", "/coupon/discounts");
+});
+
+test("the navigation works by keyboard", async ({ page }) => {
+  await logIn(page, "member");
+  await page.goto("/");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Community home" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/profile$/);
+});
+
+test("Support opens the modal; the request lands in the database and the outbox", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await logIn(page, "member");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
+  const dialog = page.getByRole("dialog", { name: "Contact Support" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Your e-mail address")).toHaveValue("member@memberhall.example");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
+  const subject = `Cannot find my notice ${Date.now()}`;
+  await dialog.getByLabel("Subject").fill(subject);
+  await dialog.getByLabel("Message").fill("Round 2 is missing from my list.");
+  await dialog.getByRole("button", { name: "Send" }).click();
+  await expect(dialog.getByText(/Your request #\d+ has reached our support team/)).toBeVisible();
+
+  const admin = await (await browser.newContext({ baseURL })).newPage();
+  await logIn(admin, "admin");
+  await admin.goto("/db/support_requests");
+  const row = admin.getByRole("row", { name: new RegExp(subject) });
+  await expect(row).toContainText("member@memberhall.example");
+  await expect(row).toContainText("Member Site");
+  await admin.goto("/db/mail_outbox");
+  await expect(admin.getByRole("link", { name: new RegExp(`Support request #\\d+: ${subject}`) })).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("Support is a page with the same form", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
+    await expect(page).toHaveURL(/\/support$/);
+    await page.getByLabel("Your e-mail address").fill("visitor@example.org");
+    await page.getByLabel("Subject").fill("A question");
+    await page.getByLabel("Message").fill("How do I join?");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByText(/Your request #\d+ has reached our support team/)).toBeVisible();
+  });
+});
+
+test.describe("a client error", () => {
+  test.use({ expectedConsoleErrors: [/client-side failure for the test/] });
+
+  test("shows the red bar and is reported to /api/errors", async ({ page }) => {
+    await logIn(page, "member");
+    const reported = page.waitForRequest((r) => r.url().endsWith("/api/errors") && r.method() === "POST");
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error("client-side failure for the test");
+      });
+    });
+    await expect(
+      page.getByRole("alert").filter({ hasText: "An error was detected and reported, please try back later" }),
+    ).toBeVisible();
+    const request = await reported;
+    const body = request.postDataJSON() as {
+      message: string;
+      href: string;
+      time: string;
+      state: { username: string };
+    }[];
+    expect(body).toHaveLength(1);
+    expect(body[0]).toMatchObject({ message: "client-side failure for the test", state: { username: "member" } });
+    expect(body[0]!.href).toMatch(/\/$/);
+    expect((await request.response())?.status()).toBe(201);
+  });
+});
+
+test.describe("the coupon banner", () => {
+  test("is kept from the coupon landing, fixed on /c/ and /signup, dismissible elsewhere, and stays dismissed", async ({
+    page,
+  }) => {
+    await page.goto("/c/welcome");
+    const banner = page.getByRole("region", { name: "Your offer" });
+    await expect(banner).toContainText("10% off your first payment");
+    await expect(banner.getByRole("button", { name: "Dismiss the offer" })).toHaveCount(0);
+
+    await page.goto("/community");
+    await expect(banner).toBeVisible();
+    await banner.getByRole("button", { name: "Dismiss the offer" }).click();
+    await expect(banner).toHaveCount(0);
+    await expect(page).toHaveURL(/\/community$/);
+    await page.reload();
+    await expect(banner).toHaveCount(0);
+
+    await page.goto("/signup");
+    await expect(banner).toContainText("10% off your first payment");
+    await expect(banner.getByRole("button", { name: "Dismiss the offer" })).toHaveCount(0);
+  });
+});
+
+test("a group page names the group in the footer", async ({ page }) => {
+  await page.goto("/g/inpower");
+  await expect(page.getByRole("heading", { level: 1, name: "InPower" })).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toContainText("InPower");
+});
+
+test("the Terms of Service come from the community's Markdown", async ({ page }) => {
+  await page.goto("/terms-of-service");
+  await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
+  await expect(page.getByText("Nothing on this site is legal advice.")).toBeVisible();
+});
+
+test("the newsletter form answers with double opt-in", async ({ page }) => {
+  await page.goto("/newsletter-subscribe");
+  await page.getByLabel("E-mail address").fill(`reader-${Date.now()}@example.org`);
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByText("Check your e-mail: open the link we sent to confirm your subscription.")).toBeVisible();
+});
+
+test("home page screenshots at 375 and 1280 pixels wide", async ({ page }, testInfo) => {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/");
+    const file = testInfo.outputPath(`home-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`home-${width}`, { path: file, contentType: "image/png" });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `horizontal overflow at ${width}px`).toBeLessThanOrEqual(0);
+  }
+});
+
+test.describe("accessibility", () => {
+  test.use({ expectedConsoleErrors: [/status of 404/] });
+
+  const visitorPages = [
+    "/",
+    "/login",
+    "/login/help",
+    "/signup",
+    "/signup/terms",
+    "/terms-of-service",
+    "/privacy-policy",
+    "/newsletter-subscribe",
+    "/community",
+    "/community/join",
+    "/g/inpower",
+    "/g/rev18",
+    "/c/welcome",
+    "/support",
+    "/no-such-page",
+  ];
+
+  test("visitor pages have no serious or critical violations", async ({ page }) => {
+    for (const path of visitorPages) {
+      await page.goto(path);
+      await expectAccessible(page, path);
+    }
+  });
+
+  test("member and admin pages have no serious or critical violations", async ({ page }) => {
+    await logIn(page, "admin");
+    for (const path of ["/", "/profile", "/community-group-pending", "/members", "/admin", "/db/mail_outbox"]) {
+      await page.goto(path);
+      await expectAccessible(page, path);
+    }
+    await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
+    await expectAccessible(page, "the Support modal");
+  });
+});

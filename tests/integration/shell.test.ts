@@ -1,0 +1,199 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AppLoadContext } from "@remix-run/node";
+import { desc, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppServices } from "~/context";
+import { errorReports, formEntries, mailOutbox, newsletterSubscriptions, supportRequests } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { action as errorsAction } from "~/routes/api.errors";
+import { renderContent } from "~/services/content.server";
+import { verifiedDiscount } from "~/services/coupons.server";
+import { confirmNewsletter, subscribeNewsletter, unsubscribeNewsletter } from "~/services/newsletter.server";
+import { submitSupportRequest } from "~/services/support.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+describe("the app shell's services", () => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  let services: AppServices;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database, { SUPPORT_EMAIL: "help@example.org" });
+    services = context.app!;
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const mailsTo = (to: string) =>
+    database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id));
+
+  describe("POST /api/errors", () => {
+    const post = (body: string, ip = "192.0.2.50", headers: Record<string, string> = {}) =>
+      errorsAction({
+        request: new Request("http://localhost/api/errors", {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json", ...headers },
+        }),
+        params: {},
+        context: { ...context, clientIp: ip },
+      }) as Promise<Response>;
+    const report = (message: string) => ({
+      time: new Date().toISOString(),
+      href: "http://localhost/profile",
+      message,
+      stack: "Error: x\n    at y",
+      state: { username: "member" },
+    });
+
+    it("stores an array of reports", async () => {
+      const response = await post(JSON.stringify([report("first failure"), report("second failure")]));
+      expect(response.status).toBe(201);
+      const rows = await database.db.select().from(errorReports);
+      expect(rows.map((r) => r.message).sort()).toEqual(["first failure", "second failure"]);
+      expect(rows[0]!.ip).toBe("192.0.2.50");
+    });
+
+    it.each([
+      ["not JSON", "{nope"],
+      ["an object instead of an array", JSON.stringify(report("x"))],
+      ["an empty array", "[]"],
+      ["a report without a message", JSON.stringify([{ ...report("x"), message: "" }])],
+      ["a bad time", JSON.stringify([{ ...report("x"), time: "yesterday" }])],
+      ["too many reports", JSON.stringify(Array.from({ length: 21 }, () => report("x")))],
+    ])("answers %s with 400 and stores nothing", async (_what, body) => {
+      const before = (await database.db.select().from(errorReports)).length;
+      const response = await post(body, "192.0.2.51");
+      expect(response.status).toBe(400);
+      expect((await database.db.select().from(errorReports)).length).toBe(before);
+    });
+
+    it("answers a body over 64 KiB with 413, whether or not its length is declared", async () => {
+      const big = JSON.stringify([{ ...report("x"), stack: "s".repeat(70_000) }]);
+      expect((await post(big, "192.0.2.52")).status).toBe(413);
+      expect((await post("[]", "192.0.2.52", { "content-length": String(70_000) })).status).toBe(413);
+    });
+
+    it("rate-limits one address", async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i += 1)
+        statuses.push((await post(JSON.stringify([report(`n${i}`)]), "192.0.2.53")).status);
+      expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+      expect(statuses[30]).toBe(429);
+    });
+  });
+
+  describe("support", () => {
+    it("stores the request as a form 255 entry and mails the support address", async () => {
+      const result = await submitSupportRequest(
+        services,
+        {
+          email: "member@memberhall.example",
+          name: "Mem",
+          subject: "Help with round 2",
+          message: "Where is my notice?",
+          source: "Member Site",
+        },
+        { userId: null, ip: "192.0.2.60" },
+      );
+      expect(result.ok).toBe(true);
+      const [request] = await database.db.select().from(supportRequests);
+      expect(request).toMatchObject({
+        email: "member@memberhall.example",
+        subject: "Help with round 2",
+        source: "Member Site",
+      });
+      const [entry] = await database.db.select().from(formEntries).where(eq(formEntries.id, request!.formEntryId!));
+      expect(entry).toMatchObject({ formId: 255, entryNumber: result.ok ? result.entryNumber : -1 });
+      expect(entry!.editHash).toMatch(/^.{31,}\*$/);
+      const [mail] = await mailsTo("help@example.org");
+      expect(mail!.subject).toBe(`Support request #${result.ok ? result.entryNumber : -1}: Help with round 2`);
+      expect(mail!.text).toContain("Where is my notice?");
+    });
+
+    it("numbers a form's entries one after another", async () => {
+      const input = { email: "a@example.org", subject: "s", message: "m", source: "Member Site" as const };
+      const results = await Promise.all(
+        [1, 2, 3].map(() => submitSupportRequest(services, input, { userId: null, ip: "192.0.2.61" })),
+      );
+      const numbers = results.map((r) => (r.ok ? r.entryNumber : 0)).sort();
+      expect(new Set(numbers).size).toBe(3);
+      expect(numbers[2]! - numbers[0]!).toBe(2);
+    });
+  });
+
+  describe("newsletter", () => {
+    const linkFrom = (text: string, kind: "confirm" | "unsubscribe") =>
+      new RegExp(`\\?${kind}=([\\w-]+)`).exec(text)![1]!;
+
+    it("subscribes with double opt-in, keeps one row per address and puts an unsubscribe link in every mail", async () => {
+      await subscribeNewsletter(services, "reader@example.org", "192.0.2.70");
+      const [pending] = await database.db.select().from(newsletterSubscriptions);
+      expect(pending!.status).toBe("pending");
+      const [first] = await mailsTo("reader@example.org");
+      expect(first!.subject).toBe("Confirm your newsletter subscription");
+      expect(first!.text).toContain("?unsubscribe=");
+
+      await subscribeNewsletter(services, "reader@example.org", "192.0.2.70");
+      const [second] = await mailsTo("reader@example.org");
+      expect(await confirmNewsletter(services, linkFrom(first!.text, "confirm"))).toBe(false);
+      expect(await confirmNewsletter(services, linkFrom(second!.text, "confirm"))).toBe(true);
+      expect((await database.db.select().from(newsletterSubscriptions))[0]!.status).toBe("confirmed");
+
+      await subscribeNewsletter(services, "READER@example.org".toLowerCase(), "192.0.2.70");
+      const [third] = await mailsTo("reader@example.org");
+      expect(third!.subject).toBe("You already receive our newsletter");
+      expect(third!.text).toContain("?unsubscribe=");
+
+      const rows = await database.db
+        .select()
+        .from(newsletterSubscriptions)
+        .where(sql`lower(${newsletterSubscriptions.email}) = 'reader@example.org'`);
+      expect(rows).toHaveLength(1);
+
+      expect(await unsubscribeNewsletter(services, linkFrom(third!.text, "unsubscribe"))).toBe(true);
+      expect((await database.db.select().from(newsletterSubscriptions))[0]!.status).toBe("unsubscribed");
+    });
+  });
+
+  describe("coupon landing", () => {
+    it("verifies an active discount with a valid coupon, whatever the slug's case", async () => {
+      const offer = await verifiedDiscount(database.db, "WELCOME");
+      expect(offer).toMatchObject({ slug: "welcome", description: "10% off your first payment" });
+      expect(offer!.plans.map((p) => p.id).sort()).toEqual(["annual", "monthly"]);
+    });
+
+    it("refuses an unknown slug or a malformed one", async () => {
+      expect(await verifiedDiscount(database.db, "nope")).toBeNull();
+      expect(await verifiedDiscount(database.db, "../../etc")).toBeNull();
+    });
+  });
+});
+
+describe("content pages", () => {
+  it("renders the community's Markdown with its name, dropping raw HTML", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "memberhall-content-"));
+    writeFileSync(
+      path.join(dir, "terms-of-service.md"),
+      "# Terms of {{community}}\n\nBe kind.<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n",
+    );
+    const page = await renderContent(dir, "terms-of-service", "Our <Group>");
+    expect(page.title).toBe("Terms of Our <Group>");
+    expect(page.html).toContain("<h1>Terms of Our &lt;Group&gt;</h1>");
+    expect(page.html).toContain("Be kind.");
+    expect(page.html).not.toContain("<script");
+    expect(page.html).not.toContain("onerror");
+  });
+
+  it("ships the Terms of Service and the Privacy Policy", async () => {
+    const dir = path.resolve(import.meta.dirname, "../../content");
+    expect((await renderContent(dir, "terms-of-service", "X")).title).toBe("Terms of Service");
+    expect((await renderContent(dir, "privacy-policy", "X")).title).toBe("Privacy Policy");
+  });
+});
