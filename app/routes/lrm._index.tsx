@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useFrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
+import { useRequest } from "~/components/use-request";
 import { appServices } from "~/services/app.server";
 
 export const handle = { layout: "empty" };
@@ -18,6 +19,10 @@ export async function loader({ context }: LoaderFunctionArgs) {
 export default function LrmEntry() {
   const { supportEmail, baseUrl } = useLoaderData<typeof loader>();
   const { session, refresh } = useFrameSession(supportEmail);
+  const check = useRequest(async () => {
+    await refresh();
+    return { success: "Updated status" };
+  });
   return (
     <section className="card" aria-labelledby="lrm-title" aria-live="polite">
       <h1 id="lrm-title">Members area</h1>
@@ -30,9 +35,16 @@ export default function LrmEntry() {
             </p>
             <p className="muted">
               Checked {new Date(state.login_at_checked).toLocaleTimeString()}.{" "}
-              <button type="button" className="link-button" onClick={() => void refresh()}>
-                Check again
+              <button
+                type="button"
+                className="link-button"
+                disabled={check.loading}
+                aria-busy={check.loading || undefined}
+                onClick={() => void check.run()}
+              >
+                {check.loading ? "Checking…" : "Check again"}
               </button>
+              {check.success ? <span role="status"> {check.success}</span> : null}
             </p>
             <p>
               <a href={`${baseUrl}/`} target="_blank" rel="noreferrer">

@@ -115,6 +115,7 @@ test.describe("inside the learning site's frame", () => {
     // The next API call from the frame is signed with the state the hand-off gave.
     const recheck = page.waitForRequest((r) => r.url().includes("/api/login/recheck"));
     await frame.getByRole("button", { name: "Check again" }).click();
+    await expect(frame.getByRole("status").filter({ hasText: "Updated status" })).toBeVisible();
     const signed = await recheck;
     expect(signed.headers()["state-sig"]).toMatch(/^[0-9a-f]{64}$/);
     expect(signed.headers()["state"]).toBeTruthy();

@@ -167,11 +167,39 @@ test("the Terms of Service come from the community's Markdown", async ({ page })
   await expect(page.getByText("Nothing on this site is legal advice.")).toBeVisible();
 });
 
-test("the newsletter form answers with double opt-in", async ({ page }) => {
+test("the newsletter: double opt-in from the e-mailed link, and the unsubscribe link with the confirm button", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const email = `reader-${Date.now()}@example.org`;
   await page.goto("/newsletter-subscribe");
-  await page.getByLabel("E-mail address").fill(`reader-${Date.now()}@example.org`);
+  await page.getByLabel("E-mail address").fill(email);
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.getByText("Check your e-mail: open the link we sent to confirm your subscription.")).toBeVisible();
+
+  const admin = await (await browser.newContext({ baseURL })).newPage();
+  await logIn(admin, "admin");
+  await admin.goto("/db/mail_outbox");
+  await admin
+    .getByRole("row", { name: new RegExp(email) })
+    .getByRole("link", { name: "Confirm your newsletter subscription" })
+    .click();
+  const text = (await admin.locator("pre.mail").textContent()) ?? "";
+  const confirm = new URL(/http\S+\?confirm=\S+/.exec(text)![0]);
+  const unsubscribe = new URL(/http\S+\?unsubscribe=\S+/.exec(text)![0]);
+
+  await page.goto(confirm.pathname + confirm.search);
+  await page.getByRole("button", { name: "Confirm my subscription" }).click();
+  await expect(page.getByText("Thank you: you will receive our newsletter.")).toBeVisible();
+
+  await page.goto(unsubscribe.pathname + unsubscribe.search);
+  const stop = page.getByRole("button", { name: "Stop the newsletter" });
+  await stop.click();
+  // The first click only arms the button.
+  await expect(page.getByRole("button", { name: "Click again to confirm" })).toBeVisible();
+  await page.getByRole("button", { name: "Click again to confirm" }).click();
+  await expect(page.getByText("You will not receive our newsletter any more.")).toBeVisible();
 });
 
 test("home page screenshots at 375 and 1280 pixels wide", async ({ page }, testInfo) => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/context";
 import { errorReports, formEntries, mailOutbox, newsletterSubscriptions, supportRequests } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
+import { loader as rootLoader } from "~/root";
 import { action as errorsAction } from "~/routes/api.errors";
 import { renderContent } from "~/services/content.server";
 import { verifiedDiscount } from "~/services/coupons.server";
@@ -173,6 +174,27 @@ describe("the app shell's services", () => {
       expect(await verifiedDiscount(database.db, "nope")).toBeNull();
       expect(await verifiedDiscount(database.db, "../../etc")).toBeNull();
     });
+  });
+});
+
+describe("community variants", () => {
+  it("COMMUNITY=church renames the community the pages show", async () => {
+    const database = await createTestDatabase("pglite");
+    try {
+      const load = async (community: string) => {
+        const context = testContext(database, { COMMUNITY: community });
+        const response = (await rootLoader({
+          request: new Request("http://localhost/"),
+          params: {},
+          context,
+        })) as Response;
+        return (await response.json()).community;
+      };
+      expect((await load("default")).name).toBe("Memberhall Community");
+      expect(await load("church")).toMatchObject({ variant: "church", name: "Memberhall Fellowship" });
+    } finally {
+      await database.dispose();
+    }
   });
 });
 
