@@ -42,7 +42,7 @@ describe("cause status per country (spec §4)", () => {
     ["testing", { nolCreator: false, nolTester: true }, true, "Testing causes are enabled only for a tester"],
     ["testing", { nolCreator: true, nolTester: false }, false, "…not for a creator"],
     ["beta", { nolCreator: true, nolTester: true }, false, "Started causes are listed but not enabled"],
-  ] as const)("%s for %o → %s ('%s')", (status, flags, enabled) => {
+  ] as const)("%s for %o → %s ('%s')", (status, flags, enabled, _quote) => {
     expect(causeEnabled(status, flags)).toBe(enabled);
   });
 
