@@ -141,16 +141,16 @@ export const nolEntrySchema = z
     first_true_bill_total: z.number().nullable(),
     profile: z
       .object({
-        DailyAmount: z.number().nullable(),
-        TotalRespondents: z.number().int().nullable(),
-        TotalExtraRespondentsR2: z.number().int().nullable(),
-        TotalExtraRespondentsR3: z.number().int().nullable(),
+        DailyAmount: z.number().nullable().optional(),
+        TotalRespondents: z.number().int().nullable().optional(),
+        TotalExtraRespondentsR2: z.number().int().nullable().optional(),
+        TotalExtraRespondentsR3: z.number().int().nullable().optional(),
       })
       .catchall(z.unknown())
       .nullable()
       .describe("Also R9RespondentType … R16RespondentType"),
     mail: z
-      .object({ MailingDate: z.string().nullable() })
+      .object({ MailingDate: z.string().nullable().optional() })
       .catchall(z.unknown())
       .nullable()
       .describe("Also Track1 … Trackn"),

@@ -198,6 +198,7 @@ describe("selection (spec §4)", () => {
   it("reads the hash of a link", () => {
     expect(linkHash("/a/b#xyz*")).toBe("xyz*");
     expect(linkHash("/nol/seemless/187/hash*")).toBe("hash*");
+    expect(linkHash("/nol/seemless/187/hash*?entry=%7B%7D")).toBe("hash*");
     expect(linkHash(null)).toBeNull();
   });
 

@@ -25,7 +25,7 @@ export function linkHash(link: string | null): string | null {
   if (!link) return null;
   const hashIndex = link.indexOf("#");
   if (hashIndex >= 0) return link.slice(hashIndex + 1) || null;
-  return link.split("/").filter(Boolean).pop() ?? null;
+  return link.split("?")[0]!.split("/").filter(Boolean).pop() ?? null;
 }
 
 /**

@@ -1,0 +1,534 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { nolEditors, nolEntries, pendingSubmissions, respondents, users } from "~/db/schema";
+import { escalationFee, RESPONDENT_TYPES, slotsOpenIn } from "~/domain/nol/billing";
+import { authHashFor } from "~/domain/nol/causes";
+import { FORM_ID, type EntryFacts, type NolForm } from "~/domain/nol/entries";
+import { nextStep, type Step, type StepKind } from "~/domain/nol/steps";
+import { newFormHash } from "~/providers/forms/builtin.server";
+import { actorOf } from "./accounts.server";
+import { audit } from "./audit.server";
+import type { Viewer } from "./session.server";
+import { hmacHex } from "./state-header.server";
+
+type EntryRow = typeof nolEntries.$inferSelect;
+type UserRow = typeof users.$inferSelect;
+
+export class AccessError extends Error {
+  constructor(
+    readonly status: 403 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Whose entries a request may touch: the member's own; another member's only for their
+ * editor (authEditor) or an admin. An unknown member is a 404, a refused one a 403.
+ */
+export async function resolveOwner(
+  db: Database,
+  viewer: Viewer,
+  username: string | null | undefined,
+): Promise<UserRow> {
+  if (!username || username.toLowerCase() === viewer.member.username) return viewer.member;
+  const [owner] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
+    .limit(1);
+  if (!owner) throw new AccessError(404, "No such member");
+  if (viewer.user.admin) return owner;
+  const [editor] = await db
+    .select()
+    .from(nolEditors)
+    .where(and(eq(nolEditors.ownerUserId, owner.id), eq(nolEditors.editorUserId, viewer.member.id)));
+  if (!editor) throw new AccessError(403, "You may not see this member's notices");
+  return owner;
+}
+
+/** A member version as the API sends it (spec §3 "NoL entry"). */
+export function entryJson(row: EntryRow, username: string) {
+  const link = (hash: string) => `/nol/seemless/${row.formId}/${hash}`;
+  return {
+    id: row.id,
+    form: row.form,
+    username,
+    cause: row.causeCode,
+    descriptive_version: row.descriptiveVersion,
+    updated: row.updatedAt.toISOString(),
+    round: row.round,
+    edit_link: row.editLink ?? link(row.editHash),
+    view_link: row.viewLink ?? link(row.viewHash),
+    nol_tracking: row.nolTracking,
+    nol_mailing_date: row.nolMailingDate,
+    nol_proof_of_delivery: row.nolProofOfDelivery,
+    continue_respondents: row.continueRespondents,
+    continue_extra_respondents_r2: row.continueExtraRespondentsR2,
+    continue_extra_respondents_r3: row.continueExtraRespondentsR3,
+    resp_status: row.respStatus,
+    resp_status2: row.respStatus2,
+    resp_status3: row.respStatus3,
+    tb_value: row.tbValue,
+    tb_name: row.tbName,
+    bill_mailing_date: row.billMailingDate,
+    bill_proof_of_delivery: row.billProofOfDelivery,
+    bill_tracking: row.billTracking,
+    preparation_date: row.preparationDate,
+    preparation_date_1tb: row.preparationDate1tb,
+    administrative_judgment: row.administrativeJudgment,
+    administrative_judgment_1tb: row.administrativeJudgment1tb,
+    escalation_fee: row.escalationFee,
+    true_bill_total: row.trueBillTotal,
+    first_true_bill_total: row.firstTrueBillTotal,
+    profile: row.profile ?? null,
+    mail: row.mail ?? null,
+    [row.editHash]: true,
+  };
+}
+export type NolEntryJson = ReturnType<typeof entryJson>;
+
+export async function entriesOf(db: Database, ownerId: string, causeCode?: string | null) {
+  return db
+    .select()
+    .from(nolEntries)
+    .where(
+      causeCode
+        ? and(eq(nolEntries.userId, ownerId), eq(nolEntries.causeCode, causeCode))
+        : eq(nolEntries.userId, ownerId),
+    )
+    .orderBy(
+      asc(nolEntries.descriptiveVersion),
+      asc(nolEntries.formId),
+      asc(nolEntries.tbValue),
+      asc(nolEntries.createdAt),
+    );
+}
+
+/** The auth entry of spec §3: who fills the forms; the hash is cleared for non-creators (spec §6). */
+export function authEntry(services: AppServices, owner: UserRow) {
+  const hash = hmacHex(services.config.stateSecret, `nol-creator:${owner.id}`).slice(0, 40);
+  return {
+    username: owner.username,
+    country: owner.countryCode,
+    email: owner.email,
+    hash: authHashFor({ nolCreator: owner.nolCreator, nolTester: owner.nolTester }, hash),
+  };
+}
+
+/** GET /api/entry/nol-member-versions: list, pending, nolFeatures, userAuthInfo. */
+export async function memberVersions(
+  services: AppServices,
+  owner: UserRow,
+  query: { cause: string | null; id: string | null },
+) {
+  const rows = (await entriesOf(services.db, owner.id, query.cause)).filter((r) => !query.id || r.id === query.id);
+  const pending = await services.db
+    .select()
+    .from(pendingSubmissions)
+    .where(
+      and(
+        eq(pendingSubmissions.userId, owner.id),
+        isNull(pendingSubmissions.resolvedAt),
+        query.cause ? eq(pendingSubmissions.causeCode, query.cause) : undefined,
+      ),
+    )
+    .orderBy(desc(pendingSubmissions.createdAt));
+  const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
+  for (const row of rows) {
+    versions.set(`${row.causeCode}\0${row.descriptiveVersion}`, {
+      CauseCode: row.causeCode,
+      DescriptiveVersion: row.descriptiveVersion,
+      AllowNotarizeOnline: true,
+    });
+  }
+  return {
+    list: rows.map((r) => entryJson(r, owner.username)),
+    pending: pending.map((p) => ({
+      username: p.username,
+      cause: p.causeCode,
+      descriptive_version: p.descriptiveVersion,
+      prior_rows: p.priorRows,
+      entry_id: p.entryId,
+      prior_updated: p.priorUpdated?.toISOString() ?? null,
+    })),
+    nolFeatures: [...versions.values()],
+    userAuthInfo: authEntry(services, owner),
+  };
+}
+
+/** GET /api/entry/nol-editors: who may edit the member's notices, and whose the member may edit. */
+export async function editorsOf(db: Database, memberId: string) {
+  const editors = await db
+    .select({ username: users.username, email: users.email })
+    .from(nolEditors)
+    .innerJoin(users, eq(users.id, nolEditors.editorUserId))
+    .where(eq(nolEditors.ownerUserId, memberId))
+    .orderBy(users.username);
+  const editing = await db
+    .select({ username: users.username, email: users.email })
+    .from(nolEditors)
+    .innerJoin(users, eq(users.id, nolEditors.ownerUserId))
+    .where(eq(nolEditors.editorUserId, memberId))
+    .orderBy(users.username);
+  return { editors, editing };
+}
+
+export async function addEditor(
+  services: AppServices,
+  viewer: Viewer,
+  username: string,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const [editor] = await services.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
+  if (!editor || editor.disabledAt) return { ok: false, message: "No member has that username" };
+  if (editor.id === viewer.member.id) return { ok: false, message: "You already edit your own notices" };
+  await services.db
+    .insert(nolEditors)
+    .values({ ownerUserId: viewer.member.id, editorUserId: editor.id })
+    .onConflictDoNothing();
+  await audit(services.db, actorOf(viewer), "nol.editor.add", "user", editor.id);
+  return { ok: true };
+}
+
+export async function removeEditor(services: AppServices, viewer: Viewer, username: string): Promise<void> {
+  const [editor] = await services.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
+  if (!editor) return;
+  await services.db
+    .delete(nolEditors)
+    .where(and(eq(nolEditors.ownerUserId, viewer.member.id), eq(nolEditors.editorUserId, editor.id)));
+  await audit(services.db, actorOf(viewer), "nol.editor.remove", "user", editor.id);
+}
+
+export const pendingBodySchema = z.object({
+  username: z.string().min(1).max(32),
+  cause: z.string().min(1).max(40),
+  descriptive_version: z.string().trim().min(1).max(120),
+  prior_rows: z.number().int().min(0).max(10_000),
+  entry_id: z.string().max(40).nullable().optional(),
+  prior_updated: z.string().datetime({ offset: true }).nullable().optional(),
+});
+
+/** POST /api/entry/cognito-submitted: the form was sent; the entry is on its way. */
+export async function recordPending(
+  services: AppServices,
+  viewer: Viewer,
+  owner: UserRow,
+  body: z.infer<typeof pendingBodySchema>,
+) {
+  const [row] = await services.db
+    .insert(pendingSubmissions)
+    .values({
+      userId: owner.id,
+      username: owner.username,
+      causeCode: body.cause,
+      descriptiveVersion: body.descriptive_version,
+      priorRows: body.prior_rows,
+      entryId: body.entry_id ?? null,
+      priorUpdated: body.prior_updated ? new Date(body.prior_updated) : null,
+    })
+    .returning();
+  await audit(services.db, actorOf(viewer), "nol.submitted", "pending_submission", row!.id);
+  return row!;
+}
+
+function facts(row: EntryRow): EntryFacts {
+  return {
+    id: row.id,
+    form: row.form,
+    cause: row.causeCode,
+    descriptive_version: row.descriptiveVersion,
+    updated: row.updatedAt.toISOString(),
+    edit_link: row.editLink,
+    view_link: row.viewLink,
+    nol_tracking: row.nolTracking,
+    nol_mailing_date: row.nolMailingDate,
+    nol_proof_of_delivery: row.nolProofOfDelivery,
+    tb_value: row.tbValue,
+    bill_mailing_date: row.billMailingDate,
+    bill_proof_of_delivery: row.billProofOfDelivery,
+  };
+}
+
+export type VersionState = {
+  version: string;
+  creator: EntryRow | null;
+  billingProfile: EntryRow | null;
+  bills: EntryRow[];
+  step: Step;
+};
+
+/** A version's entries and its next step. */
+export function versionState(rows: EntryRow[], version: string): VersionState {
+  const mine = rows.filter((r) => r.descriptiveVersion === version);
+  const creator = mine.find((r) => r.form === "NoLCreator2") ?? null;
+  const billingProfile = mine.find((r) => r.form === "NoLProfileBilling") ?? null;
+  const bills = mine.filter((r) => r.form === "NoLBilling").sort((a, b) => (a.tbValue ?? 0) - (b.tbValue ?? 0));
+  const latest = bills.at(-1) ?? null;
+  const step = nextStep({
+    creator: creator ? facts(creator) : null,
+    hasBillingProfile: billingProfile !== null,
+    trueBill: latest ? facts(latest) : null,
+  });
+  return { version, creator, billingProfile, bills, step };
+}
+
+export function versionsOf(rows: EntryRow[]): string[] {
+  return [...new Set(rows.map((r) => r.descriptiveVersion))];
+}
+
+const money = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,2})?$/, "Enter an amount such as 250 or 250.00")
+  .transform((v) => Math.round(Number(v) * 100));
+const isoDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD");
+const respondentName = z.string().trim().max(120, "Use at most 120 characters");
+
+function respondentFields(round: number) {
+  const fields: Record<string, z.ZodTypeAny> = {};
+  for (let slot = 1; slot <= slotsOpenIn(round); slot += 1) {
+    fields[`r${slot}Name`] = respondentName.optional();
+    fields[`r${slot}Type`] = z.enum(RESPONDENT_TYPES).optional();
+  }
+  return fields;
+}
+
+export function stepSchema(step: Step) {
+  switch (step.kind) {
+    case "notice":
+      return z
+        .object({
+          claimantName: z.string().trim().min(1, "Enter the claimant's name").max(120),
+          dailyAmount: money,
+          ...respondentFields(step.round ?? 1),
+        })
+        .superRefine((v, ctx) => {
+          const named = Object.entries(v).filter(([k, value]) => /^r\d+Name$/.test(k) && value);
+          if (named.length === 0)
+            ctx.addIssue({ code: "custom", path: ["r1Name"], message: "Name at least one respondent" });
+        });
+    case "mailing":
+    case "true-bill-mailing":
+      return z.object({
+        mailingDate: isoDate,
+        trackingNumber: z.string().trim().min(4, "Enter the tracking number").max(60),
+      });
+    case "proof":
+    case "true-bill-proof":
+      return z.object({
+        delivered: z.literal("on", { errorMap: () => ({ message: "Confirm that the proof of delivery arrived" }) }),
+      });
+    case "setup-billing":
+      return z.object({ dailyAmount: money });
+    case "true-bill":
+      return z.object({ preparationDate: isoDate, administrativeJudgment: money });
+  }
+}
+
+/** The step kinds, as they appear in /nol/{form}/{cause}/{step}. */
+export const STEP_KINDS: StepKind[] = [
+  "notice",
+  "mailing",
+  "proof",
+  "setup-billing",
+  "true-bill",
+  "true-bill-mailing",
+  "true-bill-proof",
+];
+
+async function nextEntryNumber(db: Database, formId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(max(${nolEntries.entryNumber}), 0)` })
+    .from(nolEntries)
+    .where(eq(nolEntries.formId, formId));
+  return Number(row?.n ?? 0) + 1;
+}
+
+function setAt<T>(list: T[], index: number, value: T, fill: T): T[] {
+  const copy = [...list];
+  while (copy.length < index) copy.push(fill);
+  copy[index] = value;
+  return copy;
+}
+
+export type StepResult =
+  | { ok: true; entryId: string }
+  | { ok: false; status: 400 | 409; fieldErrors: Record<string, string[]>; message?: string };
+
+/**
+ * Saves one step through the built-in forms: like a hosted form it adds a pending record
+ * first, then stores the entry and marks the submission done.
+ */
+export async function submitStep(
+  services: AppServices,
+  viewer: Viewer,
+  owner: UserRow,
+  input: { causeCode: string; version: string; kind: StepKind; form: FormData },
+): Promise<StepResult> {
+  const rows = await entriesOf(services.db, owner.id, input.causeCode);
+  const state = versionState(rows, input.version);
+  if (state.step.kind !== input.kind) {
+    return {
+      ok: false,
+      status: 409,
+      fieldErrors: {},
+      message: `The next step of this version is ${state.step.label}.`,
+    };
+  }
+  const parsed = stepSchema(state.step).safeParse(Object.fromEntries(input.form));
+  if (!parsed.success)
+    return { ok: false, status: 400, fieldErrors: parsed.error.flatten().fieldErrors as Record<string, string[]> };
+  const data = parsed.data as Record<string, unknown>;
+  const pending = await recordPending(services, viewer, owner, {
+    username: owner.username,
+    cause: input.causeCode,
+    descriptive_version: input.version,
+    prior_rows: rows.length,
+    entry_id: state.creator?.id ?? null,
+    prior_updated: state.creator?.updatedAt.toISOString() ?? null,
+  });
+
+  const entryId = await services.db.transaction(async (tx) => {
+    const db = tx as unknown as Database;
+    const create = async (form: NolForm, values: Partial<typeof nolEntries.$inferInsert>) => {
+      const formId = FORM_ID[form];
+      await tx.execute(sql`select pg_advisory_xact_lock(727245, ${formId}::int)`);
+      const entryNumber = await nextEntryNumber(db, formId);
+      const [row] = await tx
+        .insert(nolEntries)
+        .values({
+          id: `${formId}-${entryNumber}`,
+          form,
+          formId,
+          entryNumber,
+          userId: owner.id,
+          causeCode: input.causeCode,
+          descriptiveVersion: input.version,
+          editHash: newFormHash(),
+          viewHash: newFormHash(),
+          ...values,
+        })
+        .returning();
+      return row!;
+    };
+    const step = state.step;
+    const r = (step.round ?? 1) - 1;
+    switch (step.kind) {
+      case "notice": {
+        const creator =
+          state.creator ?? (await create("NoLCreator2", { data: { claimantName: data.claimantName }, profile: {} }));
+        const respondentRows: { entryId: string; slot: number; name: string; type: string }[] = [];
+        for (let slot = 1; slot <= slotsOpenIn(step.round!); slot += 1) {
+          const name = data[`r${slot}Name`] as string | undefined;
+          if (name)
+            respondentRows.push({
+              entryId: creator.id,
+              slot,
+              name,
+              type: (data[`r${slot}Type`] as string) ?? "Individual",
+            });
+        }
+        for (const row of respondentRows) {
+          await tx
+            .insert(respondents)
+            .values(row)
+            .onConflictDoUpdate({
+              target: [respondents.entryId, respondents.slot],
+              set: { name: row.name, type: row.type },
+            });
+        }
+        const count = (first: number, last: number) =>
+          respondentRows.filter((x) => x.slot >= first && x.slot <= last).length;
+        const profile = { ...(creator.profile ?? {}), DailyAmount: (data.dailyAmount as number) / 100 } as Record<
+          string,
+          unknown
+        >;
+        if (step.round === 1) profile.TotalRespondents = count(1, 8);
+        if (step.round === 2) profile.TotalExtraRespondentsR2 = count(9, 12);
+        if (step.round === 3) profile.TotalExtraRespondentsR3 = count(13, 16);
+        await tx
+          .update(nolEntries)
+          .set({
+            round: step.round!,
+            nolTracking: setAt(creator.nolTracking, r, true, false),
+            profile,
+            data: { ...creator.data, claimantName: data.claimantName },
+          })
+          .where(eq(nolEntries.id, creator.id));
+        return creator.id;
+      }
+      case "mailing":
+      case "proof": {
+        const creator = state.creator!;
+        const set =
+          step.kind === "mailing"
+            ? {
+                nolMailingDate: setAt(creator.nolMailingDate, r, data.mailingDate as string, null),
+                mail: {
+                  ...(creator.mail ?? {}),
+                  MailingDate: data.mailingDate,
+                  [`Track${step.round}`]: data.trackingNumber,
+                },
+              }
+            : { nolProofOfDelivery: setAt(creator.nolProofOfDelivery, r, true, false) };
+        await tx.update(nolEntries).set(set).where(eq(nolEntries.id, creator.id));
+        return creator.id;
+      }
+      case "setup-billing":
+        return (await create("NoLProfileBilling", { profile: { DailyAmount: (data.dailyAmount as number) / 100 } })).id;
+      case "true-bill": {
+        const n = (step.round ?? 4) - 3;
+        const prior = state.bills.at(-1);
+        const judgment = data.administrativeJudgment as number;
+        const fee = prior?.administrativeJudgment ? escalationFee(prior.administrativeJudgment) : 0;
+        const first = state.bills[0];
+        const row = await create("NoLBilling", {
+          tbValue: n,
+          tbName: `${n}`,
+          round: step.round!,
+          preparationDate: data.preparationDate as string,
+          preparationDate1tb: first?.preparationDate ?? (data.preparationDate as string),
+          administrativeJudgment: judgment,
+          administrativeJudgment1tb: first?.administrativeJudgment ?? judgment,
+          escalationFee: fee,
+          trueBillTotal: judgment + fee,
+          firstTrueBillTotal: first?.trueBillTotal ?? judgment + fee,
+        });
+        return row.id;
+      }
+      case "true-bill-mailing":
+      case "true-bill-proof": {
+        const bill = state.bills.at(-1)!;
+        const set =
+          step.kind === "true-bill-mailing"
+            ? { billMailingDate: data.mailingDate as string, billTracking: data.trackingNumber as string }
+            : { billProofOfDelivery: true };
+        await tx.update(nolEntries).set(set).where(eq(nolEntries.id, bill.id));
+        return bill.id;
+      }
+    }
+  });
+  await services.db
+    .update(pendingSubmissions)
+    .set({ resolvedAt: new Date(), entryId })
+    .where(eq(pendingSubmissions.id, pending.id));
+  await audit(services.db, actorOf(viewer), `nol.step.${input.kind}`, "nol_entry", entryId, { version: input.version });
+  return { ok: true, entryId };
+}
+
+export async function respondentsOf(db: Database, entryIds: string[]) {
+  if (entryIds.length === 0) return [];
+  return db.select().from(respondents).where(inArray(respondents.entryId, entryIds)).orderBy(respondents.slot);
+}

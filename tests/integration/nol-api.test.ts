@@ -1,0 +1,296 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { and, eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nolEditors, pendingSubmissions, users } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { memberVersionsResultSchema } from "~/domain/entities";
+import { action as authAction } from "~/routes/api.creator.auth";
+import { action as submittedAction } from "~/routes/api.entry.cognito-submitted";
+import { loader as editorsLoader } from "~/routes/api.entry.nol-editors";
+import { loader as versionsLoader } from "~/routes/api.entry.nol-member-versions";
+import { loadViewer, siteCookies } from "~/services/session.server";
+import { submitStep, versionState, entriesOf } from "~/services/nol.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createSession } from "../helpers/users";
+
+const form = (values: Record<string, string>) => {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(values)) data.set(k, v);
+  return data;
+};
+
+describe.each(drivers)("NoL entry API on %s", (driver) => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  const cookie: Record<string, string> = {};
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database);
+    for (const u of await database.db.select().from(users)) {
+      ids[u.username] = u.id;
+      const session = await createSession(database.db, u.id);
+      cookie[u.username] = await siteCookies(context.app!.config).session.serialize(session.id);
+    }
+    // The creator writes notices of Traffic Stop (live in the US).
+    const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+    const result = await submitStep(context.app!, viewer, viewer.member, {
+      causeCode: "TS",
+      version: "Spring 2026",
+      kind: "notice",
+      form: form({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" }),
+    });
+    expect(result.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const get = (username: string, query: string) =>
+    versionsLoader({
+      request: new Request(`http://localhost/api/entry/nol-member-versions?${query}`, {
+        headers: { cookie: cookie[username] ?? "" },
+      }),
+      params: {},
+      context,
+    }) as Promise<Response>;
+
+  const status = async (p: Promise<Response>) => {
+    try {
+      return (await p).status;
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown.status;
+      throw thrown;
+    }
+  };
+
+  describe("GET /api/entry/nol-member-versions", () => {
+    it("gives the member their own versions with pending, nolFeatures and userAuthInfo", async () => {
+      const response = await get("creator", "cause=TS");
+      expect(response.status).toBe(200);
+      const body = memberVersionsResultSchema.parse(await response.json());
+      expect(body.list).toHaveLength(1);
+      expect(body.list[0]).toMatchObject({
+        form: "NoLCreator2",
+        cause: "TS",
+        descriptive_version: "Spring 2026",
+        nol_tracking: [true],
+      });
+      expect(body.list[0]!.edit_link).toMatch(/^\/nol\/seemless\/187\/.{31,}\*$/);
+      expect(body.nolFeatures).toEqual([
+        { CauseCode: "TS", DescriptiveVersion: "Spring 2026", AllowNotarizeOnline: true },
+      ]);
+      expect(body.userAuthInfo).toMatchObject({ username: "creator", country: "US" });
+      expect(body.userAuthInfo!.hash).toMatch(/^[0-9a-f]{40}$/);
+      expect(body.pending).toEqual([]);
+    });
+
+    it("answers 404 for an unknown member, 403 for another member's entries", async () => {
+      expect(await status(get("member", "username=nobody-at-all"))).toBe(404);
+      expect(await status(get("member", "username=creator"))).toBe(403);
+    });
+
+    it("lets an admin read another member's entries", async () => {
+      const response = await get("admin", "username=creator&cause=TS");
+      expect(response.status).toBe(200);
+      expect((await response.json()).list).toHaveLength(1);
+    });
+
+    it("lets the member's editor read them, and only while an editor", async () => {
+      await database.db.insert(nolEditors).values({ ownerUserId: ids.creator!, editorUserId: ids.tester! });
+      const response = await get("tester", "username=creator");
+      expect(response.status).toBe(200);
+      expect((await response.json()).list[0].username).toBe("creator");
+      await database.db.delete(nolEditors).where(eq(nolEditors.editorUserId, ids.tester!));
+      expect(await status(get("tester", "username=creator"))).toBe(403);
+    });
+
+    it("answers 'Unknown cause code' for a cause that does not exist, and 401 to a visitor", async () => {
+      const response = await get("creator", "cause=ZZZ");
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: "Unknown cause code" });
+      expect(await status(get("nobody", "cause=TS"))).toBe(401);
+    });
+
+    it("clears the auth hash of a member who is neither creator nor tester", async () => {
+      const body = await (await get("member", "")).json();
+      expect(body.userAuthInfo.hash).toBeNull();
+    });
+  });
+
+  describe("GET /api/entry/nol-editors", () => {
+    it("lists who edits the member's notices and whose the member edits", async () => {
+      await database.db
+        .insert(nolEditors)
+        .values({ ownerUserId: ids.creator!, editorUserId: ids.member! })
+        .onConflictDoNothing();
+      const request = (u: string) =>
+        editorsLoader({
+          request: new Request("http://localhost/api/entry/nol-editors", { headers: { cookie: cookie[u]! } }),
+          params: {},
+          context,
+        }) as Promise<Response>;
+      expect(await (await request("creator")).json()).toMatchObject({ editors: [{ username: "member" }], editing: [] });
+      expect(await (await request("member")).json()).toMatchObject({ editors: [], editing: [{ username: "creator" }] });
+      await database.db.delete(nolEditors).where(eq(nolEditors.editorUserId, ids.member!));
+    });
+  });
+
+  describe("POST /api/creator/auth", () => {
+    const post = (u: string, body: unknown, contentType = "application/json") =>
+      authAction({
+        request: new Request("http://localhost/api/creator/auth", {
+          method: "POST",
+          body: typeof body === "string" ? body : JSON.stringify(body),
+          headers: { cookie: cookie[u]!, "content-type": contentType },
+        }),
+        params: {},
+        context,
+      }) as Promise<Response>;
+
+    it("gives the creator's auth entry with a hash, a plain member's without", async () => {
+      expect(await (await post("creator", {})).json()).toMatchObject({
+        username: "creator",
+        email: "creator@memberhall.example",
+      });
+      expect((await (await post("tester", {})).json()).hash).toMatch(/^[0-9a-f]{40}$/);
+      expect((await (await post("member", {})).json()).hash).toBeNull();
+    });
+
+    it("refuses another member's auth entry (403), bad JSON (400) and a form body (415)", async () => {
+      expect(await status(post("member", { username: "creator" }))).toBe(403);
+      expect(await status(post("creator", "{bad"))).toBe(400);
+      expect(await status(post("creator", { extra: 1 }))).toBe(400);
+      expect(await status(post("creator", "username=x", "application/x-www-form-urlencoded"))).toBe(415);
+    });
+  });
+
+  describe("POST /api/entry/cognito-submitted", () => {
+    const body = {
+      username: "creator",
+      cause: "TS",
+      descriptive_version: "  Spring 2026  ",
+      prior_rows: 1,
+      entry_id: "187-1",
+      prior_updated: new Date().toISOString(),
+    };
+    const post = (u: string, b: unknown) =>
+      submittedAction({
+        request: new Request("http://localhost/api/entry/cognito-submitted", {
+          method: "POST",
+          body: JSON.stringify(b),
+          headers: { cookie: cookie[u]!, "content-type": "application/json" },
+        }),
+        params: {},
+        context,
+      }) as Promise<Response>;
+
+    it("adds a pending record with the trimmed version, which the versions call then lists", async () => {
+      expect((await post("creator", body)).status).toBe(201);
+      const [row] = await database.db
+        .select()
+        .from(pendingSubmissions)
+        .where(and(eq(pendingSubmissions.entryId, "187-1"), isNull(pendingSubmissions.resolvedAt)));
+      expect(row).toMatchObject({ descriptiveVersion: "Spring 2026", priorRows: 1, username: "creator" });
+      const listed = await (await get("creator", "cause=TS")).json();
+      expect(listed.pending).toContainEqual(
+        expect.objectContaining({ entry_id: "187-1", descriptive_version: "Spring 2026" }),
+      );
+    });
+
+    it("refuses another member's submission (403), an unknown cause (400) and a malformed body (400)", async () => {
+      const before = (await database.db.select().from(pendingSubmissions)).length;
+      expect(await status(post("member", body))).toBe(403);
+      expect(await status(post("creator", { ...body, cause: "ZZZ" }))).toBe(400);
+      expect(await status(post("creator", { ...body, prior_rows: -1 }))).toBe(400);
+      expect((await database.db.select().from(pendingSubmissions)).length).toBe(before);
+    });
+  });
+
+  describe("the built-in forms through the steps", () => {
+    it("walks a version from round 1 mailing to the second true bill", async () => {
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+      const step = async () => versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").step.label;
+      const submit = async (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) => {
+        const result = await submitStep(context.app!, viewer, viewer.member, {
+          causeCode: "TS",
+          version: "Spring 2026",
+          kind,
+          form: form(values),
+        });
+        expect(result, `${kind} ${JSON.stringify(values)}`).toMatchObject({ ok: true });
+      };
+      const mailing = { mailingDate: "2026-03-01", trackingNumber: "RR123456789US" };
+      expect(await step()).toBe("Round 1 Mailing");
+      await submit("mailing", mailing);
+      expect(await step()).toBe("Round 1 Proof of Delivery");
+      await submit("proof", { delivered: "on" });
+      expect(await step()).toBe("Round 2 Notice of Fault");
+
+      const wrong = await submitStep(context.app!, viewer, viewer.member, {
+        causeCode: "TS",
+        version: "Spring 2026",
+        kind: "proof",
+        form: form({ delivered: "on" }),
+      });
+      expect(wrong).toMatchObject({ ok: false, status: 409 });
+
+      await submit("notice", {
+        claimantName: "Cara Creator",
+        dailyAmount: "250",
+        r9Name: "Second Officer",
+        r9Type: "Joinder",
+      });
+      await submit("mailing", mailing);
+      await submit("proof", { delivered: "on" });
+      expect(await step()).toBe("Round 3 Default");
+      await submit("notice", { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" });
+      await submit("mailing", mailing);
+      await submit("proof", { delivered: "on" });
+      expect(await step()).toBe("Setup Billing");
+      await submit("setup-billing", { dailyAmount: "250" });
+      expect(await step()).toBe("First True Bill");
+      await submit("true-bill", { preparationDate: "2026-06-01", administrativeJudgment: "10000" });
+      expect(await step()).toBe("First True Bill Mailing");
+      await submit("true-bill-mailing", mailing);
+      expect(await step()).toBe("First True Bill Proof of Delivery");
+      await submit("true-bill-proof", { delivered: "on" });
+      expect(await step()).toBe("Second True Bill");
+      await submit("true-bill", { preparationDate: "2026-07-01", administrativeJudgment: "12000" });
+
+      const bills = versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").bills;
+      expect(bills.map((b) => b.tbValue)).toEqual([1, 2]);
+      // 20% of the prior administrative judgment (10,000.00).
+      expect(bills[1]).toMatchObject({
+        escalationFee: 200_000,
+        administrativeJudgment: 1_200_000,
+        trueBillTotal: 1_400_000,
+        firstTrueBillTotal: 1_000_000,
+      });
+    });
+
+    it("answers a step's bad input with field errors and saves nothing", async () => {
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+      const result = await submitStep(context.app!, viewer, viewer.member, {
+        causeCode: "TS",
+        version: "Another version",
+        kind: "notice",
+        form: form({ claimantName: "", dailyAmount: "lots" }),
+      });
+      expect(result).toMatchObject({ ok: false, status: 400 });
+      expect(Object.keys(result.ok ? {} : result.fieldErrors).sort()).toEqual(["claimantName", "dailyAmount"]);
+      const unnamed = await submitStep(context.app!, viewer, viewer.member, {
+        causeCode: "TS",
+        version: "Another version",
+        kind: "notice",
+        form: form({ claimantName: "Cara", dailyAmount: "10" }),
+      });
+      expect(unnamed.ok ? {} : unnamed.fieldErrors).toEqual({ r1Name: ["Name at least one respondent"] });
+      const rows = await entriesOf(database.db, ids.creator!, "TS");
+      expect(rows.some((r) => r.descriptiveVersion === "Another version")).toBe(false);
+    });
+  });
+});
