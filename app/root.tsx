@@ -185,7 +185,11 @@ export default function App() {
 }
 
 function errorMessage(error: unknown, status: number): string {
-  if (status === 404) return "This page could not be found";
+  // Remix's own "no route matches" carries internal details: never show them.
+  const internal = isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true;
+  if (status === 404 && (internal || !isRouteErrorResponse(error) || typeof error.data !== "string" || !error.data)) {
+    return "This page could not be found";
+  }
   if (isRouteErrorResponse(error)) {
     if (typeof error.data === "string" && error.data) return error.data;
     if (error.data && typeof error.data === "object" && "error" in error.data && typeof error.data.error === "string") {

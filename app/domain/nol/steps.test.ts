@@ -174,6 +174,6 @@ describe("NoL steps for a creator entry (spec §4)", () => {
 
   it("counts the rounds delivered in a row", () => {
     expect(roundsDelivered(null)).toBe(0);
-    expect(roundsDelivered(creator(["delivered", "delivered", "mailed"]))).toBe(2);
+    expect(roundsDelivered(creator(["delivered", "delivered", "mailed"]).nol_proof_of_delivery)).toBe(2);
   });
 });

@@ -79,10 +79,10 @@ export function nextStep({ creator, hasBillingProfile, trueBill }: StepInput): S
   return { kind: "true-bill", round: NOTICE_ROUNDS + 1, label: trueBillName(1), notarize: false };
 }
 
-/** The rounds a creator entry has fully delivered. */
-export function roundsDelivered(creator: EntryFacts | null): number {
-  if (!creator) return 0;
+/** The rounds delivered one after another from round 1, from the proof-of-delivery flags. */
+export function roundsDelivered(proofOfDelivery: boolean[] | null): number {
+  if (!proofOfDelivery) return 0;
   let n = 0;
-  while (n < creator.nol_proof_of_delivery.length && creator.nol_proof_of_delivery[n]) n += 1;
+  while (n < proofOfDelivery.length && proofOfDelivery[n]) n += 1;
   return n;
 }

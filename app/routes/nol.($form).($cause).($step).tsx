@@ -1,0 +1,386 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { z } from "zod";
+import { Alert } from "~/components/ui/alert";
+import { Field } from "~/components/ui/field";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { RESPONDENT_TYPES, slotsOpenIn } from "~/domain/nol/billing";
+import { formFromParam, versionSchema } from "~/domain/nol/entries";
+import { entryLabel } from "~/domain/nol/labels";
+import { roundsDoneLabel } from "~/domain/nol/rounds";
+import { roundsDelivered, type StepKind } from "~/domain/nol/steps";
+import { formFailure, readForm } from "~/services/forms.server";
+import { causeChoices, requireCause } from "~/services/nol-pages.server";
+import {
+  AccessError,
+  entriesOf,
+  resolveOwner,
+  STEP_KINDS,
+  submitStep,
+  versionsOf,
+  versionState,
+} from "~/services/nol.server";
+import { redirectWithFlash, requireMember } from "~/services/session.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Notice of Liability" }];
+
+const COMPANY_TAG = "memberhall";
+
+const querySchema = z.object({
+  version: versionSchema.optional().catch(undefined),
+  username: z.string().trim().min(1).max(32).optional().catch(undefined),
+});
+
+async function context_(
+  request: Request,
+  params: LoaderFunctionArgs["params"],
+  context: LoaderFunctionArgs["context"],
+) {
+  const { viewer, services } = await requireMember(request, context);
+  if (!params.form) throw redirect("/nol/creator");
+  const form = formFromParam(params.form);
+  if (!form) throw redirect("/nol/NotFound");
+  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  let owner;
+  try {
+    owner = await resolveOwner(services.db, viewer, query.username);
+  } catch (error) {
+    if (error instanceof AccessError) throw json(error.message, { status: error.status });
+    throw error;
+  }
+  return { viewer, services, form, query, owner };
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { viewer, services, query, owner } = await context_(request, params, context);
+  const base = `/nol/${params.form}`;
+  if (!params.cause) {
+    const choices = await causeChoices(services, viewer);
+    return json({
+      view: "causes" as const,
+      title: "Choose a cause",
+      base,
+      choices,
+      creatorOrTester: viewer.member.nolCreator || viewer.member.nolTester,
+    });
+  }
+  const cause = await requireCause(services, viewer, params.cause);
+  const rows = await entriesOf(services.db, owner.id, cause.code);
+  const causeBase = `${base}/${cause.slug}`;
+  const suffix = owner.id === viewer.member.id ? "" : `&username=${encodeURIComponent(owner.username)}`;
+
+  if (!params.step) {
+    const versions = versionsOf(rows).map((version) => {
+      const state = versionState(rows, version);
+      const delivered = roundsDelivered(state.creator?.nolProofOfDelivery ?? null);
+      return {
+        version,
+        step: state.step,
+        roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
+        entries: [state.creator, state.billingProfile, ...state.bills]
+          .filter((e) => e !== null)
+          .map((e) => ({
+            id: e.id,
+            ...entryLabel({ form: e.form, tb_value: e.tbValue }),
+            viewLink: `/nol/seemless/${e.formId}/${e.viewHash}`,
+          })),
+        nextHref: `${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`,
+      };
+    });
+    return json({
+      view: "versions" as const,
+      title: cause.name,
+      base,
+      cause,
+      versions,
+      causeBase,
+      owner: owner.username,
+      suffix,
+    });
+  }
+
+  if (!STEP_KINDS.includes(params.step as StepKind)) throw json("This page could not be found", { status: 404 });
+  const version = query.version;
+  if (!version) throw redirect(causeBase);
+  const state = versionState(rows, version);
+  if (state.step.kind !== params.step)
+    throw redirect(`${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`);
+  const profile = (state.creator?.profile ?? state.billingProfile?.profile ?? {}) as { DailyAmount?: number };
+  return json({
+    view: "step" as const,
+    title: state.step.label,
+    base,
+    cause,
+    causeBase,
+    version,
+    step: state.step,
+    slots: state.step.kind === "notice" ? slotsOpenIn(state.step.round ?? 1) : 0,
+    prefill: {
+      claimantName: (state.creator?.data as { claimantName?: string } | undefined)?.claimantName ?? owner.name ?? "",
+      dailyAmount: profile.DailyAmount !== undefined ? String(profile.DailyAmount) : "",
+    },
+    priorJudgment: state.bills.at(-1)?.administrativeJudgment ?? null,
+  });
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { viewer, services, query, owner } = await context_(request, params, context);
+  if (!params.cause || !params.step || !STEP_KINDS.includes(params.step as StepKind)) {
+    throw json("This page could not be found", { status: 404 });
+  }
+  const cause = await requireCause(services, viewer, params.cause);
+  const form = await readForm(request);
+  const version = versionSchema.safeParse(form.get("version") ?? query.version);
+  if (!version.success) return formFailure(form, { version: version.error.flatten().formErrors });
+  const result = await submitStep(services, viewer, owner, {
+    causeCode: cause.code,
+    version: version.data,
+    kind: params.step as StepKind,
+    form,
+  });
+  if (!result.ok) return formFailure(form, result.fieldErrors, result.message, result.status);
+  const next = versionState(await entriesOf(services.db, owner.id, cause.code), version.data).step;
+  const suffix = owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`;
+  return redirectWithFlash(
+    `/nol/${params.form}/${cause.slug}${suffix}`,
+    { kind: "success", message: `Saved. Next: ${next.label}.` },
+    services.config,
+  );
+}
+
+function Causes({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { view: "causes" }> }) {
+  const note = { live: "", testing: " (testing: open to testers)", beta: " (coming soon)" } as const;
+  return (
+    <section className="card" aria-labelledby="causes-title">
+      <h1 id="causes-title">Choose a cause</h1>
+      {data.creatorOrTester ? null : (
+        <Alert kind="warn">
+          The notice creator is open to NoL creators and testers. Ask an admin to open it for you.
+        </Alert>
+      )}
+      {data.choices.length === 0 ? <p>No causes are offered in your country yet.</p> : null}
+      <ul className="cause-list">
+        {data.choices.map((c) => (
+          <li key={c.code} data-status={c.status}>
+            {c.enabled ? (
+              <Link to={`${data.base}/${c.slug}`}>{c.name}</Link>
+            ) : (
+              <span className="disabled" aria-disabled="true">
+                {c.name}
+              </span>
+            )}
+            <span className="muted">{note[c.status]}</span>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <Link to="/nol/editor">Who may edit your notices</Link>
+      </p>
+    </section>
+  );
+}
+
+function Versions({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { view: "versions" }> }) {
+  const failure = useActionData<typeof action>();
+  return (
+    <section className="card" aria-labelledby="versions-title">
+      <p>
+        <Link to={data.base}>All causes</Link>
+      </p>
+      <h1 id="versions-title">{data.cause.name}</h1>
+      {data.versions.length === 0 ? <p>You have no notices for this cause yet.</p> : null}
+      {data.versions.map((v) => (
+        <article key={v.version} className="version" aria-labelledby={`v-${v.version}`}>
+          <h2 id={`v-${v.version}`}>{v.version}</h2>
+          <p>
+            {v.roundsDone ? <>Done: {v.roundsDone}. </> : null}
+            Next: <strong data-testid="next-step">{v.step.label}</strong>
+            {v.step.notarize ? <span className="muted"> · can be notarized online</span> : null}
+          </p>
+          <ul>
+            {v.entries.map((e) => (
+              <li key={e.id}>
+                <Link to={e.viewLink}>{e.label}</Link>
+                {e.status ? ` · ${e.status}` : ""}
+                {e.readOnly ? " · read-only" : ""}
+              </li>
+            ))}
+          </ul>
+          <Link className="button button-primary" to={v.nextHref}>
+            Continue: {v.step.label}
+          </Link>
+        </article>
+      ))}
+      <h2>Start a new notice</h2>
+      <Form method="get" action={`${data.causeBase}/notice`} className="form">
+        {data.suffix ? <input type="hidden" name="username" value={data.owner} /> : null}
+        <Field
+          label="Name of this version"
+          name="version"
+          required
+          maxLength={120}
+          hint="For example the respondent's office and the year."
+          errors={failure && !failure.ok ? failure.fieldErrors.version : undefined}
+        />
+        <div className="actions">
+          <button type="submit" className="button">
+            Start
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function TimezoneField() {
+  const [zone, setZone] = useState("UTC");
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"), []);
+  return <input type="hidden" name="timezone" value={zone} />;
+}
+
+function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { view: "step" }> }) {
+  const failure = useActionData<typeof action>();
+  const errors = failure && !failure.ok ? failure.fieldErrors : {};
+  const values = failure && !failure.ok ? failure.values : {};
+  const { step } = data;
+  return (
+    <section className="card" aria-labelledby="step-title">
+      <p>
+        <Link to={data.causeBase}>{data.cause.name}</Link> · {data.version}
+      </p>
+      <h1 id="step-title">{step.label}</h1>
+      {failure && !failure.ok && failure.formError ? <Alert kind="error">{failure.formError}</Alert> : null}
+      <Form method="post" className="form" noValidate>
+        <input type="hidden" name="version" value={data.version} />
+        <input type="hidden" name="company" value={COMPANY_TAG} />
+        <input type="hidden" name="entryType" value="Continue with Round" />
+        <TimezoneField />
+        {step.kind === "notice" ? (
+          <>
+            <Field
+              label="Claimant's name"
+              name="claimantName"
+              required
+              defaultValue={values.claimantName ?? data.prefill.claimantName}
+              errors={errors.claimantName}
+            />
+            <Field
+              label="Daily amount (USD)"
+              name="dailyAmount"
+              inputMode="decimal"
+              required
+              defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
+              errors={errors.dailyAmount}
+            />
+            <fieldset>
+              <legend>Respondents (slots 1 to {data.slots})</legend>
+              {Array.from({ length: data.slots }, (_, i) => i + 1).map((slot) => (
+                <div className="respondent" key={slot}>
+                  <Field
+                    label={`Respondent ${slot}`}
+                    name={`r${slot}Name`}
+                    defaultValue={values[`r${slot}Name`]}
+                    errors={errors[`r${slot}Name`]}
+                  />
+                  <div className="field">
+                    <label htmlFor={`r${slot}Type`}>Type of respondent {slot}</label>
+                    <select
+                      id={`r${slot}Type`}
+                      name={`r${slot}Type`}
+                      defaultValue={values[`r${slot}Type`] ?? "Individual"}
+                    >
+                      {RESPONDENT_TYPES.map((t) => (
+                        <option key={t}>{t}</option>
+                      ))}
+                    </select>
+                  </div>
+                </div>
+              ))}
+            </fieldset>
+          </>
+        ) : null}
+        {step.kind === "mailing" || step.kind === "true-bill-mailing" ? (
+          <>
+            <Field
+              label="Mailing date"
+              name="mailingDate"
+              type="date"
+              required
+              defaultValue={values.mailingDate}
+              errors={errors.mailingDate}
+            />
+            <Field
+              label="Tracking number"
+              name="trackingNumber"
+              required
+              defaultValue={values.trackingNumber}
+              errors={errors.trackingNumber}
+            />
+          </>
+        ) : null}
+        {step.kind === "proof" || step.kind === "true-bill-proof" ? (
+          <div className="field">
+            <div className="checkbox">
+              <input
+                id="delivered"
+                type="checkbox"
+                name="delivered"
+                aria-invalid={errors.delivered ? true : undefined}
+              />
+              <label htmlFor="delivered">The proof of delivery has arrived</label>
+            </div>
+            {errors.delivered ? <p className="field-error">{errors.delivered.join(" ")}</p> : null}
+          </div>
+        ) : null}
+        {step.kind === "setup-billing" ? (
+          <Field
+            label="Daily amount (USD)"
+            name="dailyAmount"
+            inputMode="decimal"
+            required
+            defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
+            errors={errors.dailyAmount}
+          />
+        ) : null}
+        {step.kind === "true-bill" ? (
+          <>
+            <Field
+              label="Preparation date"
+              name="preparationDate"
+              type="date"
+              required
+              defaultValue={values.preparationDate}
+              errors={errors.preparationDate}
+            />
+            <Field
+              label="Administrative judgment (USD)"
+              name="administrativeJudgment"
+              inputMode="decimal"
+              required
+              defaultValue={values.administrativeJudgment}
+              errors={errors.administrativeJudgment}
+            />
+            {data.priorJudgment ? (
+              <p className="muted">
+                An escalation fee of 20% of the prior judgment (${((data.priorJudgment * 0.2) / 100).toFixed(2)}) is
+                added.
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        <div className="actions">
+          <SubmitButton pendingText="Saving…">Save {step.label}</SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export default function Nol() {
+  const data = useLoaderData<typeof loader>();
+  if (data.view === "causes") return <Causes data={data} />;
+  if (data.view === "versions") return <Versions data={data} />;
+  return <StepForm data={data} />;
+}

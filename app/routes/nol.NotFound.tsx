@@ -1,0 +1,21 @@
+import type { MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+
+export const meta: MetaFunction = () => [{ title: "Form not found" }];
+
+/** "/nol/NotFound is shown when no form id is known for the form." */
+export async function loader() {
+  return json({}, { status: 404 });
+}
+
+export default function NolNotFound() {
+  return (
+    <section className="card" aria-labelledby="nf-title">
+      <h1 id="nf-title">This form could not be found</h1>
+      <p>
+        <Link to="/nol/creator">Go to the notice creator</Link>
+      </p>
+    </section>
+  );
+}

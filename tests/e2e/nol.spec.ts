@@ -1,0 +1,122 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+async function logIn(page: Page, username: string) {
+  await page.goto("/login");
+  await page.getByLabel("Username or e-mail address").fill(username);
+  await page.getByLabel("Password").fill("memberhall-demo");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+function causeItem(page: Page, name: string) {
+  return page.locator(".cause-list li").filter({ hasText: name });
+}
+
+test("the creator takes a live cause from round 1 through Default to Setup Billing and the First True Bill mailing", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await logIn(page, "creator");
+  await page.goto("/nol/creator");
+  await expect(page.getByRole("heading", { name: "Choose a cause" })).toBeVisible();
+  await page.getByRole("link", { name: "Traffic Stop" }).click();
+  await expect(page).toHaveURL(/\/nol\/creator\/traffic-stop$/);
+
+  const version = `Highway patrol ${Date.now()}`;
+  await page.getByLabel("Name of this version").fill(version);
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
+  await page.getByLabel("Daily amount (USD)").fill("250");
+  await page.getByLabel("Respondent 1", { exact: true }).fill("Officer Example");
+  await page.getByLabel("Type of respondent 1").selectOption("Official");
+  await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+
+  const versionCard = page.locator("article.version").filter({ hasText: version });
+  const expectNext = async (label: string) => {
+    await expect(versionCard.getByTestId("next-step")).toHaveText(label);
+  };
+  const continueWith = async (label: string) => {
+    await expectNext(label);
+    await versionCard.getByRole("link", { name: `Continue: ${label}` }).click();
+    await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+  };
+  const mail = async (label: string) => {
+    await continueWith(label);
+    await page.getByLabel("Mailing date").fill("2026-03-02");
+    await page.getByLabel("Tracking number").fill("RR123456789US");
+    await page.getByRole("button", { name: `Save ${label}` }).click();
+  };
+  const deliver = async (label: string) => {
+    await continueWith(label);
+    await page.getByLabel("The proof of delivery has arrived").check();
+    await page.getByRole("button", { name: `Save ${label}` }).click();
+  };
+  const notice = async (label: string, slot: number) => {
+    await continueWith(label);
+    await page.getByLabel(`Respondent ${slot}`, { exact: true }).fill(`Respondent number ${slot}`);
+    await page.getByRole("button", { name: `Save ${label}` }).click();
+  };
+
+  await mail("Round 1 Mailing");
+  await deliver("Round 1 Proof of Delivery");
+  await expect(versionCard).toContainText("Done: Round 1.");
+  await notice("Round 2 Notice of Fault", 9);
+  await mail("Round 2 Mailing");
+  await deliver("Round 2 Proof of Delivery");
+  await expect(versionCard).toContainText("Done: Rounds 1 to 2.");
+  await notice("Round 3 Default", 13);
+  await mail("Round 3 Mailing");
+  await deliver("Round 3 Proof of Delivery");
+
+  await continueWith("Setup Billing");
+  await page.getByRole("button", { name: "Save Setup Billing" }).click();
+  await expect(versionCard.getByRole("link", { name: "Billing Profile" })).toBeVisible();
+
+  await continueWith("First True Bill");
+  await page.getByLabel("Preparation date").fill("2026-06-01");
+  await page.getByLabel("Administrative judgment (USD)").fill("10000");
+  await page.getByRole("button", { name: "Save First True Bill" }).click();
+  await expectNext("First True Bill Mailing");
+  await expect(versionCard.getByRole("link", { name: "First True Bill", exact: true })).toBeVisible();
+  await continueWith("First True Bill Mailing");
+});
+
+test("cause status: the tester's testing cause is enabled, the creator's is not; a beta cause is listed and disabled", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await logIn(page, "creator");
+  await page.goto("/nol/creator");
+  await expect(causeItem(page, "Traffic Stop").getByRole("link")).toBeVisible();
+  await expect(causeItem(page, "Child Removal").getByRole("link")).toHaveCount(0);
+  await expect(causeItem(page, "Child Removal")).toContainText("testing");
+  await expect(causeItem(page, "Medical Coercion").getByRole("link")).toHaveCount(0);
+  await expect(causeItem(page, "Medical Coercion")).toContainText("coming soon");
+
+  const tester = await (await browser.newContext({ baseURL })).newPage();
+  await logIn(tester, "tester");
+  await tester.goto("/nol/creator");
+  await expect(causeItem(tester, "Child Removal").getByRole("link", { name: "Child Removal" })).toBeVisible();
+  await expect(causeItem(tester, "Traffic Stop").getByRole("link")).toBeVisible();
+  await expect(causeItem(tester, "Medical Coercion").getByRole("link")).toHaveCount(0);
+});
+
+test.describe("addresses that do not fit", () => {
+  test.use({ expectedConsoleErrors: [/status of 40[34]/] });
+
+  test("an unknown form shows NotFound; an unknown cause says 'Unknown cause code'; a closed cause is refused", async ({
+    page,
+  }) => {
+    await logIn(page, "creator");
+    await page.goto("/nol/bogus-form");
+    await expect(page).toHaveURL(/\/nol\/NotFound$/);
+    await expect(page.getByRole("heading", { name: "This form could not be found" })).toBeVisible();
+    const unknown = await page.goto("/nol/creator/no-such-cause");
+    expect(unknown?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Unknown cause code" })).toBeVisible();
+    const closed = await page.goto("/nol/creator/child-removal");
+    expect(closed?.status()).toBe(403);
+  });
+});
