@@ -17,6 +17,7 @@ import {
   AccessError,
   entriesOf,
   resolveOwner,
+  seemlessLink,
   STEP_KINDS,
   submitStep,
   versionsOf,
@@ -84,7 +85,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           .map((e) => ({
             id: e.id,
             ...entryLabel({ form: e.form, tb_value: e.tbValue }),
-            viewLink: `/nol/seemless/${e.formId}/${e.viewHash}`,
+            viewLink: seemlessLink(e, e.viewHash),
           })),
         nextHref: `${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`,
       };
@@ -202,7 +203,8 @@ function Versions({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
           <ul>
             {v.entries.map((e) => (
               <li key={e.id}>
-                <Link to={e.viewLink}>{e.label}</Link>
+                {/* A document link: the client router reads the hash's trailing "*" as a wildcard. */}
+                <a href={e.viewLink}>{e.label}</a>
                 {e.status ? ` · ${e.status}` : ""}
                 {e.readOnly ? " · read-only" : ""}
               </li>

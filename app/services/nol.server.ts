@@ -50,9 +50,16 @@ export async function resolveOwner(
   return owner;
 }
 
+/** The embedded-form address of an entry: its hash, and the entry named in the `entry` query (spec §2.2). */
+export function seemlessLink(row: Pick<EntryRow, "formId" | "id">, hash: string): string {
+  // "*" is escaped: routers read a bare one in a path as a wildcard.
+  const segment = encodeURIComponent(hash).replace(/\*/g, "%2A");
+  return `/nol/seemless/${row.formId}/${segment}?entry=${encodeURIComponent(JSON.stringify({ EntryId: row.id }))}`;
+}
+
 /** A member version as the API sends it (spec §3 "NoL entry"). */
 export function entryJson(row: EntryRow, username: string) {
-  const link = (hash: string) => `/nol/seemless/${row.formId}/${hash}`;
+  const link = (hash: string) => seemlessLink(row, hash);
   return {
     id: row.id,
     form: row.form,

@@ -80,6 +80,13 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await expectNext("First True Bill Mailing");
   await expect(versionCard.getByRole("link", { name: "First True Bill", exact: true })).toBeVisible();
   await continueWith("First True Bill Mailing");
+
+  // Each entry opens by its link, with the entry named in the query (spec §2.2).
+  await page.goBack();
+  await versionCard.getByRole("link", { name: "NoL Creator" }).click();
+  await expect(page).toHaveURL(/\/nol\/seemless\/187\/.{31,}%2A\?entry=/);
+  await expect(page.getByRole("heading", { level: 1, name: "NoL Creator" })).toBeVisible();
+  await expect(page.getByRole("row", { name: /Round 3 2026-03-02 yes/ })).toBeVisible();
 });
 
 test("cause status: the tester's testing cause is enabled, the creator's is not; a beta cause is listed and disabled", async ({

@@ -79,7 +79,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
         descriptive_version: "Spring 2026",
         nol_tracking: [true],
       });
-      expect(body.list[0]!.edit_link).toMatch(/^\/nol\/seemless\/187\/.{31,}\*$/);
+      expect(body.list[0]!.edit_link).toMatch(/^\/nol\/seemless\/187\/.{31,}%2A\?entry=/);
       expect(body.nolFeatures).toEqual([
         { CauseCode: "TS", DescriptiveVersion: "Spring 2026", AllowNotarizeOnline: true },
       ]);

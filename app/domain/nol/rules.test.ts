@@ -199,6 +199,7 @@ describe("selection (spec §4)", () => {
     expect(linkHash("/a/b#xyz*")).toBe("xyz*");
     expect(linkHash("/nol/seemless/187/hash*")).toBe("hash*");
     expect(linkHash("/nol/seemless/187/hash*?entry=%7B%7D")).toBe("hash*");
+    expect(linkHash("/nol/seemless/187/hash%2A?entry=%7B%7D")).toBe("hash*");
     expect(linkHash(null)).toBeNull();
   });
 

@@ -25,7 +25,13 @@ export function linkHash(link: string | null): string | null {
   if (!link) return null;
   const hashIndex = link.indexOf("#");
   if (hashIndex >= 0) return link.slice(hashIndex + 1) || null;
-  return link.split("?")[0]!.split("/").filter(Boolean).pop() ?? null;
+  const segment = link.split("?")[0]!.split("/").filter(Boolean).pop();
+  if (!segment) return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**

@@ -1,0 +1,72 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useFrameSession } from "~/components/frame-session";
+import { FrameStatus } from "~/components/frame-status";
+import { Alert } from "~/components/ui/alert";
+import { entryLabel } from "~/domain/nol/labels";
+import { apiFetch } from "~/lib/state-client";
+import { appServices } from "~/services/app.server";
+
+export const handle = { layout: "empty" };
+
+export const meta: MetaFunction = () => [{ title: "Your notices" }];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const { config } = await appServices(context);
+  return json({ supportEmail: config.supportEmail, baseUrl: config.baseUrl });
+}
+
+type Entry = {
+  id: string;
+  form: "NoLCreator2" | "NoLProfileBilling" | "NoLBilling";
+  cause: string;
+  descriptive_version: string;
+  tb_value: number | null;
+  view_link: string;
+};
+
+/** The member's notices for the learning site's frame, read through the API with state headers. */
+export default function EmbedNols() {
+  const { supportEmail, baseUrl } = useLoaderData<typeof loader>();
+  const { session } = useFrameSession(supportEmail);
+  const [entries, setEntries] = useState<Entry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (session.status !== "signed-in") return;
+    apiFetch("/api/entry/nol-member-versions")
+      .then(async (response) => {
+        const body = (await response.json()) as { list?: Entry[]; error?: string };
+        if (!response.ok || !body.list) throw new Error(body.error ?? "Your notices could not be read");
+        setEntries(body.list);
+      })
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : "Your notices could not be read"));
+  }, [session.status]);
+  return (
+    <section className="card" aria-labelledby="embed-title" aria-live="polite">
+      <h1 id="embed-title">Your notices</h1>
+      <FrameStatus session={session}>
+        {() =>
+          error ? (
+            <Alert kind="error">{error}</Alert>
+          ) : entries === null ? (
+            <p role="status">Loading your notices…</p>
+          ) : entries.length === 0 ? (
+            <p>You have no notices yet.</p>
+          ) : (
+            <ul>
+              {entries.map((e) => (
+                <li key={e.id}>
+                  <a href={`${baseUrl}${e.view_link}`} target="_blank" rel="noreferrer">
+                    {e.cause} · {e.descriptive_version} · {entryLabel(e).label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </FrameStatus>
+    </section>
+  );
+}

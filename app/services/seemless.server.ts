@@ -1,0 +1,52 @@
+import { json } from "@remix-run/node";
+import { and, eq, or } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "~/db/client.server";
+import { nolEntries, users } from "~/db/schema";
+import { FORM_BY_ID } from "~/domain/nol/entries";
+import { AccessError, resolveOwner } from "./nol.server";
+import type { Viewer } from "./session.server";
+
+export const ENTRY_REQUIRED = "The form entry must be given";
+
+const entryQuerySchema = z.record(z.unknown());
+
+/**
+ * /nol/seemless/{form_id}/{form_hash}?entry=…: the embedded form of an entry. The entry
+ * (URL-encoded JSON) must be given; the hash names the entry by its view or edit link.
+ */
+export async function seemlessEntry(
+  db: Database,
+  viewer: Viewer,
+  formIdParam: string | undefined,
+  hash: string,
+  entryParam: string | null,
+) {
+  if (!entryParam) throw json(ENTRY_REQUIRED, { status: 400 });
+  let entry: Record<string, unknown>;
+  try {
+    const parsed = entryQuerySchema.safeParse(JSON.parse(entryParam));
+    if (!parsed.success) throw new Error("not an object");
+    entry = parsed.data;
+  } catch {
+    throw json("The form entry must be a JSON object", { status: 400 });
+  }
+  const formId = Number(formIdParam);
+  if (!FORM_BY_ID[formId]) throw json("This form could not be found", { status: 404 });
+  if (hash.length > 200) throw json("This page could not be found", { status: 404 });
+  const [row] = await db
+    .select({ entry: nolEntries, owner: users.username })
+    .from(nolEntries)
+    .innerJoin(users, eq(users.id, nolEntries.userId))
+    .where(and(eq(nolEntries.formId, formId), or(eq(nolEntries.viewHash, hash), eq(nolEntries.editHash, hash))))
+    .limit(1);
+  if (!row) throw json("This page could not be found", { status: 404 });
+  try {
+    await resolveOwner(db, viewer, row.owner);
+  } catch (error) {
+    // Someone else's entry is as good as missing.
+    if (error instanceof AccessError) throw json("This page could not be found", { status: 404 });
+    throw error;
+  }
+  return { row: row.entry, owner: row.owner, editable: row.entry.editHash === hash, prefill: entry };
+}
