@@ -25,6 +25,8 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export function createApp(services: AppServices, build: ServerBuild, state: { shuttingDown: boolean }) {
   const { config, database, logger } = services;
+  // The hosted forms' own scripts, styles and requests, when Cognito Forms is the provider.
+  const formsOrigin = config.forms === "cognito" ? [new URL(config.cognitoApiUrl).origin] : [];
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
@@ -61,13 +63,13 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
         directives: {
           "default-src": ["'self'"],
           "script-src": ["'strict-dynamic'", "'self'", (_req, res) => `'nonce-${locals(res as Response).cspNonce}'`],
-          "style-src": ["'self'"],
+          "style-src": ["'self'", ...formsOrigin],
           "style-src-attr": ["'unsafe-inline'"],
-          "img-src": ["'self'", "data:"],
-          "font-src": ["'self'"],
-          "connect-src": ["'self'"],
-          "frame-src": ["'self'"],
-          "form-action": ["'self'"],
+          "img-src": ["'self'", "data:", ...formsOrigin],
+          "font-src": ["'self'", ...formsOrigin],
+          "connect-src": ["'self'", ...formsOrigin],
+          "frame-src": ["'self'", ...formsOrigin],
+          "form-action": ["'self'", ...formsOrigin],
           "object-src": ["'none'"],
           "base-uri": ["'none'"],
           "frame-ancestors": [(req) => frameAncestors(pathOf(req as Request), config.lrmUrl)],

@@ -44,6 +44,11 @@ export type AppConfig = {
   loginRecheckSeconds: number;
   subRecheckSeconds: number;
   contentDir: string;
+  forms: Env["FORMS"];
+  cognitoApiUrl: string;
+  cognitoApiKey: string | undefined;
+  cognitoEmbedKey: string | undefined;
+  cognitoWebhookSecret: string | undefined;
 };
 
 const storedSecretsSchema = z.object({
@@ -144,6 +149,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
     contentDir: path.resolve(env.CONTENT_DIR),
+    forms: env.FORMS,
+    cognitoApiUrl: env.COGNITO_API_URL ?? "https://www.cognitoforms.com",
+    cognitoApiKey: env.COGNITO_API_KEY,
+    cognitoEmbedKey: env.COGNITO_EMBED_KEY,
+    cognitoWebhookSecret: env.COGNITO_WEBHOOK_SECRET,
   };
 }
 

@@ -107,6 +107,17 @@ export const envSchema = z
         errorMap: () => ({ message: "must be sandbox or production" }),
       })
       .default("sandbox"),
+    FORMS: z
+      .enum(["builtin", "cognito"], {
+        errorMap: () => ({ message: "must be builtin or cognito" }),
+      })
+      .default("builtin"),
+    COGNITO_API_URL: optionalHttpUrl,
+    COGNITO_API_KEY: optionalText,
+    COGNITO_EMBED_KEY: optionalText,
+    COGNITO_WEBHOOK_SECRET: optionalText.pipe(
+      z.string().min(32, { message: "must be at least 32 characters" }).optional(),
+    ),
     SESSION_SECRET: secret("SESSION_SECRET"),
     STATE_SECRET: secret("STATE_SECRET"),
     STATE_PRIVATE_KEY: optionalText.pipe(
@@ -154,6 +165,11 @@ export const envSchema = z
     }
     if (env.NOTARY === "proof" && !env.PROOF_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["PROOF_API_KEY"], message: "is required when NOTARY=proof" });
+    }
+    if (env.FORMS === "cognito") {
+      for (const name of ["COGNITO_API_KEY", "COGNITO_EMBED_KEY", "COGNITO_WEBHOOK_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when FORMS=cognito" });
+      }
     }
     if (env.LRM_SSO_URL && !env.LRM_SSO_SECRET) {
       ctx.addIssue({ code: "custom", path: ["LRM_SSO_SECRET"], message: "is required when LRM_SSO_URL is set" });

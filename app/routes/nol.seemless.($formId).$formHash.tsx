@@ -4,6 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { causeSlug } from "~/domain/causes";
 import { entryLabel } from "~/domain/nol/labels";
 import { getCauseCatalogue } from "~/services/causes.server";
+import { useNonce } from "~/components/nonce";
+import { seamlessEmbed } from "~/providers/forms/cognito.server";
 import { seemlessEntry } from "~/services/seemless.server";
 import { requireMember } from "~/services/session.server";
 
@@ -12,18 +14,31 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.l
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const url = new URL(request.url);
-  const { row, owner } = await seemlessEntry(
+  const { row, owner, prefill } = await seemlessEntry(
     services.db,
     viewer,
     params.formId,
     params.formHash ?? "",
     url.searchParams.get("entry"),
   );
+  const { config } = services;
+  // With Cognito Forms the entry opens in its seamless embed, prefilled with the entry JSON.
+  const embed =
+    config.forms === "cognito" && config.cognitoEmbedKey
+      ? seamlessEmbed({ apiUrl: config.cognitoApiUrl, embedKey: config.cognitoEmbedKey }, row.formId, {
+          ...prefill,
+          Username: owner,
+          Cause: row.causeCode,
+          DescriptiveVersion: row.descriptiveVersion,
+          EntryType: "Continue with Round",
+        })
+      : null;
   const catalogue = await getCauseCatalogue(services.db);
   const cause = catalogue.causes[row.causeCode];
   const label = entryLabel({ form: row.form, tb_value: row.tbValue });
   const money = (cents: number | null) => (cents === null ? null : (cents / 100).toFixed(2));
   return json({
+    embed,
     label: label.label,
     status: label.status,
     readOnly: label.readOnly,
@@ -51,8 +66,27 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   });
 }
 
+function CognitoEmbed({ embed }: { embed: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["embed"]> }) {
+  const nonce = useNonce();
+  const prefill = `document.currentScript.previousElementSibling.addEventListener("load",function(){window.Cognito&&window.Cognito.prefill(${embed.entry})});`;
+  return (
+    <div className="cognito-embed">
+      <script src={embed.scriptSrc} data-key={embed.key} data-form={String(embed.formId)} nonce={nonce} async />
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: prefill }} />
+    </div>
+  );
+}
+
 export default function SeemlessEntry() {
   const e = useLoaderData<typeof loader>();
+  if (e.embed) {
+    return (
+      <section className="card" aria-labelledby="entry-title">
+        <h1 id="entry-title">{e.label}</h1>
+        <CognitoEmbed embed={e.embed} />
+      </section>
+    );
+  }
   return (
     <section className="card" aria-labelledby="entry-title">
       <p>

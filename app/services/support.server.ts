@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { supportRequests } from "~/db/schema";
 import { FORM_IDS } from "~/domain/forms";
-import { builtinForms } from "~/providers/forms/builtin.server";
+import { formsFor } from "./forms-provider.server";
 import { mailerFor } from "./accounts.server";
 import { hitRateLimit } from "./rate-limit.server";
 
@@ -31,7 +31,8 @@ export async function submitSupportRequest(
 ): Promise<{ ok: true; entryNumber: number } | { ok: false; retryAfterSeconds: number }> {
   const limit = await hitRateLimit(services.db, `support:ip:${meta.ip}`, 10, 3_600);
   if (!limit.ok) return limit;
-  const entry = await builtinForms(services.db).submit({
+  const forms = formsFor(services);
+  const entry = await forms.submit({
     formId: FORM_IDS.support,
     userId: meta.userId,
     data: {
@@ -49,7 +50,8 @@ export async function submitSupportRequest(
     subject: input.subject,
     message: input.message,
     source: input.source,
-    formEntryId: entry.id,
+    // Only built-in entries live in our form_entries table.
+    formEntryId: forms.name === "builtin" ? entry.id : null,
   });
   await mailerFor(services).send({
     to: services.config.supportEmail,

@@ -1,8 +1,9 @@
 import type { RequestHandler } from "msw";
+import { handlers as cognito } from "./cognito";
 
 /**
  * The handlers of every outside service, one file per provider under tests/mocks/, each
  * exporting `handlers` in the provider's own wire format. They are added here as the
  * providers arrive; any request no handler answers fails the test.
  */
-export const handlers: RequestHandler[] = [];
+export const handlers: RequestHandler[] = [...cognito];

@@ -75,6 +75,7 @@ const MATRIX: Row[] = [
   ["/api/entry/nol-editors", 401, 200, 200, 200],
   ["/api/creator/auth", 405, 405, 405, 405],
   ["/api/entry/cognito-submitted", 405, 405, 405, 405],
+  ["/api/forms/cognito/not-the-secret/submit", 404, 404, 404, 404],
   ["/lrm", 200, 200, 200, 200],
   ["/lrm/header", 200, 200, 200, 200],
   ["/lrm/iframe", 200, 200, 200, 200],

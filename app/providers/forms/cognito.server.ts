@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { FormEntry, FormsProvider } from "./types";
+
+/**
+ * Cognito Forms (https://www.cognitoforms.com): entries API with a bearer API key, entries
+ * posted to our webhooks, and the seamless embed in the browser. Replies are parsed, never
+ * trusted as typed.
+ */
+
+const entryMetaSchema = z.object({
+  Number: z.number().int().positive(),
+  Version: z.number().int().positive().default(1),
+  DateCreated: z.string().optional(),
+  DateUpdated: z.string().optional(),
+  EditLink: z.string().url().nullish(),
+  ViewLink: z.string().url().nullish(),
+});
+
+/** An entry as Cognito sends it: `Id` "<form>-<number>", `Entry` metadata, `Form`, and the fields. */
+export const cognitoEntrySchema = z
+  .object({
+    Id: z.string().regex(/^\d+-\d+$/, "Id must be <form>-<number>"),
+    Form: z
+      .object({
+        Id: z.union([z.string(), z.number()]).optional(),
+        InternalName: z.string().optional(),
+        Name: z.string().optional(),
+      })
+      .optional(),
+    Entry: entryMetaSchema,
+  })
+  .passthrough();
+export type CognitoEntry = z.infer<typeof cognitoEntrySchema>;
+
+const cognitoErrorSchema = z.object({
+  Message: z.string(),
+  Type: z.string().optional(),
+  SupportCode: z.string().optional(),
+});
+
+export class CognitoError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type CognitoSettings = { apiUrl: string; apiKey: string };
+
+async function call(settings: CognitoSettings, method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${settings.apiUrl}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${settings.apiKey}`,
+      Accept: "application/json",
+      ...(body ? { "Content-Type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    throw new CognitoError(response.status, `Cognito Forms answered ${response.status} with a body that is not JSON`);
+  }
+  if (!response.ok) {
+    const error = cognitoErrorSchema.safeParse(parsed);
+    throw new CognitoError(
+      response.status,
+      error.success ? error.data.Message : `Cognito Forms answered ${response.status}`,
+    );
+  }
+  return parsed;
+}
+
+export async function fetchCognitoEntry(
+  settings: CognitoSettings,
+  formId: number,
+  entryId: string,
+): Promise<CognitoEntry> {
+  const body = await call(settings, "GET", `/api/forms/${formId}/entries/${encodeURIComponent(entryId)}`);
+  const entry = cognitoEntrySchema.safeParse(body);
+  if (!entry.success) throw new CognitoError(502, "Cognito Forms sent an entry we cannot read");
+  return entry.data;
+}
+
+function hashOf(link: string | null | undefined): string {
+  if (!link) return "";
+  return link.split("#")[1] ?? link.split("/").pop() ?? "";
+}
+
+/** The forms provider on Cognito: entries are created through its API. */
+export function cognitoForms(settings: CognitoSettings): FormsProvider {
+  return {
+    name: "cognito",
+    async submit({ formId, data }): Promise<FormEntry> {
+      const body = await call(settings, "POST", `/api/forms/${formId}/entries`, data);
+      const entry = cognitoEntrySchema.safeParse(body);
+      if (!entry.success) throw new CognitoError(502, "Cognito Forms sent an entry we cannot read");
+      return {
+        id: entry.data.Id,
+        formId,
+        entryNumber: entry.data.Entry.Number,
+        editHash: hashOf(entry.data.Entry.EditLink),
+        viewHash: hashOf(entry.data.Entry.ViewLink),
+      };
+    },
+  };
+}
+
+/** What the seamless embed needs in the page: the script, the key, the form and the JSON prefill. */
+export function seamlessEmbed(
+  settings: { apiUrl: string; embedKey: string },
+  formId: number,
+  prefill: Record<string, unknown>,
+) {
+  return {
+    scriptSrc: `${settings.apiUrl}/f/seamless.js`,
+    key: settings.embedKey,
+    formId,
+    // Safe inside an inline <script>: no "</script>" or line separators can break out.
+    entry: JSON.stringify(prefill)
+      .replace(/</g, "\\u003c")
+      .replace(/\u2028/g, "\\u2028")
+      .replace(/\u2029/g, "\\u2029"),
+  };
+}

@@ -1,0 +1,132 @@
+import { timingSafeEqual } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { AppServices } from "~/context";
+import { causes, nolEntries, pendingSubmissions, users, webhookEvents } from "~/db/schema";
+import { FORM_BY_ID } from "~/domain/nol/entries";
+import { cognitoEntrySchema, type CognitoEntry } from "~/providers/forms/cognito.server";
+import { newFormHash } from "~/providers/forms/builtin.server";
+
+/** The NoL fields of our Cognito forms, by their internal names. */
+const nolFieldsSchema = z.object({
+  Username: z.string().min(1).max(32),
+  Cause: z.string().min(1).max(40),
+  DescriptiveVersion: z.string().trim().min(1).max(120),
+  Round: z.number().int().min(1).max(200).optional(),
+  NolTracking: z.array(z.boolean()).max(50).optional(),
+  NolMailingDate: z.array(z.string().nullable()).max(50).optional(),
+  NolProofOfDelivery: z.array(z.boolean()).max(50).optional(),
+  TbValue: z.number().int().min(1).max(200).nullish(),
+  BillMailingDate: z.string().nullish(),
+  BillProofOfDelivery: z.boolean().nullish(),
+  BillTracking: z.string().max(60).nullish(),
+  AdministrativeJudgment: z.number().nonnegative().nullish(),
+  EscalationFee: z.number().nonnegative().nullish(),
+  TrueBillTotal: z.number().nonnegative().nullish(),
+});
+
+export function secretMatches(given: string, expected: string | undefined): boolean {
+  if (!expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export type WebhookOutcome =
+  | { status: 200; body: { entryId: string; duplicate: boolean } }
+  | { status: 400 | 422; body: { error: string; fieldErrors?: unknown } };
+
+const cents = (dollars: number | null | undefined) =>
+  dollars === null || dollars === undefined ? null : Math.round(dollars * 100);
+
+/**
+ * A Cognito submit or update webhook: the entry becomes (or updates) a member version. Each
+ * delivery is stored by entry id and version, so a retried delivery changes nothing.
+ */
+export async function receiveCognitoEntry(
+  services: AppServices,
+  event: "submit" | "update",
+  payload: unknown,
+): Promise<WebhookOutcome> {
+  const parsed = cognitoEntrySchema.safeParse(payload);
+  if (!parsed.success)
+    return {
+      status: 400,
+      body: { error: "Not a Cognito Forms entry", fieldErrors: parsed.error.flatten().fieldErrors },
+    };
+  const entry: CognitoEntry = parsed.data;
+  const formId = Number(entry.Id.split("-")[0]);
+  const form = FORM_BY_ID[formId];
+  if (!form) return { status: 422, body: { error: `Form ${formId} is not a NoL form` } };
+  const fields = nolFieldsSchema.safeParse(entry);
+  if (!fields.success)
+    return {
+      status: 400,
+      body: { error: "The entry lacks NoL fields", fieldErrors: fields.error.flatten().fieldErrors },
+    };
+  const f = fields.data;
+
+  const [owner] = await services.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${f.Username.toLowerCase()}`);
+  if (!owner) return { status: 422, body: { error: "No member has that username" } };
+  const [cause] = await services.db.select().from(causes).where(eq(causes.code, f.Cause));
+  if (!cause) return { status: 422, body: { error: "Unknown cause code" } };
+
+  return services.db.transaction(async (tx) => {
+    const claimed = await tx
+      .insert(webhookEvents)
+      .values({ provider: "cognito", eventId: `${entry.Id}:v${entry.Entry.Version}`, type: event, payload: entry })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.id });
+    if (claimed.length === 0) return { status: 200 as const, body: { entryId: entry.Id, duplicate: true } };
+
+    const values = {
+      form,
+      formId,
+      entryNumber: entry.Entry.Number,
+      userId: owner.id,
+      causeCode: f.Cause,
+      descriptiveVersion: f.DescriptiveVersion,
+      round: f.Round ?? 1,
+      editLink: entry.Entry.EditLink ?? null,
+      viewLink: entry.Entry.ViewLink ?? null,
+      nolTracking: f.NolTracking ?? [],
+      nolMailingDate: f.NolMailingDate ?? [],
+      nolProofOfDelivery: f.NolProofOfDelivery ?? [],
+      tbValue: f.TbValue ?? null,
+      billMailingDate: f.BillMailingDate ?? null,
+      billProofOfDelivery: f.BillProofOfDelivery ?? null,
+      billTracking: f.BillTracking ?? null,
+      administrativeJudgment: cents(f.AdministrativeJudgment),
+      escalationFee: cents(f.EscalationFee),
+      trueBillTotal: cents(f.TrueBillTotal),
+      data: entry as Record<string, unknown>,
+    };
+    const [existing] = await tx
+      .select({ id: nolEntries.id, data: nolEntries.data })
+      .from(nolEntries)
+      .where(eq(nolEntries.id, entry.Id));
+    const knownVersion = Number((existing?.data as { Entry?: { Version?: number } } | undefined)?.Entry?.Version ?? 0);
+    if (!existing) {
+      await tx.insert(nolEntries).values({ id: entry.Id, editHash: newFormHash(), viewHash: newFormHash(), ...values });
+    } else if (entry.Entry.Version > knownVersion) {
+      // An older version delivered late never overwrites a newer one.
+      await tx.update(nolEntries).set(values).where(eq(nolEntries.id, entry.Id));
+    }
+    await tx
+      .update(pendingSubmissions)
+      .set({ resolvedAt: new Date(), entryId: entry.Id })
+      .where(
+        and(
+          eq(pendingSubmissions.userId, owner.id),
+          eq(pendingSubmissions.causeCode, f.Cause),
+          eq(pendingSubmissions.descriptiveVersion, f.DescriptiveVersion),
+          isNull(pendingSubmissions.resolvedAt),
+        ),
+      );
+    await tx.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, claimed[0]!.id));
+    return { status: 200 as const, body: { entryId: entry.Id, duplicate: false } };
+  });
+}

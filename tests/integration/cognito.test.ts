@@ -1,0 +1,174 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formEntries, nolEntries, supportRequests, webhookEvents } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { CognitoError, cognitoForms, fetchCognitoEntry, seamlessEmbed } from "~/providers/forms/cognito.server";
+import { action as webhookAction } from "~/routes/api.forms.cognito.$secret.$event";
+import { formsFor } from "~/services/forms-provider.server";
+import { memberVersions } from "~/services/nol.server";
+import { submitSupportRequest } from "~/services/support.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { COGNITO_KEY, COGNITO_URL, cognitoEntries } from "../mocks/cognito";
+
+const SECRET = "cognito-webhook-secret-0123456789abcdef";
+const settings = { apiUrl: COGNITO_URL, apiKey: COGNITO_KEY };
+
+function nolEntry(version: number, overrides: Record<string, unknown> = {}) {
+  return {
+    Id: "187-41",
+    Form: { Id: "187", InternalName: "NoLCreator2", Name: "NoL Creator 2" },
+    Entry: {
+      Number: 41,
+      Version: version,
+      DateCreated: "2026-05-01T10:00:00Z",
+      DateUpdated: "2026-05-02T10:00:00Z",
+      EditLink: "https://www.cognitoforms.com/community/nolcreator2/41#editaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa*",
+      ViewLink: "https://www.cognitoforms.com/community/nolcreator2/41#viewaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa*",
+    },
+    Username: "creator",
+    Cause: "TS",
+    DescriptiveVersion: " County court 2026 ",
+    Round: 1,
+    NolTracking: [true],
+    NolMailingDate: [null],
+    NolProofOfDelivery: [false],
+    ...overrides,
+  };
+}
+
+describe("Cognito Forms adapter (contract, against msw)", () => {
+  beforeEach(() => cognitoEntries.clear());
+
+  it("creates an entry through the API and reads it back", async () => {
+    const created = await cognitoForms(settings).submit({
+      formId: 255,
+      userId: null,
+      data: { Email: "a@example.org", Message: "Hi" },
+    });
+    expect(created).toMatchObject({ id: "255-1", formId: 255, entryNumber: 1 });
+    expect(created.editHash).toMatch(/^e{32}1\*$/);
+    const read = await fetchCognitoEntry(settings, 255, created.id);
+    expect(read).toMatchObject({ Id: "255-1", Entry: { Number: 1, Version: 1 } });
+  });
+
+  it("turns Cognito's errors into CognitoError with its message", async () => {
+    await expect(fetchCognitoEntry(settings, 187, "187-999")).rejects.toMatchObject({
+      status: 404,
+      message: "Entry not found.",
+    });
+    await expect(fetchCognitoEntry({ ...settings, apiKey: "wrong" }, 187, "187-1")).rejects.toBeInstanceOf(
+      CognitoError,
+    );
+  });
+});
+
+describe("the seamless embed", () => {
+  it("names the script, key and form, and carries the JSON prefill safely into a script", () => {
+    const embed = seamlessEmbed({ apiUrl: "https://www.cognitoforms.com", embedKey: "k" }, 187, {
+      Note: "</script><script>alert(1)",
+    });
+    expect(embed).toMatchObject({ scriptSrc: "https://www.cognitoforms.com/f/seamless.js", key: "k", formId: 187 });
+    expect(embed.entry).not.toContain("</script>");
+    expect(JSON.parse(embed.entry)).toEqual({ Note: "</script><script>alert(1)" });
+  });
+});
+
+describe("Cognito webhooks", () => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database, {
+      FORMS: "cognito",
+      COGNITO_API_URL: COGNITO_URL,
+      COGNITO_API_KEY: COGNITO_KEY,
+      COGNITO_EMBED_KEY: "embed-key",
+      COGNITO_WEBHOOK_SECRET: SECRET,
+    });
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const post = (event: string, body: unknown, secret = SECRET) =>
+    webhookAction({
+      request: new Request(`http://localhost/api/forms/cognito/${secret}/${event}`, {
+        method: "POST",
+        body: typeof body === "string" ? body : JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+      }),
+      params: { secret, event },
+      context,
+    }) as Promise<Response>;
+
+  it("maps a submitted entry to a member version", async () => {
+    const response = await post("submit", nolEntry(1));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ entryId: "187-41", duplicate: false });
+    const [row] = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-41"));
+    expect(row).toMatchObject({
+      form: "NoLCreator2",
+      formId: 187,
+      entryNumber: 41,
+      causeCode: "TS",
+      descriptiveVersion: "County court 2026",
+      nolTracking: [true],
+    });
+    const owner = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "creator") }))!;
+    const versions = await memberVersions(context.app!, owner, { cause: "TS", id: null });
+    expect(versions.list[0]).toMatchObject({ id: "187-41", edit_link: expect.stringContaining("#edit") });
+  });
+
+  it("changes nothing when the same entry is posted twice", async () => {
+    const before = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-41"));
+    const again = await post("submit", nolEntry(1, { NolMailingDate: ["2030-01-01"] }));
+    expect(await again.json()).toEqual({ entryId: "187-41", duplicate: true });
+    const after = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-41"));
+    expect(after[0]!.nolMailingDate).toEqual(before[0]!.nolMailingDate);
+    expect(await database.db.select().from(webhookEvents)).toHaveLength(1);
+  });
+
+  it("applies an update with a newer version, and ignores an older one delivered late", async () => {
+    await post("update", nolEntry(3, { NolMailingDate: ["2026-05-10"] }));
+    await post("update", nolEntry(2, { NolMailingDate: ["1999-01-01"] }));
+    const [row] = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-41"));
+    expect(row!.nolMailingDate).toEqual(["2026-05-10"]);
+  });
+
+  it("answers a wrong secret or event with 404 and stores nothing", async () => {
+    const count = (await database.db.select().from(webhookEvents)).length;
+    expect((await post("submit", nolEntry(9), "x".repeat(SECRET.length))).status).toBe(404);
+    expect((await post("delete", nolEntry(9))).status).toBe(404);
+    expect((await database.db.select().from(webhookEvents)).length).toBe(count);
+  });
+
+  it.each([
+    ["not JSON", "{oops", 400],
+    ["not an entry", { hello: "world" }, 400],
+    ["an entry without NoL fields", { ...nolEntry(10), Username: undefined }, 400],
+    ["an unknown member", nolEntry(11, { Username: "ghost" }), 422],
+    ["an unknown cause", nolEntry(12, { Cause: "ZZZ" }), 422],
+    ["a form that is not a NoL form", { ...nolEntry(13), Id: "92-1" }, 422],
+  ] as const)("answers %s with %i", async (_what, body, status) => {
+    expect((await post("submit", body)).status).toBe(status);
+  });
+
+  it("sends support requests to Cognito when it is the forms provider", async () => {
+    cognitoEntries.clear();
+    expect(formsFor(context.app!).name).toBe("cognito");
+    const result = await submitSupportRequest(
+      context.app!,
+      { email: "m@example.org", subject: "Hello", message: "A question", source: "Member Site" },
+      { userId: null, ip: "192.0.2.90" },
+    );
+    expect(result).toMatchObject({ ok: true, entryNumber: 1 });
+    expect(cognitoEntries.get("255-1")).toMatchObject({ email: "m@example.org", source: "Member Site" });
+    expect(await database.db.select().from(formEntries)).toHaveLength(0);
+    const [request] = await database.db.select().from(supportRequests);
+    expect(request).toMatchObject({ subject: "Hello", formEntryId: null });
+  });
+});
