@@ -370,6 +370,15 @@ function setAt<T>(list: T[], index: number, value: T, fill: T): T[] {
   return copy;
 }
 
+/** What every submission carries (spec §9): the entry type, the fixed company tag, the form timezone. */
+function formMeta(form: FormData) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.slice(0, 64) : null;
+  };
+  return { EntryType: text("entryType"), Company: text("company"), Timezone: text("timezone") };
+}
+
 export type StepResult =
   | { ok: true; entryId: string }
   | { ok: false; status: 400 | 409; fieldErrors: Record<string, string[]>; message?: string };
@@ -471,7 +480,7 @@ export async function submitStep(
             round: step.round!,
             nolTracking: setAt(creator.nolTracking, r, true, false),
             profile,
-            data: { ...creator.data, claimantName: data.claimantName },
+            data: { ...creator.data, claimantName: data.claimantName, ...formMeta(input.form) },
           })
           .where(eq(nolEntries.id, creator.id));
         return creator.id;

@@ -20,7 +20,7 @@ import {
 } from "./causes";
 import { formFromParam, versionSchema } from "./entries";
 import { entryLabel } from "./labels";
-import { autoSelect, emptySelection, linkHash, selectByHash, unselect } from "./selection";
+import { autoSelect, canEdit, editorOf, emptySelection, linkHash, selectByHash, unselect } from "./selection";
 
 const catalogue: CauseCatalogue = {
   causes: {
@@ -217,6 +217,19 @@ describe("selection (spec §4)", () => {
       expect(autoSelect(mode, list, previous)).toBe(expected);
     },
   );
+});
+
+describe("permissions (spec §6)", () => {
+  it("'The edit permission exists only if the selected entry has an edit_link'", () => {
+    expect(canEdit({ edit_link: "/nol/seemless/187/h*" })).toBe(true);
+    expect(canEdit({ edit_link: null })).toBe(false);
+    expect(canEdit(null)).toBe(false);
+  });
+
+  it("'The editor can be another user (authEditor), otherwise the signed-in user's entry'", () => {
+    expect(editorOf("helper", "member")).toBe("helper");
+    expect(editorOf(null, "member")).toBe("member");
+  });
 });
 
 describe("billing rules (spec §5, §9)", () => {

@@ -68,3 +68,13 @@ export function autoSelect(
   if (mode === "back") return entries.some((e) => e.id === previous) ? previous : null;
   return [...entries].sort((a, b) => b.updated.localeCompare(a.updated))[0]!.id;
 }
+
+/** "The edit permission exists only if the selected entry has an edit_link." */
+export function canEdit(entry: Pick<EntryFacts, "edit_link"> | null): boolean {
+  return Boolean(entry?.edit_link);
+}
+
+/** "The editor can be another user (authEditor), otherwise the signed-in user's entry." */
+export function editorOf(authEditor: string | null | undefined, signedIn: string): string {
+  return authEditor || signedIn;
+}
