@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { RecordTable, timestamp } from "~/components/ui/record-table";
 import { latestErrorReports } from "~/services/errors.server";
 import { auditEntries, outboxMessage, outboxMessages, supportRequestList } from "~/services/records.server";
 import { requireAdmin } from "~/services/session.server";
@@ -76,132 +77,71 @@ export default function Records() {
   }
   if (data.view === "outbox") {
     return (
-      <section className="card card-wide" aria-labelledby="outbox-title">
-        <h1 id="outbox-title">Mail outbox</h1>
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Sent</th>
-                <th scope="col">To</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.messages.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.createdAt.slice(0, 19).replace("T", " ")}</td>
-                  <td>{m.to}</td>
-                  <td>
-                    <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link>
-                  </td>
-                  <td>{m.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <RecordTable
+        title="Mail outbox"
+        rows={data.messages}
+        columns={[
+          { header: "Sent", cell: (m) => timestamp(m.createdAt) },
+          { header: "To", cell: (m) => m.to },
+          { header: "Subject", cell: (m) => <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link> },
+          { header: "Status", cell: (m) => m.status },
+        ]}
+      />
     );
   }
   if (data.view === "support") {
     return (
-      <section className="card card-wide" aria-labelledby="support-title">
-        <h1 id="support-title">Support requests</h1>
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">From</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Message</th>
-                <th scope="col">Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.requests.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.createdAt.slice(0, 19).replace("T", " ")}</td>
-                  <td>{r.email}</td>
-                  <td>{r.subject}</td>
-                  <td>{r.message}</td>
-                  <td>{r.source}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <RecordTable
+        title="Support requests"
+        rows={data.requests}
+        columns={[
+          { header: "When", cell: (r) => timestamp(r.createdAt) },
+          { header: "From", cell: (r) => r.email },
+          { header: "Subject", cell: (r) => r.subject },
+          { header: "Message", cell: (r) => r.message },
+          { header: "Source", cell: (r) => r.source },
+        ]}
+      />
     );
   }
   if (data.view === "errors") {
     return (
-      <section className="card card-wide" aria-labelledby="errors-title">
-        <h1 id="errors-title">Error reports</h1>
-        {data.reports.length === 0 ? <p>No client errors have been reported.</p> : null}
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Page</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.reports.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.time.slice(0, 19).replace("T", " ")}</td>
-                  <td>{r.href}</td>
-                  <td>
-                    {r.message}
-                    {r.stack ? (
-                      <details>
-                        <summary>Stack</summary>
-                        <pre className="mail">{r.stack}</pre>
-                      </details>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <RecordTable
+        title="Error reports"
+        rows={data.reports}
+        empty="No client errors have been reported."
+        columns={[
+          { header: "When", cell: (r) => timestamp(r.time) },
+          { header: "Page", cell: (r) => r.href },
+          {
+            header: "Message",
+            cell: (r) => (
+              <>
+                {r.message}
+                {r.stack ? (
+                  <details>
+                    <summary>Stack</summary>
+                    <pre className="mail">{r.stack}</pre>
+                  </details>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
     );
   }
   return (
-    <section className="card card-wide" aria-labelledby="audit-title">
-      <h1 id="audit-title">Audit log</h1>
-      <div className="table-scroll">
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">For</th>
-              <th scope="col">Action</th>
-              <th scope="col">On</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.entries.map((e) => (
-              <tr key={e.id}>
-                <td>{e.createdAt.slice(0, 19).replace("T", " ")}</td>
-                <td>{e.actor ?? "—"}</td>
-                <td>{e.agent ?? "—"}</td>
-                <td>{e.action}</td>
-                <td>
-                  {e.entity}
-                  {e.entityId ? ` ${e.entityId}` : ""}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <RecordTable
+      title="Audit log"
+      rows={data.entries}
+      columns={[
+        { header: "When", cell: (e) => timestamp(e.createdAt) },
+        { header: "Who", cell: (e) => e.actor ?? "—" },
+        { header: "For", cell: (e) => e.agent ?? "—" },
+        { header: "Action", cell: (e) => e.action },
+        { header: "On", cell: (e) => `${e.entity}${e.entityId ? ` ${e.entityId}` : ""}` },
+      ]}
+    />
   );
 }

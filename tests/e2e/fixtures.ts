@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 
 type Fixtures = {
   /** Console errors a test expects (a 404 it asked for); anything else fails the test. */
@@ -33,3 +33,12 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** Logs a demo member in through the login form (staying on it when a redirect already led there). */
+export async function logIn(page: Page, username: string) {
+  if (!new URL(page.url(), "http://x").pathname.startsWith("/login")) await page.goto("/login");
+  await page.getByLabel("Username or e-mail address").fill(username);
+  await page.getByLabel("Password").fill("memberhall-demo");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}

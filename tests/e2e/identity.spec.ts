@@ -1,14 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { Page } from "@playwright/test";
 import { HANDOFF_SECRET } from "./global-setup";
-import { expect, test } from "./fixtures";
-
-async function logIn(page: Page, username: string) {
-  await page.getByLabel("Username or e-mail address").fill(username);
-  await page.getByLabel("Password").fill("memberhall-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-}
+import { expect, logIn, test } from "./fixtures";
 
 test.describe("a new member", () => {
   // The declined test card is answered 402, which the browser logs.

@@ -1,13 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-
-async function logIn(page: Page, username: string) {
-  await page.goto("/login");
-  await page.getByLabel("Username or e-mail address").fill(username);
-  await page.getByLabel("Password").fill("memberhall-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-}
+import { expect, logIn, test } from "./fixtures";
 
 function causeItem(page: Page, name: string) {
   return page.locator(".cause-list li").filter({ hasText: name });

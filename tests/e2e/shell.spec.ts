@@ -1,14 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-
-async function logIn(page: Page, username: string) {
-  await page.goto("/login");
-  await page.getByLabel("Username or e-mail address").fill(username);
-  await page.getByLabel("Password").fill("memberhall-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-}
+import { expect, logIn, test } from "./fixtures";
 
 async function expectAccessible(page: Page, path: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -216,6 +208,8 @@ test("home page screenshots at 375 and 1280 pixels wide", async ({ page }, testI
 
 test.describe("accessibility", () => {
   test.use({ expectedConsoleErrors: [/status of 404/] });
+  // axe reads every page whole: give the machine time when it is busy.
+  test.describe.configure({ timeout: 120_000 });
 
   const visitorPages = [
     "/",
