@@ -142,11 +142,23 @@ export async function loadViewer(db: Database, sessionId: string, now = new Date
 
 export class StateHeaderError extends Error {}
 
+// The root loader and the page's loader read the same document request: load its viewer once.
+const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
+
+export function getViewer(request: Request, services: AppServices): Promise<Viewer | null> {
+  let cached = viewerCache.get(request);
+  if (!cached) {
+    cached = readViewer(request, services);
+    viewerCache.set(request, cached);
+  }
+  return cached;
+}
+
 /**
  * Who is asking: the session named by valid state headers, else by the session cookie.
  * State headers that are present but wrong in any way are refused, never ignored.
  */
-export async function getViewer(request: Request, services: AppServices): Promise<Viewer | null> {
+async function readViewer(request: Request, services: AppServices): Promise<Viewer | null> {
   const check = checkStateHeaders(request, services.config);
   if (check.kind === "invalid") throw new StateHeaderError(check.reason);
   if (check.kind === "valid") {
