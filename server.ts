@@ -14,6 +14,7 @@ import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
+import { crossSiteWrite, hasNul, redactUrl } from "./app/domain/requests";
 
 // This file runs from its bundle at dist/server.js; the project root is one level up.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -42,7 +43,11 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
       },
       autoLogging: { ignore: (req) => req.url === "/healthz" },
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
@@ -86,6 +91,18 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
   );
   app.use((req, res, next) => {
     if (!isFrameablePath(pathOf(req))) res.setHeader("X-Frame-Options", "DENY");
+    next();
+  });
+
+  app.use((req, res, next) => {
+    if (hasNul(req.originalUrl)) {
+      res.status(400).json({ error: "The address contains a character that cannot be used" });
+      return;
+    }
+    if (crossSiteWrite(req.method, req.headers.origin, req.headers.host)) {
+      res.status(403).json({ error: "Requests from other sites cannot change anything here" });
+      return;
+    }
     next();
   });
 

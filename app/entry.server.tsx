@@ -5,6 +5,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
+import { redactUrl } from "./domain/requests";
 
 export const streamTimeout = 5_000;
 
@@ -56,5 +57,8 @@ export default function handleRequest(
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   // Aborted requests and 4xx answers (a missing page, a bad parameter) are not faults.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
-  context.app?.logger.error({ err: error, requestId: context.requestId, url: request.url }, "request failed");
+  context.app?.logger.error(
+    { err: error, requestId: context.requestId, url: redactUrl(request.url) },
+    "request failed",
+  );
 }

@@ -45,6 +45,7 @@ export type AppConfig = {
   subRecheckSeconds: number;
   contentDir: string;
   forms: Env["FORMS"];
+  authRateLimit: number;
   cognitoApiUrl: string;
   cognitoApiKey: string | undefined;
   cognitoEmbedKey: string | undefined;
@@ -150,6 +151,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
     contentDir: path.resolve(env.CONTENT_DIR),
     forms: env.FORMS,
+    authRateLimit: env.AUTH_RATE_LIMIT,
     cognitoApiUrl: env.COGNITO_API_URL ?? "https://www.cognitoforms.com",
     cognitoApiKey: env.COGNITO_API_KEY,
     cognitoEmbedKey: env.COGNITO_EMBED_KEY,

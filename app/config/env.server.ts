@@ -145,6 +145,11 @@ export const envSchema = z
       .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
       .transform(Number),
     CONTENT_DIR: z.string().trim().min(1, { message: "must not be empty" }).default("./content"),
+    AUTH_RATE_LIMIT: z
+      .string()
+      .default("10")
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, { message: "must be a whole number, at least 1" })
+      .transform(Number),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),

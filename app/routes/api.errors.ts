@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { hasNul } from "~/domain/requests";
 import { appServices } from "~/services/app.server";
 import { ERROR_BODY_LIMIT, errorReportsSchema, readCappedText, storeErrorReports } from "~/services/errors.server";
 import { hitRateLimit } from "~/services/rate-limit.server";
@@ -18,6 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
+  if (hasNul(text)) return json({ error: "The body contains a character that cannot be used" }, { status: 400 });
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { hasNul } from "~/domain/requests";
 import { appServices } from "~/services/app.server";
 import { receiveCognitoEntry, secretMatches } from "~/services/cognito-entries.server";
 import { readCappedText } from "~/services/errors.server";
@@ -19,6 +20,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return json({ error: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
   const text = await readCappedText(request, BODY_LIMIT);
   if (text === null) return json({ error: "The entry is too large" }, { status: 413 });
+  if (hasNul(text)) return json({ error: "The body contains a character that cannot be used" }, { status: 400 });
   let payload: unknown;
   try {
     payload = JSON.parse(text);

@@ -18,7 +18,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!params.entity) return json({ view: "index" as const });
   if (params.entity === "mail_outbox") {
     if (params.view) {
-      const id = z.coerce.number().int().positive().safeParse(params.view);
+      const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).safeParse(params.view);
       const message = id.success ? await outboxMessage(db, id.data) : null;
       if (!message) throw json("This page could not be found", { status: 404 });
       return json({ view: "mail" as const, message });

@@ -30,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   const form = await readForm(request);
-  const limit = await ipLimit(services.db, "login", context.clientIp);
+  const limit = await ipLimit(services, "login", context.clientIp);
   if (!limit.ok) {
     const response = formFailure(
       form,

@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Login help" }];
 export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   const form = await readForm(request);
-  const limit = await ipLimit(services.db, "reset", context.clientIp);
+  const limit = await ipLimit(services, "reset", context.clientIp);
   if (!limit.ok) {
     const response = formFailure(form, {}, "Too many requests from your network. Wait a minute and try again.", 429);
     response.headers.set("Retry-After", String(limit.retryAfterSeconds));

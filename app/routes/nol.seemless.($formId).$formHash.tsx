@@ -9,7 +9,7 @@ import { useNonce } from "~/components/nonce";
 import { apiFetch } from "~/lib/state-client";
 import { awaitSubmittedEntry } from "~/lib/submitted-entry";
 import { seamlessEmbed } from "~/providers/forms/cognito.server";
-import { entriesOf } from "~/services/nol.server";
+import { authEntry, entriesOf } from "~/services/nol.server";
 import { seemlessEntry } from "~/services/seemless.server";
 import { requireMember } from "~/services/session.server";
 
@@ -18,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.l
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const url = new URL(request.url);
-  const { row, owner, prefill } = await seemlessEntry(
+  const { row, owner, ownerRow, prefill } = await seemlessEntry(
     services.db,
     viewer,
     params.formId,
@@ -35,6 +35,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           Cause: row.causeCode,
           DescriptiveVersion: row.descriptiveVersion,
           EntryType: "Continue with Round",
+          Hash: authEntry(services, ownerRow).hash,
         })
       : null;
   const catalogue = await getCauseCatalogue(services.db);

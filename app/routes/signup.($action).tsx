@@ -61,7 +61,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   if (params.action) throw json("This page could not be found", { status: 404 });
 
-  const limit = await ipLimit(services.db, "signup", context.clientIp);
+  const limit = await ipLimit(services, "signup", context.clientIp);
   if (!limit.ok) {
     const response = formFailure(form, {}, "Too many sign-ups from your network. Wait a minute and try again.", 429);
     response.headers.set("Retry-After", String(limit.retryAfterSeconds));

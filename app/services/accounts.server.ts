@@ -28,8 +28,8 @@ export const LOGIN_FAILED_MESSAGE = "That username or e-mail address and passwor
 export const VERIFY_TTL_MS = 48 * 3_600_000;
 export const RESET_TTL_MS = 3_600_000;
 
-/** Per client address, for login, sign-up and reset (DESIGN.md §8). */
-export const IP_LIMIT = { hits: 10, windowSeconds: 60 };
+/** Per client address, for login, sign-up and reset (DESIGN.md §8): AUTH_RATE_LIMIT a minute. */
+export const IP_LIMIT_WINDOW_SECONDS = 60;
 /** Failed logins for one account from one address before that pair must wait. */
 export const ACCOUNT_FAILURES = { hits: 5, windowSeconds: 900 };
 
@@ -47,8 +47,8 @@ export function actorOf(viewer: Viewer | null): AuditActor {
   return { actorUserId: viewer?.user.id ?? null, agentUserId: viewer?.agent?.id ?? null };
 }
 
-export async function ipLimit(db: Database, action: string, ip: string) {
-  return hitRateLimit(db, `${action}:ip:${ip}`, IP_LIMIT.hits, IP_LIMIT.windowSeconds);
+export async function ipLimit(services: AppServices, action: string, ip: string) {
+  return hitRateLimit(services.db, `${action}:ip:${ip}`, services.config.authRateLimit, IP_LIMIT_WINDOW_SECONDS);
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { causes } from "~/db/schema";
 import { UNKNOWN_CAUSE } from "~/domain/nol/causes";
+import { hasNul } from "~/domain/requests";
 import { AccessError } from "./nol.server";
 
 /** Turns the access errors of the services into JSON answers. */
@@ -29,7 +30,13 @@ export async function readJson<T extends z.ZodTypeAny>(
   }
   let body: unknown;
   try {
-    body = await request.json();
+    const text = await request.text();
+    if (hasNul(text))
+      return {
+        ok: false,
+        response: json({ error: "The body contains a character that cannot be used" }, { status: 400 }),
+      };
+    body = JSON.parse(text);
   } catch {
     return { ok: false, response: json({ error: "The body is not valid JSON" }, { status: 400 }) };
   }

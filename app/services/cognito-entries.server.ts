@@ -6,6 +6,7 @@ import { causes, nolEntries, pendingSubmissions, users, webhookEvents } from "~/
 import { FORM_BY_ID } from "~/domain/nol/entries";
 import { cognitoEntrySchema, type CognitoEntry } from "~/providers/forms/cognito.server";
 import { newFormHash } from "~/providers/forms/builtin.server";
+import { authEntry } from "./nol.server";
 
 /** The NoL fields of our Cognito forms, by their internal names. */
 const nolFieldsSchema = z.object({
@@ -73,6 +74,13 @@ export async function receiveCognitoEntry(
   if (!owner) return { status: 422, body: { error: "No member has that username" } };
   const [cause] = await services.db.select().from(causes).where(eq(causes.code, f.Cause));
   if (!cause) return { status: 422, body: { error: "Unknown cause code" } };
+  // The form was prefilled with the member's auth hash (spec §3 "Auth entry"): a member who
+  // edits the Username field cannot file an entry under someone else's name.
+  const expected = authEntry(services, owner).hash;
+  const given = (entry as { Hash?: unknown }).Hash;
+  if (!expected || typeof given !== "string" || !secretMatches(given, expected)) {
+    return { status: 422, body: { error: "The entry's auth hash does not match its member" } };
+  }
 
   return services.db.transaction(async (tx) => {
     const claimed = await tx

@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { fieldErrors, type FieldErrors } from "~/domain/account";
+import { hasNul } from "~/domain/requests";
 
 /** The values a form sent, minus any secret, to refill the form after an error. */
 export function keptValues(form: FormData, omit: string[] = ["password", "confirm", "cardNumber", "cvc"]) {
@@ -18,12 +19,19 @@ export function formFailure(form: FormData, errors: FieldErrors, formError?: str
   return json<FormFailure>({ ok: false, fieldErrors: errors, formError, values: keptValues(form) }, { status });
 }
 
+/** The form a request sent; a body that is no form reads as an empty one, which validation refuses. */
 export async function readForm(request: Request): Promise<FormData> {
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch {
     return new FormData();
   }
+  for (const [, value] of form) {
+    if (typeof value === "string" && hasNul(value))
+      throw json("The form contains a character that cannot be used", { status: 400 });
+  }
+  return form;
 }
 
 export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData) {

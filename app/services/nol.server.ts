@@ -300,7 +300,8 @@ const money = z
 const isoDate = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD");
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD")
+  .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), "Enter a real date");
 const respondentName = z.string().trim().max(120, "Use at most 120 characters");
 
 function respondentFields(round: number) {

@@ -41,12 +41,13 @@ export async function seemlessEntry(
     .where(and(eq(nolEntries.formId, formId), or(eq(nolEntries.viewHash, hash), eq(nolEntries.editHash, hash))))
     .limit(1);
   if (!row) throw json("This page could not be found", { status: 404 });
+  let ownerRow;
   try {
-    await resolveOwner(db, viewer, row.owner);
+    ownerRow = await resolveOwner(db, viewer, row.owner);
   } catch (error) {
     // Someone else's entry is as good as missing.
     if (error instanceof AccessError) throw json("This page could not be found", { status: 404 });
     throw error;
   }
-  return { row: row.entry, owner: row.owner, editable: row.entry.editHash === hash, prefill: entry };
+  return { row: row.entry, owner: row.owner, ownerRow, editable: row.entry.editHash === hash, prefill: entry };
 }

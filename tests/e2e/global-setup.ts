@@ -25,7 +25,8 @@ export default async function globalSetup() {
   await new Promise<void>((resolve) => learningSite.listen(learnPort, "127.0.0.1", resolve));
 
   const server = await startServer({
-    env: { LRM_URL: `http://localhost:${learnPort}`, LRM_HANDOFF_SECRET: HANDOFF_SECRET },
+    // Every browser test logs in from 127.0.0.1; the limit itself is tested elsewhere.
+    env: { LRM_URL: `http://localhost:${learnPort}`, LRM_HANDOFF_SECRET: HANDOFF_SECRET, AUTH_RATE_LIMIT: "1000" },
   });
   // Workers inherit the environment set here.
   process.env.E2E_BASE_URL = server.url;

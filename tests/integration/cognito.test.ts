@@ -6,7 +6,7 @@ import { seedDemo } from "~/db/seed.server";
 import { CognitoError, cognitoForms, fetchCognitoEntry, seamlessEmbed } from "~/providers/forms/cognito.server";
 import { action as webhookAction } from "~/routes/api.forms.cognito.$secret.$event";
 import { formsFor } from "~/services/forms-provider.server";
-import { memberVersions } from "~/services/nol.server";
+import { authEntry, memberVersions } from "~/services/nol.server";
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -15,8 +15,11 @@ import { COGNITO_KEY, COGNITO_URL, cognitoEntries } from "../mocks/cognito";
 const SECRET = "cognito-webhook-secret-0123456789abcdef";
 const settings = { apiUrl: COGNITO_URL, apiKey: COGNITO_KEY };
 
+let creatorHash = "";
+
 function nolEntry(version: number, overrides: Record<string, unknown> = {}) {
   return {
+    Hash: creatorHash,
     Id: "187-41",
     Form: { Id: "187", InternalName: "NoLCreator2", Name: "NoL Creator 2" },
     Entry: {
@@ -89,6 +92,8 @@ describe("Cognito webhooks", () => {
       COGNITO_EMBED_KEY: "embed-key",
       COGNITO_WEBHOOK_SECRET: SECRET,
     });
+    const creator = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "creator") }))!;
+    creatorHash = authEntry(context.app!, creator).hash!;
   });
   afterAll(async () => {
     await database?.dispose();
@@ -153,6 +158,8 @@ describe("Cognito webhooks", () => {
     ["an unknown member", nolEntry(11, { Username: "ghost" }), 422],
     ["an unknown cause", nolEntry(12, { Cause: "ZZZ" }), 422],
     ["a form that is not a NoL form", { ...nolEntry(13), Id: "92-1" }, 422],
+    ["an entry filed under another member without their hash", nolEntry(14, { Username: "tester" }), 422],
+    ["an entry without the auth hash", nolEntry(15, { Hash: undefined }), 422],
   ] as const)("answers %s with %i", async (_what, body, status) => {
     expect((await post("submit", body)).status).toBe(status);
   });

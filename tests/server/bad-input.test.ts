@@ -21,7 +21,8 @@ describe("bad input", () => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ env: { LRM_HANDOFF_SECRET: "x".repeat(40) } });
+    // Many requests log in from one address here; the login limit has its own test.
+    server = await startServer({ env: { LRM_HANDOFF_SECRET: "x".repeat(40), AUTH_RATE_LIMIT: "100" } });
     memberCookie = await login("member");
     adminCookie = await login("admin");
     newbieCookie = await login("newbie");
@@ -89,6 +90,37 @@ describe("bad input", () => {
     const response = await fetch(`${server.url}${path}`, { headers: { cookie: adminCookie }, redirect: "manual" });
     await response.arrayBuffer();
     expect(response.status).toBeLessThan(500);
+  });
+
+  it("refuses a state-changing request from another site's page, and takes one from this site", async () => {
+    const cookie = await login("creator");
+    const post = (origin?: string) =>
+      fetch(`${server.url}/logout`, {
+        method: "POST",
+        headers: { cookie, ...(origin ? { origin } : {}) },
+        redirect: "manual",
+      });
+    expect((await post("https://evil.example")).status).toBe(403);
+    // The session survived the refused logout.
+    expect((await fetch(`${server.url}/profile`, { headers: { cookie }, redirect: "manual" })).status).toBe(200);
+    expect((await post("null")).status).toBe(403);
+    expect((await post(server.url)).status).toBe(302);
+  });
+
+  it("answers a NUL character in an address, a form or a JSON body with 400", async () => {
+    const responses = await Promise.all([
+      fetch(`${server.url}/members?q=%00`, { headers: { cookie: adminCookie }, redirect: "manual" }),
+      fetch(`${server.url}/support`, {
+        method: "POST",
+        body: new URLSearchParams({ email: "a@example.org", subject: "x\u0000y", message: "m" }),
+      }),
+      fetch(`${server.url}/api/errors`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify([{ time: new Date().toISOString(), href: "/", message: "\u0000" }]),
+      }),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([400, 400, 400]);
   });
 
   it.each([

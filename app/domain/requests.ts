@@ -1,0 +1,25 @@
+/** Rules every request meets before any page or API sees it. */
+
+/** PostgreSQL cannot store U+0000 in text: such input is refused up front with a 400. */
+export function hasNul(text: string): boolean {
+  return text.includes("\u0000") || /%00|\\u0000/i.test(text);
+}
+
+/**
+ * A state-changing request from a page of another site is refused: the Origin, when the
+ * browser sends one, must be this site's host.
+ */
+export function crossSiteWrite(method: string, origin: string | undefined, host: string | undefined): boolean {
+  if (["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase()) || origin === undefined) return false;
+  if (origin === "null" || !host) return true;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+/** Webhook addresses carry a secret in their path: it never reaches the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/api\/forms\/cognito\/)[^/?#]+/, "$1[secret]");
+}
