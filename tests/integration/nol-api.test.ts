@@ -225,6 +225,13 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       };
       const mailing = { mailingDate: "2026-03-01", trackingNumber: "RR123456789US" };
       expect(await step()).toBe("Round 1 Mailing");
+      const impossible = await submitStep(context.app!, viewer, viewer.member, {
+        causeCode: "TS",
+        version: "Spring 2026",
+        kind: "mailing",
+        form: form({ ...mailing, mailingDate: "2026-02-30" }),
+      });
+      expect(impossible).toMatchObject({ ok: false, status: 400, fieldErrors: { mailingDate: ["Enter a real date"] } });
       await submit("mailing", mailing);
       expect(await step()).toBe("Round 1 Proof of Delivery");
       await submit("proof", { delivered: "on" });
