@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { LinkList, RECORDS } from "~/components/record-links";
 import { Alert } from "~/components/ui/alert";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -51,23 +52,9 @@ export default function Admin() {
   return (
     <section className="card" aria-labelledby="admin-title">
       <h1 id="admin-title">Admin</h1>
-      <ul>
-        <li>
-          <Link to="/members">Members</Link>
-        </li>
-        <li>
-          <Link to="/coupon/discounts">Coupons</Link>
-        </li>
-        <li>
-          <Link to="/db/mail_outbox">Mail outbox</Link>
-        </li>
-        <li>
-          <Link to="/db/audit_log">Audit log</Link>
-        </li>
-        <li>
-          <Link to="/db/error_reports">Error reports</Link>
-        </li>
-      </ul>
+      <LinkList
+        links={[{ to: "/members", label: "Members" }, { to: "/coupon/discounts", label: "Coupons" }, ...RECORDS]}
+      />
       <h2>Represent a member</h2>
       {agent ? (
         <Alert kind="warn">

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { LinkList, RECORDS } from "~/components/record-links";
 import { RecordTable, timestamp } from "~/components/ui/record-table";
 import { latestErrorReports } from "~/services/errors.server";
 import { auditEntries, outboxMessage, outboxMessages, supportRequestList } from "~/services/records.server";
@@ -43,20 +44,7 @@ export default function Records() {
     return (
       <section className="card" aria-labelledby="db-title">
         <h1 id="db-title">Records</h1>
-        <ul>
-          <li>
-            <Link to="/db/mail_outbox">Mail outbox</Link>
-          </li>
-          <li>
-            <Link to="/db/audit_log">Audit log</Link>
-          </li>
-          <li>
-            <Link to="/db/error_reports">Error reports</Link>
-          </li>
-          <li>
-            <Link to="/db/support_requests">Support requests</Link>
-          </li>
-        </ul>
+        <LinkList links={RECORDS} />
       </section>
     );
   }

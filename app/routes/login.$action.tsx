@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ExpiredLink } from "~/components/expired-link";
 import { Alert } from "~/components/ui/alert";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -55,15 +56,11 @@ export default function ResetPassword() {
   const failure = useActionData<typeof action>();
   if (!token) {
     return (
-      <section className="card" aria-labelledby="reset-title">
-        <h1 id="reset-title">This link does not work any more</h1>
-        <p>A password link works once, for one hour. Ask for a new one.</p>
-        <p>
-          <Link className="button button-primary" to="/login/help">
-            Get a new link
-          </Link>
-        </p>
-      </section>
+      <ExpiredLink
+        explanation="A password link works once, for one hour. Ask for a new one."
+        to="/login/help"
+        action="Get a new link"
+      />
     );
   }
   return (

@@ -32,14 +32,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const limit = await ipLimit(services, "login", context.clientIp);
   if (!limit.ok) {
-    const response = formFailure(
+    return formFailure(
       form,
       {},
       "Too many login attempts from your network. Wait a minute and try again.",
       429,
+      limit.retryAfterSeconds,
     );
-    response.headers.set("Retry-After", String(limit.retryAfterSeconds));
-    return response;
   }
   const parsed = parseForm(loginSchema, form);
   if (!parsed.ok) return formFailure(form, parsed.fieldErrors);
@@ -50,9 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     devicePublicKey: device.success ? device.data.toLowerCase() : null,
   });
   if (!result.ok) {
-    const response = formFailure(form, {}, result.message, result.status);
-    if (result.retryAfterSeconds) response.headers.set("Retry-After", String(result.retryAfterSeconds));
-    return response;
+    return formFailure(form, {}, result.message, result.status, result.retryAfterSeconds);
   }
   const cookies = siteCookies(services.config);
   const headers = new Headers();

@@ -18,9 +18,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const limit = await ipLimit(services, "reset", context.clientIp);
   if (!limit.ok) {
-    const response = formFailure(form, {}, "Too many requests from your network. Wait a minute and try again.", 429);
-    response.headers.set("Retry-After", String(limit.retryAfterSeconds));
-    return response;
+    return formFailure(
+      form,
+      {},
+      "Too many requests from your network. Wait a minute and try again.",
+      429,
+      limit.retryAfterSeconds,
+    );
   }
   const parsed = parseForm(resetRequestSchema, form);
   if (!parsed.ok) return formFailure(form, parsed.fieldErrors);

@@ -50,9 +50,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const result = await subscribeNewsletter(services, data.email, context.clientIp);
   if (!result.ok) {
-    const response = formFailure(form, {}, "Too many requests from your network. Wait a minute and try again.", 429);
-    response.headers.set("Retry-After", String(result.retryAfterSeconds));
-    return response;
+    return formFailure(
+      form,
+      {},
+      "Too many requests from your network. Wait a minute and try again.",
+      429,
+      result.retryAfterSeconds,
+    );
   }
   return json({ ok: true as const, done: "sent" as const, email: data.email });
 }

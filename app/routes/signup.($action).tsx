@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DeviceKeyField } from "~/components/device-key-field";
+import { ExpiredLink } from "~/components/expired-link";
 import { Alert } from "~/components/ui/alert";
 import { Field, Honeypot } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -63,9 +64,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   const limit = await ipLimit(services, "signup", context.clientIp);
   if (!limit.ok) {
-    const response = formFailure(form, {}, "Too many sign-ups from your network. Wait a minute and try again.", 429);
-    response.headers.set("Retry-After", String(limit.retryAfterSeconds));
-    return response;
+    return formFailure(
+      form,
+      {},
+      "Too many sign-ups from your network. Wait a minute and try again.",
+      429,
+      limit.retryAfterSeconds,
+    );
   }
   const parsed = parseForm(signupSchema, form);
   if (!parsed.ok) {
@@ -168,15 +173,11 @@ export default function Signup() {
   if (data.page === "form") return <SignupForm />;
   if (data.page === "verify-failed") {
     return (
-      <section className="card" aria-labelledby="verify-title">
-        <h1 id="verify-title">This link does not work any more</h1>
-        <p>A confirmation link works once, for 48 hours. Log in and ask for a new one.</p>
-        <p>
-          <Link className="button button-primary" to={data.email ? "/signup/check-email" : "/login"}>
-            {data.email ? "Send a new link" : "Log in"}
-          </Link>
-        </p>
-      </section>
+      <ExpiredLink
+        explanation="A confirmation link works once, for 48 hours. Log in and ask for a new one."
+        to={data.email ? "/signup/check-email" : "/login"}
+        action={data.email ? "Send a new link" : "Log in"}
+      />
     );
   }
   return (

@@ -27,14 +27,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ip: context.clientIp,
   });
   if (!result.ok) {
-    const response = formFailure(
+    return formFailure(
       form,
       {},
       "You have sent several requests already; wait a while before sending another.",
       429,
+      result.retryAfterSeconds,
     );
-    response.headers.set("Retry-After", String(result.retryAfterSeconds));
-    return response;
   }
   return json({ ok: true as const, entryNumber: result.entryNumber });
 }

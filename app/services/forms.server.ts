@@ -14,9 +14,21 @@ export function keptValues(form: FormData, omit: string[] = ["password", "confir
 
 export type FormFailure = { ok: false; fieldErrors: FieldErrors; formError?: string; values: Record<string, string> };
 
-/** A 400 answer that the form renders next to its fields, keeping what was typed. */
-export function formFailure(form: FormData, errors: FieldErrors, formError?: string, status = 400) {
-  return json<FormFailure>({ ok: false, fieldErrors: errors, formError, values: keptValues(form) }, { status });
+/**
+ * A 4xx answer that the form renders next to its fields, keeping what was typed; a 429 also
+ * says when to try again.
+ */
+export function formFailure(
+  form: FormData,
+  errors: FieldErrors,
+  formError?: string,
+  status = 400,
+  retryAfterSeconds?: number,
+) {
+  return json<FormFailure>(
+    { ok: false, fieldErrors: errors, formError, values: keptValues(form) },
+    { status, headers: retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : {} },
+  );
 }
 
 /** The form a request sent; a body that is no form reads as an empty one, which validation refuses. */

@@ -1,16 +1,20 @@
 import { json } from "@remix-run/node";
 import type { AppServices } from "~/context";
 import { getCauseCatalogue } from "./causes.server";
+import type { CauseCatalogue } from "~/domain/causes";
 import { causeCodeFromSlug, causeOptions, UNKNOWN_CAUSE } from "~/domain/nol/causes";
 import type { Viewer } from "./session.server";
 
-/** The causes the member's country lists, with whether each is open to them. */
-export async function causeChoices(services: AppServices, viewer: Viewer) {
-  const catalogue = await getCauseCatalogue(services.db);
+function choicesIn(catalogue: CauseCatalogue, viewer: Viewer) {
   return causeOptions(catalogue, viewer.member.countryCode, {
     nolCreator: viewer.member.nolCreator,
     nolTester: viewer.member.nolTester,
   });
+}
+
+/** The causes the member's country lists, with whether each is open to them. */
+export async function causeChoices(services: AppServices, viewer: Viewer) {
+  return choicesIn(await getCauseCatalogue(services.db), viewer);
 }
 
 /** The cause of a /nol/{form}/{cause} address: 404 'Unknown cause code', 403 when not open to the member. */
@@ -19,7 +23,7 @@ export async function requireCause(services: AppServices, viewer: Viewer, slug: 
   const code = causeCodeFromSlug(catalogue, slug);
   const cause = catalogue.causes[code];
   if (!cause) throw json(UNKNOWN_CAUSE, { status: 404 });
-  const option = (await causeChoices(services, viewer)).find((o) => o.code === code);
+  const option = choicesIn(catalogue, viewer).find((o) => o.code === code);
   if (!option) throw json("This cause is not offered in your country", { status: 403 });
   if (!option.enabled)
     throw json(option.status === "beta" ? "This cause is not open yet" : "This cause is not open to you", {

@@ -41,16 +41,26 @@ describe("state headers (DESIGN.md §4)", () => {
 
   const config = () => context.app!.config;
   const call = (request: Request) => status(recheckLoader({ request, params: {}, context }) as Promise<Response>);
+  /** A recheck request signed as the browser signs it, by this test's device unless told otherwise. */
+  const signed = (state: string, hash: string, options: { devicePrivateKey?: string; signPath?: string } = {}) =>
+    signedRequest("/api/login/recheck", {
+      state,
+      hash,
+      devicePrivateKey: device.privateKey,
+      config: config(),
+      ...options,
+    });
+  /** A new member's session on the state carrier, and the state the server signed for it. */
+  const stateSession = async (devicePublicKey = device.publicKey) => {
+    const user = await createUser(database.db);
+    const session = await createSession(database.db, user.id, devicePublicKey, "state");
+    return { session, own: sessionState((await loadViewer(database.db, session.id))!, config()) };
+  };
   const checkedAt = async () =>
     (await database.db.select().from(sessions).where(eq(sessions.id, sessionId)))[0]!.loginCheckedAt;
 
   it("lets a correctly signed request through and answers with the fresh state", async () => {
-    const request = signedRequest("/api/login/recheck", {
-      state: state.stateString,
-      hash: state.stateHash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const request = signed(state.stateString, state.stateHash);
     const response = (await recheckLoader({ request, params: {}, context })) as Response;
     expect(response.status).toBe(200);
     const body = await response.json();
@@ -65,56 +75,30 @@ describe("state headers (DESIGN.md §4)", () => {
     const before = await checkedAt();
     const tampered = state.stateString.replace(encodeURIComponent('"admin":false'), encodeURIComponent('"admin":true'));
     expect(tampered).not.toBe(state.stateString);
-    const request = signedRequest("/api/login/recheck", {
-      state: tampered,
-      hash: state.stateHash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const request = signed(tampered, state.stateHash);
     expect(await call(request)).toBe(401);
     expect(await checkedAt()).toEqual(before);
   });
 
   it("refuses a wrong state-hash", async () => {
     const hash = state.stateHash.replace(/^./, (c) => (c === "0" ? "1" : "0"));
-    const request = signedRequest("/api/login/recheck", {
-      state: state.stateString,
-      hash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const request = signed(state.stateString, hash);
     expect(await call(request)).toBe(401);
   });
 
   it("refuses a signature made with another device's key", async () => {
     const other = newDeviceKey();
-    const request = signedRequest("/api/login/recheck", {
-      state: state.stateString,
-      hash: state.stateHash,
-      devicePrivateKey: other.privateKey,
-      config: config(),
-    });
+    const request = signed(state.stateString, state.stateHash, { devicePrivateKey: other.privateKey });
     expect(await call(request)).toBe(401);
   });
 
   it("refuses a signature made for another path", async () => {
-    const request = signedRequest("/api/login/recheck", {
-      state: state.stateString,
-      hash: state.stateHash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-      signPath: "/api/config",
-    });
+    const request = signed(state.stateString, state.stateHash, { signPath: "/api/config" });
     expect(await call(request)).toBe(401);
   });
 
   it("refuses a signature made for another method", async () => {
-    const request = signedRequest("/api/login/recheck", {
-      state: state.stateString,
-      hash: state.stateHash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const request = signed(state.stateString, state.stateHash);
     const sig = request.headers.get("state-sig")!;
     const post = new Request(request.url, {
       method: "POST",
@@ -129,48 +113,27 @@ describe("state headers (DESIGN.md §4)", () => {
   });
 
   it("refuses a validly signed state whose session was revoked", async () => {
-    const user = await createUser(database.db);
-    const session = await createSession(database.db, user.id, device.publicKey, "state");
-    const own = sessionState((await loadViewer(database.db, session.id))!, config());
+    const { session, own } = await stateSession();
     await database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, session.id));
-    const request = signedRequest("/api/login/recheck", {
-      state: own.stateString,
-      hash: own.stateHash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const request = signed(own.stateString, own.stateHash);
     expect(await call(request)).toBe(401);
   });
 
   it("refuses a validly signed state whose session expired", async () => {
-    const user = await createUser(database.db);
-    const session = await createSession(database.db, user.id, device.publicKey, "state");
-    const own = sessionState((await loadViewer(database.db, session.id))!, config());
+    const { session, own } = await stateSession();
     await database.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1_000) })
       .where(eq(sessions.id, session.id));
-    const request = signedRequest("/api/login/recheck", {
-      state: own.stateString,
-      hash: own.stateHash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const request = signed(own.stateString, own.stateHash);
     expect(await call(request)).toBe(401);
   });
 
   it("refuses a state that names another session's device", async () => {
-    const user = await createUser(database.db);
-    const session = await createSession(database.db, user.id, newDeviceKey().publicKey, "state");
-    const viewer = (await loadViewer(database.db, session.id))!;
+    const { own } = await stateSession(newDeviceKey().publicKey);
     // A state the server signed, but carrying this device's key instead of the session's.
-    const forged = encodeState({ ...sessionState(viewer, config()), dpk: device.publicKey }, config().stateSecret);
-    const request = signedRequest("/api/login/recheck", {
-      state: forged.state,
-      hash: forged.hash,
-      devicePrivateKey: device.privateKey,
-      config: config(),
-    });
+    const forged = encodeState({ ...own, dpk: device.publicKey }, config().stateSecret);
+    const request = signed(forged.state, forged.hash);
     expect(await call(request)).toBe(401);
   });
 
