@@ -10,6 +10,7 @@ import helmet from "helmet";
 import { pino, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { bootApp } from "./app/boot.server";
+import { startMailRetries } from "./app/services/mail.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
@@ -162,12 +163,17 @@ export async function startServer(config: AppConfig, logger: Logger) {
   });
   server.keepAliveTimeout = 65_000;
   logger.info({ port: config.port, url: config.baseUrl }, `memberhall is listening on ${config.baseUrl}`);
+  if (config.isProduction && config.mail === "outbox") {
+    logger.warn("MAIL=outbox: e-mail is kept in the outbox for admins and not sent; set MAIL=smtp and SMTP_URL");
+  }
+  const stopMailRetries = startMailRetries(services);
 
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) =>
     (stopping ??= (async () => {
       logger.info({ signal }, "shutting down: finishing requests in flight");
       state.shuttingDown = true;
+      stopMailRetries();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => {

@@ -41,6 +41,8 @@ export type AppConfig = {
   postOfficeUrl: string | undefined;
   supportEmail: string;
   mailFrom: string;
+  mail: Env["MAIL"];
+  smtpUrl: string | undefined;
   loginRecheckSeconds: number;
   subRecheckSeconds: number;
   contentDir: string;
@@ -147,6 +149,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     postOfficeUrl: env.POST_OFFICE_URL,
     supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(baseUrl).hostname}`,
     mailFrom: env.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
+    mail: env.MAIL,
+    smtpUrl: env.SMTP_URL,
     loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
     contentDir: path.resolve(env.CONTENT_DIR),

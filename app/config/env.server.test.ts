@@ -80,6 +80,22 @@ describe("parseEnv", () => {
     expect(parseEnv({ PAYMENTS: "stripe", STRIPE_SECRET_KEY: "sk_test_abc123" }).PAYMENTS).toBe("stripe");
   });
 
+  it("sends mail to the outbox by default and needs an smtp:// or smtps:// SMTP_URL with MAIL=smtp", () => {
+    expect(parseEnv({}).MAIL).toBe("outbox");
+    expect(errorOf({ MAIL: "smtp" })).toContain("SMTP_URL is required when MAIL=smtp");
+    expect(errorOf({ MAIL: "sendmail" })).toContain("MAIL must be outbox or smtp");
+    const env = parseEnv({ MAIL: "smtp", SMTP_URL: "smtps://mailer:p%40ss@mail.example.org:465" });
+    expect(env.SMTP_URL).toBe("smtps://mailer:p%40ss@mail.example.org:465");
+  });
+
+  it("never echoes the password of a refused URL", () => {
+    const message = errorOf({ MAIL: "smtp", SMTP_URL: "http://mailer:hunter2-secret@mail.example.org" });
+    expect(message).toContain("SMTP_URL must be an smtp:// or smtps:// URL");
+    expect(message).toContain("mailer:***@mail.example.org");
+    expect(message).not.toContain("hunter2-secret");
+    expect(errorOf({ DATABASE_URL: "mysql://app:db-secret@db.example.org/app" })).not.toContain("db-secret");
+  });
+
   it("treats an empty value as unset", () => {
     const env = parseEnv({ PORT: "", DATABASE_URL: "" });
     expect(env.PORT).toBe(3000);

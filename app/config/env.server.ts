@@ -134,6 +134,18 @@ export const envSchema = z
     POST_OFFICE_URL: optionalHttpUrl,
     SUPPORT_EMAIL: optionalText.pipe(z.string().email({ message: "must be an e-mail address" }).optional()),
     MAIL_FROM: optionalText.pipe(z.string().email({ message: "must be an e-mail address" }).optional()),
+    MAIL: z
+      .enum(["outbox", "smtp"], {
+        errorMap: () => ({ message: "must be outbox or smtp" }),
+      })
+      .default("outbox"),
+    SMTP_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s/]+(:\d+)?\/?$/, { message: "must be an smtp:// or smtps:// URL" })
+        .refine((v) => URL.canParse(v), { message: "must be an smtp:// or smtps:// URL" })
+        .optional(),
+    ),
     LOGIN_RECHECK_SECONDS: z
       .string()
       .default("300")
@@ -176,6 +188,9 @@ export const envSchema = z
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when FORMS=cognito" });
       }
     }
+    if (env.MAIL === "smtp" && !env.SMTP_URL) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when MAIL=smtp" });
+    }
     if (env.LRM_SSO_URL && !env.LRM_SSO_SECRET) {
       ctx.addIssue({ code: "custom", path: ["LRM_SSO_SECRET"], message: "is required when LRM_SSO_URL is set" });
     }
@@ -201,6 +216,11 @@ export const envVarNames = Object.keys(envSchema._def.schema.shape) as (keyof En
  * Parses the environment. Problems become one line that names each variable and what is
  * wrong with it, so a bad deployment fails fast and legibly.
  */
+/** A URL's password is never echoed: `smtp://user:secret@host` is shown as `smtp://user:***@host`. */
+function withoutPassword(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/i, "$1:***@");
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const relevant: Record<string, string | undefined> = {};
   for (const name of envVarNames) {
@@ -213,7 +233,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "environment");
     const raw = source[name];
-    const shown = raw === undefined || /SECRET|KEY|PASSWORD/.test(name) ? "" : ` (got ${JSON.stringify(raw)})`;
+    const shown =
+      raw === undefined || /SECRET|KEY|PASSWORD/.test(name) ? "" : ` (got ${JSON.stringify(withoutPassword(raw))})`;
     const message = issue.message.startsWith(name) ? issue.message.slice(name.length).trim() : issue.message;
     return `${name} ${message}${shown}`;
   });

@@ -58,7 +58,13 @@ export default function Records() {
         <h1 id="mail-title">{m.subject}</h1>
         <p className="muted">
           To {m.to} · {m.createdAt} · {m.template ?? "mail"} · {m.status}
+          {m.attempts > 1 ? ` after ${m.attempts} tries` : ""}
         </p>
+        {m.lastError ? (
+          <p className="muted">
+            The mail server answered: <code>{m.lastError}</code>
+          </p>
+        ) : null}
         <pre className="mail">{m.text}</pre>
       </section>
     );

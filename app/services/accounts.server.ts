@@ -6,11 +6,10 @@ import { countries, payments, plans, subscriptions, users } from "~/db/schema";
 import type { FieldErrors } from "~/domain/account";
 import type { CardInput } from "~/domain/card";
 import { nextSetupStep, type SetupStepId } from "~/domain/setup";
-import { outboxMailer } from "~/providers/mail/outbox.server";
-import type { MailProvider } from "~/providers/mail/types";
 import { sandboxPayments } from "~/providers/payments/sandbox.server";
 import type { PaymentsProvider } from "~/providers/payments/types";
 import { audit, type AuditActor } from "./audit.server";
+import { mailerFor } from "./mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
 import { revokeUserSessions, startSession, type Viewer } from "./session.server";
@@ -34,10 +33,6 @@ export const IP_LIMIT_WINDOW_SECONDS = 60;
 export const ACCOUNT_FAILURES = { hits: 5, windowSeconds: 900 };
 
 export type ClientMeta = { ip: string; userAgent: string | null; devicePublicKey?: string | null };
-
-export function mailerFor(services: AppServices): MailProvider {
-  return outboxMailer(services.db);
-}
 
 export function paymentsFor(_services: AppServices): PaymentsProvider {
   return sandboxPayments();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { newsletterSubscriptions } from "~/db/schema";
-import { mailerFor } from "./accounts.server";
+import { mailerFor } from "./mail.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { tokenHash } from "./tokens.server";
 

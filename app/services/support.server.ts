@@ -3,7 +3,7 @@ import type { AppServices } from "~/context";
 import { supportRequests } from "~/db/schema";
 import { FORM_IDS } from "~/domain/forms";
 import { formsFor } from "./forms-provider.server";
-import { mailerFor } from "./accounts.server";
+import { mailerFor } from "./mail.server";
 import { hitRateLimit } from "./rate-limit.server";
 
 export const SUPPORT_SOURCE = "Member Site";

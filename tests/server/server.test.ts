@@ -68,7 +68,9 @@ describe("the production server", () => {
     const kept = await fetch(`${server.url}/api/config`, { headers: { "x-request-id": "trace-123" } });
     expect(kept.headers.get("x-request-id")).toBe("trace-123");
     const replaced = await fetch(`${server.url}/api/config`, { headers: { "x-request-id": "bad id\twith spaces" } });
-    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(replaced.headers.get("x-request-id")).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
     expect(server.output()).toContain('"id":"trace-123"');
   });
 

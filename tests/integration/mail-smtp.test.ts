@@ -1,0 +1,173 @@
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { SMTPServer, type SMTPServerDataStream } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AppServices } from "~/context";
+import { mailOutbox } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { MAX_MAIL_ATTEMPTS, mailRetryDueAt } from "~/domain/mail";
+import { signUp } from "~/services/accounts.server";
+import { mailerFor, retryMail } from "~/services/mail.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+
+type Received = { from: string; to: string[]; raw: string };
+
+/** A real SMTP server on a free local port: it checks the login and can refuse recipients. */
+async function startMailServer() {
+  const received: Received[] = [];
+  const settings = { refuse: false };
+  const server = new SMTPServer({
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === "mailer" && auth.password === "p@ss word") return callback(null, { user: "mailer" });
+      return callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
+    },
+    onRcptTo(_address, _session, callback) {
+      if (settings.refuse) return callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
+      return callback();
+    },
+    onData(stream: SMTPServerDataStream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    received,
+    settings,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The message body with quoted-printable soft line breaks and escapes undone. */
+function bodyOf(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+const meta = { ip: "198.51.100.20", userAgent: "test" };
+
+describe.each(drivers)("mail through SMTP on %s", (driver) => {
+  let database: TestDatabase;
+  let mailServer: Awaited<ReturnType<typeof startMailServer>>;
+  let services: AppServices;
+
+  const rowsTo = (to: string) => database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    mailServer = await startMailServer();
+    services = testContext(database, {
+      MAIL: "smtp",
+      SMTP_URL: `smtp://mailer:${encodeURIComponent("p@ss word")}@127.0.0.1:${mailServer.port}`,
+      MAIL_FROM: "no-reply@members.example.org",
+    }).app!;
+  });
+  afterAll(async () => {
+    await mailServer?.close();
+    await database?.dispose();
+  });
+  beforeEach(() => {
+    mailServer.settings.refuse = false;
+    mailServer.received.length = 0;
+  });
+
+  it("sends the sign-up confirmation through the mail server and records it as sent", async () => {
+    const result = await signUp(
+      services,
+      { username: "smtpalice", email: "smtpalice@example.org", password: "a quiet garden path" },
+      meta,
+    );
+    expect(result.ok).toBe(true);
+    expect(mailServer.received).toHaveLength(1);
+    const [message] = mailServer.received;
+    expect(message!.from).toBe("no-reply@members.example.org");
+    expect(message!.to).toEqual(["smtpalice@example.org"]);
+    expect(message!.raw).toMatch(/^From: Memberhall Community <no-reply@members\.example\.org>$/m);
+    expect(message!.raw).toMatch(/^Subject: Confirm your e-mail address$/m);
+    expect(bodyOf(message!.raw)).toMatch(/\/signup\/verify\?token=[\w-]+/);
+    const [row] = await rowsTo("smtpalice@example.org");
+    expect(row).toMatchObject({ status: "sent", attempts: 1, lastError: null, template: "verify-email" });
+    expect(row!.sentAt).toBeInstanceOf(Date);
+  });
+
+  it("keeps a refused e-mail pending without failing the action, and sends it when it is due again", async () => {
+    mailServer.settings.refuse = true;
+    await mailerFor(services).send({ to: "later@example.org", subject: "Later", text: "Hello", template: "test" });
+    const [refused] = await rowsTo("later@example.org");
+    expect(refused).toMatchObject({ status: "pending", attempts: 1 });
+    expect(refused!.lastError).toContain("550");
+
+    mailServer.settings.refuse = false;
+    const early = await retryMail(services, new Date(mailRetryDueAt(refused!.createdAt, 1).getTime() - 1_000));
+    expect(early).toEqual({ sent: 0, failed: 0 });
+    expect(mailServer.received).toHaveLength(0);
+
+    const due = await retryMail(services, mailRetryDueAt(refused!.createdAt, 1));
+    expect(due).toEqual({ sent: 1, failed: 0 });
+    expect(mailServer.received.map((m) => m.to)).toEqual([["later@example.org"]]);
+    const [sent] = await rowsTo("later@example.org");
+    expect(sent).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+  });
+
+  it("gives up after the last try and leaves the row failed with the server's reply", async () => {
+    mailServer.settings.refuse = true;
+    await mailerFor(services).send({ to: "nobody@example.org", subject: "Never", text: "Hello", template: "test" });
+    let [row] = await rowsTo("nobody@example.org");
+    for (let sweep = 0; row!.status === "pending" && sweep < MAX_MAIL_ATTEMPTS; sweep += 1) {
+      await retryMail(services, mailRetryDueAt(row!.createdAt, row!.attempts));
+      [row] = await rowsTo("nobody@example.org");
+    }
+    expect(row).toMatchObject({ status: "failed", attempts: MAX_MAIL_ATTEMPTS });
+    expect(row!.lastError).toContain("Mailbox unavailable");
+    mailServer.settings.refuse = false;
+    await retryMail(services, new Date(row!.createdAt.getTime() + 86_400_000));
+    expect(mailServer.received).toHaveLength(0);
+  });
+
+  it("sends a due e-mail once when two sweeps run at the same time", async () => {
+    mailServer.settings.refuse = true;
+    await mailerFor(services).send({ to: "once@example.org", subject: "Once", text: "Hello", template: "test" });
+    mailServer.settings.refuse = false;
+    const [row] = await rowsTo("once@example.org");
+    const now = mailRetryDueAt(row!.createdAt, 1);
+    const results = await Promise.all([retryMail(services, now), retryMail(services, now)]);
+    expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(1);
+    expect(mailServer.received.filter((m) => m.to.includes("once@example.org"))).toHaveLength(1);
+  });
+
+  it("records a refused login and an unreachable server on the row instead of throwing", async () => {
+    const wrongPassword = testContext(database, {
+      MAIL: "smtp",
+      SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${mailServer.port}`,
+    }).app!;
+    await mailerFor(wrongPassword).send({ to: "auth@example.org", subject: "Auth", text: "Hello", template: "test" });
+    const [auth] = await rowsTo("auth@example.org");
+    expect(auth).toMatchObject({ status: "pending", attempts: 1 });
+    expect(auth!.lastError).toContain("535");
+
+    const closed = await startMailServer();
+    await closed.close();
+    const unreachable = testContext(database, { MAIL: "smtp", SMTP_URL: `smtp://127.0.0.1:${closed.port}` }).app!;
+    await mailerFor(unreachable).send({ to: "down@example.org", subject: "Down", text: "Hello", template: "test" });
+    const [down] = await rowsTo("down@example.org");
+    expect(down).toMatchObject({ status: "pending", attempts: 1 });
+    expect(down!.lastError).toMatch(/ECONNREFUSED|connect/i);
+    expect(mailServer.received).toHaveLength(0);
+  });
+});
