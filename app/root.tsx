@@ -21,6 +21,7 @@ import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
+import { decodedSegment } from "./domain/requests";
 import { isChunkLoadError, reloadAfterChunkError, reportClientError } from "./lib/error-reporting";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
@@ -40,10 +41,16 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.community.name ?? "Members" },
-  { name: "description", content: data?.community.description ?? "" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+  if (error) {
+    const status = isRouteErrorResponse(error) ? error.status : 500;
+    return [{ title: `${status} · ${errorMessage(error, status)}` }];
+  }
+  return [
+    { title: data?.community.name ?? "Members" },
+    { name: "description", content: data?.community.description ?? "" },
+  ];
+};
 
 /** The navigation guard runs on every navigation (spec §2.3). */
 export const shouldRevalidate = () => true;
@@ -53,7 +60,7 @@ async function couponBanner(request: Request, services: Awaited<ReturnType<typeo
   const header = request.headers.get("cookie");
   // On a coupon landing the offer in the path is the one to show, even before its cookie is back.
   const landing = /^\/c\/([^/]+)/.exec(new URL(request.url).pathname)?.[1];
-  const slug = landing ? decodeURIComponent(landing) : await cookies.coupon.parse(header);
+  const slug = landing ? decodedSegment(landing) : await cookies.coupon.parse(header);
   if (typeof slug !== "string") return null;
   const discount = await verifiedDiscount(services.db, slug);
   if (!discount) return null;
@@ -91,7 +98,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-function Document({ children, title }: { children: ReactNode; title?: string }) {
+function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Framed pages may have no storage at all (third-party frames); scroll restoration needs it.
   const framed = isFrameablePath(useLocation().pathname);
@@ -101,7 +108,6 @@ function Document({ children, title }: { children: ReactNode; title?: string }) 
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#5990cc" />
-        {title ? <title>{title}</title> : null}
         <Meta />
         <Links />
       </head>
@@ -230,7 +236,7 @@ export function ErrorBoundary() {
     if (!isRouteErrorResponse(error)) reportClientError(error);
   }, [error]);
   return (
-    <Document title={`${status} · ${message}`}>
+    <Document>
       <ErrorPageGuard>
         <AppShell
           layout="default"

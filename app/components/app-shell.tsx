@@ -12,8 +12,6 @@ export type Layout = "container" | "default" | "empty" | "home" | "logo-left" | 
 type Flash = { kind: "success" | "error" | "warn"; message: string } | null;
 type CouponBannerData = { slug: string; description: string; groupName: string | null; dismissed: boolean } | null;
 
-const ACTIVE_STATUSES = new Set(["ACTIVE"]);
-
 function TopNav({ session }: { session: SessionState }) {
   return (
     <nav className="topnav" aria-label="Main">
@@ -102,11 +100,10 @@ function CouponBanner({ coupon, pathname }: { coupon: NonNullable<CouponBannerDa
   );
 }
 
-function WarningBar({ status }: { status: string | null }) {
+function WarningBar({ status }: { status: string }) {
   return (
     <div className="warning-bar" role="status">
-      Your subscription is {status ? status.toLowerCase().replace(/_/g, " ") : "not active"}.{" "}
-      <Link to="/profile">See your profile</Link>
+      Your subscription is {status.toLowerCase().replace(/_/g, " ")}. <Link to="/profile">See your profile</Link>
     </div>
   );
 }
@@ -171,7 +168,8 @@ export function AppShell(props: {
       </main>
     );
   }
-  const showWarningBar = session && !session.needsSetup && !ACTIVE_STATUSES.has(session.sub_status ?? "");
+  // A member without a subscription (a free community, a donation) has no status to warn about.
+  const warnStatus = session && !session.needsSetup && session.sub_status !== "ACTIVE" ? session.sub_status : null;
   return (
     <div className="page">
       <LoadingBar />
@@ -196,7 +194,7 @@ export function AppShell(props: {
         {props.children}
       </main>
       <Footer name={props.footerName} email={session?.email ?? ""} />
-      {showWarningBar ? <WarningBar status={session.sub_status} /> : null}
+      {warnStatus ? <WarningBar status={warnStatus} /> : null}
     </div>
   );
 }

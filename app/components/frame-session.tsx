@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useState } from "react";
 import { usernameChangeMessage, type SessionState } from "~/domain/session-state";
-import { apiFetch, deviceKey, inFrame, storedState, StateRejectedError } from "~/lib/state-client";
+import { reportClientError } from "~/lib/error-reporting";
+import { apiFetch, deviceKey, forgetState, inFrame, storedState, StateRejectedError } from "~/lib/state-client";
+
+/** The words for a failed sign-in; a state naming another member is reported, as its message says. */
+export function failureMessage(error: unknown, supportEmail: string, otherwise: string): string {
+  if (!(error instanceof StateRejectedError)) return otherwise;
+  reportClientError(error);
+  return usernameChangeMessage(supportEmail);
+}
 
 export type FrameSession =
   | { status: "working" }
@@ -28,10 +36,7 @@ export function useFrameSession(supportEmail: string): { session: FrameSession; 
     } catch (error) {
       setSession({
         status: "error",
-        message:
-          error instanceof StateRejectedError
-            ? usernameChangeMessage(supportEmail)
-            : "The members site did not answer. Try again.",
+        message: failureMessage(error, supportEmail, "The members site did not answer. Try again."),
       });
     }
   }, [supportEmail]);
@@ -48,6 +53,8 @@ export function useFrameSession(supportEmail: string): { session: FrameSession; 
       let response: Response | null = null;
       // The hand-off is sent only inside a frame, and only with both values (spec §7).
       if (inFrame() && code && hash) {
+        // A hand-off is a new sign-in, perhaps of another member: the kept state is not theirs.
+        forgetState();
         const key = await deviceKey();
         const params = new URLSearchParams({ auth_code: code, hash });
         response = await apiFetch(`/api/login/lrm-auth?${params}`, { headers: { "device-key": key.publicKey } });
@@ -62,10 +69,11 @@ export function useFrameSession(supportEmail: string): { session: FrameSession; 
     })().catch((error) => {
       done({
         status: "error",
-        message:
-          error instanceof StateRejectedError
-            ? usernameChangeMessage(supportEmail)
-            : "The sign-in could not be completed. Reload the page to try again.",
+        message: failureMessage(
+          error,
+          supportEmail,
+          "The sign-in could not be completed. Reload the page to try again.",
+        ),
       });
     });
     return () => {

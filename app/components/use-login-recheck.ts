@@ -2,6 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { recheckDueAt, singleFlight } from "~/domain/freshness";
 import type { SessionState } from "~/domain/session-state";
+import { reportClientError } from "~/lib/error-reporting";
 import { apiFetch, StateRejectedError } from "~/lib/state-client";
 
 // One recheck at a time for the whole page, however many callers ask (spec §4).
@@ -29,7 +30,10 @@ export function useLoginRecheck(session: SessionState | null): "ok" | "rejected"
         recheckOnce().then(
           () => revalidator.revalidate(),
           (error) => {
-            if (error instanceof StateRejectedError) setOutcome("rejected");
+            if (error instanceof StateRejectedError) {
+              reportClientError(error);
+              setOutcome("rejected");
+            }
           },
         );
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrors, loginSchema, resetPasswordSchema, signupSchema, usernameSchema } from "./account";
+import { fieldErrors, loginSchema, rejoinStanding, resetPasswordSchema, signupSchema, usernameSchema } from "./account";
 
 const valid = { username: "new_member-1", email: "New@Example.org", password: "a long passphrase", acceptTerms: "on" };
 
@@ -47,5 +47,18 @@ describe("login and reset rules", () => {
     });
     expect(result.success).toBe(false);
     expect(fieldErrors(result.error!).confirm).toEqual(["The two passwords differ"]);
+  });
+});
+
+describe("re-join standing", () => {
+  it.each([
+    [{ needsSetup: true, subscriptionStatus: "CANCELED" }, "in-setup"],
+    [{ needsSetup: false, subscriptionStatus: null }, "no-subscription"],
+    [{ needsSetup: false, subscriptionStatus: "ACTIVE" }, "active"],
+    [{ needsSetup: false, subscriptionStatus: "TRIALING" }, "active"],
+    [{ needsSetup: false, subscriptionStatus: "CANCELED" }, "lapsed"],
+    [{ needsSetup: false, subscriptionStatus: "PAST_DUE" }, "lapsed"],
+  ] as const)("%o is %s", (member, standing) => {
+    expect(rejoinStanding(member)).toBe(standing);
   });
 });

@@ -24,4 +24,18 @@ describe("request rules", () => {
     expect(redactUrl("/api/forms/cognito/s3cr3t/submit?x=1")).toBe("/api/forms/cognito/[secret]/submit?x=1");
     expect(redactUrl("/profile")).toBe("/profile");
   });
+
+  it.each([
+    ["/login/reset?token=abc-123", "/login/reset?token=[secret]"],
+    ["/signup/verify?token=abc&next=%2F", "/signup/verify?token=[secret]&next=%2F"],
+    ["/api/login/lrm-auth?auth_code=c0de&hash=f00d", "/api/login/lrm-auth?auth_code=[secret]&hash=[secret]"],
+    ["/newsletter-subscribe?confirm=t1", "/newsletter-subscribe?confirm=[secret]"],
+    [
+      "https://members.example.org/newsletter-subscribe?UNSUBSCRIBE=t2#x",
+      "https://members.example.org/newsletter-subscribe?UNSUBSCRIBE=[secret]#x",
+    ],
+    ["/nol/creator?tokenish=1&cause=TS", "/nol/creator?tokenish=1&cause=TS"],
+  ])("keeps the one-time token of %s out of logs", (url, redacted) => {
+    expect(redactUrl(url)).toBe(redacted);
+  });
 });

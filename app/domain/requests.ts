@@ -19,7 +19,22 @@ export function crossSiteWrite(method: string, origin: string | undefined, host:
   }
 }
 
-/** Webhook addresses carry a secret in their path: it never reaches the logs. */
+/** Query values that are credentials: e-mailed links, the learning-site hand-off, SSO signatures. */
+const SECRET_PARAMS = /([?&](?:token|auth_code|hash|confirm|unsubscribe|code)=)[^&#]*/gi;
+
+/**
+ * A URL fit for logs and error reports: the webhook secret in a path and the one-time
+ * tokens in e-mailed and hand-off links are replaced by `[secret]`.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/api\/forms\/cognito\/)[^/?#]+/, "$1[secret]");
+  return url.replace(/(\/api\/forms\/cognito\/)[^/?#]+/, "$1[secret]").replace(SECRET_PARAMS, "$1[secret]");
+}
+
+/** A percent-encoded path segment decoded, or null when its encoding is broken. */
+export function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }

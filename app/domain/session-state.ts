@@ -40,6 +40,9 @@ export function acceptStateUpdate(
   return { accept: false, reason: "username-changed" };
 }
 
+/** spec §8: only the site's own API calls may carry and update the signed state. */
+export const API_ONLY_MESSAGE = "Call /api/* endpoints to update authenticated state";
+
 export function usernameChangeMessage(supportEmail: string): string {
   return `An error has occurred and was reported.  Please try again.  You may contact support at ${supportEmail}.`;
 }

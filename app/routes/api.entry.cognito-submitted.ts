@@ -2,12 +2,12 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { apiCall, causeExists, readJson, unknownCause } from "~/services/api.server";
 import { pendingBodySchema, recordPending, resolveOwner } from "~/services/nol.server";
-import { requireApiViewer, withState } from "~/services/session.server";
+import { requireApiMember, withState } from "~/services/session.server";
 
 /** POST /api/entry/cognito-submitted: a form was sent; its entry is pending (spec §3, §4). */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return json({ error: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
-  const { viewer, services } = await requireApiViewer(request, context);
+  const { viewer, services } = await requireApiMember(request, context);
   const body = await readJson(request, pendingBodySchema);
   if (!body.ok) return body.response;
   return apiCall(async () => {

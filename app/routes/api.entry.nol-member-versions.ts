@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { z } from "zod";
 import { apiCall, causeExists, unknownCause } from "~/services/api.server";
 import { memberVersions, resolveOwner } from "~/services/nol.server";
-import { requireApiViewer, withState } from "~/services/session.server";
+import { requireApiMember, withState } from "~/services/session.server";
 
 const querySchema = z.object({
   cause: z.string().trim().min(1).max(40).optional(),
@@ -13,7 +13,7 @@ const querySchema = z.object({
 
 /** GET /api/entry/nol-member-versions?cause=&username=&id= (spec §7). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { viewer, services } = await requireApiViewer(request, context);
+  const { viewer, services } = await requireApiMember(request, context);
   const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success)
     return json({ error: "Invalid query", fieldErrors: parsed.error.flatten().fieldErrors }, { status: 400 });

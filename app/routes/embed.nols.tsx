@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useFrameSession } from "~/components/frame-session";
+import { failureMessage, useFrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
 import { Alert } from "~/components/ui/alert";
 import { entryLabel } from "~/domain/nol/labels";
@@ -41,8 +41,10 @@ export default function EmbedNols() {
         if (!response.ok || !body.list) throw new Error(body.error ?? "Your notices could not be read");
         setEntries(body.list);
       })
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : "Your notices could not be read"));
-  }, [session.status]);
+      .catch((e: unknown) =>
+        setError(failureMessage(e, supportEmail, e instanceof Error ? e.message : "Your notices could not be read")),
+      );
+  }, [session.status, supportEmail]);
   return (
     <section className="card" aria-labelledby="embed-title" aria-live="polite">
       <h1 id="embed-title">Your notices</h1>

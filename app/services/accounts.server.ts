@@ -145,12 +145,14 @@ export async function logIn(
     .limit(1);
 
   // Failures count per account and client address: an attacker elsewhere slows only themselves.
-  const failureKey = user ? `login-fail:${user.id}:${meta.ip}` : null;
-  if (failureKey && (await rateLimitCount(db, failureKey, ACCOUNT_FAILURES.windowSeconds)) >= ACCOUNT_FAILURES.hits) {
+  // A name that matches nobody is counted the same way, so the answers never tell whether an
+  // account exists.
+  const failureKey = `login-fail:${user ? user.id : `unknown:${login.slice(0, 320)}`}:${meta.ip}`;
+  if ((await rateLimitCount(db, failureKey, ACCOUNT_FAILURES.windowSeconds)) >= ACCOUNT_FAILURES.hits) {
     return {
       ok: false,
       status: 429,
-      message: "Too many failed attempts for this account from your network. Wait 15 minutes or reset your password.",
+      message: "Too many failed attempts for this sign-in from your network. Wait 15 minutes or reset your password.",
       retryAfterSeconds: ACCOUNT_FAILURES.windowSeconds,
     };
   }
@@ -161,7 +163,7 @@ export async function logIn(
       ? await verifyPassword(input.password, user.passwordHash)
       : (await verifyPassword(input.password, DUMMY_HASH), false);
   if (!user || !valid) {
-    if (failureKey) await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
+    await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
     return { ok: false, status: 400, message: LOGIN_FAILED_MESSAGE };
   }
   const session = await startSession(db, {

@@ -2,6 +2,7 @@ import { desc } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { errorReports } from "~/db/schema";
+import { redactUrl } from "~/domain/requests";
 
 /** A client error report (spec §8: time, href, message, stack and state). */
 export const errorReportSchema = z.object({
@@ -25,7 +26,7 @@ export async function storeErrorReports(
     reports.map((r) => ({
       userId: meta.userId,
       time: new Date(r.time),
-      href: r.href,
+      href: redactUrl(r.href),
       message: r.message,
       stack: r.stack ?? null,
       state: r.state ?? null,

@@ -55,11 +55,18 @@ export async function redeemHandoff(
   const age = now.getTime() / 1_000 - payload.iat;
   if (age > HANDOFF_TTL_SECONDS || age < -60) return { ok: false, status: 401, error: "The hand-off code has expired" };
 
+  // The learning site names the member by username or e-mail; an e-mail counts only once the
+  // member has confirmed it, so nobody can sign up with another person's address to be handed
+  // their session. A username match comes first.
   const sub = payload.sub.toLowerCase();
+  const byUsername = sql`lower(${users.username}) = ${sub}`;
   const [user] = await services.db
     .select()
     .from(users)
-    .where(sql`(lower(${users.username}) = ${sub} or lower(${users.email}) = ${sub}) and ${users.disabledAt} is null`)
+    .where(
+      sql`(${byUsername} or (lower(${users.email}) = ${sub} and ${users.emailVerifiedAt} is not null)) and ${users.disabledAt} is null`,
+    )
+    .orderBy(sql`${byUsername} desc`)
     .limit(1);
   if (!user) return { ok: false, status: 401, error: "No member matches this hand-off" };
 

@@ -257,6 +257,15 @@ export async function requireApiViewer(
   return { viewer, services };
 }
 
+/** Like requireApiViewer, and the member must have finished setup (spec §2.3): else 403. */
+export async function requireApiMember(request: Request, context: AppLoadContext) {
+  const result = await requireApiViewer(request, context);
+  if (result.viewer.member.needsSetup) {
+    throw json({ error: "Finish your setup first", needsSetup: true }, { status: 403 });
+  }
+  return result;
+}
+
 /**
  * API answers carry new state headers whenever the state differs from the one the request
  * sent, so the client always holds the current state.

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, logIn, test } from "./fixtures";
 
 test("a visitor sees the welcome page with Login and Sign Up", async ({ page }) => {
   const response = await page.goto("/");
@@ -13,7 +13,7 @@ test.describe("a page that does not exist", () => {
   test.use({ expectedConsoleErrors: [/status of 404/] });
 
   test("shows the 404 page, hydrates under the CSP and goes home on the client", async ({ page }) => {
-    const response = await page.goto("/no-such-page");
+    const response = await page.goto("/terms-of-service/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
     // Remix sets this once its client scripts have run, which the CSP nonce must allow.
@@ -24,5 +24,15 @@ test.describe("a page that does not exist", () => {
     await expect(page.getByRole("heading", { level: 1, name: /welcome to/i })).toBeVisible();
     // Still the same document: the navigation happened in the client, not by a reload.
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+  });
+
+  test("wears the whole shell for a signed-in member", async ({ page }) => {
+    await logIn(page, "member");
+    const response = await page.goto("/no-such-page");
+    expect(response?.status()).toBe(404);
+    await expect(page).toHaveTitle("404 · This page could not be found");
+    await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(page.locator(".footer-name")).toHaveText("Memberhall Community");
   });
 });

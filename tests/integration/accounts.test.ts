@@ -5,6 +5,7 @@ import type { AppServices } from "~/context";
 import { auditLog, mailOutbox, oneTimeTokens, payments, sessions, subscriptions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
+import { action as rejoinAction } from "~/routes/re-join";
 import { startAgent, stopAgent } from "~/services/agent.server";
 import {
   isCommonPassword,
@@ -17,7 +18,7 @@ import {
   signUp,
   verifyEmail,
 } from "~/services/accounts.server";
-import { loadViewer } from "~/services/session.server";
+import { loadViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser, TEST_PASSWORD } from "../helpers/users";
@@ -132,6 +133,20 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(owner.ok).toBe(true);
     });
 
+    it("answers a name that matches nobody exactly as it answers a real account, 429 included", async () => {
+      const target = await createUser(database.db);
+      const from = { ip: "192.0.2.67", userAgent: "x" };
+      const answers = async (login: string) => {
+        const seen = [];
+        for (let i = 0; i < 6; i += 1) seen.push(await logIn(services, { login, password: "guess" }, from));
+        return seen;
+      };
+      const real = await answers(target.username);
+      const ghost = await answers(`ghost-${target.username}`);
+      expect(ghost).toEqual(real);
+      expect(real.at(-1)).toMatchObject({ ok: false, status: 429 });
+    });
+
     it("answers the 11th login attempt in a minute from one address with 429", async () => {
       // All attempts fall in one minute whatever the wall clock says.
       vi.useFakeTimers({ toFake: ["Date"] });
@@ -174,6 +189,48 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(response.status).toBe(400);
       const body = await response.json();
       expect(Object.keys(body.fieldErrors).sort()).toEqual(["login", "password"]);
+    });
+  });
+
+  describe("re-join", () => {
+    const postRejoin = async (userId: string) => {
+      const session = await createSession(database.db, userId);
+      const cookie = await siteCookies(services.config).session.serialize(session.id);
+      try {
+        return (await rejoinAction({
+          request: new Request("http://localhost/re-join", { method: "POST", headers: { cookie } }),
+          params: {},
+          context,
+        })) as Response;
+      } catch (thrown) {
+        return thrown as Response;
+      }
+    };
+    const stepOf = async (userId: string) => (await database.db.select().from(users).where(eq(users.id, userId)))[0]!;
+    const subscribe = async (userId: string, status: "ACTIVE" | "CANCELED") =>
+      database.db.insert(subscriptions).values({ userId, planId: "monthly", status, provider: "sandbox" });
+
+    it("sends a lapsed member back through the membership step", async () => {
+      const lapsed = await createUser(database.db, { countryCode: "US", name: "Lapsed Member" });
+      await subscribe(lapsed.id, "CANCELED");
+      const response = await postRejoin(lapsed.id);
+      expect(response.headers.get("location")).toBe("/setup");
+      expect(await stepOf(lapsed.id)).toMatchObject({ needsSetup: true, setupStep: "membership" });
+    });
+
+    it("cannot skip the details step of a member still in setup, nor reopen an active membership", async () => {
+      const newcomer = await createUser(database.db, { needsSetup: true, setupStep: "profile" });
+      expect((await postRejoin(newcomer.id)).headers.get("location")).toBe("/setup");
+      expect(await stepOf(newcomer.id)).toMatchObject({ needsSetup: true, setupStep: "profile" });
+
+      const active = await createUser(database.db, { countryCode: "US" });
+      await subscribe(active.id, "ACTIVE");
+      expect((await postRejoin(active.id)).headers.get("location")).toBe("/re-join");
+      expect(await stepOf(active.id)).toMatchObject({ needsSetup: false });
+
+      const donor = await createUser(database.db, { countryCode: "US" });
+      expect((await postRejoin(donor.id)).headers.get("location")).toBe("/re-join");
+      expect(await stepOf(donor.id)).toMatchObject({ needsSetup: false });
     });
   });
 

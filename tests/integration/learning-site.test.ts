@@ -44,6 +44,18 @@ describe("learning-site hand-off (GET /api/login/lrm-auth)", () => {
     expect((await call(makeHandoffCode(SECRET, "Learner@Example.org", now(), "nonce-0002"))).status).toBe(200);
   });
 
+  it("takes an e-mail address only once its owner has confirmed it, and a username first", async () => {
+    await createUser(database.db, { username: "squatter", email: "victim@example.org", emailVerifiedAt: null });
+    const unconfirmed = await call(makeHandoffCode(SECRET, "victim@example.org", now(), "nonce-0010"));
+    expect(unconfirmed.status).toBe(401);
+
+    await createUser(database.db, { username: "named@example.org", email: "named-owner@example.org" });
+    await createUser(database.db, { username: "other-owner", email: "named@example.org" });
+    const response = await call(makeHandoffCode(SECRET, "named@example.org", now(), "nonce-0011"));
+    expect(response.status).toBe(200);
+    expect((await response.json()).state.username).toBe("named@example.org");
+  });
+
   it("works once per code", async () => {
     const code = makeHandoffCode(SECRET, "learner", now(), "nonce-0003");
     expect((await call(code)).status).toBe(200);

@@ -86,6 +86,9 @@ describe("bad input", () => {
     "/members/not-a-uuid",
     "/db/mail_outbox/abc",
     "/api/login/lrm-auth?auth_code=%ZZ&hash=zz",
+    "/c/%E0%A4%A",
+    "/nol/creator/%E0%A4%A/notice",
+    "/no-such-page/%E0%A4%A",
   ])("GET %s answers without a 5xx", async (path) => {
     const response = await fetch(`${server.url}${path}`, { headers: { cookie: adminCookie }, redirect: "manual" });
     await response.arrayBuffer();
