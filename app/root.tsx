@@ -156,7 +156,7 @@ export default function App() {
   const data = useLoaderData<typeof loader>();
   const { session } = data;
   const layout = useLayout();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const recheck = useLoginRecheck(session);
   const errorDetected = useClientErrors();
 
@@ -176,10 +176,12 @@ export default function App() {
       <AppShell
         layout={layout}
         pathname={pathname}
+        search={search}
         session={session}
         flash={data.flash}
         coupon={data.coupon}
         footerName={footerName(pathname, data.community)}
+        homeLabel={data.community.homeLabel}
         supportEmail={data.supportEmail}
         errorDetected={errorDetected}
         stateRejected={recheck === "rejected"}
@@ -228,7 +230,7 @@ class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolea
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>("root");
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = errorMessage(error, status);
   useEffect(() => {
@@ -241,10 +243,12 @@ export function ErrorBoundary() {
         <AppShell
           layout="default"
           pathname={pathname}
+          search={search}
           session={data?.session ?? null}
           flash={null}
           coupon={null}
           footerName={data ? footerName(pathname, data.community) : ""}
+          homeLabel={data?.community.homeLabel ?? "Home"}
           supportEmail={data?.supportEmail ?? ""}
           errorDetected={!isRouteErrorResponse(error)}
           stateRejected={false}

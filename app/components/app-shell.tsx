@@ -12,12 +12,21 @@ export type Layout = "container" | "default" | "empty" | "home" | "logo-left" | 
 type Flash = { kind: "success" | "error" | "warn"; message: string } | null;
 type CouponBannerData = { slug: string; description: string; groupName: string | null; dismissed: boolean } | null;
 
-function TopNav({ session }: { session: SessionState }) {
+/** Logging out forgets the remembered after-login path too (spec §2.3). */
+function forgetAfterLogin() {
+  try {
+    window.localStorage.removeItem("afterLogin");
+  } catch {
+    // Storage may be refused; the server's copy is cleared by /redirect-logout-success.
+  }
+}
+
+function TopNav({ session, homeLabel }: { session: SessionState; homeLabel: string }) {
   return (
     <nav className="topnav" aria-label="Main">
       <div className="topnav-inner">
         <Link to="/" className="topnav-brand">
-          Community home
+          {homeLabel}
         </Link>
         <ul className="topnav-links">
           {session.admin ? (
@@ -39,7 +48,7 @@ function TopNav({ session }: { session: SessionState }) {
             {session.email}
           </li>
           <li>
-            <Form method="post" action="/logout">
+            <Form method="post" action="/logout" onSubmit={forgetAfterLogin}>
               <button type="submit" className="link-button">
                 Logout
               </button>
@@ -51,13 +60,33 @@ function TopNav({ session }: { session: SessionState }) {
   );
 }
 
-function LogoHeader({ centered, name }: { centered: boolean; name: string }) {
+function LogoHeader({
+  centered,
+  name,
+  homeLabel,
+  session,
+}: {
+  centered: boolean;
+  name: string;
+  homeLabel: string;
+  session: SessionState | null;
+}) {
   return (
     <header className={`logo-header${centered ? " logo-header-centered" : ""}`}>
       <Link to="/" className="logo">
         <img src="/favicon.svg" alt="" width={32} height={32} />
-        <span>{name || "Community home"}</span>
+        <span>{name || homeLabel}</span>
       </Link>
+      {session ? (
+        <nav className="logo-header-user" aria-label="Account">
+          <span className="muted">{session.agent ?? session.username}</span>
+          <Form method="post" action="/logout" onSubmit={forgetAfterLogin} className="inline">
+            <button type="submit" className="link-button">
+              Logout
+            </button>
+          </Form>
+        </nav>
+      ) : null}
     </header>
   );
 }
@@ -77,7 +106,15 @@ function AgentBanner({ agent }: { agent: string }) {
 }
 
 /** spec §2.4: dismissible everywhere except on /c/ and /signup paths. */
-function CouponBanner({ coupon, pathname }: { coupon: NonNullable<CouponBannerData>; pathname: string }) {
+function CouponBanner({
+  coupon,
+  pathname,
+  search,
+}: {
+  coupon: NonNullable<CouponBannerData>;
+  pathname: string;
+  search: string;
+}) {
   const fixed = pathname.startsWith("/c/") || pathname === "/c" || pathname.startsWith("/signup");
   if (coupon.dismissed && !fixed) return null;
   return (
@@ -90,7 +127,7 @@ function CouponBanner({ coupon, pathname }: { coupon: NonNullable<CouponBannerDa
         <Form method="post" action="/c" className="inline">
           <input type="hidden" name="intent" value="dismiss-coupon" />
           <input type="hidden" name="slug" value={coupon.slug} />
-          <input type="hidden" name="redirectTo" value={pathname} />
+          <input type="hidden" name="redirectTo" value={pathname + search} />
           <button type="submit" className="banner-dismiss" aria-label="Dismiss the offer">
             ×
           </button>
@@ -151,23 +188,33 @@ function Footer({ name, email }: { name: string; email: string }) {
 export function AppShell(props: {
   layout: Layout;
   pathname: string;
+  search: string;
   session: SessionState | null;
   flash: Flash;
   coupon: CouponBannerData;
   footerName: string;
+  homeLabel: string;
   supportEmail: string;
   errorDetected: boolean;
   stateRejected: boolean;
   children: ReactNode;
 }) {
   const { layout, session } = props;
+  const errorBar = props.errorDetected ? <ErrorBar supportEmail={props.supportEmail} /> : null;
   if (layout === "empty") {
     return (
-      <main id="main" className="page-main page-main-empty">
-        {props.children}
-      </main>
+      <>
+        <LoadingBar />
+        {errorBar}
+        <main id="main" className="page-main page-main-empty">
+          {props.children}
+        </main>
+      </>
     );
   }
+  // The logo layouts keep the page to its task: the logo, and for a member only who they are
+  // and Logout; the default and home layouts carry the full navigation.
+  const logoLayout = layout === "logo" || layout === "logo-left";
   // A member without a subscription (a free community, a donation) has no status to warn about.
   const warnStatus = session && !session.needsSetup && session.sub_status !== "ACTIVE" ? session.sub_status : null;
   return (
@@ -176,10 +223,19 @@ export function AppShell(props: {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      {props.errorDetected ? <ErrorBar supportEmail={props.supportEmail} /> : null}
+      {errorBar}
       {session?.agent ? <AgentBanner agent={session.agent} /> : null}
-      {session ? <TopNav session={session} /> : <LogoHeader centered={layout === "logo"} name={props.footerName} />}
-      {props.coupon ? <CouponBanner coupon={props.coupon} pathname={props.pathname} /> : null}
+      {session && !logoLayout ? (
+        <TopNav session={session} homeLabel={props.homeLabel} />
+      ) : (
+        <LogoHeader
+          centered={layout === "logo"}
+          name={props.footerName}
+          homeLabel={props.homeLabel}
+          session={session}
+        />
+      )}
+      {props.coupon ? <CouponBanner coupon={props.coupon} pathname={props.pathname} search={props.search} /> : null}
       <main id="main" className={`page-main${layout === "container" ? " page-main-wide" : ""}`}>
         {props.stateRejected ? (
           <div className="flash">

@@ -1,5 +1,5 @@
 import { Form, useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Alert } from "./ui/alert";
 import { Field, Honeypot } from "./ui/field";
 import { Modal } from "./ui/modal";
@@ -18,6 +18,7 @@ export function SupportForm({
   result: SupportResult | undefined;
   fetcher?: ReturnType<typeof useFetcher>;
 }) {
+  const messageId = useId();
   if (result?.ok) {
     return (
       <Alert kind="success" title="Thank you">
@@ -50,18 +51,18 @@ export function SupportForm({
         errors={failure?.fieldErrors.subject}
       />
       <div className="field">
-        <label htmlFor="support-message">Message</label>
+        <label htmlFor={messageId}>Message</label>
         <textarea
-          id="support-message"
+          id={messageId}
           name="message"
           rows={6}
           required
           defaultValue={failure?.values.message}
           aria-invalid={failure?.fieldErrors.message ? true : undefined}
-          aria-describedby={failure?.fieldErrors.message ? "support-message-error" : undefined}
+          aria-describedby={failure?.fieldErrors.message ? `${messageId}-error` : undefined}
         />
         {failure?.fieldErrors.message ? (
-          <p id="support-message-error" className="field-error">
+          <p id={`${messageId}-error`} className="field-error">
             {failure.fieldErrors.message.join(" ")}
           </p>
         ) : null}

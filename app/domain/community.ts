@@ -5,6 +5,10 @@ export type Community = {
   variant: CommunityVariant;
   name: string;
   memberNoun: string;
+  /** What the members call the whole: "community" or "fellowship". */
+  place: string;
+  /** The navigation's link to the home page. */
+  homeLabel: string;
   description: string;
 };
 
@@ -13,6 +17,8 @@ const communities: Record<CommunityVariant, Community> = {
     variant: "default",
     name: "Memberhall Community",
     memberNoun: "member",
+    place: "community",
+    homeLabel: "Community home",
     description:
       "A members' community that helps you prepare, notarize and deliver Notices of Liability, follow each round through to billing, and support one another along the way.",
   },
@@ -20,6 +26,8 @@ const communities: Record<CommunityVariant, Community> = {
     variant: "church",
     name: "Memberhall Fellowship",
     memberNoun: "member of the fellowship",
+    place: "fellowship",
+    homeLabel: "Fellowship home",
     description:
       "A fellowship that walks with its members as they prepare, notarize and deliver Notices of Liability, follow each round through to billing, and stand together in good faith.",
   },

@@ -32,10 +32,18 @@ describe("request loading pattern (spec §4)", () => {
     }
   });
 
-  it("turns a failed request into an error outcome", async () => {
-    const outcome = await runRequest(async () => {
-      throw new Error("The server did not answer");
-    }, 0);
+  it("turns a failed request into an error outcome and logs it", async () => {
+    const logged: unknown[] = [];
+    const failure = new Error("The server did not answer");
+    const outcome = await runRequest(
+      async () => {
+        throw failure;
+      },
+      0,
+      undefined,
+      (error) => logged.push(error),
+    );
     expect(outcome).toEqual({ error: "The server did not answer" });
+    expect(logged).toEqual([failure]);
   });
 });

@@ -37,16 +37,21 @@ export function finishRequest(_state: RequestState, outcome: ServerOutcome): Req
   };
 }
 
-/** Runs `run`, taking at least `minMs`; a thrown error becomes the outcome's error. */
+/**
+ * Runs `run`, taking at least `minMs`; a thrown error becomes the outcome's error and is
+ * logged (spec §8: "A failed data call sets the error message on its loading state and logs it").
+ */
 export async function runRequest<T extends ServerOutcome>(
   run: () => Promise<T>,
   minMs = MIN_FETCH_DELAY_MS,
   sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  log: (error: unknown) => void = (error) => console.warn("A data call failed:", error),
 ): Promise<T | ServerOutcome> {
   const [outcome] = await Promise.all([
-    run().catch((error: unknown): ServerOutcome => ({
-      error: error instanceof Error ? error.message : "The request failed",
-    })),
+    run().catch((error: unknown): ServerOutcome => {
+      log(error);
+      return { error: error instanceof Error ? error.message : "The request failed" };
+    }),
     sleep(minMs),
   ]);
   return outcome;

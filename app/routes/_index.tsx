@@ -15,7 +15,7 @@ export default function Home() {
         <h1 id="welcome-title">Welcome, {session.agent ?? session.username}</h1>
         {session.needsSetup ? (
           <Alert kind="warn" title="Your account is not ready yet">
-            Finish your setup to use the community.{" "}
+            Finish your setup to use the {community?.place ?? "community"}.{" "}
             <Link to={session.user_id ? "/setup" : "/signup"}>Continue setup</Link>
           </Alert>
         ) : (

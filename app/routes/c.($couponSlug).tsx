@@ -19,7 +19,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const kept = await cookies.coupon.parse(request.headers.get("cookie"));
   const slug = params.couponSlug ?? (typeof kept === "string" ? kept : null);
   const discount = slug ? await verifiedDiscount(services.db, slug) : null;
-  if (!discount) throw json("This offer is not available", { status: 404 });
+  if (!discount) throw json("This page could not be found", { status: 404 });
   return json({ discount }, { headers: { "Set-Cookie": await cookies.coupon.serialize(discount.slug) } });
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { DeviceKeyField } from "~/components/device-key-field";
 import { Alert } from "~/components/ui/alert";
 import { Field, Honeypot } from "~/components/ui/field";
@@ -64,8 +64,13 @@ export default function Login() {
   const failure = useActionData<typeof action>();
   const values = failure?.values ?? {};
 
+  // spec §2.3: the after-login path is also kept in local storage (not inside a frame), so a
+  // later visit to /login still goes back there.
+  const [target, setTarget] = useState(redirectTo);
   useEffect(() => {
-    if (redirectTo && !inFrame()) window.localStorage.setItem("afterLogin", redirectTo);
+    if (inFrame()) return;
+    if (redirectTo) window.localStorage.setItem("afterLogin", redirectTo);
+    else setTarget(window.localStorage.getItem("afterLogin"));
   }, [redirectTo]);
 
   return (
@@ -89,7 +94,7 @@ export default function Login() {
           required
           errors={failure?.fieldErrors.password}
         />
-        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        {target ? <input type="hidden" name="redirectTo" value={target} /> : null}
         <DeviceKeyField />
         <Honeypot />
         <div className="actions">

@@ -45,6 +45,7 @@ export default function LrmEntry() {
                 {check.loading ? "Checking…" : "Check again"}
               </button>
               {check.success ? <span role="status"> {check.success}</span> : null}
+              {check.error ? <span role="alert"> {check.error}</span> : null}
             </p>
             <p>
               <a href={`${baseUrl}/`} target="_blank" rel="noreferrer">

@@ -58,16 +58,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services, query, owner } = await context_(request, params, context);
   const base = `/nol/${params.form}`;
   if (!params.cause) {
-    const choices = await causeChoices(services, viewer);
+    const choices = await causeChoices(services, owner);
     return json({
       view: "causes" as const,
       title: "Choose a cause",
       base,
       choices,
-      creatorOrTester: viewer.member.nolCreator || viewer.member.nolTester,
+      ownerQuery: owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`,
+      creatorOrTester: owner.nolCreator || owner.nolTester,
     });
   }
-  const cause = await requireCause(services, viewer, params.cause);
+  const cause = await requireCause(services, owner, params.cause);
   const rows = await entriesOf(services.db, owner.id, cause.code);
   const causeBase = `${base}/${cause.slug}`;
   const suffix = owner.id === viewer.member.id ? "" : `&username=${encodeURIComponent(owner.username)}`;
@@ -131,7 +132,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!params.cause || !params.step || !STEP_KINDS.includes(params.step as StepKind)) {
     throw json("This page could not be found", { status: 404 });
   }
-  const cause = await requireCause(services, viewer, params.cause);
+  const cause = await requireCause(services, owner, params.cause);
   const form = await readForm(request);
   const version = versionSchema.safeParse(form.get("version") ?? query.version);
   if (!version.success) return formFailure(form, { version: version.error.flatten().formErrors });
@@ -166,7 +167,7 @@ function Causes({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof
         {data.choices.map((c) => (
           <li key={c.code} data-status={c.status}>
             {c.enabled ? (
-              <Link to={`${data.base}/${c.slug}`}>{c.name}</Link>
+              <Link to={`${data.base}/${c.slug}${data.ownerQuery}`}>{c.name}</Link>
             ) : (
               <span className="disabled" aria-disabled="true">
                 {c.name}

@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   if (!params.form || !formFromParam(params.form)) throw redirect("/nol/NotFound");
   if (!params.cause) throw redirect(`/nol/${params.form}`);
-  const cause = await requireCause(services, viewer, params.cause);
+  const cause = await requireCause(services, viewer.member, params.cause);
   const rows = await entriesOf(services.db, viewer.member.id, cause.code);
   const versions = versionsOf(rows).map((version) => {
     const { step } = versionState(rows, version);

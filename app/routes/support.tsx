@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { SupportForm } from "~/components/support";
 import { appServices } from "~/services/app.server";
+import { actorOf } from "~/services/accounts.server";
 import { formFailure, parseForm, readForm } from "~/services/forms.server";
 import { getViewer } from "~/services/session.server";
 import { submitSupportRequest, supportSchema } from "~/services/support.server";
@@ -25,6 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await submitSupportRequest(services, parsed.data, {
     userId: viewer?.member.id ?? null,
     ip: context.clientIp,
+    actor: viewer ? actorOf(viewer) : null,
   });
   if (!result.ok) {
     return formFailure(

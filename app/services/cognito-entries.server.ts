@@ -35,7 +35,7 @@ export function secretMatches(given: string, expected: string | undefined): bool
 
 export type WebhookOutcome =
   | { status: 200; body: { entryId: string; duplicate: boolean } }
-  | { status: 400 | 422; body: { error: string; fieldErrors?: unknown } };
+  | { status: 400 | 409 | 422; body: { error: string; fieldErrors?: unknown } };
 
 const cents = (dollars: number | null | undefined) =>
   dollars === null || dollars === undefined ? null : Math.round(dollars * 100);
@@ -83,6 +83,15 @@ export async function receiveCognitoEntry(
   }
 
   return services.db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: nolEntries.id, userId: nolEntries.userId, data: nolEntries.data })
+      .from(nolEntries)
+      .where(eq(nolEntries.id, entry.Id));
+    // An entry id names one member's entry for good: a delivery for another member, or over
+    // an entry the built-in forms made, changes nothing.
+    if (existing && (existing.userId !== owner.id || !(existing.data as { Entry?: unknown } | null)?.Entry)) {
+      return { status: 409 as const, body: { error: "That entry belongs to another member" } };
+    }
     const claimed = await tx
       .insert(webhookEvents)
       .values({ provider: "cognito", eventId: `${entry.Id}:v${entry.Entry.Version}`, type: event, payload: entry })
@@ -112,10 +121,6 @@ export async function receiveCognitoEntry(
       trueBillTotal: cents(f.TrueBillTotal),
       data: entry as Record<string, unknown>,
     };
-    const [existing] = await tx
-      .select({ id: nolEntries.id, data: nolEntries.data })
-      .from(nolEntries)
-      .where(eq(nolEntries.id, entry.Id));
     const knownVersion = Number((existing?.data as { Entry?: { Version?: number } } | undefined)?.Entry?.Version ?? 0);
     if (!existing) {
       await tx.insert(nolEntries).values({ id: entry.Id, editHash: newFormHash(), viewHash: newFormHash(), ...values });

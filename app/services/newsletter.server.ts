@@ -4,9 +4,18 @@ import type { AppServices } from "~/context";
 import { newsletterSubscriptions } from "~/db/schema";
 import { mailerFor } from "./mail.server";
 import { hitRateLimit } from "./rate-limit.server";
+import { hmacHex } from "./state-header.server";
 import { tokenHash } from "./tokens.server";
 
 const newToken = () => randomBytes(32).toString("base64url");
+
+/**
+ * The unsubscribe token of an address: the same in every mail it gets, so a later
+ * subscribe request never breaks the links already sent.
+ */
+function unsubscribeToken(secret: string, email: string): string {
+  return Buffer.from(hmacHex(secret, `newsletter-unsubscribe:${email.toLowerCase()}`), "hex").toString("base64url");
+}
 
 /**
  * Double opt-in: a subscription is pending until the confirmation link is used. One row per
@@ -24,31 +33,32 @@ export async function subscribeNewsletter(
   if (!byAddress.ok) return { ok: true };
 
   const confirm = newToken();
-  const unsubscribe = newToken();
-  const [existing] = await services.db
-    .select()
-    .from(newsletterSubscriptions)
-    .where(sql`lower(${newsletterSubscriptions.email}) = ${email}`);
-  const alreadyConfirmed = existing?.status === "confirmed";
+  const unsubscribe = unsubscribeToken(services.config.sessionSecret, email);
+  const find = async () =>
+    (
+      await services.db
+        .select()
+        .from(newsletterSubscriptions)
+        .where(sql`lower(${newsletterSubscriptions.email}) = ${email.toLowerCase()}`)
+    )[0];
+  const fresh = {
+    status: "pending" as const,
+    confirmTokenHash: tokenHash(confirm),
+    unsubscribeTokenHash: tokenHash(unsubscribe),
+  };
+  // Two first requests at once: the unique index keeps one row, and the loser updates it.
+  let existing = await find();
   if (!existing) {
-    await services.db
+    const inserted = await services.db
       .insert(newsletterSubscriptions)
-      .values({
-        email,
-        status: "pending",
-        confirmTokenHash: tokenHash(confirm),
-        unsubscribeTokenHash: tokenHash(unsubscribe),
-      })
-      .onConflictDoNothing();
-  } else {
-    await services.db
-      .update(newsletterSubscriptions)
-      .set({
-        status: alreadyConfirmed ? "confirmed" : "pending",
-        confirmTokenHash: alreadyConfirmed ? null : tokenHash(confirm),
-        unsubscribeTokenHash: tokenHash(unsubscribe),
-      })
-      .where(eq(newsletterSubscriptions.id, existing.id));
+      .values({ email, ...fresh })
+      .onConflictDoNothing()
+      .returning({ id: newsletterSubscriptions.id });
+    if (inserted.length === 0) existing = await find();
+  }
+  const alreadyConfirmed = existing?.status === "confirmed";
+  if (existing && !alreadyConfirmed) {
+    await services.db.update(newsletterSubscriptions).set(fresh).where(eq(newsletterSubscriptions.id, existing.id));
   }
   const base = `${services.config.baseUrl}/newsletter-subscribe`;
   const unsubscribeLine = `To stop the newsletter: ${base}?unsubscribe=${unsubscribe}`;

@@ -3,27 +3,27 @@ import type { AppServices } from "~/context";
 import { getCauseCatalogue } from "./causes.server";
 import type { CauseCatalogue } from "~/domain/causes";
 import { causeCodeFromSlug, causeOptions, UNKNOWN_CAUSE } from "~/domain/nol/causes";
-import type { Viewer } from "./session.server";
+import type { UserRow } from "./session.server";
 
-function choicesIn(catalogue: CauseCatalogue, viewer: Viewer) {
-  return causeOptions(catalogue, viewer.member.countryCode, {
-    nolCreator: viewer.member.nolCreator,
-    nolTester: viewer.member.nolTester,
-  });
+type CauseOwner = Pick<UserRow, "countryCode" | "nolCreator" | "nolTester">;
+
+/** What is open follows the member whose notices they are, also when an editor or admin works on them. */
+function choicesIn(catalogue: CauseCatalogue, owner: CauseOwner) {
+  return causeOptions(catalogue, owner.countryCode, { nolCreator: owner.nolCreator, nolTester: owner.nolTester });
 }
 
 /** The causes the member's country lists, with whether each is open to them. */
-export async function causeChoices(services: AppServices, viewer: Viewer) {
-  return choicesIn(await getCauseCatalogue(services.db), viewer);
+export async function causeChoices(services: AppServices, owner: CauseOwner) {
+  return choicesIn(await getCauseCatalogue(services.db), owner);
 }
 
 /** The cause of a /nol/{form}/{cause} address: 404 'Unknown cause code', 403 when not open to the member. */
-export async function requireCause(services: AppServices, viewer: Viewer, slug: string) {
+export async function requireCause(services: AppServices, owner: CauseOwner, slug: string) {
   const catalogue = await getCauseCatalogue(services.db);
   const code = causeCodeFromSlug(catalogue, slug);
   const cause = catalogue.causes[code];
   if (!cause) throw json(UNKNOWN_CAUSE, { status: 404 });
-  const option = choicesIn(catalogue, viewer).find((o) => o.code === code);
+  const option = choicesIn(catalogue, owner).find((o) => o.code === code);
   if (!option) throw json("This cause is not offered in your country", { status: 403 });
   if (!option.enabled)
     throw json(option.status === "beta" ? "This cause is not open yet" : "This cause is not open to you", {

@@ -10,11 +10,10 @@ import { nextStep, type Step, type StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/providers/forms/builtin.server";
 import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
-import type { Viewer } from "./session.server";
+import type { UserRow, Viewer } from "./session.server";
 import { hmacHex } from "./state-header.server";
 
 type EntryRow = typeof nolEntries.$inferSelect;
-type UserRow = typeof users.$inferSelect;
 
 export class AccessError extends Error {
   constructor(
@@ -388,6 +387,9 @@ export type StepResult =
  * Saves one step through the built-in forms: like a hosted form it adds a pending record
  * first, then stores the entry and marks the submission done.
  */
+/** Another submit of the same version got there first. */
+class StepConflict extends Error {}
+
 export async function submitStep(
   services: AppServices,
   viewer: Viewer,
@@ -395,16 +397,15 @@ export async function submitStep(
   input: { causeCode: string; version: string; kind: StepKind; form: FormData },
 ): Promise<StepResult> {
   const rows = await entriesOf(services.db, owner.id, input.causeCode);
-  const state = versionState(rows, input.version);
-  if (state.step.kind !== input.kind) {
-    return {
-      ok: false,
-      status: 409,
-      fieldErrors: {},
-      message: `The next step of this version is ${state.step.label}.`,
-    };
-  }
-  const parsed = stepSchema(state.step).safeParse(Object.fromEntries(input.form));
+  const seen = versionState(rows, input.version);
+  const conflict = (label: string): StepResult => ({
+    ok: false,
+    status: 409,
+    fieldErrors: {},
+    message: `The next step of this version is ${label}.`,
+  });
+  if (seen.step.kind !== input.kind) return conflict(seen.step.label);
+  const parsed = stepSchema(seen.step).safeParse(Object.fromEntries(input.form));
   if (!parsed.success)
     return { ok: false, status: 400, fieldErrors: parsed.error.flatten().fieldErrors as Record<string, string[]> };
   const data = parsed.data as Record<string, unknown>;
@@ -413,130 +414,146 @@ export async function submitStep(
     cause: input.causeCode,
     descriptive_version: input.version,
     prior_rows: rows.length,
-    entry_id: state.creator?.id ?? null,
-    prior_updated: state.creator?.updatedAt.toISOString() ?? null,
+    entry_id: seen.creator?.id ?? null,
+    prior_updated: seen.creator?.updatedAt.toISOString() ?? null,
   });
 
-  const entryId = await services.db.transaction(async (tx) => {
-    const db = tx as unknown as Database;
-    const create = async (form: NolForm, values: Partial<typeof nolEntries.$inferInsert>) => {
-      const formId = FORM_ID[form];
-      await tx.execute(sql`select pg_advisory_xact_lock(727245, ${formId}::int)`);
-      const entryNumber = await nextEntryNumber(db, formId);
-      const [row] = await tx
-        .insert(nolEntries)
-        .values({
-          id: `${formId}-${entryNumber}`,
-          form,
-          formId,
-          entryNumber,
-          userId: owner.id,
-          causeCode: input.causeCode,
-          descriptiveVersion: input.version,
-          editHash: newFormHash(),
-          viewHash: newFormHash(),
-          ...values,
-        })
-        .returning();
-      return row!;
-    };
-    const step = state.step;
-    const r = (step.round ?? 1) - 1;
-    switch (step.kind) {
-      case "notice": {
-        const creator =
-          state.creator ?? (await create("NoLCreator2", { data: { claimantName: data.claimantName }, profile: {} }));
-        const respondentRows: { entryId: string; slot: number; name: string; type: string }[] = [];
-        for (let slot = 1; slot <= slotsOpenIn(step.round!); slot += 1) {
-          const name = data[`r${slot}Name`] as string | undefined;
-          if (name)
-            respondentRows.push({
-              entryId: creator.id,
-              slot,
-              name,
-              type: (data[`r${slot}Type`] as string) ?? "Individual",
-            });
-        }
-        for (const row of respondentRows) {
-          await tx
-            .insert(respondents)
-            .values(row)
-            .onConflictDoUpdate({
-              target: [respondents.entryId, respondents.slot],
-              set: { name: row.name, type: row.type },
-            });
-        }
-        const count = (first: number, last: number) =>
-          respondentRows.filter((x) => x.slot >= first && x.slot <= last).length;
-        const profile = { ...(creator.profile ?? {}), DailyAmount: (data.dailyAmount as number) / 100 } as Record<
-          string,
-          unknown
-        >;
-        if (step.round === 1) profile.TotalRespondents = count(1, 8);
-        if (step.round === 2) profile.TotalExtraRespondentsR2 = count(9, 12);
-        if (step.round === 3) profile.TotalExtraRespondentsR3 = count(13, 16);
-        await tx
-          .update(nolEntries)
-          .set({
-            round: step.round!,
-            nolTracking: setAt(creator.nolTracking, r, true, false),
-            profile,
-            data: { ...creator.data, claimantName: data.claimantName, ...formMeta(input.form) },
+  let entryId: string;
+  try {
+    entryId = await services.db.transaction(async (tx) => {
+      const db = tx as unknown as Database;
+      // One step of one version at a time: a second submit of the same step (a double click,
+      // a retry) waits here, then finds the step already done and gets a 409.
+      const lockKey = `${owner.id}|${input.causeCode}|${input.version}`;
+      await tx.execute(sql`select pg_advisory_xact_lock(727246, hashtext(${lockKey}))`);
+      const state = versionState(await entriesOf(db, owner.id, input.causeCode), input.version);
+      if (state.step.kind !== seen.step.kind || state.step.round !== seen.step.round) {
+        throw new StepConflict(state.step.label);
+      }
+      const create = async (form: NolForm, values: Partial<typeof nolEntries.$inferInsert>) => {
+        const formId = FORM_ID[form];
+        await tx.execute(sql`select pg_advisory_xact_lock(727245, ${formId}::int)`);
+        const entryNumber = await nextEntryNumber(db, formId);
+        const [row] = await tx
+          .insert(nolEntries)
+          .values({
+            id: `${formId}-${entryNumber}`,
+            form,
+            formId,
+            entryNumber,
+            userId: owner.id,
+            causeCode: input.causeCode,
+            descriptiveVersion: input.version,
+            editHash: newFormHash(),
+            viewHash: newFormHash(),
+            ...values,
           })
-          .where(eq(nolEntries.id, creator.id));
-        return creator.id;
+          .returning();
+        return row!;
+      };
+      const step = state.step;
+      const r = (step.round ?? 1) - 1;
+      switch (step.kind) {
+        case "notice": {
+          const creator =
+            state.creator ?? (await create("NoLCreator2", { data: { claimantName: data.claimantName }, profile: {} }));
+          const respondentRows: { entryId: string; slot: number; name: string; type: string }[] = [];
+          for (let slot = 1; slot <= slotsOpenIn(step.round!); slot += 1) {
+            const name = data[`r${slot}Name`] as string | undefined;
+            if (name)
+              respondentRows.push({
+                entryId: creator.id,
+                slot,
+                name,
+                type: (data[`r${slot}Type`] as string) ?? "Individual",
+              });
+          }
+          for (const row of respondentRows) {
+            await tx
+              .insert(respondents)
+              .values(row)
+              .onConflictDoUpdate({
+                target: [respondents.entryId, respondents.slot],
+                set: { name: row.name, type: row.type },
+              });
+          }
+          const count = (first: number, last: number) =>
+            respondentRows.filter((x) => x.slot >= first && x.slot <= last).length;
+          const profile = { ...(creator.profile ?? {}), DailyAmount: (data.dailyAmount as number) / 100 } as Record<
+            string,
+            unknown
+          >;
+          if (step.round === 1) profile.TotalRespondents = count(1, 8);
+          if (step.round === 2) profile.TotalExtraRespondentsR2 = count(9, 12);
+          if (step.round === 3) profile.TotalExtraRespondentsR3 = count(13, 16);
+          await tx
+            .update(nolEntries)
+            .set({
+              round: step.round!,
+              nolTracking: setAt(creator.nolTracking, r, true, false),
+              profile,
+              data: { ...creator.data, claimantName: data.claimantName, ...formMeta(input.form) },
+            })
+            .where(eq(nolEntries.id, creator.id));
+          return creator.id;
+        }
+        case "mailing":
+        case "proof": {
+          const creator = state.creator!;
+          const set =
+            step.kind === "mailing"
+              ? {
+                  nolMailingDate: setAt(creator.nolMailingDate, r, data.mailingDate as string, null),
+                  mail: {
+                    ...(creator.mail ?? {}),
+                    MailingDate: data.mailingDate,
+                    [`Track${step.round}`]: data.trackingNumber,
+                  },
+                }
+              : { nolProofOfDelivery: setAt(creator.nolProofOfDelivery, r, true, false) };
+          await tx.update(nolEntries).set(set).where(eq(nolEntries.id, creator.id));
+          return creator.id;
+        }
+        case "setup-billing":
+          return (await create("NoLProfileBilling", { profile: { DailyAmount: (data.dailyAmount as number) / 100 } }))
+            .id;
+        case "true-bill": {
+          const n = (step.round ?? 4) - 3;
+          const prior = state.bills.at(-1);
+          const judgment = data.administrativeJudgment as number;
+          const fee = prior?.administrativeJudgment ? escalationFee(prior.administrativeJudgment) : 0;
+          const first = state.bills[0];
+          const row = await create("NoLBilling", {
+            tbValue: n,
+            tbName: `${n}`,
+            round: step.round!,
+            preparationDate: data.preparationDate as string,
+            preparationDate1tb: first?.preparationDate ?? (data.preparationDate as string),
+            administrativeJudgment: judgment,
+            administrativeJudgment1tb: first?.administrativeJudgment ?? judgment,
+            escalationFee: fee,
+            trueBillTotal: judgment + fee,
+            firstTrueBillTotal: first?.trueBillTotal ?? judgment + fee,
+          });
+          return row.id;
+        }
+        case "true-bill-mailing":
+        case "true-bill-proof": {
+          const bill = state.bills.at(-1)!;
+          const set =
+            step.kind === "true-bill-mailing"
+              ? { billMailingDate: data.mailingDate as string, billTracking: data.trackingNumber as string }
+              : { billProofOfDelivery: true };
+          await tx.update(nolEntries).set(set).where(eq(nolEntries.id, bill.id));
+          return bill.id;
+        }
       }
-      case "mailing":
-      case "proof": {
-        const creator = state.creator!;
-        const set =
-          step.kind === "mailing"
-            ? {
-                nolMailingDate: setAt(creator.nolMailingDate, r, data.mailingDate as string, null),
-                mail: {
-                  ...(creator.mail ?? {}),
-                  MailingDate: data.mailingDate,
-                  [`Track${step.round}`]: data.trackingNumber,
-                },
-              }
-            : { nolProofOfDelivery: setAt(creator.nolProofOfDelivery, r, true, false) };
-        await tx.update(nolEntries).set(set).where(eq(nolEntries.id, creator.id));
-        return creator.id;
-      }
-      case "setup-billing":
-        return (await create("NoLProfileBilling", { profile: { DailyAmount: (data.dailyAmount as number) / 100 } })).id;
-      case "true-bill": {
-        const n = (step.round ?? 4) - 3;
-        const prior = state.bills.at(-1);
-        const judgment = data.administrativeJudgment as number;
-        const fee = prior?.administrativeJudgment ? escalationFee(prior.administrativeJudgment) : 0;
-        const first = state.bills[0];
-        const row = await create("NoLBilling", {
-          tbValue: n,
-          tbName: `${n}`,
-          round: step.round!,
-          preparationDate: data.preparationDate as string,
-          preparationDate1tb: first?.preparationDate ?? (data.preparationDate as string),
-          administrativeJudgment: judgment,
-          administrativeJudgment1tb: first?.administrativeJudgment ?? judgment,
-          escalationFee: fee,
-          trueBillTotal: judgment + fee,
-          firstTrueBillTotal: first?.trueBillTotal ?? judgment + fee,
-        });
-        return row.id;
-      }
-      case "true-bill-mailing":
-      case "true-bill-proof": {
-        const bill = state.bills.at(-1)!;
-        const set =
-          step.kind === "true-bill-mailing"
-            ? { billMailingDate: data.mailingDate as string, billTracking: data.trackingNumber as string }
-            : { billProofOfDelivery: true };
-        await tx.update(nolEntries).set(set).where(eq(nolEntries.id, bill.id));
-        return bill.id;
-      }
-    }
-  });
+    });
+  } catch (error) {
+    if (!(error instanceof StepConflict)) throw error;
+    await services.db.delete(pendingSubmissions).where(eq(pendingSubmissions.id, pending.id));
+    return conflict(error.message);
+  }
   await services.db
     .update(pendingSubmissions)
     .set({ resolvedAt: new Date(), entryId })

@@ -31,14 +31,16 @@ export async function seemlessEntry(
   } catch {
     throw json("The form entry must be a JSON object", { status: 400 });
   }
-  const formId = Number(formIdParam);
-  if (!FORM_BY_ID[formId]) throw json("This form could not be found", { status: 404 });
+  // The form id may be left out (spec §2.2): the hash alone then finds the entry.
+  const formId = formIdParam === undefined ? null : Number(formIdParam);
+  if (formId !== null && !FORM_BY_ID[formId]) throw json("This page could not be found", { status: 404 });
   if (hash.length > 200) throw json("This page could not be found", { status: 404 });
+  const byHash = or(eq(nolEntries.viewHash, hash), eq(nolEntries.editHash, hash));
   const [row] = await db
     .select({ entry: nolEntries, owner: users.username })
     .from(nolEntries)
     .innerJoin(users, eq(users.id, nolEntries.userId))
-    .where(and(eq(nolEntries.formId, formId), or(eq(nolEntries.viewHash, hash), eq(nolEntries.editHash, hash))))
+    .where(formId === null ? byHash : and(eq(nolEntries.formId, formId), byHash))
     .limit(1);
   if (!row) throw json("This page could not be found", { status: 404 });
   let ownerRow;

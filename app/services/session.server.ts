@@ -13,7 +13,7 @@ import { checkStateHeaders, encodeState } from "./state-header.server";
 
 export const SESSION_DAYS = 30;
 
-type UserRow = typeof users.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
 type SessionRow = typeof sessions.$inferSelect;
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { supportRequests } from "~/db/schema";
 import { FORM_IDS } from "~/domain/forms";
+import { audit, type AuditActor } from "./audit.server";
 import { formsFor } from "./forms-provider.server";
 import { mailerFor } from "./mail.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -27,7 +28,7 @@ export type SupportInput = z.infer<typeof supportSchema>;
 export async function submitSupportRequest(
   services: AppServices,
   input: SupportInput,
-  meta: { userId: string | null; ip: string },
+  meta: { userId: string | null; ip: string; actor: AuditActor | null },
 ): Promise<{ ok: true; entryNumber: number } | { ok: false; retryAfterSeconds: number }> {
   const limit = await hitRateLimit(services.db, `support:ip:${meta.ip}`, 10, 3_600);
   if (!limit.ok) return limit;
@@ -43,16 +44,21 @@ export async function submitSupportRequest(
       source: input.source,
     },
   });
-  await services.db.insert(supportRequests).values({
-    userId: meta.userId,
-    email: input.email,
-    name: input.name || null,
-    subject: input.subject,
-    message: input.message,
-    source: input.source,
-    // Only built-in entries live in our form_entries table.
-    formEntryId: forms.name === "builtin" ? entry.id : null,
-  });
+  const [stored] = await services.db
+    .insert(supportRequests)
+    .values({
+      userId: meta.userId,
+      email: input.email,
+      name: input.name || null,
+      subject: input.subject,
+      message: input.message,
+      source: input.source,
+      // Only built-in entries live in our form_entries table.
+      formEntryId: forms.name === "builtin" ? entry.id : null,
+    })
+    .returning({ id: supportRequests.id });
+  // A signed-in request is a write like any other: in agent mode it names both people.
+  if (meta.actor) await audit(services.db, meta.actor, "support.request", "support_request", stored!.id);
   await mailerFor(services).send({
     to: services.config.supportEmail,
     template: "support-request",

@@ -137,6 +137,32 @@ describe("Cognito webhooks", () => {
     expect(await database.db.select().from(webhookEvents)).toHaveLength(1);
   });
 
+  it("never hands an existing entry to another member, nor overwrites a built-in one", async () => {
+    const tester = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "tester") }))!;
+    const testerHash = authEntry(context.app!, tester).hash!;
+    const stolen = await post("update", nolEntry(9, { Username: "tester", Hash: testerHash }));
+    expect(stolen.status).toBe(409);
+    const [row] = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-41"));
+    expect(row!.userId).not.toBe(tester.id);
+
+    const creator = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "creator") }))!;
+    await database.db.insert(nolEntries).values({
+      id: "187-900",
+      form: "NoLCreator2",
+      formId: 187,
+      entryNumber: 900,
+      userId: creator.id,
+      causeCode: "TS",
+      descriptiveVersion: "Built in",
+      editHash: "e".repeat(31) + "*",
+      viewHash: "v".repeat(31) + "*",
+    });
+    const overBuiltIn = await post("submit", nolEntry(1, { Id: "187-900" }));
+    expect(overBuiltIn.status).toBe(409);
+    const [builtIn] = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-900"));
+    expect(builtIn!.descriptiveVersion).toBe("Built in");
+  });
+
   it("applies an update with a newer version, and ignores an older one delivered late", async () => {
     await post("update", nolEntry(3, { NolMailingDate: ["2026-05-10"] }));
     await post("update", nolEntry(2, { NolMailingDate: ["1999-01-01"] }));
@@ -170,7 +196,7 @@ describe("Cognito webhooks", () => {
     const result = await submitSupportRequest(
       context.app!,
       { email: "m@example.org", subject: "Hello", message: "A question", source: "Member Site" },
-      { userId: null, ip: "192.0.2.90" },
+      { userId: null, ip: "192.0.2.90", actor: null },
     );
     expect(result).toMatchObject({ ok: true, entryNumber: 1 });
     expect(cognitoEntries.get("255-1")).toMatchObject({ email: "m@example.org", source: "Member Site" });

@@ -8,8 +8,10 @@ import { action as authAction } from "~/routes/api.creator.auth";
 import { action as submittedAction } from "~/routes/api.entry.cognito-submitted";
 import { loader as editorsLoader } from "~/routes/api.entry.nol-editors";
 import { loader as versionsLoader } from "~/routes/api.entry.nol-member-versions";
+import { loader as nolPageLoader } from "~/routes/nol.($form).($cause).($step)";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { submitStep, versionState, entriesOf } from "~/services/nol.server";
+import { seemlessEntry } from "~/services/seemless.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession } from "../helpers/users";
@@ -86,6 +88,14 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(body.userAuthInfo).toMatchObject({ username: "creator", country: "US" });
       expect(body.userAuthInfo!.hash).toMatch(/^[0-9a-f]{40}$/);
       expect(body.pending).toEqual([]);
+
+      // The same entry opens by its hash with or without the form id (spec §2.2).
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+      const hash = decodeURIComponent(/\/nol\/seemless\/187\/([^?]+)/.exec(body.list[0]!.edit_link)![1]!);
+      const withId = await seemlessEntry(database.db, viewer, "187", hash, "{}");
+      const withoutId = await seemlessEntry(database.db, viewer, undefined, hash, "{}");
+      expect(withoutId.row.id).toBe(withId.row.id);
+      expect(withoutId.editable).toBe(true);
     });
 
     it("answers 404 for an unknown member, 403 for another member's entries", async () => {
@@ -210,7 +220,56 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
     });
   });
 
+  describe("the NoL pages for someone else's notices", () => {
+    const page = async (username: string, path: string, params: Record<string, string>) => {
+      try {
+        return (await nolPageLoader({
+          request: new Request(`http://localhost${path}`, { headers: { cookie: cookie[username] ?? "" } }),
+          params,
+          context,
+        })) as Response;
+      } catch (thrown) {
+        return thrown as Response;
+      }
+    };
+
+    it("open to an admin with the owner's causes, and closed to another member", async () => {
+      const params = { form: "creator", cause: "traffic-stop" };
+      const asAdmin = await page("admin", "/nol/creator/traffic-stop?username=creator", params);
+      expect(asAdmin.status).toBe(200);
+      expect((await asAdmin.json()).owner).toBe("creator");
+      expect((await page("member", "/nol/creator/traffic-stop?username=creator", params)).status).toBe(403);
+      const list = await page("admin", "/nol/creator?username=creator", { form: "creator" });
+      const body = await list.json();
+      expect(body.ownerQuery).toBe("?username=creator");
+      expect(body.choices.find((c: { code: string }) => c.code === "TS")).toMatchObject({ enabled: true });
+    });
+  });
+
   describe("the built-in forms through the steps", () => {
+    it("saves a step once when the same submit arrives several times at once", async () => {
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+      const notice = () =>
+        submitStep(context.app!, viewer, viewer.member, {
+          causeCode: "TS",
+          version: "Double Click",
+          kind: "notice",
+          form: form({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" }),
+        });
+      const results = await Promise.all([notice(), notice(), notice(), notice()]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.status)).toEqual([409, 409, 409]);
+      const rows = (await entriesOf(database.db, ids.creator!, "TS")).filter(
+        (r) => r.descriptiveVersion === "Double Click",
+      );
+      expect(rows).toHaveLength(1);
+      const open = await database.db
+        .select()
+        .from(pendingSubmissions)
+        .where(and(eq(pendingSubmissions.descriptiveVersion, "Double Click"), isNull(pendingSubmissions.resolvedAt)));
+      expect(open).toHaveLength(0);
+    });
+
     it("walks a version from round 1 mailing to the second true bill", async () => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const step = async () => versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").step.label;

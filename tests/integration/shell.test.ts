@@ -5,7 +5,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppServices } from "~/context";
-import { errorReports, formEntries, mailOutbox, newsletterSubscriptions, supportRequests } from "~/db/schema";
+import { auditLog, errorReports, formEntries, mailOutbox, newsletterSubscriptions, supportRequests } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as rootLoader } from "~/root";
 import { action as errorsAction } from "~/routes/api.errors";
@@ -15,6 +15,7 @@ import { confirmNewsletter, subscribeNewsletter, unsubscribeNewsletter } from "~
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createUser } from "../helpers/users";
 
 describe("the app shell's services", () => {
   let database: TestDatabase;
@@ -109,7 +110,7 @@ describe("the app shell's services", () => {
           message: "Where is my notice?",
           source: "Member Site",
         },
-        { userId: null, ip: "192.0.2.60" },
+        { userId: null, ip: "192.0.2.60", actor: null },
       );
       expect(result.ok).toBe(true);
       const [request] = await database.db.select().from(supportRequests);
@@ -129,11 +130,25 @@ describe("the app shell's services", () => {
     it("numbers a form's entries one after another", async () => {
       const input = { email: "a@example.org", subject: "s", message: "m", source: "Member Site" as const };
       const results = await Promise.all(
-        [1, 2, 3].map(() => submitSupportRequest(services, input, { userId: null, ip: "192.0.2.61" })),
+        [1, 2, 3].map(() => submitSupportRequest(services, input, { userId: null, ip: "192.0.2.61", actor: null })),
       );
       const numbers = results.map((r) => (r.ok ? r.entryNumber : 0)).sort();
       expect(new Set(numbers).size).toBe(3);
       expect(numbers[2]! - numbers[0]!).toBe(2);
+    });
+
+    it("audits a request sent while an admin represents a member, with both ids", async () => {
+      const admin = await createUser(database.db, { admin: true });
+      const member = await createUser(database.db);
+      const result = await submitSupportRequest(
+        services,
+        { email: member.email, subject: "On behalf", message: "Asked by phone", source: "Member Site" },
+        { userId: member.id, ip: "192.0.2.62", actor: { actorUserId: admin.id, agentUserId: member.id } },
+      );
+      expect(result.ok).toBe(true);
+      const rows = await database.db.select().from(auditLog).where(eq(auditLog.action, "support.request"));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ actorUserId: admin.id, agentUserId: member.id, entity: "support_request" });
     });
   });
 
@@ -168,6 +183,33 @@ describe("the app shell's services", () => {
 
       expect(await unsubscribeNewsletter(services, linkFrom(third!.text, "unsubscribe"))).toBe(true);
       expect((await database.db.select().from(newsletterSubscriptions))[0]!.status).toBe("unsubscribed");
+    });
+
+    it("keeps the unsubscribe link of every earlier mail working after a new request", async () => {
+      await subscribeNewsletter(services, "keeper@example.org", "192.0.2.71");
+      const [first] = await mailsTo("keeper@example.org");
+      expect(await confirmNewsletter(services, linkFrom(first!.text, "confirm"))).toBe(true);
+      await subscribeNewsletter(services, "keeper@example.org", "192.0.2.71");
+      const [second] = await mailsTo("keeper@example.org");
+      expect(linkFrom(second!.text, "unsubscribe")).toBe(linkFrom(first!.text, "unsubscribe"));
+      expect(await unsubscribeNewsletter(services, linkFrom(first!.text, "unsubscribe"))).toBe(true);
+    });
+
+    it("keeps one row and a working confirmation link when two first requests race", async () => {
+      await Promise.all([
+        subscribeNewsletter(services, "racer@example.org", "192.0.2.72"),
+        subscribeNewsletter(services, "racer@example.org", "192.0.2.72"),
+      ]);
+      const rows = await database.db
+        .select()
+        .from(newsletterSubscriptions)
+        .where(sql`lower(${newsletterSubscriptions.email}) = 'racer@example.org'`);
+      expect(rows).toHaveLength(1);
+      const mails = await mailsTo("racer@example.org");
+      expect(mails).toHaveLength(2);
+      const results = [];
+      for (const mail of mails) results.push(await confirmNewsletter(services, linkFrom(mail.text, "confirm")));
+      expect(results).toContain(true);
     });
   });
 

@@ -56,8 +56,9 @@ describe("state headers (DESIGN.md §4)", () => {
     const session = await createSession(database.db, user.id, devicePublicKey, "state");
     return { session, own: sessionState((await loadViewer(database.db, session.id))!, config()) };
   };
-  const checkedAt = async () =>
-    (await database.db.select().from(sessions).where(eq(sessions.id, sessionId)))[0]!.loginCheckedAt;
+  const checkedAtOf = async (id: string) =>
+    (await database.db.select().from(sessions).where(eq(sessions.id, id)))[0]!.loginCheckedAt;
+  const checkedAt = () => checkedAtOf(sessionId);
 
   it("lets a correctly signed request through and answers with the fresh state", async () => {
     const request = signed(state.stateString, state.stateHash);
@@ -83,7 +84,9 @@ describe("state headers (DESIGN.md §4)", () => {
   it("refuses a wrong state-hash", async () => {
     const hash = state.stateHash.replace(/^./, (c) => (c === "0" ? "1" : "0"));
     const request = signed(state.stateString, hash);
+    const before = await checkedAt();
     expect(await call(request)).toBe(401);
+    expect(await checkedAt()).toEqual(before);
   });
 
   it("refuses a signature made with another device's key", async () => {
@@ -94,7 +97,9 @@ describe("state headers (DESIGN.md §4)", () => {
 
   it("refuses a signature made for another path", async () => {
     const request = signed(state.stateString, state.stateHash, { signPath: "/api/config" });
+    const before = await checkedAt();
     expect(await call(request)).toBe(401);
+    expect(await checkedAt()).toEqual(before);
   });
 
   it("refuses a signature made for another method", async () => {
@@ -116,7 +121,9 @@ describe("state headers (DESIGN.md §4)", () => {
     const { session, own } = await stateSession();
     await database.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, session.id));
     const request = signed(own.stateString, own.stateHash);
+    const before = await checkedAtOf(session.id);
     expect(await call(request)).toBe(401);
+    expect(await checkedAtOf(session.id)).toEqual(before);
   });
 
   it("refuses a validly signed state whose session expired", async () => {
@@ -126,7 +133,9 @@ describe("state headers (DESIGN.md §4)", () => {
       .set({ expiresAt: new Date(Date.now() - 1_000) })
       .where(eq(sessions.id, session.id));
     const request = signed(own.stateString, own.stateHash);
+    const before = await checkedAtOf(session.id);
     expect(await call(request)).toBe(401);
+    expect(await checkedAtOf(session.id)).toEqual(before);
   });
 
   it("refuses a state that names another session's device", async () => {

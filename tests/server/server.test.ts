@@ -91,7 +91,7 @@ describe("the production server", () => {
   });
 
   it("answers an unknown page with the 404 page", async () => {
-    const response = await fetch(`${server.url}/no-such-page`);
+    const response = await fetch(`${server.url}/terms-of-service/no-such-page`);
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(html).toContain("This page could not be found");

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 /**
  * An accessible modal on the native <dialog>: showModal() keeps focus inside and makes the
@@ -17,6 +17,10 @@ export function Modal({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Once opened, the content stays mounted (hidden with the closed dialog), so what was typed
+  // is still there when it opens again.
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -31,7 +35,7 @@ export function Modal({
           ×
         </button>
       </div>
-      <div className="modal-body">{open ? children : null}</div>
+      <div className="modal-body">{opened ? children : null}</div>
     </dialog>
   );
 }
