@@ -91,7 +91,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
 
       // The same entry opens by its hash with or without the form id (spec §2.2).
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
-      const hash = decodeURIComponent(/\/nol\/seemless\/187\/([^?]+)/.exec(body.list[0]!.edit_link)![1]!);
+      const hash = decodeURIComponent(/\/nol\/seemless\/187\/([^?]+)/.exec(body.list[0]!.edit_link ?? "")![1]!);
       const withId = await seemlessEntry(database.db, viewer, "187", hash, "{}");
       const withoutId = await seemlessEntry(database.db, viewer, undefined, hash, "{}");
       expect(withoutId.row.id).toBe(withId.row.id);
