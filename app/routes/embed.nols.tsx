@@ -60,7 +60,7 @@ export default function EmbedNols() {
             <ul>
               {entries.map((e) => (
                 <li key={e.id}>
-                  <a href={`${baseUrl}${e.view_link}`} target="_blank" rel="noreferrer">
+                  <a href={new URL(e.view_link, `${baseUrl}/`).toString()} target="_blank" rel="noreferrer">
                     {e.cause} · {e.descriptive_version} · {entryLabel(e).label}
                   </a>
                 </li>

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { Alert } from "~/components/ui/alert";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { RESPONDENT_TYPES, slotsOpenIn } from "~/domain/nol/billing";
 import { formFromParam, versionSchema } from "~/domain/nol/entries";
 import { entryLabel } from "~/domain/nol/labels";
@@ -26,8 +27,6 @@ import {
 import { redirectWithFlash, requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Notice of Liability" }];
-
-const COMPANY_TAG = "memberhall";
 
 const querySchema = z.object({
   version: versionSchema.optional().catch(undefined),
@@ -258,7 +257,7 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
       <Form method="post" className="form" noValidate>
         <input type="hidden" name="version" value={data.version} />
         <input type="hidden" name="company" value={COMPANY_TAG} />
-        <input type="hidden" name="entryType" value="Continue with Round" />
+        <input type="hidden" name="entryType" value={ENTRY_TYPE} />
         <TimezoneField />
         {step.kind === "notice" ? (
           <>

@@ -2,7 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { causeSlug } from "~/domain/causes";
+import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { entryLabel } from "~/domain/nol/labels";
+import { roundLabel } from "~/domain/nol/rounds";
 import { getCauseCatalogue } from "~/services/causes.server";
 import { useEffect, useState } from "react";
 import { useNonce } from "~/components/nonce";
@@ -34,7 +36,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           Username: owner,
           Cause: row.causeCode,
           DescriptiveVersion: row.descriptiveVersion,
-          EntryType: "Continue with Round",
+          EntryType: ENTRY_TYPE,
+          Company: COMPANY_TAG,
           Hash: authEntry(services, ownerRow).hash,
         })
       : null;
@@ -63,6 +66,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     causeHref: `/nol/creator/${cause ? causeSlug(cause.name) : row.causeCode}${owner === viewer.member.username ? "" : `?username=${owner}`}`,
     rounds: row.nolTracking.map((tracked, i) => ({
       round: i + 1,
+      label: roundLabel(i + 1).label ?? `Round ${i + 1}`,
       tracked,
       mailed: row.nolMailingDate[i] ?? null,
       delivered: row.nolProofOfDelivery[i] ?? false,
@@ -174,7 +178,7 @@ export default function SeemlessEntry() {
             <tbody>
               {e.rounds.map((r) => (
                 <tr key={r.round}>
-                  <td>Round {r.round}</td>
+                  <td>{r.label}</td>
                   <td>{r.mailed ?? "—"}</td>
                   <td>{r.delivered ? "yes" : "—"}</td>
                 </tr>

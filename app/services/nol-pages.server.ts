@@ -31,3 +31,9 @@ export async function requireCause(services: AppServices, owner: CauseOwner, slu
     });
   return option;
 }
+
+/** Whether the owner may write notices of this cause code (the API's check; pages use requireCause). */
+export async function causeOpenTo(services: AppServices, owner: CauseOwner, code: string): Promise<boolean> {
+  const option = choicesIn(await getCauseCatalogue(services.db), owner).find((o) => o.code === code);
+  return option?.enabled ?? false;
+}

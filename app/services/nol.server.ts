@@ -3,9 +3,11 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { nolEditors, nolEntries, pendingSubmissions, respondents, users } from "~/db/schema";
+import { COMPANY_TAG, ENTRY_TYPE, formTimezone } from "~/domain/forms";
 import { escalationFee, RESPONDENT_TYPES, slotsOpenIn } from "~/domain/nol/billing";
 import { authHashFor } from "~/domain/nol/causes";
 import { FORM_ID, type EntryFacts, type NolForm } from "~/domain/nol/entries";
+import { trueBillName } from "~/domain/nol/rounds";
 import { nextStep, type Step, type StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/providers/forms/builtin.server";
 import { actorOf } from "./accounts.server";
@@ -96,6 +98,15 @@ export function entryJson(row: EntryRow, username: string) {
   };
 }
 export type NolEntryJson = ReturnType<typeof entryJson>;
+
+/** Whether an entry id names one of the owner's entries. */
+export async function ownsEntry(db: Database, ownerId: string, entryId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: nolEntries.id })
+    .from(nolEntries)
+    .where(and(eq(nolEntries.id, entryId), eq(nolEntries.userId, ownerId)));
+  return row !== undefined;
+}
 
 export async function entriesOf(db: Database, ownerId: string, causeCode?: string | null) {
   return db
@@ -371,12 +382,9 @@ function setAt<T>(list: T[], index: number, value: T, fill: T): T[] {
 }
 
 /** What every submission carries (spec §9): the entry type, the fixed company tag, the form timezone. */
+/** The fixed entry type and company tag, and the member's timezone when it is a real one. */
 function formMeta(form: FormData) {
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value.slice(0, 64) : null;
-  };
-  return { EntryType: text("entryType"), Company: text("company"), Timezone: text("timezone") };
+  return { EntryType: ENTRY_TYPE, Company: COMPANY_TAG, Timezone: formTimezone(form.get("timezone")) };
 }
 
 export type StepResult =
@@ -525,7 +533,7 @@ export async function submitStep(
           const first = state.bills[0];
           const row = await create("NoLBilling", {
             tbValue: n,
-            tbName: `${n}`,
+            tbName: trueBillName(n),
             round: step.round!,
             preparationDate: data.preparationDate as string,
             preparationDate1tb: first?.preparationDate ?? (data.preparationDate as string),

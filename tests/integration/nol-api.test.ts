@@ -218,6 +218,16 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(await status(post("creator", { ...body, prior_rows: -1 }))).toBe(400);
       expect((await database.db.select().from(pendingSubmissions)).length).toBe(before);
     });
+
+    it("refuses a cause that is not open to the member and an entry that is someone else's", async () => {
+      const before = (await database.db.select().from(pendingSubmissions)).length;
+      // Every cause of the US is closed to a member who is neither creator nor tester.
+      expect(await status(post("member", { ...body, username: "member", entry_id: null }))).toBe(403);
+      // The beta cause MC is listed but open to nobody.
+      expect(await status(post("creator", { ...body, cause: "MC", entry_id: null }))).toBe(403);
+      expect(await status(post("tester", { ...body, username: "tester", entry_id: "187-1" }))).toBe(403);
+      expect((await database.db.select().from(pendingSubmissions)).length).toBe(before);
+    });
   });
 
   describe("the NoL pages for someone else's notices", () => {
