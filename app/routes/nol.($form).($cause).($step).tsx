@@ -7,7 +7,7 @@ import { Alert } from "~/components/ui/alert";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
-import { RESPONDENT_TYPES, slotsOpenIn } from "~/domain/nol/billing";
+import { RESPONDENT_TYPES, slotsOpenIn, type BillLine } from "~/domain/nol/billing";
 import { formFromParam, versionSchema } from "~/domain/nol/entries";
 import { entryLabel } from "~/domain/nol/labels";
 import { roundsDoneLabel } from "~/domain/nol/rounds";
@@ -17,6 +17,8 @@ import { causeChoices, requireCause } from "~/services/nol-pages.server";
 import {
   AccessError,
   entriesOf,
+  nextBillLines,
+  respondentsOf,
   resolveOwner,
   seemlessLink,
   STEP_KINDS,
@@ -123,6 +125,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       dailyAmount: profile.DailyAmount !== undefined ? String(profile.DailyAmount) : "",
     },
     priorJudgment: state.bills.at(-1)?.administrativeJudgment ?? null,
+    billLines: await nextBillLines(services.db, state),
+    // Later rounds show the respondents named before, so nothing has to be typed twice.
+    respondents:
+      state.step.kind === "notice" && state.creator
+        ? Object.fromEntries(
+            (await respondentsOf(services.db, [state.creator.id])).map((r) => [r.slot, { name: r.name, type: r.type }]),
+          )
+        : {},
   });
 }
 
@@ -242,6 +252,41 @@ function TimezoneField() {
   return <input type="hidden" name="timezone" value={zone} />;
 }
 
+const NOT_BILLED = {
+  ended: "no longer billed: billing was stopped on an earlier true bill",
+  "joinder-skip": "not billed on this true bill: Joinder respondents skip it",
+} as const;
+
+/** The respondents of a true bill: who it bills, with their continue and status flags. */
+function BillRespondents({ lines }: { lines: BillLine[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <fieldset className="bill-respondents">
+      <legend>Respondents on this true bill</legend>
+      <ul>
+        {lines.map((line) => (
+          <li key={line.slot} data-testid={`bill-respondent-${line.slot}`}>
+            <strong>{line.name}</strong> <span className="muted">({line.type})</span>
+            {line.billed ? (
+              <div className="checks">
+                <label>
+                  <input type="checkbox" name={`status${line.slot}`} defaultChecked /> Still liable
+                </label>
+                <label>
+                  <input type="checkbox" name={`continue${line.slot}`} defaultChecked /> Bill again on the next true
+                  bill
+                </label>
+              </div>
+            ) : (
+              <span> — {NOT_BILLED[line.reason!]}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
 function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { view: "step" }> }) {
   const failure = useActionData<typeof action>();
   const errors = failure && !failure.ok ? failure.fieldErrors : {};
@@ -283,7 +328,7 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
                   <Field
                     label={`Respondent ${slot}`}
                     name={`r${slot}Name`}
-                    defaultValue={values[`r${slot}Name`]}
+                    defaultValue={values[`r${slot}Name`] ?? data.respondents[slot]?.name}
                     errors={errors[`r${slot}Name`]}
                   />
                   <div className="field">
@@ -291,7 +336,7 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
                     <select
                       id={`r${slot}Type`}
                       name={`r${slot}Type`}
-                      defaultValue={values[`r${slot}Type`] ?? "Individual"}
+                      defaultValue={values[`r${slot}Type`] ?? data.respondents[slot]?.type ?? "Individual"}
                     >
                       {RESPONDENT_TYPES.map((t) => (
                         <option key={t}>{t}</option>
@@ -370,6 +415,7 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
                 added.
               </p>
             ) : null}
+            <BillRespondents lines={data.billLines} />
           </>
         ) : null}
         <div className="actions">

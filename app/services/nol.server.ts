@@ -4,7 +4,18 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { nolEditors, nolEntries, pendingSubmissions, respondents, users } from "~/db/schema";
 import { COMPANY_TAG, ENTRY_TYPE, formTimezone } from "~/domain/forms";
-import { escalationFee, RESPONDENT_TYPES, slotsOpenIn } from "~/domain/nol/billing";
+import {
+  billLines,
+  escalationFee,
+  joinSlotGroups,
+  newBillFlags,
+  RESPONDENT_TYPES,
+  slotsOpenIn,
+  splitBySlotGroup,
+  TOTAL_RESPONDENT_SLOTS,
+  type BillFlags,
+  type BillLine,
+} from "~/domain/nol/billing";
 import { authHashFor } from "~/domain/nol/causes";
 import { FORM_ID, type EntryFacts, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
@@ -298,6 +309,30 @@ export function versionState(rows: EntryRow[], version: string): VersionState {
   return { version, creator, billingProfile, bills, step };
 }
 
+/** The continue and status flags a bill recorded, as one list per slot. */
+function billFlagsOf(bill: EntryRow | undefined): BillFlags | null {
+  if (!bill) return null;
+  return {
+    continue: joinSlotGroups([
+      bill.continueRespondents,
+      bill.continueExtraRespondentsR2,
+      bill.continueExtraRespondentsR3,
+    ]),
+    status: joinSlotGroups([bill.respStatus, bill.respStatus2, bill.respStatus3]),
+  };
+}
+
+/** Who the version's next true bill bills, from its respondents and the prior bill (spec §5). */
+export async function nextBillLines(db: Database, state: VersionState): Promise<BillLine[]> {
+  if (state.step.kind !== "true-bill" || !state.creator) return [];
+  const named = await respondentsOf(db, [state.creator.id]);
+  return billLines(
+    named.map((r) => ({ slot: r.slot, name: r.name, type: r.type })),
+    (state.step.round ?? 4) - 3,
+    billFlagsOf(state.bills.at(-1)),
+  );
+}
+
 export function versionsOf(rows: EntryRow[]): string[] {
   return [...new Set(rows.map((r) => r.descriptiveVersion))];
 }
@@ -465,6 +500,11 @@ export async function submitStep(
         case "notice": {
           const creator =
             state.creator ?? (await create("NoLCreator2", { data: { claimantName: data.claimantName }, profile: {} }));
+          // A slot left blank keeps the respondent named in an earlier round; a name given
+          // without a type keeps the type it had.
+          const stored = new Map(
+            (await respondentsOf(db, [creator.id])).map((x) => [x.slot, { slot: x.slot, type: x.type }]),
+          );
           const respondentRows: { entryId: string; slot: number; name: string; type: string }[] = [];
           for (let slot = 1; slot <= slotsOpenIn(step.round!); slot += 1) {
             const name = data[`r${slot}Name`] as string | undefined;
@@ -473,7 +513,7 @@ export async function submitStep(
                 entryId: creator.id,
                 slot,
                 name,
-                type: (data[`r${slot}Type`] as string) ?? "Individual",
+                type: (data[`r${slot}Type`] as string | undefined) ?? stored.get(slot)?.type ?? "Individual",
               });
           }
           for (const row of respondentRows) {
@@ -484,9 +524,10 @@ export async function submitStep(
                 target: [respondents.entryId, respondents.slot],
                 set: { name: row.name, type: row.type },
               });
+            stored.set(row.slot, { slot: row.slot, type: row.type });
           }
           const count = (first: number, last: number) =>
-            respondentRows.filter((x) => x.slot >= first && x.slot <= last).length;
+            [...stored.keys()].filter((slot) => slot >= first && slot <= last).length;
           const profile = { ...(creator.profile ?? {}), DailyAmount: (data.dailyAmount as number) / 100 } as Record<
             string,
             unknown
@@ -494,6 +535,11 @@ export async function submitStep(
           if (step.round === 1) profile.TotalRespondents = count(1, 8);
           if (step.round === 2) profile.TotalExtraRespondentsR2 = count(9, 12);
           if (step.round === 3) profile.TotalExtraRespondentsR3 = count(13, 16);
+          // spec §3: the profile names the type of each extra respondent (R9..R16RespondentType).
+          for (let slot = 9; slot <= 16; slot += 1) {
+            const respondent = stored.get(slot);
+            if (respondent) profile[`R${slot}RespondentType`] = respondent.type;
+          }
           await tx
             .update(nolEntries)
             .set({
@@ -528,12 +574,29 @@ export async function submitStep(
         case "true-bill": {
           const n = (step.round ?? 4) - 3;
           const prior = state.bills.at(-1);
+          const lines = await nextBillLines(db, state);
+          const checked = (name: string) =>
+            Array.from({ length: TOTAL_RESPONDENT_SLOTS }, (_, i) => input.form.get(`${name}${i + 1}`) === "on");
+          const flags = newBillFlags(
+            lines,
+            { continue: checked("continue"), status: checked("status") },
+            billFlagsOf(prior),
+          );
+          const [continue1, continue2, continue3] = splitBySlotGroup(flags.continue);
+          const [status1, status2, status3] = splitBySlotGroup(flags.status);
           const judgment = data.administrativeJudgment as number;
           const fee = prior?.administrativeJudgment ? escalationFee(prior.administrativeJudgment) : 0;
           const first = state.bills[0];
           const row = await create("NoLBilling", {
             tbValue: n,
             tbName: trueBillName(n),
+            continueRespondents: continue1,
+            continueExtraRespondentsR2: continue2,
+            continueExtraRespondentsR3: continue3,
+            respStatus: status1,
+            respStatus2: status2,
+            respStatus3: status3,
+            data: { ...formMeta(input.form), billedSlots: lines.filter((l) => l.billed).map((l) => l.slot) },
             round: step.round!,
             preparationDate: data.preparationDate as string,
             preparationDate1tb: first?.preparationDate ?? (data.preparationDate as string),

@@ -10,7 +10,7 @@ import { loader as editorsLoader } from "~/routes/api.entry.nol-editors";
 import { loader as versionsLoader } from "~/routes/api.entry.nol-member-versions";
 import { loader as nolPageLoader } from "~/routes/nol.($form).($cause).($step)";
 import { loadViewer, siteCookies } from "~/services/session.server";
-import { submitStep, versionState, entriesOf } from "~/services/nol.server";
+import { submitStep, versionState, entriesOf, nextBillLines } from "~/services/nol.server";
 import { seemlessEntry } from "~/services/seemless.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -329,16 +329,42 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(await step()).toBe("Setup Billing");
       await submit("setup-billing", { dailyAmount: "250" });
       expect(await step()).toBe("First True Bill");
-      await submit("true-bill", { preparationDate: "2026-06-01", administrativeJudgment: "10000" });
+      const lines = async () =>
+        (
+          await nextBillLines(
+            database.db,
+            versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026"),
+          )
+        ).map((l) => `${l.slot} ${l.type} ${l.billed ? "billed" : l.reason}`);
+      expect(await lines()).toEqual(["1 Official billed", "9 Joinder billed"]);
+      await submit("true-bill", {
+        preparationDate: "2026-06-01",
+        administrativeJudgment: "10000",
+        ...{ status1: "on", continue1: "on", status9: "on", continue9: "on" },
+      });
       expect(await step()).toBe("First True Bill Mailing");
       await submit("true-bill-mailing", mailing);
       expect(await step()).toBe("First True Bill Proof of Delivery");
       await submit("true-bill-proof", { delivered: "on" });
       expect(await step()).toBe("Second True Bill");
-      await submit("true-bill", { preparationDate: "2026-07-01", administrativeJudgment: "12000" });
+      expect(await lines()).toEqual(["1 Official billed", "9 Joinder billed"]);
+      // The officer is still liable but not to be billed again; the Joinder party goes on.
+      await submit("true-bill", {
+        preparationDate: "2026-07-01",
+        administrativeJudgment: "12000",
+        ...{ status1: "on", status9: "on", continue9: "on" },
+      });
+      await submit("true-bill-mailing", mailing);
+      await submit("true-bill-proof", { delivered: "on" });
+      expect(await step()).toBe("Third True Bill");
+      expect(await lines()).toEqual(["1 Official ended", "9 Joinder joinder-skip"]);
 
       const bills = versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").bills;
       expect(bills.map((b) => b.tbValue)).toEqual([1, 2]);
+      expect(bills.map((b) => b.tbName)).toEqual(["First True Bill", "Second True Bill"]);
+      expect(bills[1]!.continueRespondents[0]).toBe(false);
+      expect(bills[1]!.respStatus[0]).toBe(true);
+      expect(bills[1]!.continueExtraRespondentsR2[0]).toBe(true);
       // 20% of the prior administrative judgment (10,000.00).
       expect(bills[1]).toMatchObject({
         escalationFee: 200_000,

@@ -48,3 +48,66 @@ export function escalationFee(priorAdministrativeJudgmentCents: number): number 
 }
 
 export const RESPONDENT_TYPES = ["Individual", "Official", "Agency", "Corporation", "Joinder"] as const;
+
+/** A named respondent of a version, in its slot (1–16). */
+export type SlotRespondent = { slot: number; name: string; type: string };
+
+/** The continue and status flags of a bill, one per slot (index slot − 1). */
+export type BillFlags = { continue: boolean[]; status: boolean[] };
+
+/** A respondent on a new true bill: billed, or not and why. */
+export type BillLine = SlotRespondent & { billed: boolean; reason: "ended" | "joinder-skip" | null };
+
+/**
+ * Who a true bill with value `trueBillValue` bills. A respondent whose repeat-billing flag
+ * (from the prior bill's continue flag and status) is false has ended; a Joinder respondent
+ * is skipped on the bills the skip-bill rule names. The first bill bills everyone else.
+ */
+export function billLines(respondents: SlotRespondent[], trueBillValue: number, prior: BillFlags | null): BillLine[] {
+  const repeat = prior ? repeatBillingFlags(prior.continue, prior.status) : null;
+  return [...respondents]
+    .sort((a, b) => a.slot - b.slot)
+    .map((r) => {
+      if (repeat && !repeat[r.slot - 1]) return { ...r, billed: false, reason: "ended" as const };
+      if (skipBill(r.type, trueBillValue)) return { ...r, billed: false, reason: "joinder-skip" as const };
+      return { ...r, billed: true, reason: null };
+    });
+}
+
+/**
+ * The flags a new bill records: a billed respondent's as the member set them, an ended one's
+ * stay false, and a skipped Joinder respondent keeps the prior ones, so the next bill that
+ * may bill them does.
+ */
+export function newBillFlags(lines: BillLine[], chosen: BillFlags, prior: BillFlags | null): BillFlags {
+  const flags: BillFlags = {
+    continue: Array<boolean>(TOTAL_RESPONDENT_SLOTS).fill(false),
+    status: Array<boolean>(TOTAL_RESPONDENT_SLOTS).fill(false),
+  };
+  for (const line of lines) {
+    const i = line.slot - 1;
+    if (line.billed) {
+      flags.continue[i] = Boolean(chosen.continue[i]);
+      flags.status[i] = Boolean(chosen.status[i]);
+    } else if (line.reason === "joinder-skip") {
+      flags.continue[i] = prior ? Boolean(prior.continue[i]) : true;
+      flags.status[i] = prior ? Boolean(prior.status[i]) : true;
+    }
+  }
+  return flags;
+}
+
+/**
+ * The NoL entry keeps the flags in three groups, as its rounds opened the slots:
+ * respondents 1–8, the extra ones of round 2 (9–12) and of round 3 (13–16).
+ */
+export function splitBySlotGroup(flags: boolean[]): [boolean[], boolean[], boolean[]] {
+  const padded = Array.from({ length: TOTAL_RESPONDENT_SLOTS }, (_, i) => Boolean(flags[i]));
+  return [padded.slice(0, 8), padded.slice(8, 12), padded.slice(12, 16)];
+}
+
+export function joinSlotGroups(groups: [boolean[], boolean[], boolean[]]): boolean[] {
+  const [first, second, third] = groups;
+  const fit = (values: boolean[], length: number) => Array.from({ length }, (_, i) => Boolean(values[i]));
+  return [...fit(first, 8), ...fit(second, 4), ...fit(third, 4)];
+}
