@@ -7,16 +7,26 @@ import { Alert } from "~/components/ui/alert";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
-import { RESPONDENT_TYPES, slotsOpenIn, type BillLine } from "~/domain/nol/billing";
-import { formFromParam, versionSchema } from "~/domain/nol/entries";
+import { formListsEntry, formOffersStep, RESPONDENT_TYPES, slotsOpenIn, type BillLine } from "~/domain/nol/billing";
+import { formFromParam, versionSchema, type NolForm } from "~/domain/nol/entries";
 import { entryLabel } from "~/domain/nol/labels";
 import { roundsDoneLabel } from "~/domain/nol/rounds";
+import {
+  AUTO_SELECT_MODES,
+  autoSelect,
+  canEdit,
+  emptySelection,
+  linkHash,
+  selectByHash,
+  type Selection,
+} from "~/domain/nol/selection";
 import { roundsDelivered, type StepKind } from "~/domain/nol/steps";
 import { formFailure, readForm } from "~/services/forms.server";
 import { causeChoices, requireCause } from "~/services/nol-pages.server";
 import {
   AccessError,
   entriesOf,
+  facts,
   nextBillLines,
   respondentsOf,
   resolveOwner,
@@ -26,13 +36,22 @@ import {
   versionsOf,
   versionState,
 } from "~/services/nol.server";
-import { redirectWithFlash, requireMember } from "~/services/session.server";
+import { redirectWithFlash, requireMember, siteCookies } from "~/services/session.server";
+
+const FORM_NAMES: Record<NolForm, string> = {
+  NoLCreator2: "Notice creator",
+  NoLProfileBilling: "Billing profile",
+  NoLBilling: "True bills",
+};
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Notice of Liability" }];
 
 const querySchema = z.object({
   version: versionSchema.optional().catch(undefined),
   username: z.string().trim().min(1).max(32).optional().catch(undefined),
+  /** An entry's edit or view link (or its hash) to select (spec §4 "Selection"). */
+  href: z.string().trim().min(1).max(2_000).optional().catch(undefined),
+  auto: z.enum(AUTO_SELECT_MODES).optional().catch(undefined),
 });
 
 async function context_(
@@ -56,7 +75,7 @@ async function context_(
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { viewer, services, query, owner } = await context_(request, params, context);
+  const { viewer, services, query, owner, form } = await context_(request, params, context);
   const base = `/nol/${params.form}`;
   if (!params.cause) {
     const choices = await causeChoices(services, owner);
@@ -75,33 +94,69 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const suffix = owner.id === viewer.member.id ? "" : `&username=${encodeURIComponent(owner.username)}`;
 
   if (!params.step) {
+    const listed = rows.filter((row) => formListsEntry(form, row.form)).map(facts);
+    const cookies = siteCookies(services.config);
+    const remembered = await cookies.nolSelected.parse(request.headers.get("cookie"));
+    const previous = typeof remembered === "string" ? remembered : null;
+    let selection: Selection = emptySelection;
+    let selectionNotice: string | null = null;
+    if (query.href) {
+      selection = selectByHash(listed, linkHash(query.href), emptySelection);
+      if (!selection.selectedNolId) selectionNotice = "No single notice matches that link, so nothing is selected.";
+    } else {
+      const chosen = autoSelect(query.auto ?? "never", listed, previous);
+      const entry = listed.find((e) => e.id === chosen);
+      if (entry) selection = selectByHash([entry], linkHash(entry.view_link), emptySelection);
+    }
+    const selectedEntry = listed.find((e) => e.id === selection.selectedNolId) ?? null;
     const versions = versionsOf(rows).map((version) => {
       const state = versionState(rows, version);
       const delivered = roundsDelivered(state.creator?.nolProofOfDelivery ?? null);
+      const selectedHere = selectedEntry?.descriptive_version === version ? selectedEntry : null;
+      const creatorHref = `/nol/creator/${cause.slug}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`;
       return {
         version,
         step: state.step,
+        selected: selectedHere !== null,
         roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
         entries: [state.creator, state.billingProfile, ...state.bills]
-          .filter((e) => e !== null)
+          .filter((e) => e !== null && formListsEntry(form, e.form))
           .map((e) => ({
-            id: e.id,
-            ...entryLabel({ form: e.form, tb_value: e.tbValue }),
-            viewLink: seemlessLink(e, e.viewHash),
+            id: e!.id,
+            ...entryLabel({ form: e!.form, tb_value: e!.tbValue }),
+            viewLink: seemlessLink(e!, e!.viewHash),
+            // "The edit permission exists only if the selected entry has an edit_link."
+            editLink: selectedHere?.id === e!.id && canEdit(selectedHere) ? selectedHere.edit_link : null,
           })),
-        nextHref: `${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`,
+        nextHref: formOffersStep(form, state.step.kind, {
+          selectedEntryId: selectedHere?.id ?? null,
+          billExistsForVersion: state.bills.length > 0,
+        })
+          ? `${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`
+          : null,
+        creatorHref,
       };
     });
-    return json({
-      view: "versions" as const,
-      title: cause.name,
-      base,
-      cause,
-      versions,
-      causeBase,
-      owner: owner.username,
-      suffix,
-    });
+    const headers = new Headers();
+    if (selection.selectedNolId && selection.selectedNolId !== previous) {
+      headers.append("Set-Cookie", await cookies.nolSelected.serialize(selection.selectedNolId));
+    }
+    return json(
+      {
+        view: "versions" as const,
+        title: cause.name,
+        base,
+        cause,
+        versions,
+        causeBase,
+        owner: owner.username,
+        suffix,
+        formName: FORM_NAMES[form],
+        selectionNotice,
+        clearSelectionHref: `${causeBase}?auto=never${suffix}`,
+      },
+      { headers },
+    );
   }
 
   if (!STEP_KINDS.includes(params.step as StepKind)) throw json("This page could not be found", { status: 404 });
@@ -110,6 +165,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const state = versionState(rows, version);
   if (state.step.kind !== params.step)
     throw redirect(`${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`);
+  // A step this form does not offer is taken on the notice creator.
+  if (!formOffersStep(form, state.step.kind, { selectedEntryId: null, billExistsForVersion: state.bills.length > 0 }))
+    throw redirect(`/nol/creator/${cause.slug}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`);
   const profile = (state.creator?.profile ?? state.billingProfile?.profile ?? {}) as { DailyAmount?: number };
   return json({
     view: "step" as const,
@@ -201,10 +259,20 @@ function Versions({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
         <Link to={data.base}>All causes</Link>
       </p>
       <h1 id="versions-title">{data.cause.name}</h1>
+      <p className="muted">{data.formName}</p>
+      {data.selectionNotice ? <Alert kind="warn">{data.selectionNotice}</Alert> : null}
       {data.versions.length === 0 ? <p>You have no notices for this cause yet.</p> : null}
       {data.versions.map((v) => (
-        <article key={v.version} className="version" aria-labelledby={`v-${v.version}`}>
-          <h2 id={`v-${v.version}`}>{v.version}</h2>
+        <article
+          key={v.version}
+          className={v.selected ? "version version-selected" : "version"}
+          aria-labelledby={`v-${v.version}`}
+          aria-current={v.selected ? "true" : undefined}
+        >
+          <h2 id={`v-${v.version}`}>
+            {v.version}
+            {v.selected ? <span className="badge">Selected</span> : null}
+          </h2>
           <p>
             {v.roundsDone ? <>Done: {v.roundsDone}. </> : null}
             Next: <strong data-testid="next-step">{v.step.label}</strong>
@@ -217,12 +285,27 @@ function Versions({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
                 <a href={e.viewLink}>{e.label}</a>
                 {e.status ? ` · ${e.status}` : ""}
                 {e.readOnly ? " · read-only" : ""}
+                {e.editLink ? (
+                  <>
+                    {" · "}
+                    <a href={e.editLink}>Edit</a>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
-          <Link className="button button-primary" to={v.nextHref}>
-            Continue: {v.step.label}
-          </Link>
+          <div className="actions">
+            {v.nextHref ? (
+              <Link className="button button-primary" to={v.nextHref}>
+                Continue: {v.step.label}
+              </Link>
+            ) : (
+              <Link className="button" to={v.creatorHref}>
+                {v.step.label} on the notice creator
+              </Link>
+            )}
+            {v.selected ? <Link to={data.clearSelectionHref}>Clear the selection</Link> : null}
+          </div>
         </article>
       ))}
       <h2>Start a new notice</h2>

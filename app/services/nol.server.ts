@@ -268,15 +268,15 @@ export async function recordPending(
   return row!;
 }
 
-function facts(row: EntryRow): EntryFacts {
+export function facts(row: EntryRow): EntryFacts {
   return {
     id: row.id,
     form: row.form,
     cause: row.causeCode,
     descriptive_version: row.descriptiveVersion,
     updated: row.updatedAt.toISOString(),
-    edit_link: row.editLink,
-    view_link: row.viewLink,
+    edit_link: row.editLink ?? seemlessLink(row, row.editHash),
+    view_link: row.viewLink ?? seemlessLink(row, row.viewHash),
     nol_tracking: row.nolTracking,
     nol_mailing_date: row.nolMailingDate,
     nol_proof_of_delivery: row.nolProofOfDelivery,

@@ -35,6 +35,7 @@ type SiteCookies = {
   sso: Cookie;
   coupon: Cookie;
   couponDismissed: Cookie;
+  nolSelected: Cookie;
 };
 const cookieCache = new WeakMap<AppConfig, SiteCookies>();
 
@@ -59,6 +60,8 @@ export function siteCookies(config: AppConfig): SiteCookies {
       sso: make("mh_sso", 600),
       coupon: make("mh_coupon", 30 * 86_400),
       couponDismissed: make("mh_coupon_dismissed", 30 * 86_400),
+      /** The NoL entry selected last, for the auto-select mode "back". */
+      nolSelected: make("mh_nol_selected", 30 * 86_400),
     };
     cookieCache.set(config, cached);
   }

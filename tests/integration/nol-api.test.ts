@@ -395,4 +395,74 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(rows.some((r) => r.descriptiveVersion === "Another version")).toBe(false);
     });
   });
+
+  describe("selection and the forms' pages (spec §2.2, §4 'Selection', §5)", () => {
+    const versionsPage = async (path: string, params: Record<string, string>, extraCookie = "") => {
+      const response = (await nolPageLoader({
+        request: new Request(`http://localhost${path}`, {
+          headers: { cookie: [cookie.creator, extraCookie].filter(Boolean).join("; ") },
+        }),
+        params,
+        context,
+      })) as Response;
+      return { response, body: await response.json() };
+    };
+    type Version = {
+      version: string;
+      selected: boolean;
+      nextHref: string | null;
+      entries: { id: string; editLink: string | null; viewLink: string }[];
+    };
+    const spring = (body: { versions: Version[] }) => body.versions.find((v) => v.version === "Spring 2026")!;
+    const creatorPage = { form: "creator", cause: "traffic-stop" };
+
+    it("selects the one entry whose edit or view link matches the href, and remembers it for 'back'", async () => {
+      const { body: plain } = await versionsPage("/nol/creator/traffic-stop", creatorPage);
+      expect(plain.versions.some((v: Version) => v.selected)).toBe(false);
+      const entry = spring(plain).entries[0]!;
+      const href = encodeURIComponent(entry.viewLink);
+      const { response, body } = await versionsPage(`/nol/creator/traffic-stop?href=${href}`, creatorPage);
+      expect(spring(body).selected).toBe(true);
+      expect(body.selectionNotice).toBeNull();
+      // The selected entry, and only it, can be edited.
+      expect(
+        spring(body)
+          .entries.filter((e: { editLink: string | null }) => e.editLink)
+          .map((e: { id: string }) => e.id),
+      ).toEqual([entry.id]);
+      const remembered = response.headers.get("set-cookie")!.split(";")[0]!;
+      const { body: back } = await versionsPage("/nol/creator/traffic-stop?auto=back", creatorPage, remembered);
+      expect(spring(back).selected).toBe(true);
+      const { body: never } = await versionsPage("/nol/creator/traffic-stop?auto=never", creatorPage, remembered);
+      expect(never.versions.some((v: Version) => v.selected)).toBe(false);
+    });
+
+    it("clears the selection when no single entry matches", async () => {
+      const { body } = await versionsPage(
+        `/nol/creator/traffic-stop?href=${encodeURIComponent("#no-such-hash")}`,
+        creatorPage,
+      );
+      expect(body.versions.some((v: Version) => v.selected)).toBe(false);
+      expect(body.selectionNotice).toBe("No single notice matches that link, so nothing is selected.");
+    });
+
+    it("offers a new true bill on the billing form only while no bill is selected", async () => {
+      const billing = { form: "NoLBilling", cause: "traffic-stop" };
+      const { body } = await versionsPage("/nol/NoLBilling/traffic-stop", billing);
+      const version = spring(body);
+      expect(version.entries.map((e) => e.id)).toHaveLength(2);
+      expect(version.nextHref).toMatch(/^\/nol\/NoLBilling\/traffic-stop\/true-bill\?version=/);
+      const bill = encodeURIComponent(version.entries[1]!.viewLink);
+      const { body: selected } = await versionsPage(`/nol/NoLBilling/traffic-stop?href=${bill}`, billing);
+      expect(spring(selected).selected).toBe(true);
+      expect(spring(selected).nextHref).toBeNull();
+      // The billing-profile form lists the profile only and leaves the true bill to the creator.
+      const { body: profile } = await versionsPage("/nol/NoLProfileBilling/traffic-stop", {
+        form: "NoLProfileBilling",
+        cause: "traffic-stop",
+      });
+      expect(spring(profile).entries).toHaveLength(1);
+      expect(spring(profile).nextHref).toBeNull();
+    });
+  });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { billLines, joinSlotGroups, newBillFlags, splitBySlotGroup, TOTAL_RESPONDENT_SLOTS } from "./billing";
+import {
+  billLines,
+  formListsEntry,
+  formOffersStep,
+  joinSlotGroups,
+  newBillFlags,
+  splitBySlotGroup,
+  TOTAL_RESPONDENT_SLOTS,
+} from "./billing";
 
 const officer = { slot: 1, name: "Officer Example", type: "Official" };
 const partner = { slot: 2, name: "Partner Agency", type: "Agency" };
@@ -72,5 +80,31 @@ describe("the flags a new bill records", () => {
     expect(groups.map((g) => g.length)).toEqual([8, 4, 4]);
     expect(joinSlotGroups(groups)).toEqual(flat);
     expect(joinSlotGroups([[true], [], []])).toEqual([true, ...Array<boolean>(15).fill(false)]);
+  });
+});
+
+describe("what each form's page offers (spec §2.2, §5)", () => {
+  const none = { selectedEntryId: null, billExistsForVersion: false };
+  const billed = { selectedEntryId: null, billExistsForVersion: true };
+  const selected = { selectedEntryId: "194-3", billExistsForVersion: true };
+  it.each([
+    ["NoLCreator2", "notice", none, true],
+    ["NoLCreator2", "true-bill", selected, true],
+    ["NoLProfileBilling", "setup-billing", none, true],
+    ["NoLProfileBilling", "notice", none, false],
+    ["NoLBilling", "notice", none, false],
+    ["NoLBilling", "true-bill", none, true],
+    // "A new bill is created only for the billing form, with no entry selected, when a bill already exists for the version."
+    ["NoLBilling", "true-bill", billed, true],
+    ["NoLBilling", "true-bill", selected, false],
+    ["NoLBilling", "true-bill-mailing", selected, true],
+  ] as const)("%s offers %s with %o: %s", (form, step, selection, offered) => {
+    expect(formOffersStep(form, step, selection)).toBe(offered);
+  });
+
+  it("lists every entry on the creator and a form's own entries elsewhere", () => {
+    expect(formListsEntry("NoLCreator2", "NoLBilling")).toBe(true);
+    expect(formListsEntry("NoLBilling", "NoLBilling")).toBe(true);
+    expect(formListsEntry("NoLBilling", "NoLCreator2")).toBe(false);
   });
 });

@@ -111,3 +111,25 @@ export function joinSlotGroups(groups: [boolean[], boolean[], boolean[]]): boole
   const fit = (values: boolean[], length: number) => Array.from({ length }, (_, i) => Boolean(values[i]));
   return [...fit(first, 8), ...fit(second, 4), ...fit(third, 4)];
 }
+
+/**
+ * Which steps a form's page offers (spec §2.2 "form"): the creator walks every step; the
+ * billing-profile form only Setup Billing; the billing form the true bills, where a new bill
+ * is made only as `createsNewBill` allows once the version has one.
+ */
+export function formOffersStep(
+  form: NolForm,
+  stepKind: string,
+  selection: { selectedEntryId: string | null; billExistsForVersion: boolean },
+): boolean {
+  if (form === "NoLCreator2") return true;
+  if (form === "NoLProfileBilling") return stepKind === "setup-billing";
+  if (stepKind === "true-bill-mailing" || stepKind === "true-bill-proof") return true;
+  if (stepKind !== "true-bill") return false;
+  return !selection.billExistsForVersion || createsNewBill({ form, ...selection });
+}
+
+/** The entries a form's page lists: the creator lists all, the other forms their own. */
+export function formListsEntry(form: NolForm, entryForm: NolForm): boolean {
+  return form === "NoLCreator2" || form === entryForm;
+}
