@@ -78,13 +78,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services, query, owner, form } = await context_(request, params, context);
   const base = `/nol/${params.form}`;
   if (!params.cause) {
-    const choices = await causeChoices(services, owner);
+    const { choices, anyAvailable } = await causeChoices(services, owner);
     return json({
       view: "causes" as const,
       title: "Choose a cause",
       base,
       choices,
       ownerQuery: owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`,
+      anyAvailable,
       creatorOrTester: owner.nolCreator || owner.nolTester,
     });
   }
@@ -209,9 +210,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     kind: params.step as StepKind,
     form,
   });
+  const suffix = owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`;
+  // The step was taken meanwhile (another tab, a double submit): say so where the version is.
+  if (!result.ok && result.status === 409) {
+    return redirectWithFlash(
+      `/nol/${params.form}/${cause.slug}${suffix}`,
+      { kind: "warn", message: result.message ?? "This step was already saved." },
+      services.config,
+    );
+  }
   if (!result.ok) return formFailure(form, result.fieldErrors, result.message, result.status);
   const next = versionState(await entriesOf(services.db, owner.id, cause.code), version.data).step;
-  const suffix = owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`;
   return redirectWithFlash(
     `/nol/${params.form}/${cause.slug}${suffix}`,
     { kind: "success", message: `Saved. Next: ${next.label}.` },
@@ -230,6 +239,9 @@ function Causes({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof
         </Alert>
       )}
       {data.choices.length === 0 ? <p>No causes are offered in your country yet.</p> : null}
+      {data.choices.length > 0 && !data.anyAvailable ? (
+        <p>No cause is available in your country yet; the ones below are still being tested or prepared.</p>
+      ) : null}
       <ul className="cause-list">
         {data.choices.map((c) => (
           <li key={c.code} data-status={c.status}>

@@ -8,6 +8,13 @@ import { cognitoEntrySchema, type CognitoEntry } from "~/providers/forms/cognito
 import { newFormHash } from "~/providers/forms/builtin.server";
 import { authEntry } from "./nol.server";
 
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
+  .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), "must be a real date");
+const dollars = z.number().nonnegative().max(1e12);
+const flags = (max: number) => z.array(z.boolean()).max(max).optional();
+
 /** The NoL fields of our Cognito forms, by their internal names. */
 const nolFieldsSchema = z.object({
   Username: z.string().min(1).max(32),
@@ -18,12 +25,25 @@ const nolFieldsSchema = z.object({
   NolMailingDate: z.array(z.string().nullable()).max(50).optional(),
   NolProofOfDelivery: z.array(z.boolean()).max(50).optional(),
   TbValue: z.number().int().min(1).max(200).nullish(),
-  BillMailingDate: z.string().nullish(),
+  TbName: z.string().max(60).nullish(),
+  BillMailingDate: isoDate.nullish(),
   BillProofOfDelivery: z.boolean().nullish(),
   BillTracking: z.string().max(60).nullish(),
-  AdministrativeJudgment: z.number().nonnegative().nullish(),
-  EscalationFee: z.number().nonnegative().nullish(),
-  TrueBillTotal: z.number().nonnegative().nullish(),
+  PreparationDate: isoDate.nullish(),
+  PreparationDate1tb: isoDate.nullish(),
+  AdministrativeJudgment: dollars.nullish(),
+  AdministrativeJudgment1tb: dollars.nullish(),
+  EscalationFee: dollars.nullish(),
+  TrueBillTotal: dollars.nullish(),
+  FirstTrueBillTotal: dollars.nullish(),
+  ContinueRespondents: flags(8),
+  ContinueExtraRespondentsR2: flags(4),
+  ContinueExtraRespondentsR3: flags(4),
+  RespStatus: flags(8),
+  RespStatus2: flags(4),
+  RespStatus3: flags(4),
+  Profile: z.record(z.unknown()).nullish(),
+  Mail: z.record(z.unknown()).nullish(),
 });
 
 export function secretMatches(given: string, expected: string | undefined): boolean {
@@ -66,6 +86,10 @@ export async function receiveCognitoEntry(
       body: { error: "The entry lacks NoL fields", fieldErrors: fields.error.flatten().fieldErrors },
     };
   const f = fields.data;
+  // A true bill is known by its value: without one it could not be placed among the bills.
+  if (form === "NoLBilling" && !f.TbValue) {
+    return { status: 400, body: { error: "The entry lacks NoL fields", fieldErrors: { TbValue: ["is required"] } } };
+  }
 
   const [owner] = await services.db
     .select()
@@ -113,12 +137,25 @@ export async function receiveCognitoEntry(
       nolMailingDate: f.NolMailingDate ?? [],
       nolProofOfDelivery: f.NolProofOfDelivery ?? [],
       tbValue: f.TbValue ?? null,
+      tbName: f.TbName ?? null,
       billMailingDate: f.BillMailingDate ?? null,
       billProofOfDelivery: f.BillProofOfDelivery ?? null,
       billTracking: f.BillTracking ?? null,
+      preparationDate: f.PreparationDate ?? null,
+      preparationDate1tb: f.PreparationDate1tb ?? null,
       administrativeJudgment: cents(f.AdministrativeJudgment),
+      administrativeJudgment1tb: cents(f.AdministrativeJudgment1tb),
       escalationFee: cents(f.EscalationFee),
       trueBillTotal: cents(f.TrueBillTotal),
+      firstTrueBillTotal: cents(f.FirstTrueBillTotal),
+      continueRespondents: f.ContinueRespondents ?? [],
+      continueExtraRespondentsR2: f.ContinueExtraRespondentsR2 ?? [],
+      continueExtraRespondentsR3: f.ContinueExtraRespondentsR3 ?? [],
+      respStatus: f.RespStatus ?? [],
+      respStatus2: f.RespStatus2 ?? [],
+      respStatus3: f.RespStatus3 ?? [],
+      profile: f.Profile ?? null,
+      mail: f.Mail ?? null,
       data: entry as Record<string, unknown>,
     };
     const knownVersion = Number((existing?.data as { Entry?: { Version?: number } } | undefined)?.Entry?.Version ?? 0);

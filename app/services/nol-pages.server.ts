@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import type { AppServices } from "~/context";
 import { getCauseCatalogue } from "./causes.server";
 import type { CauseCatalogue } from "~/domain/causes";
-import { causeCodeFromSlug, causeOptions, UNKNOWN_CAUSE } from "~/domain/nol/causes";
+import { causeCodeFromSlug, causeOptions, countryHasAvailableCause, UNKNOWN_CAUSE } from "~/domain/nol/causes";
 import type { UserRow } from "./session.server";
 
 type CauseOwner = Pick<UserRow, "countryCode" | "nolCreator" | "nolTester">;
@@ -12,9 +12,16 @@ function choicesIn(catalogue: CauseCatalogue, owner: CauseOwner) {
   return causeOptions(catalogue, owner.countryCode, { nolCreator: owner.nolCreator, nolTester: owner.nolTester });
 }
 
-/** The causes the member's country lists, with whether each is open to them. */
+/**
+ * The causes the member's country lists, with whether each is open to them, and whether the
+ * country has a cause available at all (spec §4).
+ */
 export async function causeChoices(services: AppServices, owner: CauseOwner) {
-  return choicesIn(await getCauseCatalogue(services.db), owner);
+  const catalogue = await getCauseCatalogue(services.db);
+  return {
+    choices: choicesIn(catalogue, owner),
+    anyAvailable: owner.countryCode ? countryHasAvailableCause(catalogue, owner.countryCode) : false,
+  };
 }
 
 /** The cause of a /nol/{form}/{cause} address: 404 'Unknown cause code', 403 when not open to the member. */

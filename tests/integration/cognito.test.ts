@@ -163,6 +163,45 @@ describe("Cognito webhooks", () => {
     expect(builtIn!.descriptiveVersion).toBe("Built in");
   });
 
+  it("maps a true bill's fields, and refuses one without its value or with an impossible date", async () => {
+    const bill = (overrides: Record<string, unknown>) =>
+      nolEntry(1, {
+        Id: "194-7",
+        Form: { Id: "194", InternalName: "NoLBilling", Name: "NoL Billing" },
+        Entry: { ...nolEntry(1).Entry, Number: 7 },
+        TbValue: 1,
+        TbName: "First True Bill",
+        PreparationDate: "2026-06-01",
+        BillMailingDate: "2026-06-03",
+        AdministrativeJudgment: 1000,
+        EscalationFee: 0,
+        TrueBillTotal: 1000,
+        FirstTrueBillTotal: 1000,
+        ContinueRespondents: [true, false],
+        RespStatus: [true, true],
+        Profile: { DailyAmount: 250 },
+        ...overrides,
+      });
+    expect((await post("submit", bill({ TbValue: null }))).status).toBe(400);
+    expect((await post("submit", bill({ BillMailingDate: "2026-02-30" }))).status).toBe(400);
+    expect(await database.db.select().from(nolEntries).where(eq(nolEntries.id, "194-7"))).toHaveLength(0);
+    const response = await post("submit", bill({}));
+    expect(response.status).toBe(200);
+    const [row] = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "194-7"));
+    expect(row).toMatchObject({
+      form: "NoLBilling",
+      tbValue: 1,
+      tbName: "First True Bill",
+      preparationDate: "2026-06-01",
+      billMailingDate: "2026-06-03",
+      administrativeJudgment: 100_000,
+      firstTrueBillTotal: 100_000,
+      continueRespondents: [true, false],
+      respStatus: [true, true],
+      profile: { DailyAmount: 250 },
+    });
+  });
+
   it("applies an update with a newer version, and ignores an older one delivered late", async () => {
     await post("update", nolEntry(3, { NolMailingDate: ["2026-05-10"] }));
     await post("update", nolEntry(2, { NolMailingDate: ["1999-01-01"] }));

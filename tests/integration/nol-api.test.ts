@@ -8,7 +8,7 @@ import { action as authAction } from "~/routes/api.creator.auth";
 import { action as submittedAction } from "~/routes/api.entry.cognito-submitted";
 import { loader as editorsLoader } from "~/routes/api.entry.nol-editors";
 import { loader as versionsLoader } from "~/routes/api.entry.nol-member-versions";
-import { loader as nolPageLoader } from "~/routes/nol.($form).($cause).($step)";
+import { action as nolPageAction, loader as nolPageLoader } from "~/routes/nol.($form).($cause).($step)";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { submitStep, versionState, entriesOf, nextBillLines } from "~/services/nol.server";
 import { seemlessEntry } from "~/services/seemless.server";
@@ -435,6 +435,21 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(spring(back).selected).toBe(true);
       const { body: never } = await versionsPage("/nol/creator/traffic-stop?auto=never", creatorPage, remembered);
       expect(never.versions.some((v: Version) => v.selected)).toBe(false);
+    });
+
+    it("sends a step that was already taken back to the version with a message, not an error", async () => {
+      const response = (await nolPageAction({
+        request: new Request("http://localhost/nol/creator/traffic-stop/proof", {
+          method: "POST",
+          body: new URLSearchParams({ version: "Spring 2026", delivered: "on" }),
+          headers: { cookie: cookie.creator! },
+        }),
+        params: { form: "creator", cause: "traffic-stop", step: "proof" },
+        context,
+      })) as Response;
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/nol/creator/traffic-stop");
+      expect(response.headers.get("set-cookie")).toContain("mh_flash=");
     });
 
     it("clears the selection when no single entry matches", async () => {
