@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { Alert } from "~/components/ui/alert";
+import { CognitoEmbed } from "~/components/cognito-embed";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
@@ -27,6 +28,7 @@ import {
   AccessError,
   entriesOf,
   facts,
+  hostedStep,
   nextBillLines,
   respondentsOf,
   resolveOwner,
@@ -185,6 +187,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     priorJudgment: state.bills.at(-1)?.administrativeJudgment ?? null,
     billLines: await nextBillLines(services.db, state),
+    hosted: hostedStep(services, owner, cause.code, state, rows.length),
+    testMode: !services.config.isProduction,
     // Later rounds show the respondents named before, so nothing has to be typed twice.
     respondents:
       state.step.kind === "notice" && state.creator
@@ -202,6 +206,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const cause = await requireCause(services, owner, params.cause);
   const form = await readForm(request);
+  // With hosted forms, entries come from Cognito's webhooks only: one source of entry ids.
+  if (services.config.forms === "cognito") {
+    return formFailure(form, {}, "Fill in the form on this page: it is sent to the forms service.", 409);
+  }
   const version = versionSchema.safeParse(form.get("version") ?? query.version);
   if (!version.success) return formFailure(form, { version: version.error.flatten().formErrors });
   const result = await submitStep(services, viewer, owner, {
@@ -394,20 +402,92 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
       </p>
       <h1 id="step-title">{step.label}</h1>
       {failure && !failure.ok && failure.formError ? <Alert kind="error">{failure.formError}</Alert> : null}
-      <Form method="post" className="form" noValidate>
-        <input type="hidden" name="version" value={data.version} />
-        <input type="hidden" name="company" value={COMPANY_TAG} />
-        <input type="hidden" name="entryType" value={ENTRY_TYPE} />
-        <TimezoneField />
-        {step.kind === "notice" ? (
-          <>
-            <Field
-              label="Claimant's name"
-              name="claimantName"
-              required
-              defaultValue={values.claimantName ?? data.prefill.claimantName}
-              errors={errors.claimantName}
-            />
+      {data.hosted ? (
+        <CognitoEmbed embed={data.hosted.embed} pending={data.hosted.pending} testMode={data.testMode} />
+      ) : (
+        <Form method="post" className="form" noValidate>
+          <input type="hidden" name="version" value={data.version} />
+          <input type="hidden" name="company" value={COMPANY_TAG} />
+          <input type="hidden" name="entryType" value={ENTRY_TYPE} />
+          <TimezoneField />
+          {step.kind === "notice" ? (
+            <>
+              <Field
+                label="Claimant's name"
+                name="claimantName"
+                required
+                defaultValue={values.claimantName ?? data.prefill.claimantName}
+                errors={errors.claimantName}
+              />
+              <Field
+                label="Daily amount (USD)"
+                name="dailyAmount"
+                inputMode="decimal"
+                required
+                defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
+                errors={errors.dailyAmount}
+              />
+              <fieldset>
+                <legend>Respondents (slots 1 to {data.slots})</legend>
+                {Array.from({ length: data.slots }, (_, i) => i + 1).map((slot) => (
+                  <div className="respondent" key={slot}>
+                    <Field
+                      label={`Respondent ${slot}`}
+                      name={`r${slot}Name`}
+                      defaultValue={values[`r${slot}Name`] ?? data.respondents[slot]?.name}
+                      errors={errors[`r${slot}Name`]}
+                    />
+                    <div className="field">
+                      <label htmlFor={`r${slot}Type`}>Type of respondent {slot}</label>
+                      <select
+                        id={`r${slot}Type`}
+                        name={`r${slot}Type`}
+                        defaultValue={values[`r${slot}Type`] ?? data.respondents[slot]?.type ?? "Individual"}
+                      >
+                        {RESPONDENT_TYPES.map((t) => (
+                          <option key={t}>{t}</option>
+                        ))}
+                      </select>
+                    </div>
+                  </div>
+                ))}
+              </fieldset>
+            </>
+          ) : null}
+          {step.kind === "mailing" || step.kind === "true-bill-mailing" ? (
+            <>
+              <Field
+                label="Mailing date"
+                name="mailingDate"
+                type="date"
+                required
+                defaultValue={values.mailingDate}
+                errors={errors.mailingDate}
+              />
+              <Field
+                label="Tracking number"
+                name="trackingNumber"
+                required
+                defaultValue={values.trackingNumber}
+                errors={errors.trackingNumber}
+              />
+            </>
+          ) : null}
+          {step.kind === "proof" || step.kind === "true-bill-proof" ? (
+            <div className="field">
+              <div className="checkbox">
+                <input
+                  id="delivered"
+                  type="checkbox"
+                  name="delivered"
+                  aria-invalid={errors.delivered ? true : undefined}
+                />
+                <label htmlFor="delivered">The proof of delivery has arrived</label>
+              </div>
+              {errors.delivered ? <p className="field-error">{errors.delivered.join(" ")}</p> : null}
+            </div>
+          ) : null}
+          {step.kind === "setup-billing" ? (
             <Field
               label="Daily amount (USD)"
               name="dailyAmount"
@@ -416,107 +496,39 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
               defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
               errors={errors.dailyAmount}
             />
-            <fieldset>
-              <legend>Respondents (slots 1 to {data.slots})</legend>
-              {Array.from({ length: data.slots }, (_, i) => i + 1).map((slot) => (
-                <div className="respondent" key={slot}>
-                  <Field
-                    label={`Respondent ${slot}`}
-                    name={`r${slot}Name`}
-                    defaultValue={values[`r${slot}Name`] ?? data.respondents[slot]?.name}
-                    errors={errors[`r${slot}Name`]}
-                  />
-                  <div className="field">
-                    <label htmlFor={`r${slot}Type`}>Type of respondent {slot}</label>
-                    <select
-                      id={`r${slot}Type`}
-                      name={`r${slot}Type`}
-                      defaultValue={values[`r${slot}Type`] ?? data.respondents[slot]?.type ?? "Individual"}
-                    >
-                      {RESPONDENT_TYPES.map((t) => (
-                        <option key={t}>{t}</option>
-                      ))}
-                    </select>
-                  </div>
-                </div>
-              ))}
-            </fieldset>
-          </>
-        ) : null}
-        {step.kind === "mailing" || step.kind === "true-bill-mailing" ? (
-          <>
-            <Field
-              label="Mailing date"
-              name="mailingDate"
-              type="date"
-              required
-              defaultValue={values.mailingDate}
-              errors={errors.mailingDate}
-            />
-            <Field
-              label="Tracking number"
-              name="trackingNumber"
-              required
-              defaultValue={values.trackingNumber}
-              errors={errors.trackingNumber}
-            />
-          </>
-        ) : null}
-        {step.kind === "proof" || step.kind === "true-bill-proof" ? (
-          <div className="field">
-            <div className="checkbox">
-              <input
-                id="delivered"
-                type="checkbox"
-                name="delivered"
-                aria-invalid={errors.delivered ? true : undefined}
+          ) : null}
+          {step.kind === "true-bill" ? (
+            <>
+              <Field
+                label="Preparation date"
+                name="preparationDate"
+                type="date"
+                required
+                defaultValue={values.preparationDate}
+                errors={errors.preparationDate}
               />
-              <label htmlFor="delivered">The proof of delivery has arrived</label>
-            </div>
-            {errors.delivered ? <p className="field-error">{errors.delivered.join(" ")}</p> : null}
+              <Field
+                label="Administrative judgment (USD)"
+                name="administrativeJudgment"
+                inputMode="decimal"
+                required
+                defaultValue={values.administrativeJudgment}
+                errors={errors.administrativeJudgment}
+              />
+              {data.priorJudgment ? (
+                <p className="muted">
+                  An escalation fee of 20% of the prior judgment (${((data.priorJudgment * 0.2) / 100).toFixed(2)}) is
+                  added.
+                </p>
+              ) : null}
+              <BillRespondents lines={data.billLines} />
+            </>
+          ) : null}
+          <div className="actions">
+            <SubmitButton pendingText="Saving…">Save {step.label}</SubmitButton>
           </div>
-        ) : null}
-        {step.kind === "setup-billing" ? (
-          <Field
-            label="Daily amount (USD)"
-            name="dailyAmount"
-            inputMode="decimal"
-            required
-            defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
-            errors={errors.dailyAmount}
-          />
-        ) : null}
-        {step.kind === "true-bill" ? (
-          <>
-            <Field
-              label="Preparation date"
-              name="preparationDate"
-              type="date"
-              required
-              defaultValue={values.preparationDate}
-              errors={errors.preparationDate}
-            />
-            <Field
-              label="Administrative judgment (USD)"
-              name="administrativeJudgment"
-              inputMode="decimal"
-              required
-              defaultValue={values.administrativeJudgment}
-              errors={errors.administrativeJudgment}
-            />
-            {data.priorJudgment ? (
-              <p className="muted">
-                An escalation fee of 20% of the prior judgment (${((data.priorJudgment * 0.2) / 100).toFixed(2)}) is
-                added.
-              </p>
-            ) : null}
-            <BillRespondents lines={data.billLines} />
-          </>
-        ) : null}
-        <div className="actions">
-          <SubmitButton pendingText="Saving…">Save {step.label}</SubmitButton>
-        </div>
-      </Form>
+        </Form>
+      )}
     </section>
   );
 }

@@ -21,6 +21,7 @@ import { FORM_ID, type EntryFacts, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
 import { nextStep, type Step, type StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/providers/forms/builtin.server";
+import { seamlessEmbed } from "~/providers/forms/cognito.server";
 import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
 import type { UserRow, Viewer } from "./session.server";
@@ -331,6 +332,49 @@ export async function nextBillLines(db: Database, state: VersionState): Promise<
     (state.step.round ?? 4) - 3,
     billFlagsOf(state.bills.at(-1)),
   );
+}
+
+/**
+ * With Cognito Forms (FORMS=cognito) a step is filled in the hosted form of its form id:
+ * the creator's entry for the notice rounds, a new billing profile, a new true bill, or the
+ * latest bill for its mailing and proof. The embed is prefilled like the seamless page.
+ */
+export function hostedStep(
+  services: AppServices,
+  owner: UserRow,
+  causeCode: string,
+  state: VersionState,
+  priorRows: number,
+) {
+  const { config } = services;
+  if (config.forms !== "cognito" || !config.cognitoEmbedKey) return null;
+  const { step } = state;
+  const billing = step.kind.startsWith("true-bill");
+  const creates = step.kind === "setup-billing" || step.kind === "true-bill";
+  const existing = creates ? null : billing ? (state.bills.at(-1) ?? null) : state.creator;
+  const form: NolForm = step.kind === "setup-billing" ? "NoLProfileBilling" : billing ? "NoLBilling" : "NoLCreator2";
+  const prefill: Record<string, unknown> = {
+    Username: owner.username,
+    Cause: causeCode,
+    DescriptiveVersion: state.version,
+    EntryType: ENTRY_TYPE,
+    Company: COMPANY_TAG,
+    Hash: authEntry(services, owner).hash,
+    Round: step.round ?? null,
+  };
+  if (step.kind === "true-bill") prefill.TbValue = (step.round ?? 4) - 3;
+  if (existing) prefill.EntryId = existing.id;
+  return {
+    embed: seamlessEmbed({ apiUrl: config.cognitoApiUrl, embedKey: config.cognitoEmbedKey }, FORM_ID[form], prefill),
+    pending: {
+      username: owner.username,
+      cause: causeCode,
+      descriptive_version: state.version,
+      prior_rows: priorRows,
+      entry_id: existing?.id ?? null,
+      prior_updated: existing?.updatedAt.toISOString() ?? null,
+    },
+  };
 }
 
 export function versionsOf(rows: EntryRow[]): string[] {

@@ -5,10 +5,13 @@ import { formEntries, nolEntries, supportRequests, webhookEvents } from "~/db/sc
 import { seedDemo } from "~/db/seed.server";
 import { CognitoError, cognitoForms, fetchCognitoEntry, seamlessEmbed } from "~/providers/forms/cognito.server";
 import { action as webhookAction } from "~/routes/api.forms.cognito.$secret.$event";
+import { action as stepAction, loader as stepLoader } from "~/routes/nol.($form).($cause).($step)";
+import { siteCookies } from "~/services/session.server";
 import { formsFor } from "~/services/forms-provider.server";
 import { authEntry, memberVersions } from "~/services/nol.server";
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
+import { createSession } from "../helpers/users";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { COGNITO_KEY, COGNITO_URL, cognitoEntries } from "../mocks/cognito";
 
@@ -200,6 +203,54 @@ describe("Cognito webhooks", () => {
       respStatus: [true, true],
       profile: { DailyAmount: 250 },
     });
+  });
+
+  it("fills each step in the hosted form of its form id, prefilled, and takes no entry from the page itself", async () => {
+    const creator = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "creator") }))!;
+    const cookie = await siteCookies(context.app!.config).session.serialize(
+      (await createSession(database.db, creator.id)).id,
+    );
+    const stepPage = async (step: string, version: string) =>
+      (await (
+        (await stepLoader({
+          request: new Request(
+            `http://localhost/nol/creator/traffic-stop/${step}?version=${encodeURIComponent(version)}`,
+            {
+              headers: { cookie },
+            },
+          ),
+          params: { form: "creator", cause: "traffic-stop", step },
+          context,
+        })) as Response
+      ).json()) as { hosted: { embed: { formId: number; entry: string }; pending: { entry_id: string | null } } };
+
+    const first = await stepPage("notice", "A new version");
+    expect(first.hosted.embed.formId).toBe(187);
+    expect(JSON.parse(first.hosted.embed.entry)).toMatchObject({
+      Username: "creator",
+      Cause: "TS",
+      DescriptiveVersion: "A new version",
+      EntryType: "Continue with Round",
+      Hash: creatorHash,
+    });
+    expect(first.hosted.pending.entry_id).toBeNull();
+
+    const mailing = await stepPage("mailing", "County court 2026");
+    expect(JSON.parse(mailing.hosted.embed.entry)).toMatchObject({ EntryId: "187-41", Round: 1 });
+    expect(mailing.hosted.pending.entry_id).toBe("187-41");
+
+    const posted = (await stepAction({
+      request: new Request("http://localhost/nol/creator/traffic-stop/notice", {
+        method: "POST",
+        body: new URLSearchParams({ version: "A new version", claimantName: "C", dailyAmount: "1", r1Name: "X" }),
+        headers: { cookie },
+      }),
+      params: { form: "creator", cause: "traffic-stop", step: "notice" },
+      context,
+    })) as Response;
+    expect(posted.status).toBe(409);
+    const rows = await database.db.select().from(nolEntries).where(eq(nolEntries.descriptiveVersion, "A new version"));
+    expect(rows).toHaveLength(0);
   });
 
   it("applies an update with a newer version, and ignores an older one delivered late", async () => {
