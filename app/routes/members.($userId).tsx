@@ -1,10 +1,13 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { actorOf } from "~/services/accounts.server";
+import { audit } from "~/services/audit.server";
 import { findMembers, memberDetail } from "~/services/members.server";
-import { requireAdmin } from "~/services/session.server";
+import { redirectWithFlash, requireAdmin, revokeUserSessions } from "~/services/session.server";
 
 export const handle = { layout: "container" };
 
@@ -25,6 +28,23 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   const { q, page } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   return json({ view: "list" as const, detail: null, list: await findMembers(services.db, q, page), q, page });
+}
+
+/** An admin ends every session of a member (DESIGN.md §4 "admin revocation"), audited. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { viewer, services } = await requireAdmin(request, context);
+  const id = z.string().uuid().safeParse(params.userId);
+  const detail = id.success ? await memberDetail(services.db, id.data) : null;
+  if (!detail) throw json("This page could not be found", { status: 404 });
+  const form = await request.formData().catch(() => null);
+  if (form?.get("intent") !== "end-sessions") throw json("Unknown action", { status: 400 });
+  await revokeUserSessions(services.db, detail.id);
+  await audit(services.db, actorOf(viewer), "sessions.revoke", "user", detail.id);
+  return redirectWithFlash(
+    `/members/${detail.id}`,
+    { kind: "success", message: `${detail.username} is signed out everywhere.` },
+    services.config,
+  );
 }
 
 export default function Members() {
@@ -80,6 +100,10 @@ export default function Members() {
           <input type="hidden" name="intent" value="start-agent" />
           <input type="hidden" name="userId" value={m.id} />
           <SubmitButton pendingText="Switching…">Represent this member</SubmitButton>
+        </Form>
+        <Form method="post" className="actions">
+          <input type="hidden" name="intent" value="end-sessions" />
+          <ConfirmButton confirmText="Click again to sign them out">Sign out everywhere</ConfirmButton>
         </Form>
       </section>
     );

@@ -5,6 +5,7 @@ import type { AppServices } from "~/context";
 import { auditLog, mailOutbox, oneTimeTokens, payments, sessions, subscriptions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
+import { action as memberAction } from "~/routes/members.($userId)";
 import { action as rejoinAction } from "~/routes/re-join";
 import { startAgent, stopAgent } from "~/services/agent.server";
 import {
@@ -189,6 +190,44 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(response.status).toBe(400);
       const body = await response.json();
       expect(Object.keys(body.fieldErrors).sort()).toEqual(["login", "password"]);
+    });
+  });
+
+  describe("admin revocation", () => {
+    const endSessions = async (actorId: string, userId: string) => {
+      const cookie = await siteCookies(services.config).session.serialize(
+        (await createSession(database.db, actorId)).id,
+      );
+      try {
+        return (await memberAction({
+          request: new Request(`http://localhost/members/${userId}`, {
+            method: "POST",
+            body: new URLSearchParams({ intent: "end-sessions" }),
+            headers: { cookie },
+          }),
+          params: { userId },
+          context,
+        })) as Response;
+      } catch (thrown) {
+        return thrown as Response;
+      }
+    };
+
+    it("ends every session of the member, audited, and only for an admin", async () => {
+      const admin = await createUser(database.db, { admin: true });
+      const member = await createUser(database.db);
+      const open = await createSession(database.db, member.id);
+      expect((await endSessions(member.id, admin.id)).status).toBe(403);
+      expect(await loadViewer(database.db, open.id)).not.toBeNull();
+
+      const response = await endSessions(admin.id, member.id);
+      expect(response.status).toBe(302);
+      expect(await loadViewer(database.db, open.id)).toBeNull();
+      const [row] = await database.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "sessions.revoke"), eq(auditLog.entityId, member.id)));
+      expect(row).toMatchObject({ actorUserId: admin.id });
     });
   });
 
