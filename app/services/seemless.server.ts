@@ -3,6 +3,7 @@ import { and, eq, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { nolEntries, users } from "~/db/schema";
+import { isFormHash } from "~/domain/forms";
 import { FORM_BY_ID } from "~/domain/nol/entries";
 import { AccessError, resolveOwner } from "./nol.server";
 import type { Viewer } from "./session.server";
@@ -34,7 +35,8 @@ export async function seemlessEntry(
   // The form id may be left out (spec §2.2): the hash alone then finds the entry.
   const formId = formIdParam === undefined ? null : Number(formIdParam);
   if (formId !== null && !FORM_BY_ID[formId]) throw json("This page could not be found", { status: 404 });
-  if (hash.length > 200) throw json("This page could not be found", { status: 404 });
+  // spec §9: a form hash is longer than 30 characters and ends in "*".
+  if (hash.length > 200 || !isFormHash(hash)) throw json("This page could not be found", { status: 404 });
   const byHash = or(eq(nolEntries.viewHash, hash), eq(nolEntries.editHash, hash));
   const [row] = await db
     .select({ entry: nolEntries, owner: users.username })

@@ -66,6 +66,11 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await expect(versionCard.getByRole("link", { name: "Billing Profile" })).toBeVisible();
 
   await continueWith("First True Bill");
+  // The bill lists the version's respondents, each with its status and continue boxes.
+  const officer = page.getByTestId("bill-respondent-1");
+  await expect(officer).toContainText("Officer Example");
+  await expect(officer.getByLabel("Still liable")).toBeChecked();
+  await expect(officer.getByLabel("Bill again on the next true bill")).toBeChecked();
   await page.getByLabel("Preparation date").fill("2026-06-01");
   await page.getByLabel("Administrative judgment (USD)").fill("10000");
   await page.getByRole("button", { name: "Save First True Bill" }).click();
@@ -79,6 +84,14 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await expect(page).toHaveURL(/\/nol\/seemless\/187\/.{31,}%2A\?entry=/);
   await expect(page.getByRole("heading", { level: 1, name: "NoL Creator" })).toBeVisible();
   await expect(page.getByRole("row", { name: /Round 3 2026-03-02 yes/ })).toBeVisible();
+
+  // The entry's link selects its version on the cause page (spec §4 "Selection").
+  const link = new URL(page.url());
+  await page.goto(`/nol/creator/traffic-stop?href=${encodeURIComponent(link.pathname + link.search)}`);
+  await expect(versionCard.getByText("Selected", { exact: true })).toBeVisible();
+  await expect(versionCard.getByRole("link", { name: "Edit" })).toBeVisible();
+  await versionCard.getByRole("link", { name: "Clear the selection" }).click();
+  await expect(versionCard.getByText("Selected", { exact: true })).toHaveCount(0);
 });
 
 test("cause status: the tester's testing cause is enabled, the creator's is not; a beta cause is listed and disabled", async ({
