@@ -390,6 +390,19 @@ function BillRespondents({ lines }: { lines: BillLine[] }) {
   );
 }
 
+function DailyAmountField({ value, errors }: { value: string | undefined; errors: string[] | undefined }) {
+  return (
+    <Field
+      label="Daily amount (USD)"
+      name="dailyAmount"
+      inputMode="decimal"
+      required
+      defaultValue={value}
+      errors={errors}
+    />
+  );
+}
+
 function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { view: "step" }> }) {
   const failure = useActionData<typeof action>();
   const errors = failure && !failure.ok ? failure.fieldErrors : {};
@@ -419,14 +432,7 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
                 defaultValue={values.claimantName ?? data.prefill.claimantName}
                 errors={errors.claimantName}
               />
-              <Field
-                label="Daily amount (USD)"
-                name="dailyAmount"
-                inputMode="decimal"
-                required
-                defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
-                errors={errors.dailyAmount}
-              />
+              <DailyAmountField value={values.dailyAmount ?? data.prefill.dailyAmount} errors={errors.dailyAmount} />
               <fieldset>
                 <legend>Respondents (slots 1 to {data.slots})</legend>
                 {Array.from({ length: data.slots }, (_, i) => i + 1).map((slot) => (
@@ -488,14 +494,7 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
             </div>
           ) : null}
           {step.kind === "setup-billing" ? (
-            <Field
-              label="Daily amount (USD)"
-              name="dailyAmount"
-              inputMode="decimal"
-              required
-              defaultValue={values.dailyAmount ?? data.prefill.dailyAmount}
-              errors={errors.dailyAmount}
-            />
+            <DailyAmountField value={values.dailyAmount ?? data.prefill.dailyAmount} errors={errors.dailyAmount} />
           ) : null}
           {step.kind === "true-bill" ? (
             <>
