@@ -1,9 +1,15 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNonce } from "~/components/nonce";
 import { apiFetch } from "~/lib/state-client";
 import { awaitSubmittedEntry, type PendingBody } from "~/lib/submitted-entry";
 
 export type SeamlessEmbed = { scriptSrc: string; key: string; formId: number; entry: string };
+
+/** The parts of Cognito's seamless-embed global this page uses. */
+type CognitoGlobal = {
+  prefill?: (entry: Record<string, unknown>) => void;
+  on?: (event: string, handler: () => void) => void;
+};
 
 /** The event our embed script raises when Cognito reports the form sent. */
 const SUBMITTED_EVENT = "memberhall:form-submitted";
@@ -48,12 +54,29 @@ export function CognitoEmbed({
     window.addEventListener(SUBMITTED_EVENT, onSubmitted);
     return () => window.removeEventListener(SUBMITTED_EVENT, onSubmitted);
   }, [pending, testMode]);
-  // Prefill once the embed script has loaded, and report the form sent.
-  const setup = `document.currentScript.previousElementSibling.addEventListener("load",function(){var C=window.Cognito;if(!C)return;C.prefill&&C.prefill(${embed.entry});C.on&&C.on("afterSubmit",function(){window.dispatchEvent(new Event("${SUBMITTED_EVENT}"))})});`;
+  // The embed script is added from an effect: React does not run <script> elements it
+  // renders in the browser, and this page is often reached by a client-side navigation.
+  // The CSP's 'strict-dynamic' trusts a script our own code adds.
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const container = host.current;
+    if (!container) return;
+    const script = document.createElement("script");
+    script.src = embed.scriptSrc;
+    script.async = true;
+    script.dataset.key = embed.key;
+    script.dataset.form = String(embed.formId);
+    if (nonce) script.nonce = nonce;
+    script.addEventListener("load", () => {
+      const cognito = (window as { Cognito?: CognitoGlobal }).Cognito;
+      cognito?.prefill?.(JSON.parse(embed.entry) as Record<string, unknown>);
+      cognito?.on?.("afterSubmit", () => window.dispatchEvent(new Event(SUBMITTED_EVENT)));
+    });
+    container.appendChild(script);
+    return () => script.remove();
+  }, [embed.scriptSrc, embed.key, embed.formId, embed.entry, nonce]);
   return (
-    <div className="cognito-embed">
-      <script src={embed.scriptSrc} data-key={embed.key} data-form={String(embed.formId)} nonce={nonce} async />
-      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: setup }} />
+    <div className="cognito-embed" ref={host}>
       <p role="status" aria-live="polite">
         {state === "saving" ? "Saving your entry…" : null}
         {state === "arrived" ? "Your entry is saved." : null}

@@ -8,7 +8,14 @@ import { CognitoEmbed } from "~/components/cognito-embed";
 import { Field } from "~/components/ui/field";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
-import { formListsEntry, formOffersStep, RESPONDENT_TYPES, slotsOpenIn, type BillLine } from "~/domain/nol/billing";
+import {
+  formForStep,
+  formListsEntry,
+  formOffersStep,
+  RESPONDENT_TYPES,
+  slotsOpenIn,
+  type BillLine,
+} from "~/domain/nol/billing";
 import { formFromParam, versionSchema, type NolForm } from "~/domain/nol/entries";
 import { entryLabel } from "~/domain/nol/labels";
 import { roundsDoneLabel } from "~/domain/nol/rounds";
@@ -116,7 +123,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       const state = versionState(rows, version);
       const delivered = roundsDelivered(state.creator?.nolProofOfDelivery ?? null);
       const selectedHere = selectedEntry?.descriptive_version === version ? selectedEntry : null;
-      const creatorHref = `/nol/creator/${cause.slug}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`;
+      const elsewhere = formForStep(state.step.kind, state.bills.length > 0);
       return {
         version,
         step: state.step,
@@ -124,25 +131,36 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
         entries: [state.creator, state.billingProfile, ...state.bills]
           .filter((e) => e !== null && formListsEntry(form, e.form))
-          .map((e) => ({
-            id: e!.id,
-            ...entryLabel({ form: e!.form, tb_value: e!.tbValue }),
-            viewLink: seemlessLink(e!, e!.viewHash),
-            // "The edit permission exists only if the selected entry has an edit_link."
-            editLink: selectedHere?.id === e!.id && canEdit(selectedHere) ? selectedHere.edit_link : null,
-          })),
+          .map((e) => {
+            const label = entryLabel({ form: e!.form, tb_value: e!.tbValue });
+            // "The edit permission exists only if the selected entry has an edit_link": the
+            // entry's own (a hosted form's), and never on a read-only entry.
+            const editable = selectedHere?.id === e!.id && canEdit({ edit_link: e!.editLink }) && !label.readOnly;
+            return {
+              id: e!.id,
+              ...label,
+              viewLink: seemlessLink(e!, e!.viewHash),
+              editLink: editable ? e!.editLink : null,
+            };
+          }),
         nextHref: formOffersStep(form, state.step.kind, {
           selectedEntryId: selectedHere?.id ?? null,
           billExistsForVersion: state.bills.length > 0,
         })
           ? `${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`
           : null,
-        creatorHref,
+        elsewhere: {
+          href: stepHref(elsewhere, cause.slug, state.step.kind, version, suffix),
+          name: FORM_NAMES[elsewhere],
+        },
       };
     });
     const headers = new Headers();
     if (selection.selectedNolId && selection.selectedNolId !== previous) {
       headers.append("Set-Cookie", await cookies.nolSelected.serialize(selection.selectedNolId));
+    } else if (!selection.selectedNolId && previous && (query.href || query.auto === "never")) {
+      // A cleared selection stays cleared: "back" has nothing to go back to.
+      headers.append("Set-Cookie", await cookies.nolSelected.serialize("", { maxAge: 0 }));
     }
     return json(
       {
@@ -168,9 +186,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const state = versionState(rows, version);
   if (state.step.kind !== params.step)
     throw redirect(`${causeBase}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`);
-  // A step this form does not offer is taken on the notice creator.
-  if (!formOffersStep(form, state.step.kind, { selectedEntryId: null, billExistsForVersion: state.bills.length > 0 }))
-    throw redirect(`/nol/creator/${cause.slug}/${state.step.kind}?version=${encodeURIComponent(version)}${suffix}`);
+  // A step this form does not offer is taken on the form that does.
+  const billed = state.bills.length > 0;
+  if (!formOffersStep(form, state.step.kind, { selectedEntryId: null, billExistsForVersion: billed }))
+    throw redirect(stepHref(formForStep(state.step.kind, billed), cause.slug, state.step.kind, version, suffix));
   const profile = (state.creator?.profile ?? state.billingProfile?.profile ?? {}) as { DailyAmount?: number };
   return json({
     view: "step" as const,
@@ -200,7 +219,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { viewer, services, query, owner } = await context_(request, params, context);
+  const { viewer, services, query, owner, form: nolForm } = await context_(request, params, context);
   if (!params.cause || !params.step || !STEP_KINDS.includes(params.step as StepKind)) {
     throw json("This page could not be found", { status: 404 });
   }
@@ -212,13 +231,23 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const version = versionSchema.safeParse(form.get("version") ?? query.version);
   if (!version.success) return formFailure(form, { version: version.error.flatten().formErrors });
+  const suffix = owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`;
+  const current = versionState(await entriesOf(services.db, owner.id, cause.code), version.data);
+  const billed = current.bills.length > 0;
+  if (!formOffersStep(nolForm, params.step, { selectedEntryId: null, billExistsForVersion: billed })) {
+    const elsewhere = formForStep(params.step, billed);
+    return redirectWithFlash(
+      stepHref(elsewhere, cause.slug, params.step, version.data, suffix),
+      { kind: "warn", message: `This step is taken on the ${FORM_NAMES[elsewhere].toLowerCase()} page.` },
+      services.config,
+    );
+  }
   const result = await submitStep(services, viewer, owner, {
     causeCode: cause.code,
     version: version.data,
     kind: params.step as StepKind,
     form,
   });
-  const suffix = owner.id === viewer.member.id ? "" : `?username=${encodeURIComponent(owner.username)}`;
   // The step was taken meanwhile (another tab, a double submit): say so where the version is.
   if (!result.ok && result.status === 409) {
     return redirectWithFlash(
@@ -320,8 +349,8 @@ function Versions({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
                 Continue: {v.step.label}
               </Link>
             ) : (
-              <Link className="button" to={v.creatorHref}>
-                {v.step.label} on the notice creator
+              <Link className="button" to={v.elsewhere.href}>
+                {v.step.label}: {v.elsewhere.name.toLowerCase()}
               </Link>
             )}
             {v.selected ? <Link to={data.clearSelectionHref}>Clear the selection</Link> : null}
@@ -390,6 +419,12 @@ function BillRespondents({ lines }: { lines: BillLine[] }) {
   );
 }
 
+/** The address of a step of a version on a form's page. */
+function stepHref(form: NolForm, causeSlug: string, step: string, version: string, suffix: string): string {
+  const param = form === "NoLCreator2" ? "creator" : form;
+  return `/nol/${param}/${causeSlug}/${step}?version=${encodeURIComponent(version)}${suffix.replace(/^\?/, "&")}`;
+}
+
 function DailyAmountField({ value, errors }: { value: string | undefined; errors: string[] | undefined }) {
   return (
     <Field
@@ -415,8 +450,20 @@ function StepForm({ data }: { data: Extract<ReturnType<typeof useLoaderData<type
       </p>
       <h1 id="step-title">{step.label}</h1>
       {failure && !failure.ok && failure.formError ? <Alert kind="error">{failure.formError}</Alert> : null}
-      {data.hosted ? (
+      {data.hosted?.kind === "embed" ? (
         <CognitoEmbed embed={data.hosted.embed} pending={data.hosted.pending} testMode={data.testMode} />
+      ) : data.hosted?.kind === "edit" ? (
+        data.hosted.editLink ? (
+          <p>
+            Record this step in your entry at the forms service:{" "}
+            <a href={data.hosted.editLink} rel="noreferrer">
+              open your entry
+            </a>
+            . Your notices here update when the forms service sends the entry back.
+          </p>
+        ) : (
+          <Alert kind="warn">This entry was not made at the forms service, so it cannot be continued there.</Alert>
+        )
       ) : (
         <Form method="post" className="form" noValidate>
           <input type="hidden" name="version" value={data.version} />

@@ -6,6 +6,7 @@ import { causes, nolEntries, pendingSubmissions, users, webhookEvents } from "~/
 import { FORM_BY_ID } from "~/domain/nol/entries";
 import { cognitoEntrySchema, type CognitoEntry } from "~/providers/forms/cognito.server";
 import { newFormHash } from "~/providers/forms/builtin.server";
+import { causeOpenTo } from "./nol-pages.server";
 import { authEntry } from "./nol.server";
 
 const isoDate = z
@@ -105,8 +106,14 @@ export async function receiveCognitoEntry(
   if (!expected || typeof given !== "string" || !secretMatches(given, expected)) {
     return { status: 422, body: { error: "The entry's auth hash does not match its member" } };
   }
+  // The hash names the member, not the cause: a changed Cause field is checked here.
+  if (!(await causeOpenTo(services, owner, f.Cause))) {
+    return { status: 422, body: { error: "This cause is not open to this member" } };
+  }
 
   return services.db.transaction(async (tx) => {
+    // Deliveries of one entry (a submit and a quick update) are handled one after the other.
+    await tx.execute(sql`select pg_advisory_xact_lock(727247, hashtext(${entry.Id}))`);
     const [existing] = await tx
       .select({ id: nolEntries.id, userId: nolEntries.userId, data: nolEntries.data })
       .from(nolEntries)

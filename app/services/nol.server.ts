@@ -314,12 +314,11 @@ export function versionState(rows: EntryRow[], version: string): VersionState {
 function billFlagsOf(bill: EntryRow | undefined): BillFlags | null {
   if (!bill) return null;
   return {
-    continue: joinSlotGroups([
-      bill.continueRespondents,
-      bill.continueExtraRespondentsR2,
-      bill.continueExtraRespondentsR3,
-    ]),
-    status: joinSlotGroups([bill.respStatus, bill.respStatus2, bill.respStatus3]),
+    continue: joinSlotGroups(
+      [bill.continueRespondents, bill.continueExtraRespondentsR2, bill.continueExtraRespondentsR3],
+      true,
+    ),
+    status: joinSlotGroups([bill.respStatus, bill.respStatus2, bill.respStatus3], true),
   };
 }
 
@@ -335,9 +334,11 @@ export async function nextBillLines(db: Database, state: VersionState): Promise<
 }
 
 /**
- * With Cognito Forms (FORMS=cognito) a step is filled in the hosted form of its form id:
- * the creator's entry for the notice rounds, a new billing profile, a new true bill, or the
- * latest bill for its mailing and proof. The embed is prefilled like the seamless page.
+ * With Cognito Forms (FORMS=cognito) a step is filled in the hosted form of its form id.
+ * A step that makes an entry (Round 1, Setup Billing, a new true bill) opens the form in
+ * its seamless embed, prefilled like the seamless page; a step that records progress on an
+ * existing entry opens that entry through its own edit link, so the hosted entry is updated
+ * rather than a second one made.
  */
 export function hostedStep(
   services: AppServices,
@@ -350,8 +351,12 @@ export function hostedStep(
   if (config.forms !== "cognito" || !config.cognitoEmbedKey) return null;
   const { step } = state;
   const billing = step.kind.startsWith("true-bill");
-  const creates = step.kind === "setup-billing" || step.kind === "true-bill";
-  const existing = creates ? null : billing ? (state.bills.at(-1) ?? null) : state.creator;
+  const creates =
+    (step.kind === "notice" && !state.creator) || step.kind === "setup-billing" || step.kind === "true-bill";
+  if (!creates) {
+    const existing = billing ? (state.bills.at(-1) ?? null) : state.creator;
+    return { kind: "edit" as const, editLink: existing?.editLink ?? null };
+  }
   const form: NolForm = step.kind === "setup-billing" ? "NoLProfileBilling" : billing ? "NoLBilling" : "NoLCreator2";
   const prefill: Record<string, unknown> = {
     Username: owner.username,
@@ -363,16 +368,16 @@ export function hostedStep(
     Round: step.round ?? null,
   };
   if (step.kind === "true-bill") prefill.TbValue = (step.round ?? 4) - 3;
-  if (existing) prefill.EntryId = existing.id;
   return {
+    kind: "embed" as const,
     embed: seamlessEmbed({ apiUrl: config.cognitoApiUrl, embedKey: config.cognitoEmbedKey }, FORM_ID[form], prefill),
     pending: {
       username: owner.username,
       cause: causeCode,
       descriptive_version: state.version,
       prior_rows: priorRows,
-      entry_id: existing?.id ?? null,
-      prior_updated: existing?.updatedAt.toISOString() ?? null,
+      entry_id: null,
+      prior_updated: null,
     },
   };
 }
@@ -412,6 +417,8 @@ export function stepSchema(step: Step) {
           ...respondentFields(step.round ?? 1),
         })
         .superRefine((v, ctx) => {
+          // Later rounds keep the respondents named before; round 1 must name one.
+          if ((step.round ?? 1) > 1) return;
           const named = Object.entries(v).filter(([k, value]) => /^r\d+Name$/.test(k) && value);
           if (named.length === 0)
             ctx.addIssue({ code: "custom", path: ["r1Name"], message: "Name at least one respondent" });
@@ -665,8 +672,9 @@ export async function submitStep(
       }
     });
   } catch (error) {
-    if (!(error instanceof StepConflict)) throw error;
+    // Nothing was saved: the pending record would otherwise wait for an entry forever.
     await services.db.delete(pendingSubmissions).where(eq(pendingSubmissions.id, pending.id));
+    if (!(error instanceof StepConflict)) throw error;
     return conflict(error.message);
   }
   await services.db

@@ -89,7 +89,8 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   const link = new URL(page.url());
   await page.goto(`/nol/creator/traffic-stop?href=${encodeURIComponent(link.pathname + link.search)}`);
   await expect(versionCard.getByText("Selected", { exact: true })).toBeVisible();
-  await expect(versionCard.getByRole("link", { name: "Edit" })).toBeVisible();
+  // The NoL Creator entry is read-only: selecting it offers no Edit.
+  await expect(versionCard.getByRole("link", { name: "Edit" })).toHaveCount(0);
   await versionCard.getByRole("link", { name: "Clear the selection" }).click();
   await expect(versionCard.getByText("Selected", { exact: true })).toHaveCount(0);
 });

@@ -140,6 +140,19 @@ describe("Cognito webhooks", () => {
     expect(await database.db.select().from(webhookEvents)).toHaveLength(1);
   });
 
+  it("refuses an entry for a cause that is not open to its member, and handles two first deliveries at once", async () => {
+    const beta = await post("submit", nolEntry(1, { Id: "187-60", Cause: "MC" }));
+    expect(beta.status).toBe(422);
+    expect(await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-60"))).toHaveLength(0);
+    const both = await Promise.all([
+      post("submit", nolEntry(1, { Id: "187-61", Entry: { ...nolEntry(1).Entry, Number: 61 } })),
+      post("update", nolEntry(2, { Id: "187-61", Entry: { ...nolEntry(2).Entry, Number: 61 } })),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const rows = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "187-61"));
+    expect(rows).toHaveLength(1);
+  });
+
   it("never hands an existing entry to another member, nor overwrites a built-in one", async () => {
     const tester = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "tester") }))!;
     const testerHash = authEntry(context.app!, tester).hash!;
@@ -222,22 +235,27 @@ describe("Cognito webhooks", () => {
           params: { form: "creator", cause: "traffic-stop", step },
           context,
         })) as Response
-      ).json()) as { hosted: { embed: { formId: number; entry: string }; pending: { entry_id: string | null } } };
+      ).json()) as {
+        hosted:
+          | { kind: "embed"; embed: { formId: number; entry: string }; pending: { entry_id: string | null } }
+          | { kind: "edit"; editLink: string | null };
+      };
 
-    const first = await stepPage("notice", "A new version");
-    expect(first.hosted.embed.formId).toBe(187);
-    expect(JSON.parse(first.hosted.embed.entry)).toMatchObject({
+    const first = (await stepPage("notice", "A new version")).hosted;
+    if (first.kind !== "embed") throw new Error("a new version opens the embed");
+    expect(first.embed.formId).toBe(187);
+    expect(JSON.parse(first.embed.entry)).toMatchObject({
       Username: "creator",
       Cause: "TS",
       DescriptiveVersion: "A new version",
       EntryType: "Continue with Round",
       Hash: creatorHash,
     });
-    expect(first.hosted.pending.entry_id).toBeNull();
+    expect(first.pending.entry_id).toBeNull();
 
+    // Progress on an existing entry is recorded in that entry, through its own edit link.
     const mailing = await stepPage("mailing", "County court 2026");
-    expect(JSON.parse(mailing.hosted.embed.entry)).toMatchObject({ EntryId: "187-41", Round: 1 });
-    expect(mailing.hosted.pending.entry_id).toBe("187-41");
+    expect(mailing.hosted).toEqual({ kind: "edit", editLink: nolEntry(1).Entry.EditLink });
 
     const posted = (await stepAction({
       request: new Request("http://localhost/nol/creator/traffic-stop/notice", {

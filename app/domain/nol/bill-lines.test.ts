@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   billLines,
+  formForStep,
   formListsEntry,
   formOffersStep,
   joinSlotGroups,
@@ -81,6 +82,15 @@ describe("the flags a new bill records", () => {
     expect(joinSlotGroups(groups)).toEqual(flat);
     expect(joinSlotGroups([[true], [], []])).toEqual([true, ...Array<boolean>(15).fill(false)]);
   });
+
+  it("reads a flag a prior bill does not hold as true: only a flag that is false stops billing", () => {
+    const legacy = { continue: joinSlotGroups([[], [], []], true), status: joinSlotGroups([[false], [], []], true) };
+    expect(billLines(all, 2, legacy).map((l) => [l.slot, l.billed])).toEqual([
+      [1, false],
+      [2, true],
+      [9, true],
+    ]);
+  });
 });
 
 describe("what each form's page offers (spec §2.2, §5)", () => {
@@ -89,7 +99,9 @@ describe("what each form's page offers (spec §2.2, §5)", () => {
   const selected = { selectedEntryId: "194-3", billExistsForVersion: true };
   it.each([
     ["NoLCreator2", "notice", none, true],
-    ["NoLCreator2", "true-bill", selected, true],
+    ["NoLCreator2", "true-bill", none, true],
+    ["NoLCreator2", "true-bill", billed, false],
+    ["NoLCreator2", "true-bill-mailing", billed, true],
     ["NoLProfileBilling", "setup-billing", none, true],
     ["NoLProfileBilling", "notice", none, false],
     ["NoLBilling", "notice", none, false],
@@ -100,6 +112,12 @@ describe("what each form's page offers (spec §2.2, §5)", () => {
     ["NoLBilling", "true-bill-mailing", selected, true],
   ] as const)("%s offers %s with %o: %s", (form, step, selection, offered) => {
     expect(formOffersStep(form, step, selection)).toBe(offered);
+  });
+
+  it("sends a new bill of a billed version to the billing form, everything else to the creator", () => {
+    expect(formForStep("true-bill", true)).toBe("NoLBilling");
+    expect(formForStep("true-bill", false)).toBe("NoLCreator2");
+    expect(formForStep("setup-billing", true)).toBe("NoLCreator2");
   });
 
   it("lists every entry on the creator and a form's own entries elsewhere", () => {

@@ -106,27 +106,39 @@ export function splitBySlotGroup(flags: boolean[]): [boolean[], boolean[], boole
   return [padded.slice(0, 8), padded.slice(8, 12), padded.slice(12, 16)];
 }
 
-export function joinSlotGroups(groups: [boolean[], boolean[], boolean[]]): boolean[] {
+/**
+ * The 16 flags from the entry's three groups. A flag the entry does not hold (a bill saved
+ * before flags were kept, or a hosted form that sent a shorter list) is `missing`: reading
+ * a prior bill, that is true, since the spec stops billing only on a flag that *is* false.
+ */
+export function joinSlotGroups(groups: [boolean[], boolean[], boolean[]], missing = false): boolean[] {
   const [first, second, third] = groups;
-  const fit = (values: boolean[], length: number) => Array.from({ length }, (_, i) => Boolean(values[i]));
+  const fit = (values: boolean[], length: number) =>
+    Array.from({ length }, (_, i) => (typeof values[i] === "boolean" ? values[i] : missing));
   return [...fit(first, 8), ...fit(second, 4), ...fit(third, 4)];
 }
 
 /**
- * Which steps a form's page offers (spec §2.2 "form"): the creator walks every step; the
- * billing-profile form only Setup Billing; the billing form the true bills, where a new bill
- * is made only as `createsNewBill` allows once the version has one.
+ * Which steps a form's page offers (spec §2.2 "form"): the creator walks the notice rounds,
+ * Setup Billing and the first true bill; the billing-profile form only Setup Billing; the
+ * billing form the true bills. Once a version has a bill, a new one is made only on the
+ * billing form with no entry selected (`createsNewBill`); its mailing and proof go on
+ * wherever the bill was made.
  */
 export function formOffersStep(
   form: NolForm,
   stepKind: string,
   selection: { selectedEntryId: string | null; billExistsForVersion: boolean },
 ): boolean {
-  if (form === "NoLCreator2") return true;
   if (form === "NoLProfileBilling") return stepKind === "setup-billing";
-  if (stepKind === "true-bill-mailing" || stepKind === "true-bill-proof") return true;
-  if (stepKind !== "true-bill") return false;
-  return !selection.billExistsForVersion || createsNewBill({ form, ...selection });
+  if (stepKind === "true-bill" && selection.billExistsForVersion) return createsNewBill({ form, ...selection });
+  if (form === "NoLCreator2") return true;
+  return stepKind === "true-bill" || stepKind === "true-bill-mailing" || stepKind === "true-bill-proof";
+}
+
+/** The form whose page takes a step when the current one does not. */
+export function formForStep(stepKind: string, billExistsForVersion: boolean): NolForm {
+  return stepKind === "true-bill" && billExistsForVersion ? "NoLBilling" : "NoLCreator2";
 }
 
 /** The entries a form's page lists: the creator lists all, the other forms their own. */
