@@ -127,7 +127,12 @@ function CouponBanner({
         <Form method="post" action="/c" className="inline">
           <input type="hidden" name="intent" value="dismiss-coupon" />
           <input type="hidden" name="slug" value={coupon.slug} />
-          <input type="hidden" name="redirectTo" value={pathname + search} />
+          {/* Back to the same page; a very long query (an entry's JSON) is left off. */}
+          <input
+            type="hidden"
+            name="redirectTo"
+            value={(pathname + search).length <= 2_000 ? pathname + search : pathname}
+          />
           <button type="submit" className="banner-dismiss" aria-label="Dismiss the offer">
             ×
           </button>

@@ -94,6 +94,10 @@ describe("parseEnv", () => {
     expect(message).toContain("mailer:***@mail.example.org");
     expect(message).not.toContain("hunter2-secret");
     expect(errorOf({ DATABASE_URL: "mysql://app:db-secret@db.example.org/app" })).not.toContain("db-secret");
+    const slashed = errorOf({ SMTP_URL: "smtp://AKIAEXAMPLE:BFa/3xkSECRET+Yq@email-smtp.example.org:587" });
+    expect(slashed).not.toContain("3xkSECRET");
+    expect(slashed).toContain("AKIAEXAMPLE:***@email-smtp.example.org:587");
+    expect(errorOf({ SMTP_URL: "smtp://u:p@ss word@host" })).not.toContain("ss word");
   });
 
   it("treats an empty value as unset", () => {

@@ -216,9 +216,16 @@ export const envVarNames = Object.keys(envSchema._def.schema.shape) as (keyof En
  * Parses the environment. Problems become one line that names each variable and what is
  * wrong with it, so a bad deployment fails fast and legibly.
  */
-/** A URL's password is never echoed: `smtp://user:secret@host` is shown as `smtp://user:***@host`. */
+/**
+ * A URL's password is never echoed: `smtp://user:secret@host` is shown as
+ * `smtp://user:***@host`, whatever the password holds ("/", "@", spaces…).
+ */
 function withoutPassword(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/i, "$1:***@");
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@([^@]*)$/is.exec(value);
+  if (!match) return value;
+  const [, scheme, userinfo, rest] = match;
+  const colon = userinfo!.indexOf(":");
+  return colon < 0 ? value : `${scheme}${userinfo!.slice(0, colon)}:***@${rest}`;
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {

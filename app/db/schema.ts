@@ -575,10 +575,15 @@ export const mailOutbox = pgTable(
     status: mailStatus("status").notNull().default("pending"),
     attempts: smallint("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /** When a pending message is tried next (SMTP only). */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [index("mail_outbox_status_idx").on(t.status, t.createdAt)],
+  (t) => [
+    index("mail_outbox_status_idx").on(t.status, t.createdAt),
+    index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
+  ],
 );
 
 /** Provider webhooks, stored by event id so a retried delivery changes nothing. */

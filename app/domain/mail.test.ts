@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeMailError, MAX_MAIL_ATTEMPTS, mailRetryDueAt, statusAfterFailedTry } from "./mail";
+import { describeMailError, MAX_MAIL_ATTEMPTS, mailRetryDueAt, nextMailAttempt, statusAfterFailedTry } from "./mail";
 
 const written = new Date("2026-11-22T10:00:00Z");
 
@@ -12,6 +12,13 @@ describe("mail retries", () => {
     [5, "2026-11-22T10:32:00.000Z"],
   ])("after %i tries the next one is due at %s", (attempts, due) => {
     expect(mailRetryDueAt(written, attempts).toISOString()).toBe(due);
+  });
+
+  it("never schedules the next try sooner than a minute after a failure", () => {
+    const onTime = new Date("2026-11-22T10:02:00Z");
+    expect(nextMailAttempt(written, 2, onTime).toISOString()).toBe("2026-11-22T10:04:00.000Z");
+    const late = new Date("2026-11-22T11:00:00Z");
+    expect(nextMailAttempt(written, 2, late).toISOString()).toBe("2026-11-22T11:01:00.000Z");
   });
 
   it("keeps an e-mail pending until its last try has failed", () => {

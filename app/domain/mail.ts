@@ -14,6 +14,17 @@ export function mailRetryDueAt(createdAt: Date, attempts: number): Date {
   return new Date(createdAt.getTime() + 2 ** Math.max(0, attempts - 1) * FIRST_MAIL_RETRY_MS);
 }
 
+/**
+ * When a message that just failed its `attempts`-th try is tried next: on its schedule, but
+ * never sooner than a minute from now, so a sweep that runs late does not spend every try
+ * at once.
+ */
+export function nextMailAttempt(createdAt: Date, attempts: number, now: Date): Date {
+  const due = mailRetryDueAt(createdAt, attempts);
+  const soonest = new Date(now.getTime() + MINUTE_MS);
+  return due > soonest ? due : soonest;
+}
+
 /** The status an e-mail takes after a failed try: it waits for the next one, or gives up. */
 export function statusAfterFailedTry(attempts: number): "pending" | "failed" {
   return attempts >= MAX_MAIL_ATTEMPTS ? "failed" : "pending";

@@ -144,10 +144,10 @@ export async function logIn(
     .where(or(sql`lower(${users.username}) = ${login}`, sql`lower(${users.email}) = ${login}`))
     .limit(1);
 
-  // Failures count per account and client address: an attacker elsewhere slows only themselves.
-  // A name that matches nobody is counted the same way, so the answers never tell whether an
-  // account exists.
-  const failureKey = `login-fail:${user ? user.id : `unknown:${login.slice(0, 320)}`}:${meta.ip}`;
+  // Failures count per name typed and client address: an attacker elsewhere slows only
+  // themselves, and since a real name and a made-up one are counted alike, the answers
+  // never tell whether an account exists or which username goes with which e-mail.
+  const failureKey = `login-fail:${login.slice(0, 320)}:${meta.ip}`;
   if ((await rateLimitCount(db, failureKey, ACCOUNT_FAILURES.windowSeconds)) >= ACCOUNT_FAILURES.hits) {
     return {
       ok: false,

@@ -21,10 +21,23 @@ function smtpDeps(services: AppServices, url: string): SmtpMailDeps {
   };
 }
 
+const smtpMailers = new WeakMap<AppServices, ReturnType<typeof smtpMailer>>();
+
 /** The configured mail provider: the outbox (the default) or an SMTP server (`MAIL=smtp`). */
 export function mailerFor(services: AppServices): MailProvider {
   const { mail, smtpUrl } = services.config;
-  return mail === "smtp" && smtpUrl ? smtpMailer(smtpDeps(services, smtpUrl)) : outboxMailer(services.db);
+  if (mail !== "smtp" || !smtpUrl) return outboxMailer(services.db);
+  let mailer = smtpMailers.get(services);
+  if (!mailer) {
+    mailer = smtpMailer(smtpDeps(services, smtpUrl));
+    smtpMailers.set(services, mailer);
+  }
+  return mailer;
+}
+
+/** Waits for the e-mails being handed to the SMTP server (before shutdown, and in tests). */
+export async function mailSettled(services: AppServices): Promise<void> {
+  await smtpMailers.get(services)?.settled();
 }
 
 /** Tries again the e-mails the SMTP server did not take; nothing to do with the outbox provider. */

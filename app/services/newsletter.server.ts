@@ -57,8 +57,13 @@ export async function subscribeNewsletter(
     if (inserted.length === 0) existing = await find();
   }
   const alreadyConfirmed = existing?.status === "confirmed";
-  if (existing && !alreadyConfirmed) {
-    await services.db.update(newsletterSubscriptions).set(fresh).where(eq(newsletterSubscriptions.id, existing.id));
+  if (existing) {
+    // A confirmed address keeps its status; its stored unsubscribe token is brought to the
+    // one its mails carry (the same every time, so earlier links keep working).
+    await services.db
+      .update(newsletterSubscriptions)
+      .set(alreadyConfirmed ? { unsubscribeTokenHash: fresh.unsubscribeTokenHash } : fresh)
+      .where(eq(newsletterSubscriptions.id, existing.id));
   }
   const base = `${services.config.baseUrl}/newsletter-subscribe`;
   const unsubscribeLine = `To stop the newsletter: ${base}?unsubscribe=${unsubscribe}`;

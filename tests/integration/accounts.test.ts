@@ -146,6 +146,12 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const ghost = await answers(`ghost-${target.username}`);
       expect(ghost).toEqual(real);
       expect(real.at(-1)).toMatchObject({ ok: false, status: 429 });
+      // The same account's e-mail answers like any fresh name: it does not reveal the pair.
+      expect(await logIn(services, { login: target.email, password: "guess" }, from)).toEqual({
+        ok: false,
+        status: 400,
+        message: LOGIN_FAILED_MESSAGE,
+      });
     });
 
     it("answers the 11th login attempt in a minute from one address with 429", async () => {

@@ -49,8 +49,9 @@ describe("learning-site hand-off (GET /api/login/lrm-auth)", () => {
     const unconfirmed = await call(makeHandoffCode(SECRET, "victim@example.org", now(), "nonce-0010"));
     expect(unconfirmed.status).toBe(401);
 
-    await createUser(database.db, { username: "named@example.org", email: "named-owner@example.org" });
+    // The e-mail's owner is written first, so only the ordering can put the username first.
     await createUser(database.db, { username: "other-owner", email: "named@example.org" });
+    await createUser(database.db, { username: "named@example.org", email: "named-owner@example.org" });
     const response = await call(makeHandoffCode(SECRET, "named@example.org", now(), "nonce-0011"));
     expect(response.status).toBe(200);
     expect((await response.json()).state.username).toBe("named@example.org");

@@ -7,7 +7,8 @@ import { mailOutbox } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { MAX_MAIL_ATTEMPTS, mailRetryDueAt } from "~/domain/mail";
 import { signUp } from "~/services/accounts.server";
-import { mailerFor, retryMail } from "~/services/mail.server";
+import { smtpTransport } from "~/providers/mail/smtp.server";
+import { mailerFor, mailSettled, retryMail } from "~/services/mail.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 
@@ -16,7 +17,7 @@ type Received = { from: string; to: string[]; raw: string };
 /** A real SMTP server on a free local port: it checks the login and can refuse recipients. */
 async function startMailServer() {
   const received: Received[] = [];
-  const settings = { refuse: false };
+  const settings = { refuse: false, delayMs: 0 };
   const server = new SMTPServer({
     disabledCommands: ["STARTTLS"],
     allowInsecureAuth: true,
@@ -32,7 +33,8 @@ async function startMailServer() {
     onData(stream: SMTPServerDataStream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      stream.on("end", async () => {
+        if (settings.delayMs) await new Promise((resolve) => setTimeout(resolve, settings.delayMs));
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -84,6 +86,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
   });
   beforeEach(() => {
     mailServer.settings.refuse = false;
+    mailServer.settings.delayMs = 0;
     mailServer.received.length = 0;
   });
 
@@ -94,6 +97,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
       meta,
     );
     expect(result.ok).toBe(true);
+    await mailSettled(services);
     expect(mailServer.received).toHaveLength(1);
     const [message] = mailServer.received;
     expect(message!.from).toBe("no-reply@members.example.org");
@@ -109,6 +113,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
   it("keeps a refused e-mail pending without failing the action, and sends it when it is due again", async () => {
     mailServer.settings.refuse = true;
     await mailerFor(services).send({ to: "later@example.org", subject: "Later", text: "Hello", template: "test" });
+    await mailSettled(services);
     const [refused] = await rowsTo("later@example.org");
     expect(refused).toMatchObject({ status: "pending", attempts: 1 });
     expect(refused!.lastError).toContain("550");
@@ -128,6 +133,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
   it("gives up after the last try and leaves the row failed with the server's reply", async () => {
     mailServer.settings.refuse = true;
     await mailerFor(services).send({ to: "nobody@example.org", subject: "Never", text: "Hello", template: "test" });
+    await mailSettled(services);
     let [row] = await rowsTo("nobody@example.org");
     for (let sweep = 0; row!.status === "pending" && sweep < MAX_MAIL_ATTEMPTS; sweep += 1) {
       await retryMail(services, mailRetryDueAt(row!.createdAt, row!.attempts));
@@ -143,6 +149,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
   it("sends a due e-mail once when two sweeps run at the same time", async () => {
     mailServer.settings.refuse = true;
     await mailerFor(services).send({ to: "once@example.org", subject: "Once", text: "Hello", template: "test" });
+    await mailSettled(services);
     mailServer.settings.refuse = false;
     const [row] = await rowsTo("once@example.org");
     const now = mailRetryDueAt(row!.createdAt, 1);
@@ -151,12 +158,35 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
     expect(mailServer.received.filter((m) => m.to.includes("once@example.org"))).toHaveLength(1);
   });
 
+  it("requires STARTTLS for smtp:// off this machine, and not for a local relay", () => {
+    const options = (url: string) =>
+      (smtpTransport(url) as unknown as { transporter: { options: { requireTLS: boolean; secure: boolean } } })
+        .transporter.options;
+    expect(options("smtp://mailer:pw@mail.example.org:587")).toMatchObject({ requireTLS: true, secure: false });
+    expect(options("smtps://mailer:pw@mail.example.org")).toMatchObject({ requireTLS: false, secure: true });
+    expect(options("smtp://127.0.0.1:25")).toMatchObject({ requireTLS: false });
+  });
+
+  it("answers the request before the mail server has answered", async () => {
+    mailServer.settings.delayMs = 400;
+    await mailerFor(services).send({ to: "slow@example.org", subject: "Slow", text: "Hello", template: "test" });
+    // send() is back while the server still holds the message: the row waits as pending.
+    expect(mailServer.received).toHaveLength(0);
+    const [queued] = await rowsTo("slow@example.org");
+    expect(queued).toMatchObject({ status: "pending", attempts: 1 });
+    await mailSettled(services);
+    const [sent] = await rowsTo("slow@example.org");
+    expect(sent!.status).toBe("sent");
+    expect(mailServer.received.map((m) => m.to)).toEqual([["slow@example.org"]]);
+  });
+
   it("records a refused login and an unreachable server on the row instead of throwing", async () => {
     const wrongPassword = testContext(database, {
       MAIL: "smtp",
       SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${mailServer.port}`,
     }).app!;
     await mailerFor(wrongPassword).send({ to: "auth@example.org", subject: "Auth", text: "Hello", template: "test" });
+    await mailSettled(wrongPassword);
     const [auth] = await rowsTo("auth@example.org");
     expect(auth).toMatchObject({ status: "pending", attempts: 1 });
     expect(auth!.lastError).toContain("535");
@@ -165,6 +195,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
     await closed.close();
     const unreachable = testContext(database, { MAIL: "smtp", SMTP_URL: `smtp://127.0.0.1:${closed.port}` }).app!;
     await mailerFor(unreachable).send({ to: "down@example.org", subject: "Down", text: "Hello", template: "test" });
+    await mailSettled(unreachable);
     const [down] = await rowsTo("down@example.org");
     expect(down).toMatchObject({ status: "pending", attempts: 1 });
     expect(down!.lastError).toMatch(/ECONNREFUSED|connect/i);

@@ -185,6 +185,19 @@ describe("the app shell's services", () => {
       expect((await database.db.select().from(newsletterSubscriptions))[0]!.status).toBe("unsubscribed");
     });
 
+    it("brings an address confirmed with an older token to the one its mails now carry", async () => {
+      await subscribeNewsletter(services, "veteran@example.org", "192.0.2.73");
+      const [first] = await mailsTo("veteran@example.org");
+      expect(await confirmNewsletter(services, linkFrom(first!.text, "confirm"))).toBe(true);
+      await database.db
+        .update(newsletterSubscriptions)
+        .set({ unsubscribeTokenHash: "an-older-random-token-hash" })
+        .where(sql`lower(${newsletterSubscriptions.email}) = 'veteran@example.org'`);
+      await subscribeNewsletter(services, "veteran@example.org", "192.0.2.73");
+      const [again] = await mailsTo("veteran@example.org");
+      expect(await unsubscribeNewsletter(services, linkFrom(again!.text, "unsubscribe"))).toBe(true);
+    });
+
     it("keeps the unsubscribe link of every earlier mail working after a new request", async () => {
       await subscribeNewsletter(services, "keeper@example.org", "192.0.2.71");
       const [first] = await mailsTo("keeper@example.org");
@@ -195,7 +208,7 @@ describe("the app shell's services", () => {
       expect(await unsubscribeNewsletter(services, linkFrom(first!.text, "unsubscribe"))).toBe(true);
     });
 
-    it("keeps one row and a working confirmation link when two first requests race", async () => {
+    it("keeps one row and one working confirmation link when two first requests race", async () => {
       await Promise.all([
         subscribeNewsletter(services, "racer@example.org", "192.0.2.72"),
         subscribeNewsletter(services, "racer@example.org", "192.0.2.72"),
@@ -207,9 +220,10 @@ describe("the app shell's services", () => {
       expect(rows).toHaveLength(1);
       const mails = await mailsTo("racer@example.org");
       expect(mails).toHaveLength(2);
+      // Each request replaces the confirmation token of a pending row: one of the two works.
       const results = [];
       for (const mail of mails) results.push(await confirmNewsletter(services, linkFrom(mail.text, "confirm")));
-      expect(results).toContain(true);
+      expect(results.filter(Boolean)).toHaveLength(1);
     });
   });
 
