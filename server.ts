@@ -125,7 +125,16 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
   });
 
   // Fingerprinted by the compiler: safe to cache for a year.
-  app.use("/build", express.static(path.join(ROOT, "public/build"), { immutable: true, maxAge: "1y", index: false }));
+  // A missing asset is a plain 404, never a page: the client's chunk-load handling relies on it.
+  app.use(
+    "/build",
+    express.static(path.join(ROOT, "public/build"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+      fallthrough: false,
+    }),
+  );
   app.use(express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false }));
 
   app.all(

@@ -98,6 +98,12 @@ describe("the production server", () => {
     expect(html).toContain("Back to the home page");
   });
 
+  it("answers a missing asset with a plain 404, not with a page or a redirect", async () => {
+    const response = await fetch(`${server.url}/build/routes/no-such-chunk.js`, { redirect: "manual" });
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("This page could not be found");
+  });
+
   it("compresses what it sends when the client accepts it", async () => {
     const response = await fetch(`${server.url}/api/schema`, { headers: { "accept-encoding": "gzip" } });
     expect(response.headers.get("content-encoding")).toBe("gzip");
