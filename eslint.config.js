@@ -36,6 +36,43 @@ export default tseslint.config(
     },
   },
   {
+    // route → service → (domain, db, providers): routes never reach the database or an
+    // outside service themselves.
+    files: ["app/routes/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "drizzle-orm", message: "Routes reach the database through a service (app/services)." }],
+          patterns: [
+            { group: ["~/db", "~/db/*", "drizzle-orm/*"], message: "Routes reach the database through a service (app/services)." },
+            {
+              group: ["~/providers/*", "~/providers/*/*", "!~/providers/*/types"],
+              message: "Routes reach outside services through a service; providers are chosen once at boot.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Services get their providers from the load context (app/providers/index.server.ts), never by import.
+    files: ["app/services/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/providers/*", "~/providers/*/*", "!~/providers/*/types"],
+              message: "Services use services.providers; providers are chosen once at boot.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["scripts/**", "tests/**", "*.config.*"],
     rules: { "no-console": "off" },
   },

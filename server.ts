@@ -10,7 +10,7 @@ import helmet from "helmet";
 import { pino, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { bootApp } from "./app/boot.server";
-import { mailSettled, startMailRetries } from "./app/services/mail.server";
+import { startMailRetries } from "./app/services/mail.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
@@ -191,7 +191,7 @@ export async function startServer(config: AppConfig, logger: Logger) {
       }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(force);
-      await mailSettled(services);
+      await services.providers.mail.settled();
       await services.database.close();
       logger.info("stopped");
     })());

@@ -4,6 +4,7 @@ import type { AppConfig } from "./config/config.server";
 import type { AppServices } from "./context";
 import { openDatabase, type DatabaseHandle } from "./db/client.server";
 import { demoLogins, seedDemo } from "./db/seed.server";
+import { buildProviders } from "./providers/index.server";
 
 export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<DatabaseHandle> {
   return config.databaseUrl
@@ -41,5 +42,10 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
     throw error;
   }
   logger.info({ driver: database.driver }, "database ready");
-  return { config, database, db: database.db, logger };
+  return servicesFor(config, database, logger);
+}
+
+/** The services of a running app over an open database: the one place providers are chosen. */
+export function servicesFor(config: AppConfig, database: DatabaseHandle, logger: Logger): AppServices {
+  return { config, database, db: database.db, logger, providers: buildProviders(config, database.db, logger) };
 }

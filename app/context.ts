@@ -1,6 +1,7 @@
+import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { Database, DatabaseHandle } from "./db/client.server";
-import type { Logger } from "pino";
+import type { Providers } from "./providers/index.server";
 
 /** What the server hands every loader and action (Remix `context`). */
 export type AppServices = {
@@ -8,6 +9,8 @@ export type AppServices = {
   database: DatabaseHandle;
   db: Database;
   logger: Logger;
+  /** The outside services, chosen once at boot (app/providers/index.server.ts). */
+  providers: Providers;
 };
 
 declare module "@remix-run/node" {

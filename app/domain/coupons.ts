@@ -1,3 +1,4 @@
+import { formatCents } from "~/lib/format";
 /** Coupon rules (spec §5 "A coupon applies as amount_off (cents) or percent_off"). */
 
 export type CouponTerms = {
@@ -19,10 +20,7 @@ export function applyCoupon(amountCents: number, coupon: Pick<CouponTerms, "amou
   throw new Error(COUPON_ERROR);
 }
 
-/** "Coupon amounts are shown as cents/100 with 2 decimals." */
-export function formatCents(cents: number): string {
-  return (cents / 100).toFixed(2);
-}
+export { formatCents };
 
 /** A sentence such as "10% off your first payment" or "$5.00 off each payment for 3 months". */
 export function describeCoupon(coupon: CouponTerms): string {

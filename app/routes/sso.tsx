@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { appServices } from "~/services/app.server";
-import { ssoRedirectUrl } from "~/services/learning-site.server";
+import { ssoTarget } from "~/services/learning-site.server";
 import { getViewer, siteCookies } from "~/services/session.server";
 
 /**
@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       headers: { "Set-Cookie": await siteCookies(services.config).sso.serialize(url.search.slice(0, 1_000) || "?") },
     });
   }
-  const target = ssoRedirectUrl(services.config, viewer.user.username, url.searchParams);
+  const target = ssoTarget(services, viewer.user.username, url.searchParams);
   if (!target) throw json("Single sign-on to the learning site is not set up", { status: 404 });
   return redirect(target);
 }

@@ -6,10 +6,7 @@ import { countries, payments, plans, subscriptions, users } from "~/db/schema";
 import type { FieldErrors } from "~/domain/account";
 import type { CardInput } from "~/domain/card";
 import { nextSetupStep, type SetupStepId } from "~/domain/setup";
-import { sandboxPayments } from "~/providers/payments/sandbox.server";
-import type { PaymentsProvider } from "~/providers/payments/types";
 import { audit, type AuditActor } from "./audit.server";
-import { mailerFor } from "./mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
 import { revokeUserSessions, startSession, type Viewer } from "./session.server";
@@ -34,10 +31,6 @@ export const ACCOUNT_FAILURES = { hits: 5, windowSeconds: 900 };
 
 export type ClientMeta = { ip: string; userAgent: string | null; devicePublicKey?: string | null };
 
-export function paymentsFor(_services: AppServices): PaymentsProvider {
-  return sandboxPayments();
-}
-
 export function actorOf(viewer: Viewer | null): AuditActor {
   return { actorUserId: viewer?.user.id ?? null, agentUserId: viewer?.agent?.id ?? null };
 }
@@ -58,7 +51,7 @@ function isUniqueViolation(error: unknown): boolean {
 async function sendVerification(services: AppServices, user: { id: string; email: string; username: string }) {
   const token = await issueToken(services.db, "verify_email", user.id, VERIFY_TTL_MS);
   const link = `${services.config.baseUrl}/signup/verify?token=${token}`;
-  await mailerFor(services).send({
+  await services.providers.mail.send({
     to: user.email,
     template: "verify-email",
     subject: "Confirm your e-mail address",
@@ -188,7 +181,7 @@ export async function requestPasswordReset(services: AppServices, email: string)
     .limit(1);
   if (!user || user.disabledAt) return;
   const token = await issueToken(services.db, "password_reset", user.id, RESET_TTL_MS);
-  await mailerFor(services).send({
+  await services.providers.mail.send({
     to: user.email,
     template: "password-reset",
     subject: "Reset your password",
@@ -262,7 +255,7 @@ export async function saveMembershipStep(
   ) {
     return { ok: false, fieldErrors: { amount: ["Enter a donation from 1.00 to 10,000.00"] } };
   }
-  const provider = paymentsFor(services);
+  const provider = services.providers.payments;
   const result = await provider.startMembership({
     userId: viewer.member.id,
     plan: {

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { newsletterSubscriptions } from "~/db/schema";
-import { mailerFor } from "./mail.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { hmacHex } from "./state-header.server";
 import { tokenHash } from "./tokens.server";
@@ -67,7 +66,7 @@ export async function subscribeNewsletter(
   }
   const base = `${services.config.baseUrl}/newsletter-subscribe`;
   const unsubscribeLine = `To stop the newsletter: ${base}?unsubscribe=${unsubscribe}`;
-  await mailerFor(services).send(
+  await services.providers.mail.send(
     alreadyConfirmed
       ? {
           to: email,

@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { sha256 } from "@noble/hashes/sha2";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
 import { z } from "zod";
 import type { SessionStateCore } from "~/domain/session-state";
+import { equalHex, hmacHex } from "~/lib/crypto.server";
 
 /**
  * The state header protocol (DESIGN.md §4): the server signs the session state with an
@@ -11,14 +11,7 @@ import type { SessionStateCore } from "~/domain/session-state";
  * its device key and the server's key.
  */
 
-export function hmacHex(key: string | Uint8Array, message: string): string {
-  return createHmac("sha256", key).update(message).digest("hex");
-}
-
-export function equalHex(a: string, b: string): boolean {
-  if (a.length !== b.length || !/^[0-9a-f]*$/i.test(a) || !/^[0-9a-f]*$/i.test(b)) return false;
-  return timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
-}
+export { equalHex, hmacHex } from "~/lib/crypto.server";
 
 export function encodeState(core: SessionStateCore, stateSecret: string): { state: string; hash: string } {
   const state = encodeURIComponent(JSON.stringify(core));

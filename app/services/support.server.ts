@@ -3,8 +3,6 @@ import type { AppServices } from "~/context";
 import { supportRequests } from "~/db/schema";
 import { FORM_IDS } from "~/domain/forms";
 import { audit, type AuditActor } from "./audit.server";
-import { formsFor } from "./forms-provider.server";
-import { mailerFor } from "./mail.server";
 import { hitRateLimit } from "./rate-limit.server";
 
 export const SUPPORT_SOURCE = "Member Site";
@@ -32,7 +30,7 @@ export async function submitSupportRequest(
 ): Promise<{ ok: true; entryNumber: number } | { ok: false; retryAfterSeconds: number }> {
   const limit = await hitRateLimit(services.db, `support:ip:${meta.ip}`, 10, 3_600);
   if (!limit.ok) return limit;
-  const forms = formsFor(services);
+  const forms = services.providers.forms;
   const entry = await forms.submit({
     formId: FORM_IDS.support,
     userId: meta.userId,
@@ -59,7 +57,7 @@ export async function submitSupportRequest(
     .returning({ id: supportRequests.id });
   // A signed-in request is a write like any other: in agent mode it names both people.
   if (meta.actor) await audit(services.db, meta.actor, "support.request", "support_request", stored!.id);
-  await mailerFor(services).send({
+  await services.providers.mail.send({
     to: services.config.supportEmail,
     template: "support-request",
     subject: `Support request #${entry.entryNumber}: ${input.subject}`,

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { pino } from "pino";
+import { servicesFor } from "~/boot.server";
 import { loadConfig } from "~/config/config.server";
 import type { DatabaseHandle } from "~/db/client.server";
 
@@ -11,7 +12,7 @@ export function testContext(database: DatabaseHandle, env: Record<string, string
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "memberhall-ctx-"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, ...env });
   return {
-    app: { config, database, db: database.db, logger: pino({ level: "silent" }) },
+    app: servicesFor(config, database, pino({ level: "silent" })),
     cspNonce: "test-nonce",
     requestId: "test-request",
     clientIp: "203.0.113.7",

@@ -7,7 +7,6 @@ import { CognitoError, cognitoForms, fetchCognitoEntry, seamlessEmbed } from "~/
 import { action as webhookAction } from "~/routes/api.forms.cognito.$secret.$event";
 import { action as stepAction, loader as stepLoader } from "~/routes/nol.($form).($cause).($step)";
 import { siteCookies } from "~/services/session.server";
-import { formsFor } from "~/services/forms-provider.server";
 import { authEntry, memberVersions } from "~/services/nol.server";
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
@@ -300,7 +299,7 @@ describe("Cognito webhooks", () => {
 
   it("sends support requests to Cognito when it is the forms provider", async () => {
     cognitoEntries.clear();
-    expect(formsFor(context.app!).name).toBe("cognito");
+    expect(context.app!.providers.forms.name).toBe("cognito");
     const result = await submitSupportRequest(
       context.app!,
       { email: "m@example.org", subject: "Hello", message: "A question", source: "Member Site" },

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loader as lrmAuthLoader } from "~/routes/api.login.lrm-auth";
-import { makeHandoffCode, ssoRedirectUrl } from "~/services/learning-site.server";
+import { doceboLearningSite, makeHandoffCode } from "~/providers/learning-site/docebo.server";
 import { hmacHex } from "~/services/state-header.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -100,12 +100,13 @@ describe("learning-site hand-off (GET /api/login/lrm-auth)", () => {
 
 describe("SSO into the learning site", () => {
   it("signs a Docebo-style address with the MD5 token of username, time and secret", () => {
-    const config = {
-      lrmSsoUrl: "https://learn.example.org/lms/index.php?r=site/sso",
-      lrmSsoSecret: "s3cret",
-    } as Parameters<typeof ssoRedirectUrl>[0];
+    const site = doceboLearningSite({
+      handoffSecret: undefined,
+      ssoUrl: "https://learn.example.org/lms/index.php?r=site/sso",
+      ssoSecret: "s3cret",
+    });
     const at = new Date("2030-01-01T00:00:00Z");
-    const url = new URL(ssoRedirectUrl(config, "member", new URLSearchParams("id_course=7&token=forged"), at)!);
+    const url = new URL(site.signInUrl("member", new URLSearchParams("id_course=7&token=forged"), at)!);
     const time = String(at.getTime() / 1_000);
     expect(url.origin + url.pathname).toBe("https://learn.example.org/lms/index.php");
     expect(url.searchParams.get("r")).toBe("site/sso");
@@ -119,8 +120,7 @@ describe("SSO into the learning site", () => {
 
   it("has no address when SSO is not configured", () => {
     expect(
-      ssoRedirectUrl(
-        { lrmSsoUrl: undefined, lrmSsoSecret: undefined } as Parameters<typeof ssoRedirectUrl>[0],
+      doceboLearningSite({ handoffSecret: undefined, ssoUrl: undefined, ssoSecret: undefined }).signInUrl(
         "m",
         new URLSearchParams(),
       ),

@@ -8,7 +8,6 @@ import { seedDemo } from "~/db/seed.server";
 import { MAX_MAIL_ATTEMPTS, mailRetryDueAt } from "~/domain/mail";
 import { signUp } from "~/services/accounts.server";
 import { smtpTransport } from "~/providers/mail/smtp.server";
-import { mailerFor, mailSettled, retryMail } from "~/services/mail.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 
@@ -97,7 +96,7 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
       meta,
     );
     expect(result.ok).toBe(true);
-    await mailSettled(services);
+    await services.providers.mail.settled();
     expect(mailServer.received).toHaveLength(1);
     const [message] = mailServer.received;
     expect(message!.from).toBe("no-reply@members.example.org");
@@ -112,18 +111,18 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
 
   it("keeps a refused e-mail pending without failing the action, and sends it when it is due again", async () => {
     mailServer.settings.refuse = true;
-    await mailerFor(services).send({ to: "later@example.org", subject: "Later", text: "Hello", template: "test" });
-    await mailSettled(services);
+    await services.providers.mail.send({ to: "later@example.org", subject: "Later", text: "Hello", template: "test" });
+    await services.providers.mail.settled();
     const [refused] = await rowsTo("later@example.org");
     expect(refused).toMatchObject({ status: "pending", attempts: 1 });
     expect(refused!.lastError).toContain("550");
 
     mailServer.settings.refuse = false;
-    const early = await retryMail(services, new Date(mailRetryDueAt(refused!.createdAt, 1).getTime() - 1_000));
+    const early = await services.providers.mail.retryPending(new Date(mailRetryDueAt(refused!.createdAt, 1).getTime() - 1_000));
     expect(early).toEqual({ sent: 0, failed: 0 });
     expect(mailServer.received).toHaveLength(0);
 
-    const due = await retryMail(services, mailRetryDueAt(refused!.createdAt, 1));
+    const due = await services.providers.mail.retryPending(mailRetryDueAt(refused!.createdAt, 1));
     expect(due).toEqual({ sent: 1, failed: 0 });
     expect(mailServer.received.map((m) => m.to)).toEqual([["later@example.org"]]);
     const [sent] = await rowsTo("later@example.org");
@@ -132,28 +131,28 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
 
   it("gives up after the last try and leaves the row failed with the server's reply", async () => {
     mailServer.settings.refuse = true;
-    await mailerFor(services).send({ to: "nobody@example.org", subject: "Never", text: "Hello", template: "test" });
-    await mailSettled(services);
+    await services.providers.mail.send({ to: "nobody@example.org", subject: "Never", text: "Hello", template: "test" });
+    await services.providers.mail.settled();
     let [row] = await rowsTo("nobody@example.org");
     for (let sweep = 0; row!.status === "pending" && sweep < MAX_MAIL_ATTEMPTS; sweep += 1) {
-      await retryMail(services, mailRetryDueAt(row!.createdAt, row!.attempts));
+      await services.providers.mail.retryPending(mailRetryDueAt(row!.createdAt, row!.attempts));
       [row] = await rowsTo("nobody@example.org");
     }
     expect(row).toMatchObject({ status: "failed", attempts: MAX_MAIL_ATTEMPTS });
     expect(row!.lastError).toContain("Mailbox unavailable");
     mailServer.settings.refuse = false;
-    await retryMail(services, new Date(row!.createdAt.getTime() + 86_400_000));
+    await services.providers.mail.retryPending(new Date(row!.createdAt.getTime() + 86_400_000));
     expect(mailServer.received).toHaveLength(0);
   });
 
   it("sends a due e-mail once when two sweeps run at the same time", async () => {
     mailServer.settings.refuse = true;
-    await mailerFor(services).send({ to: "once@example.org", subject: "Once", text: "Hello", template: "test" });
-    await mailSettled(services);
+    await services.providers.mail.send({ to: "once@example.org", subject: "Once", text: "Hello", template: "test" });
+    await services.providers.mail.settled();
     mailServer.settings.refuse = false;
     const [row] = await rowsTo("once@example.org");
     const now = mailRetryDueAt(row!.createdAt, 1);
-    const results = await Promise.all([retryMail(services, now), retryMail(services, now)]);
+    const results = await Promise.all([services.providers.mail.retryPending(now), services.providers.mail.retryPending(now)]);
     expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(1);
     expect(mailServer.received.filter((m) => m.to.includes("once@example.org"))).toHaveLength(1);
   });
@@ -169,12 +168,12 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
 
   it("answers the request before the mail server has answered", async () => {
     mailServer.settings.delayMs = 400;
-    await mailerFor(services).send({ to: "slow@example.org", subject: "Slow", text: "Hello", template: "test" });
+    await services.providers.mail.send({ to: "slow@example.org", subject: "Slow", text: "Hello", template: "test" });
     // send() is back while the server still holds the message: the row waits as pending.
     expect(mailServer.received).toHaveLength(0);
     const [queued] = await rowsTo("slow@example.org");
     expect(queued).toMatchObject({ status: "pending", attempts: 1 });
-    await mailSettled(services);
+    await services.providers.mail.settled();
     const [sent] = await rowsTo("slow@example.org");
     expect(sent!.status).toBe("sent");
     expect(mailServer.received.map((m) => m.to)).toEqual([["slow@example.org"]]);
@@ -185,8 +184,8 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
       MAIL: "smtp",
       SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${mailServer.port}`,
     }).app!;
-    await mailerFor(wrongPassword).send({ to: "auth@example.org", subject: "Auth", text: "Hello", template: "test" });
-    await mailSettled(wrongPassword);
+    await wrongPassword.providers.mail.send({ to: "auth@example.org", subject: "Auth", text: "Hello", template: "test" });
+    await wrongPassword.providers.mail.settled();
     const [auth] = await rowsTo("auth@example.org");
     expect(auth).toMatchObject({ status: "pending", attempts: 1 });
     expect(auth!.lastError).toContain("535");
@@ -194,8 +193,8 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
     const closed = await startMailServer();
     await closed.close();
     const unreachable = testContext(database, { MAIL: "smtp", SMTP_URL: `smtp://127.0.0.1:${closed.port}` }).app!;
-    await mailerFor(unreachable).send({ to: "down@example.org", subject: "Down", text: "Hello", template: "test" });
-    await mailSettled(unreachable);
+    await unreachable.providers.mail.send({ to: "down@example.org", subject: "Down", text: "Hello", template: "test" });
+    await unreachable.providers.mail.settled();
     const [down] = await rowsTo("down@example.org");
     expect(down).toMatchObject({ status: "pending", attempts: 1 });
     expect(down!.lastError).toMatch(/ECONNREFUSED|connect/i);

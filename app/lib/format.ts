@@ -1,0 +1,52 @@
+/**
+ * The one place amounts and dates become text. Amounts are integer cents with the plan's
+ * currency; dates show in the member's time zone where we know it, else UTC, so the server's
+ * render and the browser's agree.
+ */
+
+const LOCALE = "en-US";
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** "$12.50" for 1250 cents in USD; the currency is an ISO code in either case. */
+export function formatMoney(cents: number, currency = "USD"): string {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, { style: "currency", currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(cents / 100);
+}
+
+/** spec §9 "Coupon amounts are shown as cents/100 with 2 decimals": "12.50", no currency sign. */
+export function formatCents(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+type DateInput = Date | string | number;
+
+const toDate = (value: DateInput) => (value instanceof Date ? value : new Date(value));
+
+/** "Nov 23, 2026". */
+export function formatDate(value: DateInput, timeZone = "UTC"): string {
+  return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone }).format(toDate(value));
+}
+
+/** "Nov 23, 2026, 11:03 AM UTC". */
+export function formatDateTime(value: DateInput, timeZone = "UTC"): string {
+  return new Intl.DateTimeFormat(LOCALE, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short",
+  }).format(toDate(value));
+}
+
+/** "11:03:47 AM" in the browser's own zone, for times the browser itself just measured. */
+export function formatLocalTime(value: DateInput): string {
+  return toDate(value).toLocaleTimeString(LOCALE);
+}

@@ -1,0 +1,68 @@
+import type { Logger } from "pino";
+import type { AppConfig } from "~/config/config.server";
+import type { Database } from "~/db/client.server";
+import { communityFor } from "~/domain/community";
+import { builtinForms } from "./forms/builtin.server";
+import { cognitoForms } from "./forms/cognito.server";
+import type { FormsProvider } from "./forms/types";
+import { doceboLearningSite } from "./learning-site/docebo.server";
+import type { LearningSiteProvider } from "./learning-site/types";
+import { outboxMailer } from "./mail/outbox.server";
+import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
+import type { MailProvider } from "./mail/types";
+import { sandboxPayments } from "./payments/sandbox.server";
+import type { PaymentsProvider } from "./payments/types";
+
+/** Mail, with what the SMTP adapter adds: waiting for sends in flight, and the retry sweep. */
+export type Mailer = MailProvider & {
+  readonly name: "outbox" | "smtp";
+  /** Resolves when the e-mails being handed to the mail server are done (before shutdown, in tests). */
+  settled(): Promise<void>;
+  /** Tries again the e-mails the server did not take; nothing to do for the outbox. */
+  retryPending(now?: Date): Promise<{ sent: number; failed: number }>;
+};
+
+/** Every outside service, each behind its interface, chosen once from the configuration. */
+export type Providers = {
+  payments: PaymentsProvider;
+  forms: FormsProvider;
+  mail: Mailer;
+  learningSite: LearningSiteProvider;
+};
+
+function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
+  if (config.mail !== "smtp" || !config.smtpUrl) {
+    const outbox = outboxMailer(db);
+    return { ...outbox, name: "outbox", settled: async () => {}, retryPending: async () => ({ sent: 0, failed: 0 }) };
+  }
+  const deps = {
+    db,
+    transport: smtpTransport(config.smtpUrl),
+    from: { name: communityFor(config.community).name, address: config.mailFrom },
+    logger,
+  };
+  const smtp = smtpMailer(deps);
+  return {
+    name: "smtp",
+    send: (message) => smtp.send(message),
+    settled: () => smtp.settled(),
+    retryPending: (now = new Date()) => retryPendingMail(deps, now),
+  };
+}
+
+/** Builds the providers the configuration names; the built-in ones are the default. */
+export function buildProviders(config: AppConfig, db: Database, logger: Logger): Providers {
+  return {
+    payments: sandboxPayments(),
+    forms:
+      config.forms === "cognito" && config.cognitoApiKey
+        ? cognitoForms({ apiUrl: config.cognitoApiUrl, apiKey: config.cognitoApiKey })
+        : builtinForms(db),
+    mail: mailerFrom(config, db, logger),
+    learningSite: doceboLearningSite({
+      handoffSecret: config.lrmHandoffSecret,
+      ssoUrl: config.lrmSsoUrl,
+      ssoSecret: config.lrmSsoSecret,
+    }),
+  };
+}
