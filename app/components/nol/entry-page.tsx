@@ -5,6 +5,8 @@ import type { seamlessPage } from "~/services/nol/seamless.server";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof seamlessPage>>>;
 
+const ROUND_COLUMNS = ["Round", "Mailed", "Delivered"];
+
 /** One entry: in its hosted form's embed, or its rounds and bill as read here. */
 export function EntryPage({ data: e }: { data: Data }) {
   if (e.embed) {
@@ -31,9 +33,11 @@ export function EntryPage({ data: e }: { data: Data }) {
           <table className="data">
             <thead>
               <tr>
-                <th scope="col">Round</th>
-                <th scope="col">Mailed</th>
-                <th scope="col">Delivered</th>
+                {ROUND_COLUMNS.map((header) => (
+                  <th scope="col" key={header}>
+                    {header}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>

@@ -10,57 +10,22 @@ function submit(step: Parameters<typeof stepSchema>[0], values: Record<string, s
 }
 
 describe("the step forms (one schema for the browser and the save)", () => {
+  const notice = { kind: "notice", round: 1 } as const;
+  const mailing = { kind: "mailing", round: 1 } as const;
   it.each([
+    ["claimantName", "Enter the claimant's name", notice, { dailyAmount: "1", r1Name: "X" }],
+    ["dailyAmount", "Enter an amount such as 250 or 250.00", notice, { claimantName: "C", r1Name: "X" }],
+    ["r1Name", "Name at least one respondent", notice, { claimantName: "C", dailyAmount: "1" }],
+    ["mailingDate", "Enter a real date", mailing, { mailingDate: "2026-02-30", trackingNumber: "RR1234" }],
     [
-      "an empty claimant name names the field",
-      { kind: "notice", round: 1 },
-      { dailyAmount: "1", r1Name: "X" },
-      "claimantName",
-      "Enter the claimant's name",
-    ],
-    [
-      "an empty daily amount asks for an amount",
-      { kind: "notice", round: 1 },
-      { claimantName: "C", r1Name: "X" },
-      "dailyAmount",
-      "Enter an amount such as 250 or 250.00",
-    ],
-    [
-      "round 1 must name a respondent",
-      { kind: "notice", round: 1 },
-      { claimantName: "C", dailyAmount: "1" },
-      "r1Name",
-      "Name at least one respondent",
-    ],
-    [
-      "an impossible mailing date",
-      { kind: "mailing", round: 1 },
-      { mailingDate: "2026-02-30", trackingNumber: "RR1234" },
-      "mailingDate",
-      "Enter a real date",
-    ],
-    [
-      "an empty mailing date",
-      { kind: "true-bill-mailing", round: 4 },
-      { trackingNumber: "RR1234" },
       "mailingDate",
       "Enter a date as YYYY-MM-DD",
+      { kind: "true-bill-mailing", round: 4 },
+      { trackingNumber: "RR1234" },
     ],
-    [
-      "an empty tracking number",
-      { kind: "mailing", round: 2 },
-      { mailingDate: "2026-03-01" },
-      "trackingNumber",
-      "Enter the tracking number",
-    ],
-    [
-      "an unchecked proof of delivery",
-      { kind: "proof", round: 1 },
-      {},
-      "delivered",
-      "Confirm that the proof of delivery arrived",
-    ],
-  ] as const)("refuses %s", (_what, step, values, field, message) => {
+    ["trackingNumber", "Enter the tracking number", mailing, { mailingDate: "2026-03-01" }],
+    ["delivered", "Confirm that the proof of delivery arrived", { kind: "proof", round: 1 }, {}],
+  ] as const)("refuses the form by %s: %s", (field, message, step, values) => {
     const submission = submit(step, values);
     expect(submission.status).toBe("error");
     expect(submission.error?.[field]).toEqual([message]);
