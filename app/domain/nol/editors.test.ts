@@ -16,6 +16,7 @@ describe("the editor forms", () => {
   });
 
   it.each([[""], ["ab"], ["has space"], ["x".repeat(33)]])("asks for a username instead of %j", (username) => {
-    expect(submit({ intent: "add", username }).error?.username).toEqual(["Enter a username"]);
+    const submission = submit({ intent: "add", username });
+    expect(submission.status === "error" && submission.error?.username).toEqual(["Enter a username"]);
   });
 });

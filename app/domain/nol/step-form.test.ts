@@ -27,8 +27,7 @@ describe("the step forms (one schema for the browser and the save)", () => {
     ["delivered", "Confirm that the proof of delivery arrived", { kind: "proof", round: 1 }, {}],
   ] as const)("refuses the form by %s: %s", (field, message, step, values) => {
     const submission = submit(step, values);
-    expect(submission.status).toBe("error");
-    expect(submission.error?.[field]).toEqual([message]);
+    expect(submission.status === "error" && submission.error?.[field]).toEqual([message]);
   });
 
   it("keeps the respondents named before in later rounds: none need be named again", () => {
