@@ -7,7 +7,7 @@ import { isDomainError } from "~/domain/errors";
 import { withPageErrors } from "~/lib/http.server";
 import { readForm, replyWithError, submissionOf } from "~/lib/submission.server";
 import { nolAddress, stepParam } from "~/services/nol/page-address.server";
-import { stepPage, takeStep } from "~/services/nol/pages.server";
+import { stepPage, takeStep } from "~/services/nol/step-page.server";
 import { redirectWithFlash, requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Notice of Liability" }];

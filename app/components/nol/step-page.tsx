@@ -9,7 +9,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { stepSchema } from "~/domain/nol/step-form";
-import type { stepPage } from "~/services/nol/pages.server";
+import type { stepPage } from "~/services/nol/step-page.server";
 import { StepFields } from "./step-fields";
 
 export type StepData = SerializeFrom<Extract<Awaited<ReturnType<typeof stepPage>>, { redirectTo: null }>["page"]>;
