@@ -11,7 +11,7 @@ import { loader as editorsLoader } from "~/routes/api.entry.nol-editors";
 import { loader as versionsLoader } from "~/routes/api.entry.nol-member-versions";
 import { loader as causesLoader } from "~/routes/nol.$form._index";
 import { loader as versionsPageLoader } from "~/routes/nol.$form.$cause._index";
-import { action as stepAction } from "~/routes/nol.$form.$cause.$step";
+import { action as stepAction, loader as stepLoader } from "~/routes/nol.$form.$cause.$step";
 import { loader as seamlessLoader } from "~/routes/nol.seemless.($formId).$formHash";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { entriesOf, nextBillLines, versionState } from "~/services/nol/entries.server";
@@ -287,6 +287,48 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const body = await list.json();
       expect(body.ownerQuery).toBe("?username=creator");
       expect(body.choices.find((c: { code: string }) => c.code === "TS")).toMatchObject({ enabled: true });
+    });
+  });
+
+  describe("the step page's answers", () => {
+    const open = async (path: string, params: Record<string, string>) => {
+      try {
+        return (await stepLoader({
+          request: new Request(`http://localhost${path}`, { headers: { cookie: cookie.creator! } }),
+          params,
+          context,
+        })) as Response;
+      } catch (thrown) {
+        return thrown as Response;
+      }
+    };
+
+    it("answers a step that does not exist, and an unknown cause, with 404 pages", async () => {
+      const bogus = await open("/nol/creator/traffic-stop/bogus?version=x", {
+        form: "creator",
+        cause: "traffic-stop",
+        step: "bogus",
+      });
+      expect(bogus.status).toBe(404);
+      expect(await bogus.json()).toBe("This page could not be found");
+      const unknown = await open("/nol/creator/no-such-cause/notice?version=x", {
+        form: "creator",
+        cause: "no-such-cause",
+        step: "notice",
+      });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toBe("Unknown cause code");
+    });
+
+    it("sends a version to the step it is at, and a page without a version to its cause", async () => {
+      const params = { form: "creator", cause: "traffic-stop", step: "notice" };
+      const elsewhere = await open("/nol/creator/traffic-stop/notice?version=Spring%202026", params);
+      expect(elsewhere.status).toBe(302);
+      expect(elsewhere.headers.get("location")).toMatch(
+        /^\/nol\/creator\/traffic-stop\/[a-z-]+\?version=Spring%202026$/,
+      );
+      const noVersion = await open("/nol/creator/traffic-stop/notice", params);
+      expect(noVersion.headers.get("location")).toBe("/nol/creator/traffic-stop");
     });
   });
 

@@ -1,9 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { notFound } from "~/domain/errors";
 import { formFromParam, versionSchema } from "~/domain/nol/entries";
 import { AUTO_SELECT_MODES } from "~/domain/nol/selection";
 import { STEP_KINDS } from "~/domain/nol/step-form";
+import { notFoundPage } from "~/lib/http.server";
 import type { PageAddress } from "./pages.server";
 
 type Params = LoaderFunctionArgs["params"];
@@ -29,9 +29,9 @@ export function nolAddress(request: Request, params: Params): { address: PageAdd
 
 const stepParamSchema = z.enum(STEP_KINDS);
 
-/** The step of /nol/{form}/{cause}/{step}: one of the step kinds, else this page does not exist. */
+/** The step of /nol/{form}/{cause}/{step}: one of the step kinds, else this page does not exist (spec §8). */
 export function stepParam(params: Params) {
   const step = stepParamSchema.safeParse(params.step);
-  if (!step.success) throw notFound();
+  if (!step.success) notFoundPage();
   return step.data;
 }
