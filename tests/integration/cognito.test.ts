@@ -299,6 +299,12 @@ describe("Cognito webhooks", () => {
     expect((await post("submit", body)).status).toBe(status);
   });
 
+  it("answers an unknown cause as everywhere else: 404 'Unknown cause code'", async () => {
+    const response = await post("submit", nolEntry(16, { Cause: "ZZZ" }));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "Unknown cause code" });
+  });
+
   it("sends support requests to Cognito when it is the forms provider", async () => {
     cognitoEntries.clear();
     expect(context.app!.providers.forms.name).toBe("cognito");
