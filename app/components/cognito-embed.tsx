@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useNonce } from "~/components/nonce";
 import { apiFetch } from "~/lib/state-client";
+import type { SeamlessEmbed } from "~/lib/seamless-embed";
 import { awaitSubmittedEntry, type PendingBody } from "~/lib/submitted-entry";
-
-export type SeamlessEmbed = { scriptSrc: string; key: string; formId: number; entry: string };
 
 /** The parts of Cognito's seamless-embed global this page uses. */
 type CognitoGlobal = {

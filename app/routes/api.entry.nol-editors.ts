@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { editorsOf } from "~/services/nol.server";
+import { editorsOf } from "~/services/nol/editors.server";
 import { requireApiMember, withState } from "~/services/session.server";
 
 /** GET /api/entry/nol-editors: who edits the member's notices, and whose notices the member edits. */

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formFromParam } from "~/domain/nol/entries";
-import { requireCause } from "~/services/nol-pages.server";
-import { entriesOf, versionsOf, versionState } from "~/services/nol.server";
+import { withPageErrors } from "~/lib/http.server";
+import { nolAddress } from "~/services/nol/page-address.server";
+import { notarizePage } from "~/services/nol/pages.server";
 import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Notarize online" }];
@@ -11,15 +11,9 @@ export const meta: MetaFunction = () => [{ title: "Notarize online" }];
 /** Which of the member's versions can be notarized online now: those whose next step offers it. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
-  if (!params.form || !formFromParam(params.form)) throw redirect("/nol/NotFound");
-  if (!params.cause) throw redirect(`/nol/${params.form}`);
-  const cause = await requireCause(services, viewer.member, params.cause);
-  const rows = await entriesOf(services.db, viewer.member.id, cause.code);
-  const versions = versionsOf(rows).map((version) => {
-    const { step } = versionState(rows, version);
-    return { version, step: step.label, notarize: step.notarize };
-  });
-  return json({ cause: cause.name, causeHref: `/nol/${params.form}/${cause.slug}`, versions });
+  const { address } = nolAddress(request, params);
+  if (!params.cause) throw redirect(`/nol/${address.segment}`);
+  return withPageErrors(async () => json(await notarizePage(services, viewer, address, params.cause!)));
 }
 
 export default function Notarize() {

@@ -1,58 +1,34 @@
 import { json } from "@remix-run/node";
-import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { Database } from "~/db/client.server";
-import { causes } from "~/db/schema";
-import { UNKNOWN_CAUSE } from "~/domain/nol/causes";
+import { invalid } from "~/domain/errors";
 import { hasNul } from "~/domain/requests";
-import { AccessError } from "./nol.server";
+import { errorJson } from "~/lib/http.server";
 
-/** Turns the access errors of the services into JSON answers. */
-export async function apiCall(run: () => Promise<Response>): Promise<Response> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof AccessError) return json({ error: error.message }, { status: error.status });
-    throw error;
-  }
-}
-
-/** Reads a JSON body against a schema: a 400 with the reason, or the data. */
-export async function readJson<T extends z.ZodTypeAny>(
-  request: Request,
-  schema: T,
-): Promise<{ ok: true; data: z.infer<T> } | { ok: false; response: Response }> {
+/**
+ * Reads a JSON body against a schema and returns the data. Anything else stops the call with
+ * its JSON answer, thrown as a Response like `requireApiMember`'s 401: 415 for a body that is
+ * not JSON by its type, 400 (an invalid error, with field errors) for one that does not parse
+ * or fit the schema.
+ */
+export async function readJson<T extends z.ZodTypeAny>(request: Request, schema: T): Promise<z.infer<T>> {
   if (!(request.headers.get("content-type") ?? "").includes("application/json")) {
-    return {
-      ok: false,
-      response: json({ error: "Send a JSON body (Content-Type: application/json)" }, { status: 415 }),
-    };
+    throw json({ error: "Send a JSON body (Content-Type: application/json)" }, { status: 415 });
   }
   let body: unknown;
   try {
     const text = await request.text();
-    if (hasNul(text))
-      return {
-        ok: false,
-        response: json({ error: "The body contains a character that cannot be used" }, { status: 400 }),
-      };
+    if (hasNul(text)) throw errorJson(invalid("The body contains a character that cannot be used"));
     body = JSON.parse(text);
-  } catch {
-    return { ok: false, response: json({ error: "The body is not valid JSON" }, { status: 400 }) };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    throw errorJson(invalid("The body is not valid JSON"));
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      response: json({ error: "Invalid body", fieldErrors: parsed.error.flatten().fieldErrors }, { status: 400 }),
-    };
-  }
-  return { ok: true, data: parsed.data };
+  if (!parsed.success) throw errorJson(invalid("Invalid body", parsed.error.flatten().fieldErrors));
+  return parsed.data;
 }
 
-export async function causeExists(db: Database, code: string): Promise<boolean> {
-  const rows = await db.select({ code: causes.code }).from(causes).where(eq(causes.code, code)).limit(1);
-  return rows.length > 0;
+/** The answer to a method an API call does not take (its loader, for GET). */
+export function postOnly(): Response {
+  return json({ error: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
 }
-
-export const unknownCause = () => json({ error: UNKNOWN_CAUSE }, { status: 400 });

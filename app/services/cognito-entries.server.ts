@@ -1,13 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
-import { causes, nolEntries, pendingSubmissions, users, webhookEvents } from "~/db/schema";
+import { LOCK, xactLock } from "~/db/locks";
+import { nolEntries, pendingSubmissions, webhookEvents } from "~/db/schema";
+import { conflict, DomainError, invalid, notFound } from "~/domain/errors";
 import { FORM_BY_ID } from "~/domain/nol/entries";
-import { cognitoEntrySchema, type CognitoEntry } from "~/providers/forms/cognito.server";
-import { newFormHash } from "~/providers/forms/builtin.server";
-import { causeOpenTo } from "./nol-pages.server";
-import { authEntry } from "./nol.server";
+import { newFormHash } from "~/lib/form-hash.server";
+import { authEntry, causeOpenTo, memberByUsername, requireCauseCode } from "./nol/access.server";
 
 const isoDate = z
   .string()
@@ -54,9 +54,19 @@ export function secretMatches(given: string, expected: string | undefined): bool
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export type WebhookOutcome =
-  | { status: 200; body: { entryId: string; duplicate: boolean } }
-  | { status: 400 | 409 | 422; body: { error: string; fieldErrors?: unknown } };
+/**
+ * A well-formed delivery this community does not file: a form that is not a NoL form, an
+ * unknown member, an auth hash that does not match, a cause closed to the member. Answered
+ * 422 so the forms service shows the delivery as refused, not as broken.
+ */
+class RefusedDelivery extends DomainError {
+  constructor(message: string) {
+    super("invalid", message);
+  }
+  override get status(): number {
+    return 422;
+  }
+}
 
 const cents = (dollars: number | null | undefined) =>
   dollars === null || dollars === undefined ? null : Math.round(dollars * 100);
@@ -69,51 +79,37 @@ export async function receiveCognitoEntry(
   services: AppServices,
   event: "submit" | "update",
   payload: unknown,
-): Promise<WebhookOutcome> {
-  const parsed = cognitoEntrySchema.safeParse(payload);
-  if (!parsed.success)
-    return {
-      status: 400,
-      body: { error: "Not a Cognito Forms entry", fieldErrors: parsed.error.flatten().fieldErrors },
-    };
-  const entry: CognitoEntry = parsed.data;
+): Promise<{ entryId: string; duplicate: boolean }> {
+  const { readEntry } = services.providers.forms;
+  // Our own forms get no deliveries: the endpoint is not there.
+  if (!readEntry) throw notFound("Not found");
+  const entry = readEntry(payload);
   const formId = Number(entry.Id.split("-")[0]);
   const form = FORM_BY_ID[formId];
-  if (!form) return { status: 422, body: { error: `Form ${formId} is not a NoL form` } };
+  if (!form) throw new RefusedDelivery(`Form ${formId} is not a NoL form`);
   const fields = nolFieldsSchema.safeParse(entry);
-  if (!fields.success)
-    return {
-      status: 400,
-      body: { error: "The entry lacks NoL fields", fieldErrors: fields.error.flatten().fieldErrors },
-    };
+  if (!fields.success) throw invalid("The entry lacks NoL fields", fields.error.flatten().fieldErrors);
   const f = fields.data;
   // A true bill is known by its value: without one it could not be placed among the bills.
-  if (form === "NoLBilling" && !f.TbValue) {
-    return { status: 400, body: { error: "The entry lacks NoL fields", fieldErrors: { TbValue: ["is required"] } } };
-  }
+  if (form === "NoLBilling" && !f.TbValue) throw invalid("The entry lacks NoL fields", { TbValue: ["is required"] });
 
-  const [owner] = await services.db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.username}) = ${f.Username.toLowerCase()}`);
-  if (!owner) return { status: 422, body: { error: "No member has that username" } };
-  const [cause] = await services.db.select().from(causes).where(eq(causes.code, f.Cause));
-  if (!cause) return { status: 422, body: { error: "Unknown cause code" } };
+  const owner = await memberByUsername(services.db, f.Username);
+  if (!owner) throw new RefusedDelivery("No member has that username");
+  await requireCauseCode(services.db, f.Cause);
   // The form was prefilled with the member's auth hash (spec §3 "Auth entry"): a member who
   // edits the Username field cannot file an entry under someone else's name.
   const expected = authEntry(services, owner).hash;
-  const given = (entry as { Hash?: unknown }).Hash;
+  const given = entry.Hash;
   if (!expected || typeof given !== "string" || !secretMatches(given, expected)) {
-    return { status: 422, body: { error: "The entry's auth hash does not match its member" } };
+    throw new RefusedDelivery("The entry's auth hash does not match its member");
   }
   // The hash names the member, not the cause: a changed Cause field is checked here.
-  if (!(await causeOpenTo(services, owner, f.Cause))) {
-    return { status: 422, body: { error: "This cause is not open to this member" } };
-  }
+  if (!(await causeOpenTo(services, owner, f.Cause)))
+    throw new RefusedDelivery("This cause is not open to this member");
 
   return services.db.transaction(async (tx) => {
     // Deliveries of one entry (a submit and a quick update) are handled one after the other.
-    await tx.execute(sql`select pg_advisory_xact_lock(727247, hashtext(${entry.Id}))`);
+    await tx.execute(xactLock(LOCK.hostedEntryDelivery, entry.Id));
     const [existing] = await tx
       .select({ id: nolEntries.id, userId: nolEntries.userId, data: nolEntries.data })
       .from(nolEntries)
@@ -121,14 +117,14 @@ export async function receiveCognitoEntry(
     // An entry id names one member's entry for good: a delivery for another member, or over
     // an entry the built-in forms made, changes nothing.
     if (existing && (existing.userId !== owner.id || !(existing.data as { Entry?: unknown } | null)?.Entry)) {
-      return { status: 409 as const, body: { error: "That entry belongs to another member" } };
+      throw conflict("That entry belongs to another member");
     }
     const claimed = await tx
       .insert(webhookEvents)
       .values({ provider: "cognito", eventId: `${entry.Id}:v${entry.Entry.Version}`, type: event, payload: entry })
       .onConflictDoNothing()
       .returning({ id: webhookEvents.id });
-    if (claimed.length === 0) return { status: 200 as const, body: { entryId: entry.Id, duplicate: true } };
+    if (claimed.length === 0) return { entryId: entry.Id, duplicate: true };
 
     const values = {
       form,
@@ -184,6 +180,6 @@ export async function receiveCognitoEntry(
         ),
       );
     await tx.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, claimed[0]!.id));
-    return { status: 200 as const, body: { entryId: entry.Id, duplicate: false } };
+    return { entryId: entry.Id, duplicate: false };
   });
 }

@@ -3,11 +3,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { formEntries, nolEntries, supportRequests, webhookEvents } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
-import { CognitoError, cognitoForms, fetchCognitoEntry, seamlessEmbed } from "~/providers/forms/cognito.server";
+import { seamlessEmbed } from "~/lib/seamless-embed";
+import { CognitoError, cognitoForms, fetchCognitoEntry } from "~/providers/forms/cognito.server";
 import { action as webhookAction } from "~/routes/api.forms.cognito.$secret.$event";
-import { action as stepAction, loader as stepLoader } from "~/routes/nol.($form).($cause).($step)";
+import { action as stepAction, loader as stepLoader } from "~/routes/nol.$form.$cause.$step";
 import { siteCookies } from "~/services/session.server";
-import { authEntry, memberVersions } from "~/services/nol.server";
+import { authEntry } from "~/services/nol/access.server";
+import { memberVersions } from "~/services/nol/member-versions.server";
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
 import { createSession } from "../helpers/users";
@@ -289,12 +291,18 @@ describe("Cognito webhooks", () => {
     ["not an entry", { hello: "world" }, 400],
     ["an entry without NoL fields", { ...nolEntry(10), Username: undefined }, 400],
     ["an unknown member", nolEntry(11, { Username: "ghost" }), 422],
-    ["an unknown cause", nolEntry(12, { Cause: "ZZZ" }), 422],
+    ["an unknown cause", nolEntry(12, { Cause: "ZZZ" }), 404],
     ["a form that is not a NoL form", { ...nolEntry(13), Id: "92-1" }, 422],
     ["an entry filed under another member without their hash", nolEntry(14, { Username: "tester" }), 422],
     ["an entry without the auth hash", nolEntry(15, { Hash: undefined }), 422],
   ] as const)("answers %s with %i", async (_what, body, status) => {
     expect((await post("submit", body)).status).toBe(status);
+  });
+
+  it("answers an unknown cause as everywhere else: 404 'Unknown cause code'", async () => {
+    const response = await post("submit", nolEntry(16, { Cause: "ZZZ" }));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "Unknown cause code" });
   });
 
   it("sends support requests to Cognito when it is the forms provider", async () => {

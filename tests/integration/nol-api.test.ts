@@ -1,17 +1,22 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nolEditors, pendingSubmissions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { memberVersionsResultSchema } from "~/domain/entities";
+import type { DomainError } from "~/domain/errors";
 import { action as authAction } from "~/routes/api.creator.auth";
 import { action as submittedAction } from "~/routes/api.entry.cognito-submitted";
 import { loader as editorsLoader } from "~/routes/api.entry.nol-editors";
 import { loader as versionsLoader } from "~/routes/api.entry.nol-member-versions";
-import { action as nolPageAction, loader as nolPageLoader } from "~/routes/nol.($form).($cause).($step)";
+import { loader as causesLoader } from "~/routes/nol.$form._index";
+import { loader as versionsPageLoader } from "~/routes/nol.$form.$cause._index";
+import { action as stepAction, loader as stepLoader } from "~/routes/nol.$form.$cause.$step";
+import { loader as seamlessLoader } from "~/routes/nol.seemless.($formId).$formHash";
 import { loadViewer, siteCookies } from "~/services/session.server";
-import { submitStep, versionState, entriesOf, nextBillLines } from "~/services/nol.server";
-import { seemlessEntry } from "~/services/seemless.server";
+import { entriesOf, nextBillLines, versionState } from "~/services/nol/entries.server";
+import { submitStep } from "~/services/nol/save-step.server";
+import { seamlessEntry } from "~/services/nol/seamless.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession } from "../helpers/users";
@@ -45,7 +50,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       kind: "notice",
       form: form({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" }),
     });
-    expect(result.ok).toBe(true);
+    expect(result.entryId).toMatch(/^187-\d+$/);
   });
   afterAll(async () => {
     await database?.dispose();
@@ -92,10 +97,31 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       // The same entry opens by its hash with or without the form id (spec §2.2).
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const hash = decodeURIComponent(/\/nol\/seemless\/187\/([^?]+)/.exec(body.list[0]!.edit_link ?? "")![1]!);
-      const withId = await seemlessEntry(database.db, viewer, "187", hash, "{}");
-      const withoutId = await seemlessEntry(database.db, viewer, undefined, hash, "{}");
+      const withId = await seamlessEntry(database.db, viewer, "187", hash, "{}");
+      const withoutId = await seamlessEntry(database.db, viewer, undefined, hash, "{}");
       expect(withoutId.row.id).toBe(withId.row.id);
       expect(withoutId.editable).toBe(true);
+    });
+
+    it("opens the seamless page only with its entry named: 404 without it, as for a missing page (spec §8)", async () => {
+      const body = memberVersionsResultSchema.parse(await (await get("creator", "cause=TS")).json());
+      const link = new URL(body.list[0]!.view_link!, "http://localhost");
+      const [, , , formId, formHash] = link.pathname.split("/");
+      const open = (username: string, search: string) =>
+        status(
+          seamlessLoader({
+            request: new Request(`http://localhost${link.pathname}${search}`, {
+              headers: { cookie: cookie[username] ?? "" },
+            }),
+            params: { formId, formHash: decodeURIComponent(formHash!) },
+            context,
+          }) as Promise<Response>,
+        );
+      expect(await open("creator", link.search)).toBe(200);
+      expect(await open("creator", "")).toBe(404);
+      expect(await open("creator", "?entry=not-json")).toBe(404);
+      // Someone else's entry is the same 404 as a missing one.
+      expect(await open("member", link.search)).toBe(404);
     });
 
     it("answers 404 for an unknown member, 403 for another member's entries", async () => {
@@ -118,9 +144,9 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(await status(get("tester", "username=creator"))).toBe(403);
     });
 
-    it("answers 'Unknown cause code' for a cause that does not exist, and 401 to a visitor", async () => {
+    it("answers 'Unknown cause code' with 404 for a cause that does not exist, and 401 to a visitor", async () => {
       const response = await get("creator", "cause=ZZZ");
-      expect(response.status).toBe(400);
+      expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: "Unknown cause code" });
       expect(await status(get("nobody", "cause=TS"))).toBe(401);
     });
@@ -211,29 +237,37 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       );
     });
 
-    it("refuses another member's submission (403), an unknown cause (400) and a malformed body (400)", async () => {
+    it("refuses another member's submission (403), an unknown cause (404) and a malformed body (400)", async () => {
       const before = (await database.db.select().from(pendingSubmissions)).length;
       expect(await status(post("member", body))).toBe(403);
-      expect(await status(post("creator", { ...body, cause: "ZZZ" }))).toBe(400);
+      const unknown = await post("creator", { ...body, cause: "ZZZ" });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ error: "Unknown cause code" });
       expect(await status(post("creator", { ...body, prior_rows: -1 }))).toBe(400);
       expect((await database.db.select().from(pendingSubmissions)).length).toBe(before);
     });
 
-    it("refuses a cause that is not open to the member and an entry that is someone else's", async () => {
+    it("refuses a cause that is not open to the member (403), and someone else's or a missing entry alike (404)", async () => {
       const before = (await database.db.select().from(pendingSubmissions)).length;
       // Every cause of the US is closed to a member who is neither creator nor tester.
       expect(await status(post("member", { ...body, username: "member", entry_id: null }))).toBe(403);
       // The beta cause MC is listed but open to nobody.
       expect(await status(post("creator", { ...body, cause: "MC", entry_id: null }))).toBe(403);
-      expect(await status(post("tester", { ...body, username: "tester", entry_id: "187-1" }))).toBe(403);
+      expect(await status(post("tester", { ...body, username: "tester", entry_id: "187-1" }))).toBe(404);
+      expect(await status(post("creator", { ...body, entry_id: "187-99999" }))).toBe(404);
       expect((await database.db.select().from(pendingSubmissions)).length).toBe(before);
     });
   });
 
   describe("the NoL pages for someone else's notices", () => {
-    const page = async (username: string, path: string, params: Record<string, string>) => {
+    const page = async (
+      username: string,
+      path: string,
+      params: Record<string, string>,
+      loader: (args: LoaderFunctionArgs) => Promise<unknown> = versionsPageLoader,
+    ) => {
       try {
-        return (await nolPageLoader({
+        return (await loader({
           request: new Request(`http://localhost${path}`, { headers: { cookie: cookie[username] ?? "" } }),
           params,
           context,
@@ -249,10 +283,52 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(asAdmin.status).toBe(200);
       expect((await asAdmin.json()).owner).toBe("creator");
       expect((await page("member", "/nol/creator/traffic-stop?username=creator", params)).status).toBe(403);
-      const list = await page("admin", "/nol/creator?username=creator", { form: "creator" });
+      const list = await page("admin", "/nol/creator?username=creator", { form: "creator" }, causesLoader);
       const body = await list.json();
       expect(body.ownerQuery).toBe("?username=creator");
       expect(body.choices.find((c: { code: string }) => c.code === "TS")).toMatchObject({ enabled: true });
+    });
+  });
+
+  describe("the step page's answers", () => {
+    const open = async (path: string, params: Record<string, string>) => {
+      try {
+        return (await stepLoader({
+          request: new Request(`http://localhost${path}`, { headers: { cookie: cookie.creator! } }),
+          params,
+          context,
+        })) as Response;
+      } catch (thrown) {
+        return thrown as Response;
+      }
+    };
+
+    it("answers a step that does not exist, and an unknown cause, with 404 pages", async () => {
+      const bogus = await open("/nol/creator/traffic-stop/bogus?version=x", {
+        form: "creator",
+        cause: "traffic-stop",
+        step: "bogus",
+      });
+      expect(bogus.status).toBe(404);
+      expect(await bogus.json()).toBe("This page could not be found");
+      const unknown = await open("/nol/creator/no-such-cause/notice?version=x", {
+        form: "creator",
+        cause: "no-such-cause",
+        step: "notice",
+      });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toBe("Unknown cause code");
+    });
+
+    it("sends a version to the step it is at, and a page without a version to its cause", async () => {
+      const params = { form: "creator", cause: "traffic-stop", step: "notice" };
+      const elsewhere = await open("/nol/creator/traffic-stop/notice?version=Spring%202026", params);
+      expect(elsewhere.status).toBe(302);
+      expect(elsewhere.headers.get("location")).toMatch(
+        /^\/nol\/creator\/traffic-stop\/[a-z-]+\?version=Spring%202026$/,
+      );
+      const noVersion = await open("/nol/creator/traffic-stop/notice", params);
+      expect(noVersion.headers.get("location")).toBe("/nol/creator/traffic-stop");
     });
   });
 
@@ -268,9 +344,11 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
           kind: "notice",
           form: form({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" }),
         });
-      const results = await Promise.all([notice(), notice(), notice(), notice()]);
-      expect(results.filter((r) => r.ok)).toHaveLength(1);
-      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.status)).toEqual([409, 409, 409]);
+      const results = await Promise.allSettled([notice(), notice(), notice(), notice()]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(results.flatMap((r) => (r.status === "rejected" ? [(r.reason as DomainError).status] : []))).toEqual([
+        409, 409, 409,
+      ]);
       const rows = (await entriesOf(database.db, ids.creator!, "TS")).filter(
         (r) => r.descriptiveVersion === "Double Click",
       );
@@ -286,35 +364,40 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const step = async () => versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").step.label;
       const submit = async (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) => {
-        const result = await submitStep(context.app!, viewer, viewer.member, {
+        const result = submitStep(context.app!, viewer, viewer.member, {
           causeCode: "TS",
           version: "Spring 2026",
           kind,
           form: form(values),
         });
-        expect(result, `${kind} ${JSON.stringify(values)}`).toMatchObject({ ok: true });
+        await expect(result, `${kind} ${JSON.stringify(values)}`).resolves.toMatchObject({
+          entryId: expect.any(String),
+        });
       };
       const mailing = { mailingDate: "2026-03-01", trackingNumber: "RR123456789US" };
       expect(await step()).toBe("Round 1 Mailing");
-      const impossible = await submitStep(context.app!, viewer, viewer.member, {
+      const impossible = submitStep(context.app!, viewer, viewer.member, {
         causeCode: "TS",
         version: "Spring 2026",
         kind: "mailing",
         form: form({ ...mailing, mailingDate: "2026-02-30" }),
       });
-      expect(impossible).toMatchObject({ ok: false, status: 400, fieldErrors: { mailingDate: ["Enter a real date"] } });
+      await expect(impossible).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { mailingDate: ["Enter a real date"] },
+      });
       await submit("mailing", mailing);
       expect(await step()).toBe("Round 1 Proof of Delivery");
       await submit("proof", { delivered: "on" });
       expect(await step()).toBe("Round 2 Notice of Fault");
 
-      const wrong = await submitStep(context.app!, viewer, viewer.member, {
+      const wrong = submitStep(context.app!, viewer, viewer.member, {
         causeCode: "TS",
         version: "Spring 2026",
         kind: "proof",
         form: form({ delivered: "on" }),
       });
-      expect(wrong).toMatchObject({ ok: false, status: 409 });
+      await expect(wrong).rejects.toMatchObject({ status: 409 });
 
       await submit("notice", {
         claimantName: "Cara Creator",
@@ -379,21 +462,21 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
 
     it("answers a step's bad input with field errors and saves nothing", async () => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
-      const result = await submitStep(context.app!, viewer, viewer.member, {
-        causeCode: "TS",
-        version: "Another version",
-        kind: "notice",
-        form: form({ claimantName: "", dailyAmount: "lots" }),
-      });
-      expect(result).toMatchObject({ ok: false, status: 400 });
-      expect(Object.keys(result.ok ? {} : result.fieldErrors).sort()).toEqual(["claimantName", "dailyAmount"]);
-      const unnamed = await submitStep(context.app!, viewer, viewer.member, {
-        causeCode: "TS",
-        version: "Another version",
-        kind: "notice",
-        form: form({ claimantName: "Cara", dailyAmount: "10" }),
-      });
-      expect(unnamed.ok ? {} : unnamed.fieldErrors).toEqual({ r1Name: ["Name at least one respondent"] });
+      const refusal = (values: Record<string, string>) =>
+        submitStep(context.app!, viewer, viewer.member, {
+          causeCode: "TS",
+          version: "Another version",
+          kind: "notice",
+          form: form(values),
+        }).then(
+          () => expect.unreachable("the step was saved"),
+          (error: DomainError) => error,
+        );
+      const result = await refusal({ claimantName: "", dailyAmount: "lots" });
+      expect(result.status).toBe(400);
+      expect(Object.keys(result.fieldErrors ?? {}).sort()).toEqual(["claimantName", "dailyAmount"]);
+      const unnamed = await refusal({ claimantName: "Cara", dailyAmount: "10" });
+      expect(unnamed.fieldErrors).toEqual({ r1Name: ["Name at least one respondent"] });
       const rows = await entriesOf(database.db, ids.creator!, "TS");
       expect(rows.some((r) => r.descriptiveVersion === "Another version")).toBe(false);
     });
@@ -401,7 +484,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
 
   describe("selection and the forms' pages (spec §2.2, §4 'Selection', §5)", () => {
     const versionsPage = async (path: string, params: Record<string, string>, extraCookie = "") => {
-      const response = (await nolPageLoader({
+      const response = (await versionsPageLoader({
         request: new Request(`http://localhost${path}`, {
           headers: { cookie: [cookie.creator, extraCookie].filter(Boolean).join("; ") },
         }),
@@ -443,7 +526,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
     });
 
     it("sends a step that was already taken back to the version with a message, not an error", async () => {
-      const response = (await nolPageAction({
+      const response = (await stepAction({
         request: new Request("http://localhost/nol/creator/traffic-stop/proof", {
           method: "POST",
           body: new URLSearchParams({ version: "Spring 2026", delivered: "on" }),

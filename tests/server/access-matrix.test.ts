@@ -66,7 +66,7 @@ const MATRIX: Row[] = [
   ["/nol/creator/no-such-cause", "login", 404, "setup", 404],
   ["/nol/creator/traffic-stop/notice", "login", 403, "setup", 403],
   ["/nol/creator/traffic-stop/notarize", "login", 403, "setup", 403],
-  ["/nol/seemless/187/no-such-hash", "login", 400, "setup", 400],
+  ["/nol/seemless/187/no-such-hash", "login", 404, "setup", 404],
   ["/nol/seemless/187/no-such-hash?entry=%7B%7D", "login", 404, "setup", 404],
   ["/nol/seemless/999/no-such-hash?entry=%7B%7D", "login", 404, "setup", 404],
   ["/embed/nols", 200, 200, 200, 200],

@@ -1,13 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { LOCK, xactLock } from "~/db/locks";
 import { formEntries } from "~/db/schema";
+import { newFormHash } from "~/lib/form-hash.server";
 import type { FormsProvider } from "./types";
-
-/** Entry links end in "*" after more than 30 characters, like the hosted forms' (spec §9). */
-export function newFormHash(): string {
-  return `${randomBytes(24).toString("base64url")}*`;
-}
 
 /** The built-in forms engine: entries live in our database; no account, no network. */
 export function builtinForms(db: Database): FormsProvider {
@@ -16,7 +12,7 @@ export function builtinForms(db: Database): FormsProvider {
     async submit({ formId, userId, data }) {
       return db.transaction(async (tx) => {
         // Entry numbers count up per form, as a hosted form's do.
-        await tx.execute(sql`select pg_advisory_xact_lock(727245, ${formId}::int)`);
+        await tx.execute(xactLock(LOCK.formEntryNumbers, formId));
         const [last] = await tx
           .select({ n: sql<number>`coalesce(max(${formEntries.entryNumber}), 0)` })
           .from(formEntries)

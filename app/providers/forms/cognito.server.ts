@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { FormEntry, FormsProvider } from "./types";
+import { invalid } from "~/domain/errors";
+import type { FormEntry, FormsProvider, HostedEntry } from "./types";
 
 /**
  * Cognito Forms (https://www.cognitoforms.com): entries API with a bearer API key, entries
@@ -108,23 +109,10 @@ export function cognitoForms(settings: CognitoSettings): FormsProvider {
         viewHash: hashOf(entry.data.Entry.ViewLink),
       };
     },
-  };
-}
-
-/** What the seamless embed needs in the page: the script, the key, the form and the JSON prefill. */
-export function seamlessEmbed(
-  settings: { apiUrl: string; embedKey: string },
-  formId: number,
-  prefill: Record<string, unknown>,
-) {
-  return {
-    scriptSrc: `${settings.apiUrl}/f/seamless.js`,
-    key: settings.embedKey,
-    formId,
-    // Safe inside an inline <script>: no "</script>" or line separators can break out.
-    entry: JSON.stringify(prefill)
-      .replace(/</g, "\\u003c")
-      .replace(/\u2028/g, "\\u2028")
-      .replace(/\u2029/g, "\\u2029"),
+    readEntry(payload): HostedEntry {
+      const entry = cognitoEntrySchema.safeParse(payload);
+      if (!entry.success) throw invalid("Not a Cognito Forms entry", entry.error.flatten().fieldErrors);
+      return entry.data;
+    },
   };
 }

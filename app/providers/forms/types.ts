@@ -8,8 +8,20 @@ export type FormEntry = {
   viewHash: string;
 };
 
+/** A hosted form's entry as its webhook delivers it: `Id` "<form>-<number>", its metadata, and its fields. */
+export type HostedEntry = {
+  Id: string;
+  Entry: { Number: number; Version: number; EditLink?: string | null; ViewLink?: string | null };
+  [field: string]: unknown;
+};
+
 /** The forms service (spec §3 form ids): the built-in engine and Cognito Forms both answer it. */
 export interface FormsProvider {
   readonly name: "builtin" | "cognito";
   submit(input: { formId: number; userId: string | null; data: Record<string, unknown> }): Promise<FormEntry>;
+  /**
+   * Reads a webhook delivery in the hosted service's wire format; throws an invalid DomainError
+   * when it is not an entry. Absent when the forms are our own (no deliveries come).
+   */
+  readEntry?(payload: unknown): HostedEntry;
 }

@@ -1,0 +1,91 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { CheckboxField, Field, SelectField } from "~/components/forms/fields";
+import { RESPONDENT_TYPES, type BillLine } from "~/domain/nol/billing";
+import type { StepData } from "./step-page";
+
+type Fields = Record<string, FieldMetadata<unknown>>;
+
+/** The fields of a step's form, by the step's kind (the schema is `stepSchema` in domain/nol/step-form). */
+export function StepFields({ data, fields }: { data: StepData; fields: Fields }) {
+  switch (data.step.kind) {
+    case "notice":
+      return (
+        <>
+          <Field meta={fields.claimantName!} label="Claimant's name" />
+          <Field meta={fields.dailyAmount!} label="Daily amount (USD)" inputMode="decimal" />
+          <fieldset>
+            <legend>Respondents (slots 1 to {data.slots})</legend>
+            {Array.from({ length: data.slots }, (_, i) => i + 1).map((slot) => (
+              <div className="respondent" key={slot}>
+                <Field meta={fields[`r${slot}Name`]!} label={`Respondent ${slot}`} />
+                <SelectField meta={fields[`r${slot}Type`]!} label={`Type of respondent ${slot}`}>
+                  {RESPONDENT_TYPES.map((t) => (
+                    <option key={t}>{t}</option>
+                  ))}
+                </SelectField>
+              </div>
+            ))}
+          </fieldset>
+        </>
+      );
+    case "mailing":
+    case "true-bill-mailing":
+      return (
+        <>
+          <Field meta={fields.mailingDate!} label="Mailing date" type="date" />
+          <Field meta={fields.trackingNumber!} label="Tracking number" />
+        </>
+      );
+    case "proof":
+    case "true-bill-proof":
+      return <CheckboxField meta={fields.delivered!} label="The proof of delivery has arrived" />;
+    case "setup-billing":
+      return <Field meta={fields.dailyAmount!} label="Daily amount (USD)" inputMode="decimal" />;
+    case "true-bill":
+      return (
+        <>
+          <Field meta={fields.preparationDate!} label="Preparation date" type="date" />
+          <Field meta={fields.administrativeJudgment!} label="Administrative judgment (USD)" inputMode="decimal" />
+          {data.escalationFee ? (
+            <p className="muted">An escalation fee of 20% of the prior judgment ({data.escalationFee}) is added.</p>
+          ) : null}
+          <BillRespondents lines={data.billLines} />
+        </>
+      );
+  }
+}
+
+const NOT_BILLED = {
+  ended: "no longer billed: billing was stopped on an earlier true bill",
+  "joinder-skip": "not billed on this true bill: Joinder respondents skip it",
+} as const;
+
+/** The respondents of a true bill: who it bills, with their continue and status flags. */
+function BillRespondents({ lines }: { lines: BillLine[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <fieldset className="bill-respondents">
+      <legend>Respondents on this true bill</legend>
+      <ul>
+        {lines.map((line) => (
+          <li key={line.slot} data-testid={`bill-respondent-${line.slot}`}>
+            <strong>{line.name}</strong> <span className="muted">({line.type})</span>
+            {line.billed ? (
+              <div className="checks">
+                <label>
+                  <input type="checkbox" name={`status${line.slot}`} defaultChecked /> Still liable
+                </label>
+                <label>
+                  <input type="checkbox" name={`continue${line.slot}`} defaultChecked /> Bill again on the next true
+                  bill
+                </label>
+              </div>
+            ) : (
+              <span> — {NOT_BILLED[line.reason!]}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}

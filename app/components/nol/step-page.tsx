@@ -1,0 +1,94 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
+import { CognitoEmbed } from "~/components/cognito-embed";
+import { FormErrors } from "~/components/forms/fields";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
+import { stepSchema } from "~/domain/nol/step-form";
+import type { stepPage } from "~/services/nol/step-page.server";
+import { StepFields } from "./step-fields";
+
+export type StepData = SerializeFrom<Extract<Awaited<ReturnType<typeof stepPage>>, { redirectTo: null }>["page"]>;
+
+/** One step of a version: its built-in form, or the hosted form that takes it. */
+export function StepPage({ data, lastResult }: { data: StepData; lastResult?: SubmissionResult<string[]> }) {
+  return (
+    <section className="card" aria-labelledby="step-title">
+      <p>
+        <Link to={data.causeBase}>{data.cause.name}</Link> · {data.version}
+      </p>
+      <h1 id="step-title">{data.step.label}</h1>
+      {data.hosted ? (
+        <HostedStep hosted={data.hosted} testMode={data.testMode} />
+      ) : (
+        <StepForm data={data} lastResult={lastResult} />
+      )}
+    </section>
+  );
+}
+
+function HostedStep({ hosted, testMode }: { hosted: NonNullable<StepData["hosted"]>; testMode: boolean }) {
+  if (hosted.kind === "embed")
+    return <CognitoEmbed embed={hosted.embed} pending={hosted.pending} testMode={testMode} />;
+  if (!hosted.editLink)
+    return <Alert kind="warn">This entry was not made at the forms service, so it cannot be continued there.</Alert>;
+  return (
+    <p>
+      Record this step in your entry at the forms service:{" "}
+      <a href={hosted.editLink} rel="noreferrer">
+        open your entry
+      </a>
+      . Your notices here update when the forms service sends the entry back.
+    </p>
+  );
+}
+
+/** The member's time zone, sent with the form (spec §9 "The form timezone is sent"). */
+function TimezoneField() {
+  const [zone, setZone] = useState("UTC");
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"), []);
+  return <input type="hidden" name="timezone" value={zone} />;
+}
+
+/** The values a step's form starts with: what the version already knows. */
+function defaultsOf(data: StepData): Record<string, string> {
+  const values: Record<string, string> = {
+    claimantName: data.prefill.claimantName,
+    dailyAmount: data.prefill.dailyAmount,
+  };
+  for (let slot = 1; slot <= data.slots; slot += 1) {
+    const known = data.respondents[slot];
+    if (known?.name) values[`r${slot}Name`] = known.name;
+    values[`r${slot}Type`] = known?.type ?? "Individual";
+  }
+  return values;
+}
+
+function StepForm({ data, lastResult }: { data: StepData; lastResult?: SubmissionResult<string[]> }) {
+  const { step } = data;
+  const schema = useMemo(() => stepSchema(step), [step]);
+  const [form, fields] = useForm<Record<string, unknown>>({
+    lastResult,
+    defaultValue: defaultsOf(data),
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <Form method="post" className="form" {...getFormProps(form)}>
+      <FormErrors form={form} />
+      <input type="hidden" name="version" value={data.version} />
+      <input type="hidden" name="company" value={COMPANY_TAG} />
+      <input type="hidden" name="entryType" value={ENTRY_TYPE} />
+      <TimezoneField />
+      <StepFields data={data} fields={fields} />
+      <div className="actions">
+        <SubmitButton pendingText="Saving…">Save {step.label}</SubmitButton>
+      </div>
+    </Form>
+  );
+}

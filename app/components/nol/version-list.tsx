@@ -1,0 +1,106 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import { z } from "zod";
+import { Field } from "~/components/forms/fields";
+import { Alert } from "~/components/ui/alert";
+import { versionSchema } from "~/domain/nol/entries";
+import type { versionsPage } from "~/services/nol/pages.server";
+
+type Data = SerializeFrom<Awaited<ReturnType<typeof versionsPage>>["page"]>;
+type Version = Data["versions"][number];
+
+const newVersionSchema = z.object({ version: versionSchema });
+
+/** A cause's versions: each with its next step, its entries, and the way on. */
+export function VersionList({ data }: { data: Data }) {
+  return (
+    <section className="card" aria-labelledby="versions-title">
+      <p>
+        <Link to={data.base}>All causes</Link>
+      </p>
+      <h1 id="versions-title">{data.cause.name}</h1>
+      <p className="muted">{data.formName}</p>
+      {data.selectionNotice ? <Alert kind="warn">{data.selectionNotice}</Alert> : null}
+      {data.versions.length === 0 ? <p>You have no notices for this cause yet.</p> : null}
+      {data.versions.map((v) => (
+        <VersionCard key={v.version} version={v} clearSelectionHref={data.clearSelectionHref} />
+      ))}
+      <h2>Start a new notice</h2>
+      <NewVersionForm action={`${data.causeBase}/notice`} owner={data.ownsNotices ? null : data.owner} />
+    </section>
+  );
+}
+
+function VersionCard({ version: v, clearSelectionHref }: { version: Version; clearSelectionHref: string }) {
+  return (
+    <article
+      className={v.selected ? "version version-selected" : "version"}
+      aria-labelledby={`v-${v.version}`}
+      aria-current={v.selected ? "true" : undefined}
+    >
+      <h2 id={`v-${v.version}`}>
+        {v.version}
+        {v.selected ? <span className="badge">Selected</span> : null}
+      </h2>
+      <p>
+        {v.roundsDone ? <>Done: {v.roundsDone}. </> : null}
+        Next: <strong data-testid="next-step">{v.step.label}</strong>
+        {v.step.notarize ? <span className="muted"> · can be notarized online</span> : null}
+      </p>
+      <ul>
+        {v.entries.map((e) => (
+          <li key={e.id}>
+            {/* A document link: the client router reads the hash's trailing "*" as a wildcard. */}
+            <a href={e.viewLink}>{e.label}</a>
+            {e.status ? ` · ${e.status}` : ""}
+            {e.readOnly ? " · read-only" : ""}
+            {e.editLink ? (
+              <>
+                {" · "}
+                <a href={e.editLink}>Edit</a>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <div className="actions">
+        {v.nextHref ? (
+          <Link className="button button-primary" to={v.nextHref}>
+            Continue: {v.step.label}
+          </Link>
+        ) : (
+          <Link className="button" to={v.elsewhere.href}>
+            {v.step.label}: {v.elsewhere.name.toLowerCase()}
+          </Link>
+        )}
+        {v.selected ? <Link to={clearSelectionHref}>Clear the selection</Link> : null}
+      </div>
+    </article>
+  );
+}
+
+/** A new version starts at its first step's page, named in the query. */
+function NewVersionForm({ action, owner }: { action: string; owner: string | null }) {
+  const [form, fields] = useForm({
+    constraint: getZodConstraint(newVersionSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newVersionSchema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <Form method="get" action={action} className="form" {...getFormProps(form)}>
+      {owner ? <input type="hidden" name="username" value={owner} /> : null}
+      <Field
+        meta={fields.version}
+        label="Name of this version"
+        hint="For example the respondent's office and the year."
+      />
+      <div className="actions">
+        <button type="submit" className="button">
+          Start
+        </button>
+      </div>
+    </Form>
+  );
+}

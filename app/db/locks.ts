@@ -1,0 +1,28 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/**
+ * The transaction-scoped advisory locks of the app, in one place so no two jobs take the same
+ * key by chance. Each is held until its transaction ends. (The migration lock and the seed's
+ * lock live beside their code in db/client.server.ts and db/seed.server.ts and use other keys.)
+ */
+export const LOCK = {
+  /**
+   * Entry numbers of one form id (the second key): the next number is max + 1, so two entries
+   * of one form are numbered one after the other. Taken by the built-in forms engine and by
+   * the NoL step save, which number their entries the same way as the hosted forms do.
+   */
+  formEntryNumbers: 727245,
+  /**
+   * One step of one member version (owner, cause, version hashed as the second key): a second
+   * submit of the same step waits, then finds it taken.
+   */
+  versionStep: 727246,
+  /** The webhook deliveries of one hosted-form entry (its id hashed), handled one after the other. */
+  hostedEntryDelivery: 727247,
+} as const;
+
+/** `select pg_advisory_xact_lock(key, id)`: an int id as is, a text one through hashtext. */
+export function xactLock(key: (typeof LOCK)[keyof typeof LOCK], id: number | string): SQL {
+  const second = typeof id === "number" ? sql`${id}::int` : sql`hashtext(${id})`;
+  return sql`select pg_advisory_xact_lock(${sql.raw(String(key))}, ${second})`;
+}

@@ -1,0 +1,56 @@
+import { parseWithZod } from "@conform-to/zod";
+import { describe, expect, it } from "vitest";
+import { stepSchema } from "./step-form";
+
+/** The form as the browser sends it, read the way both the browser and the save read it. */
+function submit(step: Parameters<typeof stepSchema>[0], values: Record<string, string>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values)) form.set(name, value);
+  return parseWithZod(form, { schema: stepSchema(step) });
+}
+
+describe("the step forms (one schema for the browser and the save)", () => {
+  const notice = { kind: "notice", round: 1 } as const;
+  const mailing = { kind: "mailing", round: 1 } as const;
+  it.each([
+    ["claimantName", "Enter the claimant's name", notice, { dailyAmount: "1", r1Name: "X" }],
+    ["dailyAmount", "Enter an amount such as 250 or 250.00", notice, { claimantName: "C", r1Name: "X" }],
+    ["r1Name", "Name at least one respondent", notice, { claimantName: "C", dailyAmount: "1" }],
+    ["mailingDate", "Enter a real date", mailing, { mailingDate: "2026-02-30", trackingNumber: "RR1234" }],
+    [
+      "mailingDate",
+      "Enter a date as YYYY-MM-DD",
+      { kind: "true-bill-mailing", round: 4 },
+      { trackingNumber: "RR1234" },
+    ],
+    ["trackingNumber", "Enter the tracking number", mailing, { mailingDate: "2026-03-01" }],
+    ["delivered", "Confirm that the proof of delivery arrived", { kind: "proof", round: 1 }, {}],
+  ] as const)("refuses the form by %s: %s", (field, message, step, values) => {
+    const submission = submit(step, values);
+    expect(submission.status === "error" && submission.error?.[field]).toEqual([message]);
+  });
+
+  it("keeps the respondents named before in later rounds: none need be named again", () => {
+    expect(submit({ kind: "notice", round: 3 }, { claimantName: "C", dailyAmount: "250" }).status).toBe("success");
+  });
+
+  it("offers the respondent slots open in the round (spec §5: 8, then 4 more in rounds 2 and 3)", () => {
+    const named = submit(
+      { kind: "notice", round: 2 },
+      { claimantName: "C", dailyAmount: "1", r12Name: "L", r13Name: "M" },
+    );
+    expect(named.status === "success" && named.value).toMatchObject({ r12Name: "L" });
+    expect(named.status === "success" && "r13Name" in named.value).toBe(false);
+  });
+
+  it("reads amounts as cents", () => {
+    const bill = submit(
+      { kind: "true-bill", round: 4 },
+      { preparationDate: "2026-06-01", administrativeJudgment: "100.5" },
+    );
+    expect(bill.status === "success" && bill.value).toEqual({
+      preparationDate: "2026-06-01",
+      administrativeJudgment: 10_050,
+    });
+  });
+});

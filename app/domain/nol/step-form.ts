@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { RESPONDENT_TYPES, slotsOpenIn } from "./billing";
+import type { Step, StepKind } from "./steps";
+
+/**
+ * The fields of each step's form (the built-in forms engine). The same schema validates in
+ * the browser (conform) and in the save; a field left empty arrives as missing, so each
+ * required field names its message for that case too.
+ */
+
+const money = (message: string) =>
+  z
+    .string({ required_error: message })
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, message)
+    .transform((v) => Math.round(Number(v) * 100));
+
+const AMOUNT = "Enter an amount such as 250 or 250.00";
+
+const isoDate = z
+  .string({ required_error: "Enter a date as YYYY-MM-DD" })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD")
+  .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v), "Enter a real date");
+
+const respondentName = z.string().trim().max(120, "Use at most 120 characters");
+
+/** The respondent fields a notice of a round shows: r{slot}Name and r{slot}Type. */
+function respondentFields(round: number) {
+  const fields: Record<string, z.ZodTypeAny> = {};
+  for (let slot = 1; slot <= slotsOpenIn(round); slot += 1) {
+    fields[`r${slot}Name`] = respondentName.optional();
+    fields[`r${slot}Type`] = z.enum(RESPONDENT_TYPES).optional();
+  }
+  return fields;
+}
+
+export function stepSchema(step: Pick<Step, "kind" | "round">) {
+  switch (step.kind) {
+    case "notice":
+      return z
+        .object({
+          claimantName: z
+            .string({ required_error: "Enter the claimant's name" })
+            .trim()
+            .min(1, "Enter the claimant's name")
+            .max(120),
+          dailyAmount: money(AMOUNT),
+          ...respondentFields(step.round ?? 1),
+        })
+        .superRefine((v, ctx) => {
+          // Later rounds keep the respondents named before; round 1 must name one.
+          if ((step.round ?? 1) > 1) return;
+          const named = Object.entries(v).filter(([k, value]) => /^r\d+Name$/.test(k) && value);
+          if (named.length === 0)
+            ctx.addIssue({ code: "custom", path: ["r1Name"], message: "Name at least one respondent" });
+        });
+    case "mailing":
+    case "true-bill-mailing":
+      return z.object({
+        mailingDate: isoDate,
+        trackingNumber: z
+          .string({ required_error: "Enter the tracking number" })
+          .trim()
+          .min(4, "Enter the tracking number")
+          .max(60),
+      });
+    case "proof":
+    case "true-bill-proof":
+      return z.object({
+        delivered: z.literal("on", { errorMap: () => ({ message: "Confirm that the proof of delivery arrived" }) }),
+      });
+    case "setup-billing":
+      return z.object({ dailyAmount: money(AMOUNT) });
+    case "true-bill":
+      return z.object({ preparationDate: isoDate, administrativeJudgment: money(AMOUNT) });
+  }
+}
+
+/** The step kinds, as they appear in /nol/{form}/{cause}/{step}. */
+export const STEP_KINDS = [
+  "notice",
+  "mailing",
+  "proof",
+  "setup-billing",
+  "true-bill",
+  "true-bill-mailing",
+  "true-bill-proof",
+] as const satisfies readonly StepKind[];

@@ -1,0 +1,61 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { pendingSubmissions } from "~/db/schema";
+import type { UserRow, Viewer } from "../session.server";
+import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
+import { entriesOf, entryJson } from "./entries.server";
+
+/**
+ * GET /api/entry/nol-member-versions (spec §7): the owner's entries (of a cause, or one by
+ * id), their pending submissions, nolFeatures and userAuthInfo.
+ */
+export async function memberVersions(
+  services: AppServices,
+  owner: UserRow,
+  query: { cause: string | null; id: string | null },
+) {
+  const rows = (await entriesOf(services.db, owner.id, query.cause)).filter((r) => !query.id || r.id === query.id);
+  const pending = await services.db
+    .select()
+    .from(pendingSubmissions)
+    .where(
+      and(
+        eq(pendingSubmissions.userId, owner.id),
+        isNull(pendingSubmissions.resolvedAt),
+        query.cause ? eq(pendingSubmissions.causeCode, query.cause) : undefined,
+      ),
+    )
+    .orderBy(desc(pendingSubmissions.createdAt));
+  const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
+  for (const row of rows) {
+    versions.set(`${row.causeCode}\0${row.descriptiveVersion}`, {
+      CauseCode: row.causeCode,
+      DescriptiveVersion: row.descriptiveVersion,
+      AllowNotarizeOnline: true,
+    });
+  }
+  return {
+    list: rows.map((r) => entryJson(r, owner.username)),
+    pending: pending.map((p) => ({
+      username: p.username,
+      cause: p.causeCode,
+      descriptive_version: p.descriptiveVersion,
+      prior_rows: p.priorRows,
+      entry_id: p.entryId,
+      prior_updated: p.priorUpdated?.toISOString() ?? null,
+    })),
+    nolFeatures: [...versions.values()],
+    userAuthInfo: authEntry(services, owner),
+  };
+}
+
+/** The API call as a whole: the cause must exist, the owner be readable by the viewer. */
+export async function memberVersionsFor(
+  services: AppServices,
+  viewer: Viewer,
+  query: { cause?: string; username?: string; id?: string },
+) {
+  if (query.cause) await requireCauseCode(services.db, query.cause);
+  const owner = await resolveOwner(services.db, viewer, query.username);
+  return memberVersions(services, owner, { cause: query.cause ?? null, id: query.id ?? null });
+}

@@ -1,0 +1,37 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { formFromParam, versionSchema } from "~/domain/nol/entries";
+import { AUTO_SELECT_MODES } from "~/domain/nol/selection";
+import { STEP_KINDS } from "~/domain/nol/step-form";
+import { notFoundPage } from "~/lib/http.server";
+import type { PageAddress } from "./pages.server";
+
+type Params = LoaderFunctionArgs["params"];
+
+/** The params and query of the /nol/{form}/… pages, read once for all of them. */
+
+const querySchema = z.object({
+  version: versionSchema.optional().catch(undefined),
+  username: z.string().trim().min(1).max(32).optional().catch(undefined),
+  /** An entry's edit or view link (or its hash) to select (spec §4 "Selection"). */
+  href: z.string().trim().min(1).max(2_000).optional().catch(undefined),
+  auto: z.enum(AUTO_SELECT_MODES).optional().catch(undefined),
+});
+export type NolQuery = z.infer<typeof querySchema>;
+
+/** The form of the address, and whose notices: an unknown form goes to /nol/NotFound (spec §2.2). */
+export function nolAddress(request: Request, params: Params): { address: PageAddress; query: NolQuery } {
+  const form = formFromParam(params.form);
+  if (!params.form || !form) throw redirect("/nol/NotFound");
+  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return { address: { segment: params.form, form, username: query.username }, query };
+}
+
+const stepParamSchema = z.enum(STEP_KINDS);
+
+/** The step of /nol/{form}/{cause}/{step}: one of the step kinds, else this page does not exist (spec §8). */
+export function stepParam(params: Params) {
+  const step = stepParamSchema.safeParse(params.step);
+  if (!step.success) notFoundPage();
+  return step.data;
+}

@@ -1,0 +1,143 @@
+import type { AppServices } from "~/context";
+import { formBase, FORM_NAMES, ownerParam, ownerQuery, seamlessLink, stepHref } from "~/domain/nol/addresses";
+import { formForStep, formListsEntry, formOffersStep } from "~/domain/nol/billing";
+import type { NolForm } from "~/domain/nol/entries";
+import { entryLabel } from "~/domain/nol/labels";
+import { roundsDoneLabel } from "~/domain/nol/rounds";
+import { autoSelect, canEdit, emptySelection, linkHash, selectByHash, type AutoSelect } from "~/domain/nol/selection";
+import { roundsDelivered } from "~/domain/nol/steps";
+import type { Viewer } from "../session.server";
+import { causeChoices, requireCause, resolveOwner } from "./access.server";
+import { entriesOf, facts, versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
+
+/** What the NoL pages of a cause show: each page's data, computed by the rules, ready for its view. */
+
+/** The address of a NoL page: the form as the address named it, and whose notices. */
+export type PageAddress = { segment: string; form: NolForm; username?: string };
+
+async function ownerOf(services: AppServices, viewer: Viewer, address: PageAddress) {
+  const owner = await resolveOwner(services.db, viewer, address.username);
+  return { owner, other: owner.id === viewer.member.id ? null : owner.username };
+}
+
+/** /nol/{form}: the causes of the owner's country and which are open to them (spec §4). */
+export async function causesPage(services: AppServices, viewer: Viewer, address: PageAddress) {
+  const { owner, other } = await ownerOf(services, viewer, address);
+  const { choices, anyAvailable } = await causeChoices(services, owner);
+  return {
+    title: "Choose a cause",
+    base: formBase(address.segment),
+    choices,
+    ownerQuery: ownerQuery(other),
+    anyAvailable,
+    creatorOrTester: owner.nolCreator || owner.nolTester,
+  };
+}
+
+/** A cause page's owner (`other` when the notices are someone else's), cause and rows. */
+export async function causeOf(services: AppServices, viewer: Viewer, address: PageAddress, slug: string) {
+  const { owner, other } = await ownerOf(services, viewer, address);
+  const cause = await requireCause(services, owner, slug);
+  const rows = await entriesOf(services.db, owner.id, cause.code);
+  return { owner, other, cause, rows, causeBase: `${formBase(address.segment)}/${cause.slug}` };
+}
+
+/**
+ * /nol/{form}/{cause}: the owner's versions with their next step and entries, and the
+ * selection (spec §4 "Selection"): by `href`, else by the auto-select mode and the one
+ * remembered for "back". `remember` says what the remembered selection becomes.
+ */
+export async function versionsPage(
+  services: AppServices,
+  viewer: Viewer,
+  address: PageAddress,
+  input: { cause: string; href?: string; auto?: AutoSelect; remembered: string | null },
+) {
+  const { form } = address;
+  const { other, cause, rows, causeBase } = await causeOf(services, viewer, address, input.cause);
+  const listed = rows.filter((row) => formListsEntry(form, row.form)).map(facts);
+  let selection = emptySelection;
+  let selectionNotice: string | null = null;
+  if (input.href) {
+    selection = selectByHash(listed, linkHash(input.href), emptySelection);
+    if (!selection.selectedNolId) selectionNotice = "No single notice matches that link, so nothing is selected.";
+  } else {
+    const entry = listed.find((e) => e.id === autoSelect(input.auto ?? "never", listed, input.remembered));
+    if (entry) selection = selectByHash([entry], linkHash(entry.view_link), emptySelection);
+  }
+  const selectedEntry = listed.find((e) => e.id === selection.selectedNolId) ?? null;
+  const versions = versionsOf(rows).map((version) => {
+    const state = versionState(rows, version);
+    const selectedHere = selectedEntry?.descriptive_version === version ? selectedEntry : null;
+    const delivered = roundsDelivered(state.creator?.nolProofOfDelivery ?? null);
+    const elsewhere = formForStep(state.step.kind, state.bills.length > 0);
+    const offered = formOffersStep(form, state.step.kind, {
+      selectedEntryId: selectedHere?.id ?? null,
+      billExistsForVersion: state.bills.length > 0,
+    });
+    return {
+      version,
+      step: state.step,
+      selected: selectedHere !== null,
+      roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
+      entries: listedEntries(form, state, selectedHere?.id ?? null),
+      nextHref: offered ? versionStepHref({ causeBase, other }, version, state.step.kind) : null,
+      elsewhere: {
+        href: stepHref(elsewhere, cause.slug, state.step.kind, version, other),
+        name: FORM_NAMES[elsewhere],
+      },
+    };
+  });
+  const chosen = selection.selectedNolId;
+  const remember =
+    chosen && chosen !== input.remembered
+      ? { set: chosen }
+      : // A cleared selection stays cleared: "back" has nothing to go back to.
+        !chosen && input.remembered && (input.href || input.auto === "never")
+        ? { clear: true as const }
+        : null;
+  return {
+    page: {
+      title: cause.name,
+      base: formBase(address.segment),
+      cause,
+      versions,
+      causeBase,
+      owner: other ?? viewer.member.username,
+      ownsNotices: other === null,
+      formName: FORM_NAMES[form],
+      selectionNotice,
+      clearSelectionHref: `${causeBase}?auto=never${ownerParam(other)}`,
+    },
+    remember,
+  };
+}
+
+/** The address of a version's step on the page's own form. */
+export function versionStepHref(place: { causeBase: string; other: string | null }, version: string, kind: string) {
+  return `${place.causeBase}/${kind}?version=${encodeURIComponent(version)}${ownerParam(place.other)}`;
+}
+
+/** A version's entries as its form's page lists them, with Edit only where it applies. */
+function listedEntries(form: NolForm, state: VersionState, selectedId: string | null) {
+  return [state.creator, state.billingProfile, ...state.bills]
+    .filter((e): e is EntryRow => e !== null && formListsEntry(form, e.form))
+    .map((e) => {
+      const label = entryLabel({ form: e.form, tb_value: e.tbValue });
+      // "The edit permission exists only if the selected entry has an edit_link": the
+      // entry's own (a hosted form's), and never on a read-only entry.
+      const editable = selectedId === e.id && canEdit({ edit_link: e.editLink }) && !label.readOnly;
+      return { id: e.id, ...label, viewLink: seamlessLink(e, e.viewHash), editLink: editable ? e.editLink : null };
+    });
+}
+
+/** /nol/{form}/{cause}/notarize: which of the member's versions can be notarized online now. */
+export async function notarizePage(services: AppServices, viewer: Viewer, address: PageAddress, slug: string) {
+  const cause = await requireCause(services, viewer.member, slug);
+  const rows = await entriesOf(services.db, viewer.member.id, cause.code);
+  const versions = versionsOf(rows).map((version) => {
+    const { step } = versionState(rows, version);
+    return { version, step: step.label, notarize: step.notarize };
+  });
+  return { cause: cause.name, causeHref: `${formBase(address.segment)}/${cause.slug}`, versions };
+}

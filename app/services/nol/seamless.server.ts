@@ -1,0 +1,128 @@
+import { and, eq, or } from "drizzle-orm";
+import { z } from "zod";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { nolEntries, users } from "~/db/schema";
+import { causeSlug } from "~/domain/causes";
+import { isDomainError, notFound } from "~/domain/errors";
+import { isFormHash } from "~/domain/forms";
+import { ownerQuery } from "~/domain/nol/addresses";
+import { FORM_BY_ID } from "~/domain/nol/entries";
+import { entryLabel } from "~/domain/nol/labels";
+import { roundLabel } from "~/domain/nol/rounds";
+import { formatMoney } from "~/lib/format";
+import { getCauseCatalogue } from "../causes.server";
+import type { Viewer } from "../session.server";
+import { resolveOwner } from "./access.server";
+import { entriesOf } from "./entries.server";
+import { hostedEmbed } from "./hosted.server";
+
+const entryQuerySchema = z.record(z.unknown());
+
+/** The `entry` query: URL-encoded JSON of an object; anything else fails the page's validation (spec §8: 404). */
+function entryQuery(entryParam: string | null): Record<string, unknown> {
+  if (!entryParam) throw notFound();
+  try {
+    const parsed = entryQuerySchema.safeParse(JSON.parse(entryParam));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: the same 404 below
+  }
+  throw notFound();
+}
+
+/**
+ * /nol/seemless/{form_id}/{form_hash}?entry=…: the entry a hash names by its view or edit
+ * link, when the viewer may see its owner's notices. The entry (URL-encoded JSON) must be
+ * given; a missing, unknown or someone else's entry is the same not-found.
+ */
+export async function seamlessEntry(
+  db: Database,
+  viewer: Viewer,
+  formIdParam: string | undefined,
+  hash: string,
+  entryParam: string | null,
+) {
+  const prefill = entryQuery(entryParam);
+  // The form id may be left out (spec §2.2): the hash alone then finds the entry.
+  const formId = formIdParam === undefined ? null : Number(formIdParam);
+  if (formId !== null && !FORM_BY_ID[formId]) throw notFound();
+  // spec §9: a form hash is longer than 30 characters and ends in "*".
+  if (hash.length > 200 || !isFormHash(hash)) throw notFound();
+  const byHash = or(eq(nolEntries.viewHash, hash), eq(nolEntries.editHash, hash));
+  const [row] = await db
+    .select({ entry: nolEntries, owner: users.username })
+    .from(nolEntries)
+    .innerJoin(users, eq(users.id, nolEntries.userId))
+    .where(formId === null ? byHash : and(eq(nolEntries.formId, formId), byHash))
+    .limit(1);
+  if (!row) throw notFound();
+  const ownerRow = await resolveOwner(db, viewer, row.owner).catch((error: unknown) => {
+    // Someone else's entry is as good as missing.
+    throw isDomainError(error) ? notFound() : error;
+  });
+  return { row: row.entry, owner: row.owner, ownerRow, editable: row.entry.editHash === hash, prefill };
+}
+
+const money = (cents: number | null) => (cents === null ? null : formatMoney(cents, "USD"));
+
+/** The seamless page: the entry in its hosted form's embed, or its rounds and bill read here. */
+export async function seamlessPage(
+  services: AppServices,
+  viewer: Viewer,
+  params: { formId?: string; formHash: string; entry: string | null },
+) {
+  const { row, owner, ownerRow, prefill } = await seamlessEntry(
+    services.db,
+    viewer,
+    params.formId,
+    params.formHash,
+    params.entry,
+  );
+  // With Cognito Forms the entry opens in its seamless embed, prefilled with the entry JSON.
+  const embed = hostedEmbed(services, ownerRow, row.formId, {
+    ...prefill,
+    Cause: row.causeCode,
+    DescriptiveVersion: row.descriptiveVersion,
+  });
+  const cause = (await getCauseCatalogue(services.db)).causes[row.causeCode];
+  const label = entryLabel({ form: row.form, tb_value: row.tbValue });
+  const priorRows = embed ? (await entriesOf(services.db, row.userId, row.causeCode)).length : 0;
+  return {
+    embed,
+    pending: {
+      username: owner,
+      cause: row.causeCode,
+      descriptive_version: row.descriptiveVersion,
+      prior_rows: priorRows,
+      entry_id: row.id,
+      prior_updated: row.updatedAt.toISOString(),
+    },
+    testMode: !services.config.isProduction,
+    label: label.label,
+    status: label.status,
+    readOnly: label.readOnly,
+    owner,
+    version: row.descriptiveVersion,
+    causeName: cause?.name ?? row.causeCode,
+    causeHref: `/nol/creator/${cause ? causeSlug(cause.name) : row.causeCode}${ownerQuery(owner === viewer.member.username ? null : owner)}`,
+    rounds: row.nolTracking.map((tracked, i) => ({
+      round: i + 1,
+      label: roundLabel(i + 1).label ?? `Round ${i + 1}`,
+      tracked,
+      mailed: row.nolMailingDate[i] ?? null,
+      delivered: row.nolProofOfDelivery[i] ?? false,
+    })),
+    bill:
+      row.form === "NoLBilling"
+        ? {
+            preparationDate: row.preparationDate,
+            administrativeJudgment: money(row.administrativeJudgment),
+            escalationFee: money(row.escalationFee),
+            total: money(row.trueBillTotal),
+            mailed: row.billMailingDate,
+            delivered: row.billProofOfDelivery ?? false,
+          }
+        : null,
+  };
+}
