@@ -54,20 +54,33 @@ function newBoss(db: PgBoss.Db, options: PgBoss.ConstructorOptions = {}): PgBoss
   return new PgBoss({ db, schema: JOB_SCHEMA, ...options });
 }
 
-/** Creates each queue once and gives it today's retry settings (a deploy may change them). */
-async function prepareQueues(boss: PgBoss, registry: JobRegistry): Promise<void> {
+// Any 64-bit number that is ours alone; it serialises queue creation across app servers.
+const QUEUE_CREATION_LOCK_ID = 727_245_110_032;
+const QUEUE_NAME = /^[\w-]{1,100}$/;
+const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Creates each queue once and gives it today's settings (a deploy may change them). pg-boss's
+ * create_queue attaches a partition and a foreign key, and two servers creating queues at the
+ * same time deadlock on PostgreSQL, so creation runs one at a time under an advisory lock.
+ */
+async function prepareQueues(database: DatabaseHandle, boss: PgBoss, registry: JobRegistry): Promise<void> {
   for (const [name, job] of Object.entries(registry)) {
+    if (!QUEUE_NAME.test(name)) throw new Error(`A job name takes letters, digits, _ and - only: ${name}`);
     const retry = { ...DEFAULT_RETRY, ...job.retry };
     const options = {
-      name,
       policy: job.policy ?? "standard",
       retryLimit: retry.limit,
       retryDelay: retry.delaySeconds,
       retryBackoff: retry.backoff,
       expireInSeconds: job.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     };
-    await boss.createQueue(name, options);
-    await boss.updateQueue(name, options);
+    // A script without parameters runs in one transaction on both drivers (DatabaseHandle.executeSql).
+    await database.executeSql(`BEGIN;
+      SELECT pg_advisory_xact_lock(${QUEUE_CREATION_LOCK_ID});
+      SELECT ${JOB_SCHEMA}.create_queue(${quote(name)}, ${quote(JSON.stringify(options))}::json);
+      COMMIT;`);
+    await boss.updateQueue(name, { name, ...options });
   }
 }
 
@@ -84,7 +97,7 @@ function senderFor(database: DatabaseHandle, registry: JobRegistry): Promise<PgB
         schedule: false,
       });
       await boss.start();
-      await prepareQueues(boss, registry);
+      await prepareQueues(database, boss, registry);
       return boss;
     })();
     sender.catch(() => senders.delete(database));
@@ -150,7 +163,7 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
   });
   boss.on("error", (error) => logger.error({ err: error }, "the job runner could not reach its queue"));
   await boss.start();
-  await prepareQueues(boss, registry);
+  await prepareQueues(database, boss, registry);
 
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
   for (const [name, job] of Object.entries(registry)) {
