@@ -92,10 +92,13 @@ function senderFor(database: DatabaseHandle, registry: JobRegistry): Promise<PgB
   let sender = senders.get(database);
   if (!sender) {
     sender = (async () => {
-      const boss = newBoss({ executeSql: (text, values) => database.executeSql(text, values) }, {
-        supervise: false,
-        schedule: false,
-      });
+      const boss = newBoss(
+        { executeSql: (text, values) => database.executeSql(text, values) },
+        {
+          supervise: false,
+          schedule: false,
+        },
+      );
       await boss.start();
       await prepareQueues(database, boss, registry);
       return boss;
@@ -183,7 +186,10 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
           await Promise.all(
             batch.map(async (entry) => {
               try {
-                await job.run(services, job.data.parse(entry.data ?? {}), { id: entry.id, retryCount: entry.retryCount });
+                await job.run(services, job.data.parse(entry.data ?? {}), {
+                  id: entry.id,
+                  retryCount: entry.retryCount,
+                });
               } catch (error) {
                 const willRetry = entry.retryCount < entry.retryLimit;
                 logger[willRetry ? "warn" : "error"](

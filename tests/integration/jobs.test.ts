@@ -2,16 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
-import {
-  enqueue,
-  JOB_SCHEMA,
-  listJobs,
-  startJobs,
-  type JobDefinition,
-  type JobRunner,
-} from "~/services/jobs.server";
+import { loader as jobsPage } from "~/routes/admin_.jobs";
+import { enqueue, JOB_SCHEMA, listJobs, startJobs, type JobDefinition, type JobRunner } from "~/services/jobs.server";
+import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createSession, createUser } from "../helpers/users";
 
 // pg-boss's shortest polling interval: keeps the suite quick without changing what is tested.
 const POLL = { pollingIntervalSeconds: 0.5 };
@@ -72,7 +68,6 @@ describe.each(drivers)("the job runner on %s", (driver) => {
     });
 
     it("runs each of 100 queued jobs exactly once, shared between the runners", async () => {
-      const started = Date.now();
       const ids = await Promise.all(Array.from({ length: 100 }, (_, n) => first.enqueue("count", { n })));
       expect(new Set(ids).size).toBe(100);
       await expect
@@ -81,7 +76,6 @@ describe.each(drivers)("the job runner on %s", (driver) => {
           interval: 100,
         })
         .toBe(100);
-      console.log(`100 jobs on two runners (${driver}): ${Date.now() - started} ms`, byRunner);
       expect([...executions.keys()].sort()).toEqual([...ids].sort());
       expect([...executions.values()].every((count) => count === 1)).toBe(true);
       expect(byRunner.first).toBeGreaterThan(0);
@@ -98,6 +92,26 @@ describe.each(drivers)("the job runner on %s", (driver) => {
       expect(await failed()).toMatchObject({ name: "explode", retryCount: 1, error: "the provider said no" });
       const recent = await listJobs(servicesOver(database));
       expect(recent.find((job) => job.id === id)?.state).toBe("failed");
+    });
+
+    it("shows the failed jobs on /admin/jobs to admins only", async () => {
+      await expect.poll(async () => (await listJobs(servicesOver(database), { state: "failed" })).length).toBe(1);
+      const context = testContext(database);
+      const open = async (admin: boolean, search = "") => {
+        const user = await createUser(database.db, { admin });
+        const cookie = await siteCookies(context.app!.config).session.serialize(
+          (await createSession(database.db, user.id)).id,
+        );
+        const request = new Request(`http://localhost/admin/jobs${search}`, { headers: { cookie } });
+        return (await jobsPage({ request, params: {}, context }).catch((thrown: Response) => thrown)) as Response;
+      };
+      expect((await open(false)).status).toBe(403);
+      const page = await (await open(true)).json();
+      expect(page.failed).toHaveLength(1);
+      expect(page.failed[0]).toMatchObject({ name: "explode", state: "failed", error: "the provider said no" });
+      const completed = await (await open(true, "?state=completed")).json();
+      expect(completed.recent.every((job: { state: string }) => job.state === "completed")).toBe(true);
+      expect((await open(true, "?state=everything")).status).toBe(404);
     });
   });
 
