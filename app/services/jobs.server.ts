@@ -164,47 +164,49 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
       }
     },
   });
-  boss.on("error", (error) => logger.error({ err: error }, "the job runner could not reach its queue"));
-  await boss.start();
-  await prepareQueues(database, boss, registry);
+  boss.on("error", (error) => logger.error({ err: error }, "a step of the job runner failed"));
 
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
-  for (const [name, job] of Object.entries(registry)) {
-    if (job.enabled && !job.enabled(services)) {
-      await boss.unschedule(name);
-      continue;
+  /** Runs one polled batch; a job that throws is failed on its own (retried or given up). */
+  const runBatch = async (name: string, job: JobDefinition<unknown>, batch: PgBoss.JobWithMetadata<unknown>[]) => {
+    running += 1;
+    try {
+      await Promise.all(
+        batch.map(async (entry) => {
+          try {
+            await job.run(services, job.data.parse(entry.data ?? {}), { id: entry.id, retryCount: entry.retryCount });
+          } catch (error) {
+            const willRetry = entry.retryCount < entry.retryLimit;
+            logger[willRetry ? "warn" : "error"](
+              { err: error, job: name, jobId: entry.id, tries: entry.retryCount + 1 },
+              willRetry ? "a job failed: it will be tried again" : "a job failed: gave up",
+            );
+            // pg-boss completes the batch afterwards, which touches only jobs still active.
+            await boss.fail(name, entry.id, describeError(error));
+          }
+        }),
+      );
+    } finally {
+      running -= 1;
     }
-    if (job.schedule) await boss.schedule(name, job.schedule);
-    else await boss.unschedule(name);
-    await boss.work<unknown>(
-      name,
-      { includeMetadata: true, pollingIntervalSeconds, batchSize: job.batchSize ?? 1 },
-      async (batch) => {
-        running += 1;
-        try {
-          // pg-boss completes the batch afterwards; a job failed here is no longer active, so it stays failed.
-          await Promise.all(
-            batch.map(async (entry) => {
-              try {
-                await job.run(services, job.data.parse(entry.data ?? {}), {
-                  id: entry.id,
-                  retryCount: entry.retryCount,
-                });
-              } catch (error) {
-                const willRetry = entry.retryCount < entry.retryLimit;
-                logger[willRetry ? "warn" : "error"](
-                  { err: error, job: name, jobId: entry.id, tries: entry.retryCount + 1 },
-                  willRetry ? "a job failed: it will be tried again" : "a job failed: gave up",
-                );
-                await boss.fail(name, entry.id, describeError(error));
-              }
-            }),
-          );
-        } finally {
-          running -= 1;
-        }
-      },
-    );
+  };
+
+  try {
+    await boss.start();
+    await prepareQueues(database, boss, registry);
+    const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+    for (const [name, job] of Object.entries(registry)) {
+      if (job.enabled && !job.enabled(services)) {
+        await boss.unschedule(name);
+        continue;
+      }
+      if (job.schedule) await boss.schedule(name, job.schedule);
+      else await boss.unschedule(name);
+      const workOptions = { includeMetadata: true as const, pollingIntervalSeconds, batchSize: job.batchSize ?? 1 };
+      await boss.work<unknown>(name, workOptions, (batch) => runBatch(name, job, batch));
+    }
+  } catch (error) {
+    await boss.stop({ graceful: false, close: false }).catch(() => {});
+    throw error;
   }
   const sender = Promise.resolve(boss);
   senders.set(database, sender);

@@ -115,6 +115,33 @@ describe.each(drivers)("the job runner on %s", (driver) => {
     });
   });
 
+  it("lets a running job finish when it stops, and takes no new one", async () => {
+    const ran: string[] = [];
+    let release: () => void = () => {};
+    const slowJobs = {
+      slow: {
+        data: z.object({ label: z.string() }),
+        async run(_services, { label }) {
+          ran.push(`${label} started`);
+          if (label === "first") await new Promise<void>((resolve) => (release = resolve));
+          ran.push(`${label} finished`);
+        },
+      } satisfies JobDefinition<{ label: string }>,
+    };
+    const runner = await startJobs(servicesOver(database), { ...POLL, jobs: slowJobs });
+    const id = await runner.enqueue("slow", { label: "first" });
+    await expect.poll(() => ran, { timeout: 10_000, interval: 50 }).toContain("first started");
+    const stopped = runner.stop();
+    await runner.enqueue("slow", { label: "second" });
+    setTimeout(() => release(), 300);
+    await stopped;
+    expect(ran).toEqual(["first started", "first finished"]);
+    const [job] = (await listJobs(servicesOver(database), { state: "completed", limit: 500 })).filter(
+      (j) => j.id === id,
+    );
+    expect(job?.name).toBe("slow");
+  });
+
   describe("the e-mail retry sweep", () => {
     const smtp = { MAIL: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: "no-reply@members.example.org" };
     const schedules = async () =>
