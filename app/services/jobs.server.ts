@@ -92,13 +92,8 @@ function senderFor(database: DatabaseHandle, registry: JobRegistry): Promise<PgB
   let sender = senders.get(database);
   if (!sender) {
     sender = (async () => {
-      const boss = newBoss(
-        { executeSql: (text, values) => database.executeSql(text, values) },
-        {
-          supervise: false,
-          schedule: false,
-        },
-      );
+      const db = { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) };
+      const boss = newBoss(db, { supervise: false, schedule: false });
       await boss.start();
       await prepareQueues(database, boss, registry);
       return boss;
