@@ -10,12 +10,12 @@ import helmet from "helmet";
 import { pino, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import { bootApp } from "./app/boot.server";
-import { startMailRetries } from "./app/services/mail.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
 import { crossSiteWrite, hasNul, redactUrl } from "./app/domain/requests";
+import { startJobs } from "./app/services/jobs.server";
 
 // This file runs from its bundle at dist/server.js; the project root is one level up.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -164,6 +164,7 @@ async function loadBuild(): Promise<ServerBuild> {
 
 export async function startServer(config: AppConfig, logger: Logger) {
   const services = await bootApp(config, logger);
+  const jobs = await startJobs(services);
   const build = await loadBuild();
   const state = { shuttingDown: false };
   const app = createApp(services, build, state);
@@ -175,14 +176,14 @@ export async function startServer(config: AppConfig, logger: Logger) {
   if (config.isProduction && config.mail === "outbox") {
     logger.warn("MAIL=outbox: e-mail is kept in the outbox for admins and not sent; set MAIL=smtp and SMTP_URL");
   }
-  const stopMailRetries = startMailRetries(services);
 
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) =>
     (stopping ??= (async () => {
       logger.info({ signal }, "shutting down: finishing requests in flight");
       state.shuttingDown = true;
-      stopMailRetries();
+      // The runner stops taking jobs now and lets the running ones finish while requests drain.
+      const jobsStopped = jobs.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => {
@@ -191,6 +192,7 @@ export async function startServer(config: AppConfig, logger: Logger) {
       }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(force);
+      await jobsStopped;
       await services.providers.mail.settled();
       await services.database.close();
       logger.info("stopped");

@@ -13,6 +13,9 @@ import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** Rows of raw SQL, as node-postgres and PGlite both give them. */
+export type SqlRows = { rows: Record<string, unknown>[] };
+
 export type DatabaseHandle = {
   db: Database;
   driver: "pglite" | "postgres";
@@ -20,6 +23,12 @@ export type DatabaseHandle = {
   ping(timeoutMs?: number): Promise<void>;
   /** Applies the committed migrations; safe to call from several servers at once. */
   migrate(): Promise<void>;
+  /**
+   * Raw SQL for the job runner (pg-boss's `db` option). With values: one statement with
+   * parameters. Without: one or more statements, the last one's rows returned; a failed
+   * script that opened a transaction is rolled back, so the connection is never left aborted.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<SqlRows>;
   close(): Promise<void>;
 };
 
@@ -59,6 +68,10 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+const lastRows = (results: { rows: unknown[] }[]): SqlRows => ({
+  rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[],
+});
 
 /** PGlite allows one process per data directory; a second one would corrupt it. */
 function claimDirectory(dir: string): () => void {
@@ -103,6 +116,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           client.release();
         }
       },
+      async executeSql(text, values) {
+        if (values?.length) return (await pool.query(text, values)) as SqlRows;
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          const result = (await client.query(text)) as unknown as SqlRows | SqlRows[];
+          return Array.isArray(result) ? lastRows(result) : result;
+        } catch (error) {
+          // A script that failed after its BEGIN leaves the connection in an aborted transaction.
+          await client.query("rollback").catch((failure: Error) => (broken = failure));
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      },
       async close() {
         await pool.end();
       },
@@ -126,6 +154,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
+    },
+    async executeSql(text, values) {
+      // PGlite's query() takes one statement; exec() takes a script without parameters. One
+      // connection serves the whole app, so a script runs inside transaction(): it holds the
+      // connection throughout and rolls a failure back before any other query runs.
+      if (values?.length) return (await client.query(text, values)) as SqlRows;
+      return lastRows(await client.transaction((tx) => tx.exec(text)));
     },
     async close() {
       if (!client.closed) await client.close();

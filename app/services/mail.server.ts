@@ -1,24 +1,20 @@
-import type { AppServices } from "~/context";
+import { z } from "zod";
+import type { JobDefinition } from "./jobs.server";
 
-export const MAIL_RETRY_INTERVAL_MS = 60_000;
-
-/** With SMTP, tries pending e-mails again every minute, one sweep at a time; returns the stop. */
-export function startMailRetries(services: AppServices): () => void {
-  if (services.providers.mail.name !== "smtp") return () => {};
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    services.providers.mail
-      .retryPending()
-      .then((result) => {
-        if (result.sent + result.failed > 0) services.logger.info(result, "tried pending e-mails again");
-      })
-      .catch((error: unknown) => services.logger.error({ err: error }, "could not try pending e-mails again"))
-      .finally(() => {
-        running = false;
-      });
-  }, MAIL_RETRY_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+/**
+ * With SMTP, tries again every minute the e-mails the mail server has not taken yet. One sweep
+ * waits and one runs at a time across all servers ("stately"); each row is still claimed on its
+ * own, so a sweep that overlaps another never sends a message twice. A failed sweep is not
+ * retried: the next minute's sweep is its retry, and the failure stays visible on /admin/jobs.
+ */
+export const mailRetryJob = {
+  data: z.object({}),
+  schedule: "* * * * *",
+  enabled: (services) => services.providers.mail.name === "smtp",
+  policy: "stately",
+  retry: { limit: 0, delaySeconds: 0 },
+  async run(services) {
+    const result = await services.providers.mail.retryPending();
+    if (result.sent + result.failed > 0) services.logger.info(result, "tried pending e-mails again");
+  },
+} satisfies JobDefinition<Record<string, never>>;
