@@ -212,25 +212,33 @@ async function main() {
     throw error;
   }
   const logger = pino({ level: config.logLevel, base: { service: "memberhall" } });
-  try {
-    const { stop } = await startServer(config, logger);
-    // A terminal's Ctrl-C reaches both `npm start` and this process; a repeated signal
-    // joins the shutdown already under way instead of killing the process mid-drain.
-    for (const signal of ["SIGTERM", "SIGINT"] as const) {
-      process.on(signal, () => {
-        stop(signal).then(
-          () => process.exit(0),
-          (error) => {
-            logger.error({ err: error }, "shutdown failed");
-            process.exit(1);
-          },
-        );
-      });
+  // The handlers are in place before the server says it listens: a signal that arrives
+  // while it starts is kept and carried out as soon as there is something to stop. A
+  // terminal's Ctrl-C reaches both `npm start` and this process; a repeated signal joins
+  // the shutdown already under way instead of killing the process mid-drain.
+  let stopServer: ((signal: string) => Promise<void>) | undefined;
+  let pendingSignal: string | undefined;
+  const onSignal = (signal: string) => {
+    if (!stopServer) {
+      pendingSignal ??= signal;
+      return;
     }
+    stopServer(signal).then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => onSignal(signal));
+  try {
+    stopServer = (await startServer(config, logger)).stop;
   } catch (error) {
     logger.fatal({ err: error }, `could not start: ${(error as Error).message}`);
     process.exit(1);
   }
+  if (pendingSignal) onSignal(pendingSignal);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
