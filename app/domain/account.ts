@@ -59,35 +59,24 @@ export const loginSchema = z.object({
   website: honeypotSchema,
 });
 
+/** The token of an e-mailed link (confirmation, password reset, newsletter). */
+export const linkTokenSchema = z.string().min(20).max(200);
+
+/** The token a link's address carries, or null when it carries none that could be one. */
+export function linkTokenOf(value: string | null): string | null {
+  const parsed = linkTokenSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export const resetRequestSchema = z.object({ email: emailSchema, website: honeypotSchema });
 
 export const resetPasswordSchema = z
   .object({
-    token: z.string().min(20).max(200),
+    token: linkTokenSchema,
     password: passwordSchema,
-    confirm: z.string(),
+    confirm: z.string().optional(),
   })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
-
-export const profileStepSchema = z.object({
-  name: z
-    .string({ required_error: "Enter your name" })
-    .trim()
-    .min(1, "Enter your name")
-    .max(120, "Use at most 120 characters"),
-  country: z
-    .string({ required_error: "Choose your country" })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, "Choose your country"),
-});
-
-/** Field errors keyed by field name, as the forms show them next to each field. */
-export type FieldErrors = Partial<Record<string, string[]>>;
-
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  return error.flatten().fieldErrors as FieldErrors;
-}
 
 /** Subscription statuses that count as a membership in good standing. */
 export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TRIALING"]);
