@@ -1,28 +1,15 @@
 import { z } from "zod";
-import { emailSchema, honeypotSchema, linkTokenSchema } from "./account";
+import { emailSchema, honeypotSchema, linkTokenSchema, requiredText } from "./account";
 
 /** The forms a visitor reaches the community with: Contact Support (form 255) and the newsletter. */
 
 export const SUPPORT_SOURCE = "Member Site";
 
 export const supportSchema = z.object({
-  email: z
-    .string({ required_error: "Enter your e-mail address" })
-    .trim()
-    .min(1, "Enter your e-mail address")
-    .max(254)
-    .email("Enter a valid e-mail address"),
+  email: requiredText("Enter your e-mail address", 254).email("Enter a valid e-mail address"),
   name: z.string().trim().max(120, "Use at most 120 characters").optional(),
-  subject: z
-    .string({ required_error: "Say what it is about" })
-    .trim()
-    .min(1, "Say what it is about")
-    .max(200, "Use at most 200 characters"),
-  message: z
-    .string({ required_error: "Write your message" })
-    .trim()
-    .min(1, "Write your message")
-    .max(5_000, "Use at most 5,000 characters"),
+  subject: requiredText("Say what it is about", 200, "Use at most 200 characters"),
+  message: requiredText("Write your message", 5_000, "Use at most 5,000 characters"),
   source: z.literal(SUPPORT_SOURCE).catch(SUPPORT_SOURCE),
   website: honeypotSchema,
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requiredText } from "./account";
 import { cardSchema } from "./card";
 
 /**
@@ -62,11 +63,7 @@ export function setupDestination(
 }
 
 export const profileStepSchema = z.object({
-  name: z
-    .string({ required_error: "Enter your name" })
-    .trim()
-    .min(1, "Enter your name")
-    .max(120, "Use at most 120 characters"),
+  name: requiredText("Enter your name", 120, "Use at most 120 characters"),
   country: z
     .string({ required_error: "Choose your country" })
     .trim()

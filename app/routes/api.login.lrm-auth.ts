@@ -14,7 +14,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return withApiErrors(async () => {
     const client = clientMeta(request, context.clientIp, request.headers.get("device-key"));
     const viewer = await redeemHandoff(services, new URL(request.url).searchParams, client);
-    const response = json({ state: sessionState(viewer, services.config) }, { headers: { "Cache-Control": "no-store" } });
+    const response = json(
+      { state: sessionState(viewer, services.config) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
     return withState(response, request, viewer, services.config);
   });
 }

@@ -10,7 +10,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return withApiErrors(async () => {
     const fresh = await recheckSession(services.db, viewer.session.id);
     if (!fresh) throw unauthorized("The session has ended");
-    const response = json({ state: sessionState(fresh, services.config) }, { headers: { "Cache-Control": "no-store" } });
+    const response = json(
+      { state: sessionState(fresh, services.config) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
     return withState(response, request, fresh, services.config);
   });
 }

@@ -20,7 +20,6 @@ function requireKnownAction(action: string | undefined) {
   if (action !== "reset") notFoundPage();
 }
 
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireKnownAction(params.action);
   const services = await appServices(context);

@@ -42,7 +42,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { planId, amount, ...card } = submission.value;
   return withFormErrors(
     submission,
-    async () => finish(await saveMembershipStep(services, viewer, { planId, amountCents: amountToCents(amount), card })),
+    async () =>
+      finish(await saveMembershipStep(services, viewer, { planId, amountCents: amountToCents(amount), card })),
     (error) => (isCardDeclined(error) ? 402 : undefined),
   );
 }

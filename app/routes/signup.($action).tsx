@@ -42,7 +42,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   if (page === "check-email") {
     if (!viewer) throw redirect("/login");
-    return json({ page: "check-email" as const, email: viewer.user.email, verified: viewer.user.emailVerifiedAt !== null });
+    return json({
+      page: "check-email" as const,
+      email: viewer.user.email,
+      verified: viewer.user.emailVerifiedAt !== null,
+    });
   }
   if (viewer) throw redirect(viewer.member.needsSetup ? "/setup" : "/");
   return json({ page: "form" as const, email: null, verified: false });
@@ -59,7 +63,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   const { form, submission } = await parseSubmission(request, signupSchema);
   return withFormErrors(submission, async () => {
-    await ipLimit(services, "signup", context.clientIp, "Too many sign-ups from your network. Wait a minute and try again.");
+    await ipLimit(
+      services,
+      "signup",
+      context.clientIp,
+      "Too many sign-ups from your network. Wait a minute and try again.",
+    );
     if (submission.status !== "success") {
       // A filled honeypot is a robot: answer as if all went well and keep nothing.
       if (submission.error?.website) return redirect("/signup/check-email");

@@ -22,7 +22,13 @@ export function actorOf(viewer: Viewer | null): AuditActor {
 
 /** Counts one login, sign-up or reset request from the address; past the limit, a 429 saying `message`. */
 export async function ipLimit(services: AppServices, action: string, ip: string, message: string) {
-  await enforceRateLimit(services.db, `${action}:ip:${ip}`, services.config.authRateLimit, IP_LIMIT_WINDOW_SECONDS, message);
+  await enforceRateLimit(
+    services.db,
+    `${action}:ip:${ip}`,
+    services.config.authRateLimit,
+    IP_LIMIT_WINDOW_SECONDS,
+    message,
+  );
 }
 
 function refuseCommonPassword(password: string) {

@@ -20,11 +20,7 @@ function unsubscribeToken(secret: string, email: string): string {
  * Double opt-in: a subscription is pending until the confirmation link is used. One row per
  * address whatever happens; every mail carries an unsubscribe link.
  */
-export async function subscribeNewsletter(
-  services: AppServices,
-  email: string,
-  ip: string,
-): Promise<void> {
+export async function subscribeNewsletter(services: AppServices, email: string, ip: string): Promise<void> {
   await enforceRateLimit(
     services.db,
     `newsletter:ip:${ip}`,

@@ -249,15 +249,21 @@ export async function optionalViewer(
   return { viewer: await getViewer(request, services).catch(() => null), services };
 }
 
-/** The viewer of a page request, or a redirect to /login that remembers where they were going. */
-export async function requireViewer(
+/** The viewer of a request, or the answer `refuse` makes for a visitor. */
+async function signedIn(
   request: Request,
   context: AppLoadContext,
+  refuse: (config: AppConfig) => Response | Promise<Response>,
 ): Promise<{ viewer: Viewer; services: AppServices }> {
   const services = await appServices(context);
   const viewer = await viewerOrNull(request, services);
-  if (!viewer) throw await loginRedirect(request, services.config);
+  if (!viewer) throw await refuse(services.config);
   return { viewer, services };
+}
+
+/** The viewer of a page request, or a redirect to /login that remembers where they were going. */
+export function requireViewer(request: Request, context: AppLoadContext) {
+  return signedIn(request, context, (config) => loginRedirect(request, config));
 }
 
 /** Like requireViewer, and the member must have finished setup. */
@@ -282,14 +288,8 @@ export async function loginRedirect(request: Request, config: AppConfig): Promis
 }
 
 /** The viewer of an API request, or a 401 JSON answer. */
-export async function requireApiViewer(
-  request: Request,
-  context: AppLoadContext,
-): Promise<{ viewer: Viewer; services: AppServices }> {
-  const services = await appServices(context);
-  const viewer = await viewerOrNull(request, services);
-  if (!viewer) throw errorJson(unauthorized("Sign in first"));
-  return { viewer, services };
+export function requireApiViewer(request: Request, context: AppLoadContext) {
+  return signedIn(request, context, () => errorJson(unauthorized("Sign in first")));
 }
 
 /** Like requireApiViewer, and the member must have finished setup (spec §2.3): else 403. */

@@ -19,7 +19,10 @@ export async function setupPage(services: AppServices, viewer: Viewer, step: Set
   const steps = activeSetupSteps({ free: config.free }).map(({ id, title }) => ({ id, title }));
   const base = { step, steps, name: viewer.member.name ?? "", country: viewer.member.countryCode ?? "" };
   if (step === "profile") {
-    const list = await db.select({ code: countries.code, name: countries.name }).from(countries).orderBy(countries.name);
+    const list = await db
+      .select({ code: countries.code, name: countries.name })
+      .from(countries)
+      .orderBy(countries.name);
     return { ...base, countries: list, plans: [], sandbox: false };
   }
   const active = await db.select().from(plans).where(eq(plans.active, true)).orderBy(plans.sort);

@@ -43,10 +43,6 @@ export async function consumeToken(db: Database, purpose: Purpose, raw: string):
 
 /** True while a code is live, without using it (to show a form before it is submitted). */
 export async function tokenIsLive(db: Database, purpose: Purpose, raw: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: oneTimeTokens.id })
-    .from(oneTimeTokens)
-    .where(live(purpose, raw))
-    .limit(1);
+  const rows = await db.select({ id: oneTimeTokens.id }).from(oneTimeTokens).where(live(purpose, raw)).limit(1);
   return rows.length > 0;
 }

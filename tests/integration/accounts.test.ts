@@ -101,8 +101,8 @@ describe.each(drivers)("accounts on %s", (driver) => {
       );
       expect(result).toMatchObject({ kind: "invalid", status: 400 });
       expect(result.fieldErrors).toEqual({
-          username: ["That username is taken"],
-          email: ["An account already uses that e-mail address; log in or reset your password"],
+        username: ["That username is taken"],
+        email: ["An account already uses that e-mail address; log in or reset your password"],
       });
       expect((await database.db.select().from(users)).length).toBe(before);
     });
@@ -361,7 +361,9 @@ describe.each(drivers)("accounts on %s", (driver) => {
     it("takes a donation of the amount chosen", async () => {
       const user = await createUser(database.db, { needsSetup: true, setupStep: "membership" });
       const viewer = (await loadViewer(database.db, (await createSession(database.db, user.id)).id))!;
-      const tooSmall = await refusal(saveMembershipStep(services, viewer, { planId: "donation", amountCents: 50, card }));
+      const tooSmall = await refusal(
+        saveMembershipStep(services, viewer, { planId: "donation", amountCents: 50, card }),
+      );
       expect(tooSmall.fieldErrors).toEqual({ amount: ["Enter a donation from 1.00 to 10,000.00"] });
       expect(await saveMembershipStep(services, viewer, { planId: "donation", amountCents: 2500, card })).toEqual({
         next: null,

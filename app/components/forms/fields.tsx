@@ -75,7 +75,17 @@ function described(meta: Meta, hint: ReactNode) {
   return ids.length ? ids.join(" ") : undefined;
 }
 
-function FieldShell({ meta, label, hint, children }: { meta: Meta; label: string; hint?: ReactNode; children: ReactNode }) {
+function FieldShell({
+  meta,
+  label,
+  hint,
+  children,
+}: {
+  meta: Meta;
+  label: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>

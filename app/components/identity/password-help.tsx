@@ -1,11 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { ExpiredLink } from "~/components/expired-link";
-import { Field, FormErrors, Honeypot, useSchemaForm } from "~/components/forms/fields";
+import { Field, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema, resetRequestSchema } from "~/domain/account";
-import { Card } from "./card";
+import { Card, FormCard } from "./card";
 
 export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a common password is refused.`;
 
@@ -19,21 +18,17 @@ const backToLogin = (
 export function LoginHelpForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useSchemaForm(resetRequestSchema, { lastResult });
   return (
-    <Card
+    <FormCard
       id="help-title"
       title="Login help"
       lead="Enter the e-mail address of your account and we will send you a link to set a new password."
+      form={form}
+      honeypot
+      submit={<SubmitButton pendingText="Sending…">Send the link</SubmitButton>}
+      after={backToLogin}
     >
-      <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <Field meta={fields.email} label="E-mail address" type="email" autoComplete="email" />
-        <Honeypot />
-        <div className="actions">
-          <SubmitButton pendingText="Sending…">Send the link</SubmitButton>
-        </div>
-      </Form>
-      {backToLogin}
-    </Card>
+      <Field meta={fields.email} label="E-mail address" type="email" autoComplete="email" />
+    </FormCard>
   );
 }
 
@@ -69,22 +64,21 @@ export function ResetPasswordForm({
     );
   }
   return (
-    <Card id="reset-title" title="Set a new password">
-      <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <input type="hidden" name="token" value={token} />
-        <Field
-          meta={fields.password}
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint={PASSWORD_HINT}
-        />
-        <Field meta={fields.confirm} label="New password again" type="password" autoComplete="new-password" />
-        <div className="actions">
-          <SubmitButton pendingText="Saving…">Save the new password</SubmitButton>
-        </div>
-      </Form>
-    </Card>
+    <FormCard
+      id="reset-title"
+      title="Set a new password"
+      form={form}
+      submit={<SubmitButton pendingText="Saving…">Save the new password</SubmitButton>}
+    >
+      <input type="hidden" name="token" value={token} />
+      <Field
+        meta={fields.password}
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={PASSWORD_HINT}
+      />
+      <Field meta={fields.confirm} label="New password again" type="password" autoComplete="new-password" />
+    </FormCard>
   );
 }

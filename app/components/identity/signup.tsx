@@ -1,51 +1,48 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { DeviceKeyField } from "~/components/device-key-field";
-import { CheckboxField, Field, FormErrors, Honeypot, useSchemaForm } from "~/components/forms/fields";
+import { CheckboxField, Field, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { signupSchema, USERNAME_RULE } from "~/domain/account";
-import { Card } from "./card";
+import { Card, FormCard } from "./card";
 import { PASSWORD_HINT } from "./password-help";
 
 export function SignupForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useSchemaForm(signupSchema, { lastResult });
   return (
-    <Card
+    <FormCard
       id="signup-title"
       title="Sign up"
       lead="Create your account. Next you will tell us a little about yourself and choose your membership."
+      form={form}
+      honeypot
+      submit={<SubmitButton pendingText="Creating your account…">Sign up</SubmitButton>}
+      after={
+        <p className="muted">
+          Already a member? <Link to="/login">Log in</Link>
+        </p>
+      }
     >
-      <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <Field
-          meta={fields.username}
-          label="Username"
-          autoComplete="username"
-          hint={`${USERNAME_RULE}. It cannot be changed later.`}
-        />
-        <Field meta={fields.email} label="E-mail address" type="email" autoComplete="email" />
-        <Field meta={fields.password} label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
-        <CheckboxField
-          meta={fields.acceptTerms}
-          label={
-            <>
-              I accept the <Link to="/signup/terms">Terms of Service</Link> and the{" "}
-              <Link to="/signup/privacy-policy">Privacy Policy</Link>
-            </>
-          }
-        />
-        <DeviceKeyField />
-        <Honeypot />
-        <div className="actions">
-          <SubmitButton pendingText="Creating your account…">Sign up</SubmitButton>
-        </div>
-      </Form>
-      <p className="muted">
-        Already a member? <Link to="/login">Log in</Link>
-      </p>
-    </Card>
+      <Field
+        meta={fields.username}
+        label="Username"
+        autoComplete="username"
+        hint={`${USERNAME_RULE}. It cannot be changed later.`}
+      />
+      <Field meta={fields.email} label="E-mail address" type="email" autoComplete="email" />
+      <Field meta={fields.password} label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+      <CheckboxField
+        meta={fields.acceptTerms}
+        label={
+          <>
+            I accept the <Link to="/signup/terms">Terms of Service</Link> and the{" "}
+            <Link to="/signup/privacy-policy">Privacy Policy</Link>
+          </>
+        }
+      />
+      <DeviceKeyField />
+    </FormCard>
   );
 }
 
