@@ -32,7 +32,7 @@ export function useSchemaForm<Schema extends z.ZodTypeAny>(
     id?: string;
   } = {},
 ) {
-  return useForm<z.input<Schema>, z.output<Schema>>({
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue as never,
@@ -41,6 +41,11 @@ export function useSchemaForm<Schema extends z.ZodTypeAny>(
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  // conform re-renders the component that read a piece of state. The field components read
+  // their own errors, which React may skip when it re-runs this component for a state update
+  // that changes nothing (a bail-out): reading every error here keeps them all subscribed.
+  void form.allErrors;
+  return [form, fields] as const;
 }
 
 /** The conform answer inside an action's data, when the data is one (an action may answer other things too). */
