@@ -7,6 +7,7 @@ import { seedDemo } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
 import { action as memberAction } from "~/routes/members.($userId)";
 import { action as rejoinAction } from "~/routes/re-join";
+import { action as setupAction } from "~/routes/setup.($code)";
 import { DomainError } from "~/domain/errors";
 import { requestPasswordReset, resetPassword, signUp, verifyEmail } from "~/services/accounts.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
@@ -205,6 +206,24 @@ describe.each(drivers)("accounts on %s", (driver) => {
       }
     });
 
+    it("signs in through the login action with a session cookie and remembers the target", async () => {
+      const response = (await loginAction({
+        request: new Request("http://localhost/login", {
+          method: "POST",
+          body: new URLSearchParams({ login: "member", password: "memberhall-demo", redirectTo: "/members" }),
+        }),
+        params: {},
+        context: { ...context, clientIp: "192.0.2.14" },
+      })) as Response;
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/redirect-login-success");
+      const cookies = response.headers.getSetCookie();
+      const cookieHeader = cookies.map((c) => c.split(";")[0]).join("; ");
+      const sessionId = await siteCookies(services.config).session.parse(cookieHeader);
+      expect((await loadViewer(database.db, sessionId))?.user.username).toBe("member");
+      expect(await siteCookies(services.config).afterLogin.parse(cookieHeader)).toBe("/members");
+    });
+
     it("answers a malformed login body with field errors, not a 500", async () => {
       const response = (await loginAction({
         request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ login: "" }) }),
@@ -356,6 +375,32 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const [sub] = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
       expect(sub).toMatchObject({ status: "ACTIVE", provider: "sandbox", planId: "monthly" });
       expect(sub!.currentPeriodEnd!.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    });
+
+    it("answers a declined card on the membership form with 402 and the issuer's message", async () => {
+      const user = await createUser(database.db, { needsSetup: true, setupStep: "membership" });
+      const cookie = await siteCookies(services.config).session.serialize(
+        (await createSession(database.db, user.id)).id,
+      );
+      const response = (await setupAction({
+        request: new Request("http://localhost/setup/membership", {
+          method: "POST",
+          headers: { cookie },
+          body: new URLSearchParams({
+            planId: "monthly",
+            cardNumber: "4000 0000 0000 0002",
+            expiry: "12/39",
+            cvc: "123",
+          }),
+        }),
+        params: { code: "membership" },
+        context,
+      })) as Response;
+      expect(response.status).toBe(402);
+      const { result } = await response.json();
+      expect(result.error).toEqual({ "": ["Your card was declined."] });
+      expect(result.initialValue).not.toHaveProperty("cardNumber");
+      expect(result.initialValue).not.toHaveProperty("cvc");
     });
 
     it("takes a donation of the amount chosen", async () => {
