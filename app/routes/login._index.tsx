@@ -6,8 +6,8 @@ import { LoginForm } from "~/components/identity/login";
 import { safeRedirectPath } from "~/domain/guard";
 import { replyWith, replyWithError } from "~/lib/submission.server";
 import { appServices } from "~/services/app.server";
-import { authenticateLogin, LoginRefused } from "~/services/auth.server";
-import { optionalViewer, sessionCookies } from "~/services/session.server";
+import { authenticateLogin, LoginRefused, sessionCookies } from "~/services/auth.server";
+import { optionalViewer } from "~/services/session.server";
 
 export const handle = { layout: "logo" };
 

@@ -9,7 +9,8 @@ import { linkTokenOf, signupSchema } from "~/domain/account";
 import { notFoundPage } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { ipLimit, resendVerification, signUp, verifyEmail } from "~/services/accounts.server";
-import { clientMeta, optionalViewer, redirectWithFlash, sessionCookies } from "~/services/session.server";
+import { sessionCookies } from "~/services/auth.server";
+import { clientMeta, optionalViewer, redirectWithFlash } from "~/services/session.server";
 
 export const handle = { layout: "logo" };
 

@@ -1,6 +1,7 @@
 import { or, sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
+import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import { users } from "~/db/schema";
 import { loginSchema } from "~/domain/account";
@@ -11,7 +12,7 @@ import { actorOf, ipLimit } from "./accounts.server";
 import { audit } from "./audit.server";
 import { verifyPassword } from "./password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
-import { clientMeta, revokeSession, startSession, type ClientMeta, type Viewer } from "./session.server";
+import { clientMeta, revokeSession, siteCookies, startSession, type ClientMeta, type Viewer } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "That username or e-mail address and password do not match";
 
@@ -116,6 +117,18 @@ export function authenticateLogin(services: AppServices, request: Request, clien
     }),
   );
   return authenticator.authenticate("form", request);
+}
+
+/**
+ * The answer to a successful login or sign-up: the session cookie, and the path to come back
+ * to when there is one (spec §2.3).
+ */
+export async function sessionCookies(config: AppConfig, sessionId: string, rememberedTarget?: string) {
+  const cookies = siteCookies(config);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await cookies.session.serialize(sessionId));
+  if (rememberedTarget) headers.append("Set-Cookie", await cookies.afterLogin.serialize(rememberedTarget));
+  return headers;
 }
 
 /** Ends the viewer's session, audited. */

@@ -332,18 +332,6 @@ export async function readFlash(
   return { flash: parsed.data, clear: await siteCookies(config).flash.serialize("", { maxAge: 0 }) };
 }
 
-/**
- * The answer to a successful login or sign-up: the session cookie, and the path to come back
- * to when there is one (spec §2.3).
- */
-export async function sessionCookies(config: AppConfig, sessionId: string, rememberedTarget?: string) {
-  const cookies = siteCookies(config);
-  const headers = new Headers();
-  headers.append("Set-Cookie", await cookies.session.serialize(sessionId));
-  if (rememberedTarget) headers.append("Set-Cookie", await cookies.afterLogin.serialize(rememberedTarget));
-  return headers;
-}
-
 export async function redirectWithFlash(to: string, flash: Flash, config: AppConfig, headers: HeadersInit = {}) {
   const merged = new Headers(headers);
   merged.append("Set-Cookie", await flashHeader(config, flash));
