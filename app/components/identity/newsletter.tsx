@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { Field, FormErrors, Honeypot, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
@@ -18,7 +19,7 @@ const MESSAGES = {
 } as const;
 
 /** A button that sends one intent with the token of an e-mailed link. */
-function TokenButton({ intent, token, children }: { intent: string; token: string; children: React.ReactNode }) {
+function TokenButton({ intent, token, children }: { intent: string; token: string; children: ReactNode }) {
   return (
     <Form method="post" className="actions">
       <input type="hidden" name="intent" value={intent} />
