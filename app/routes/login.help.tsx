@@ -16,12 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   const { submission } = await parseSubmission(request, resetRequestSchema);
   return withFormErrors(submission, async () => {
-    await ipLimit(
-      services,
-      "reset",
-      context.clientIp,
-      "Too many requests from your network. Wait a minute and try again.",
-    );
+    await ipLimit(services, "reset", context.clientIp);
     if (submission.status !== "success") return replyWith(submission);
     await requestPasswordReset(services, submission.value.email);
     return json({ sentTo: submission.value.email });

@@ -64,12 +64,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   const { form, submission } = await parseSubmission(request, signupSchema);
   return withFormErrors(submission, async () => {
-    await ipLimit(
-      services,
-      "signup",
-      context.clientIp,
-      "Too many sign-ups from your network. Wait a minute and try again.",
-    );
+    await ipLimit(services, "signup", context.clientIp);
     if (submission.status !== "success") {
       // A filled honeypot is a robot: answer as if all went well and keep nothing.
       if (submission.error?.website) return redirect("/signup/check-email");

@@ -20,14 +20,22 @@ export function actorOf(viewer: Viewer | null): AuditActor {
   return { actorUserId: viewer?.user.id ?? null, agentUserId: viewer?.agent?.id ?? null };
 }
 
-/** Counts one login, sign-up or reset request from the address; past the limit, a 429 saying `message`. */
-export async function ipLimit(services: AppServices, action: string, ip: string, message: string) {
+/** What an address past its limit is told, per action. */
+const IP_LIMIT_MESSAGES = {
+  login: "Too many login attempts from your network. Wait a minute and try again.",
+  signup: "Too many sign-ups from your network. Wait a minute and try again.",
+  reset: "Too many requests from your network. Wait a minute and try again.",
+};
+
+/** Counts one login, sign-up or reset request from the address; past the limit, a 429. */
+export async function ipLimit(services: AppServices, action: keyof typeof IP_LIMIT_MESSAGES, ip: string) {
+  const { db, config } = services;
   await enforceRateLimit(
-    services.db,
+    db,
     `${action}:ip:${ip}`,
-    services.config.authRateLimit,
+    config.authRateLimit,
     IP_LIMIT_WINDOW_SECONDS,
-    message,
+    IP_LIMIT_MESSAGES[action],
   );
 }
 

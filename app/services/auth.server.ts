@@ -100,12 +100,7 @@ export function authenticateLogin(services: AppServices, request: Request, clien
     new FormStrategy(async ({ form }) => {
       const submission = submissionOf(form, loginSchema);
       try {
-        await ipLimit(
-          services,
-          "login",
-          clientIp,
-          "Too many login attempts from your network. Wait a minute and try again.",
-        );
+        await ipLimit(services, "login", clientIp);
         if (submission.status !== "success") throw new LoginRefused(submission);
         const client = clientMeta(request, clientIp, form.get("devicePublicKey"));
         const { sessionId } = await logIn(services, submission.value, client);
