@@ -1,5 +1,5 @@
 import { count, sql } from "drizzle-orm";
-import { hashPassword } from "~/services/password.server";
+import { hashPassword } from "~/lib/password.server";
 import type { Database } from "./client.server";
 import {
   causes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrors, loginSchema, rejoinStanding, resetPasswordSchema, signupSchema, usernameSchema } from "./account";
+import { loginSchema, rejoinStanding, resetPasswordSchema, signupSchema, usernameSchema } from "./account";
 
 const valid = { username: "new_member-1", email: "New@Example.org", password: "a long passphrase", acceptTerms: "on" };
 
@@ -19,7 +19,7 @@ describe("sign-up rules", () => {
   it("reports each bad field by name", () => {
     const result = signupSchema.safeParse({ username: "x", email: "nope", password: "short" });
     expect(result.success).toBe(false);
-    const errors = fieldErrors(result.error!);
+    const errors = result.error!.flatten().fieldErrors;
     expect(Object.keys(errors).sort()).toEqual(["acceptTerms", "email", "password", "username"]);
     expect(errors.acceptTerms).toEqual(["Accept the Terms of Service and Privacy Policy to continue"]);
   });
@@ -46,7 +46,7 @@ describe("login and reset rules", () => {
       confirm: "other",
     });
     expect(result.success).toBe(false);
-    expect(fieldErrors(result.error!).confirm).toEqual(["The two passwords differ"]);
+    expect(result.error!.flatten().fieldErrors.confirm).toEqual(["The two passwords differ"]);
   });
 });
 

@@ -2,6 +2,11 @@ import { z } from "zod";
 
 /** The rules for what a member types at sign-up, login, reset and setup. */
 
+/** A text a member must fill in: trimmed, and `message` when it is empty. */
+export function requiredText(message: string, max: number, tooLong?: string) {
+  return z.string({ required_error: message }).trim().min(1, message).max(max, tooLong);
+}
+
 export const USERNAME_RULE = "3 to 32 characters: lower-case letters, digits, _ and -";
 
 export const usernameSchema = z
@@ -12,11 +17,7 @@ export const usernameSchema = z
   .max(32, `Username: ${USERNAME_RULE}`)
   .regex(/^[a-z0-9_-]+$/, `Username: ${USERNAME_RULE}`);
 
-export const emailSchema = z
-  .string({ required_error: "Enter your e-mail address" })
-  .trim()
-  .min(1, "Enter your e-mail address")
-  .max(254, "That e-mail address is too long")
+export const emailSchema = requiredText("Enter your e-mail address", 254, "That e-mail address is too long")
   .email("Enter a valid e-mail address")
   .transform((v) => v.toLowerCase());
 
@@ -46,11 +47,7 @@ export const signupSchema = z.object({
 });
 
 export const loginSchema = z.object({
-  login: z
-    .string({ required_error: "Enter your username or e-mail address" })
-    .trim()
-    .min(1, "Enter your username or e-mail address")
-    .max(254, "Enter your username or e-mail address"),
+  login: requiredText("Enter your username or e-mail address", 254, "Enter your username or e-mail address"),
   password: z
     .string({ required_error: "Enter your password" })
     .min(1, "Enter your password")
@@ -59,35 +56,24 @@ export const loginSchema = z.object({
   website: honeypotSchema,
 });
 
+/** The token of an e-mailed link (confirmation, password reset, newsletter). */
+export const linkTokenSchema = z.string().min(20).max(200);
+
+/** The token a link's address carries, or null when it carries none that could be one. */
+export function linkTokenOf(value: string | null): string | null {
+  const parsed = linkTokenSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export const resetRequestSchema = z.object({ email: emailSchema, website: honeypotSchema });
 
 export const resetPasswordSchema = z
   .object({
-    token: z.string().min(20).max(200),
+    token: linkTokenSchema,
     password: passwordSchema,
-    confirm: z.string(),
+    confirm: z.string().optional(),
   })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
-
-export const profileStepSchema = z.object({
-  name: z
-    .string({ required_error: "Enter your name" })
-    .trim()
-    .min(1, "Enter your name")
-    .max(120, "Use at most 120 characters"),
-  country: z
-    .string({ required_error: "Choose your country" })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, "Choose your country"),
-});
-
-/** Field errors keyed by field name, as the forms show them next to each field. */
-export type FieldErrors = Partial<Record<string, string[]>>;
-
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  return error.flatten().fieldErrors as FieldErrors;
-}
 
 /** Subscription statuses that count as a membership in good standing. */
 export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TRIALING"]);

@@ -1,3 +1,7 @@
+import { z } from "zod";
+import { requiredText } from "./account";
+import { cardSchema } from "./card";
+
 /**
  * Setup is an ordered list of steps a new member completes before using the site. A step
  * may be skipped by configuration (the membership step when the community is free).
@@ -30,4 +34,56 @@ export function nextSetupStep(current: SetupStepId, ctx: SetupContext): SetupSte
 export function resumeSetupStep(recorded: string | null, ctx: SetupContext): SetupStepId {
   const steps = activeSetupSteps(ctx);
   return steps.find((step) => step.id === recorded)?.id ?? steps[0]!.id;
+}
+
+/** What a setup step's page shows: the steps, the member's details, and the step's choices. */
+export type SetupPage = {
+  step: SetupStepId;
+  steps: { id: SetupStepId; title: string }[];
+  name: string;
+  country: string;
+  countries: { code: string; name: string }[];
+  /** `price` is the plan's amount and interval as shown, or null for a donation of the member's choice. */
+  plans: { id: string; title: string; price: string | null }[];
+  sandbox: boolean;
+};
+
+/**
+ * Where a setup address leads: a member whose setup is done goes home; steps are taken in
+ * order, so any other step than the one to resume goes to that one.
+ */
+export function setupDestination(
+  code: string | undefined,
+  member: { needsSetup: boolean; setupStep: string | null },
+  ctx: SetupContext,
+): { step: SetupStepId } | { redirect: string } {
+  if (!member.needsSetup) return { redirect: "/" };
+  const resume = resumeSetupStep(member.setupStep, ctx);
+  return code === resume ? { step: resume } : { redirect: `/setup/${resume}` };
+}
+
+export const profileStepSchema = z.object({
+  name: requiredText("Enter your name", 120, "Use at most 120 characters"),
+  country: z
+    .string({ required_error: "Choose your country" })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "Choose your country"),
+});
+
+/** The membership step: a plan, the amount of a donation, and the card. */
+export const membershipStepSchema = z
+  .object({
+    planId: z.string({ required_error: "Choose a membership" }).min(1, "Choose a membership").max(64),
+    amount: z
+      .string()
+      .trim()
+      .regex(/^(\d{1,5}(\.\d{1,2})?)?$/, "Enter an amount such as 25 or 25.00")
+      .optional(),
+  })
+  .and(cardSchema);
+
+/** "25" or "25.00" as 2500 cents; no amount as null. */
+export function amountToCents(amount: string | undefined): number | null {
+  return amount ? Math.round(Number(amount) * 100) : null;
 }

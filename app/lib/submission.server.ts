@@ -2,7 +2,7 @@ import { json } from "@remix-run/node";
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { z } from "zod";
-import type { DomainError } from "~/domain/errors";
+import { isDomainError, type DomainError } from "~/domain/errors";
 import { hasNul } from "~/domain/requests";
 
 /** The fields a failed form never sends back to the browser. */
@@ -56,8 +56,11 @@ export function replyWith(
   );
 }
 
-/** A service's DomainError as the form's answer: its field errors by the fields, its message above. */
-export function replyWithError(submission: Submission<unknown>, error: DomainError) {
+/**
+ * A service's DomainError as the form's answer: its field errors by the fields, its message
+ * above; with the kind's status unless `status` says otherwise.
+ */
+export function replyWithError(submission: Submission<unknown>, error: DomainError, status = error.status) {
   const fieldErrors = Object.fromEntries(
     Object.entries(error.fieldErrors ?? {}).filter((e): e is [string, string[]] => Array.isArray(e[1])),
   );
@@ -65,7 +68,24 @@ export function replyWithError(submission: Submission<unknown>, error: DomainErr
   return replyWith(submission, {
     fieldErrors,
     formErrors: hasFieldErrors ? undefined : [error.message],
-    status: error.status,
+    status,
     retryAfterSeconds: error.retryAfterSeconds,
   });
+}
+
+/**
+ * Runs a form action's work: a DomainError it throws becomes the form's answer
+ * (replyWithError), anything else stays a fault. `statusOf` may name another status for an error.
+ */
+export async function withFormErrors(
+  submission: Submission<unknown>,
+  run: () => Promise<Response>,
+  statusOf?: (error: DomainError) => number | undefined,
+): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return replyWithError(submission, error, statusOf?.(error) ?? error.status);
+  }
 }

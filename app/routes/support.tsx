@@ -1,52 +1,42 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { Card } from "~/components/identity/card";
 import { SupportForm } from "~/components/support";
-import { appServices } from "~/services/app.server";
+import { supportSchema } from "~/domain/contact";
+import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { actorOf } from "~/services/accounts.server";
-import { formFailure, parseForm, readForm } from "~/services/forms.server";
-import { getViewer } from "~/services/session.server";
-import { submitSupportRequest, supportSchema } from "~/services/support.server";
+import { optionalViewer } from "~/services/session.server";
+import { submitSupportRequest } from "~/services/support.server";
 
 export const meta: MetaFunction = () => [{ title: "Contact Support" }];
 
 /** The Contact Support form as a page: where the footer's Support link leads without JavaScript. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const services = await appServices(context);
-  const viewer = await getViewer(request, services).catch(() => null);
+  const { viewer } = await optionalViewer(request, context);
   return json({ email: viewer?.member.email ?? "" });
 }
 
+/** The footer's modal posts here too, with a fetcher. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const services = await appServices(context);
-  const form = await readForm(request);
-  const parsed = parseForm(supportSchema, form);
-  if (!parsed.ok) return formFailure(form, parsed.fieldErrors);
-  const viewer = await getViewer(request, services).catch(() => null);
-  const result = await submitSupportRequest(services, parsed.data, {
-    userId: viewer?.member.id ?? null,
-    ip: context.clientIp,
-    actor: viewer ? actorOf(viewer) : null,
+  const { viewer, services } = await optionalViewer(request, context);
+  const { submission } = await parseSubmission(request, supportSchema);
+  if (submission.status !== "success") return replyWith(submission);
+  return withFormErrors(submission, async () => {
+    const { entryNumber } = await submitSupportRequest(services, submission.value, {
+      userId: viewer?.member.id ?? null,
+      ip: context.clientIp,
+      actor: viewer ? actorOf(viewer) : null,
+    });
+    return json({ entryNumber });
   });
-  if (!result.ok) {
-    return formFailure(
-      form,
-      {},
-      "You have sent several requests already; wait a while before sending another.",
-      429,
-      result.retryAfterSeconds,
-    );
-  }
-  return json({ ok: true as const, entryNumber: result.entryNumber });
 }
 
 export default function SupportPage() {
   const { email } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
   return (
-    <section className="card" aria-labelledby="support-title">
-      <h1 id="support-title">Contact Support</h1>
-      <SupportForm email={email} result={result} />
-    </section>
+    <Card id="support-title" title="Contact Support">
+      <SupportForm email={email} reply={useActionData<typeof action>()} />
+    </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
-import type { z } from "zod";
-import { fieldErrors, type FieldErrors } from "~/domain/account";
-import { hasNul } from "~/domain/requests";
+import type { FieldErrors } from "~/domain/errors";
+
+export { readForm } from "~/lib/submission.server";
 
 /** The values a form sent, minus any secret, to refill the form after an error. */
 export function keptValues(form: FormData, omit: string[] = ["password", "confirm", "cardNumber", "cvc"]) {
@@ -29,26 +29,4 @@ export function formFailure(
     { ok: false, fieldErrors: errors, formError, values: keptValues(form) },
     { status, headers: retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : {} },
   );
-}
-
-/** The form a request sent; a body that is no form reads as an empty one, which validation refuses. */
-export async function readForm(request: Request): Promise<FormData> {
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return new FormData();
-  }
-  for (const [, value] of form) {
-    if (typeof value === "string" && hasNul(value))
-      throw json("The form contains a character that cannot be used", { status: 400 });
-  }
-  return form;
-}
-
-export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData) {
-  const result = schema.safeParse(Object.fromEntries(form));
-  return result.success
-    ? ({ ok: true, data: result.data as z.infer<T> } as const)
-    : ({ ok: false, fieldErrors: fieldErrors(result.error) } as const);
 }

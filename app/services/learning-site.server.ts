@@ -1,25 +1,27 @@
 import { sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { oneTimeTokens, users } from "~/db/schema";
+import { DomainError, invalid, unauthorized } from "~/domain/errors";
 import { audit } from "./audit.server";
-import { loadViewer, startSession, type Viewer } from "./session.server";
+import { loadViewer, startSession, type ClientMeta, type Viewer } from "./session.server";
 import { tokenHash } from "./tokens.server";
+
+const CHECK_KINDS = { 400: "invalid", 401: "unauthorized", 503: "unavailable" } as const;
 
 /**
  * The learning site hands a member over inside its frame with `auth_code` and `hash`; the
  * provider checks the code, this service finds the member, makes the code single-use and
- * starts the session.
+ * starts the session on the state-header carrier.
  */
-export type HandoffResult = { ok: true; viewer: Viewer } | { ok: false; status: 400 | 401 | 503; error: string };
-
 export async function redeemHandoff(
   services: AppServices,
   query: URLSearchParams,
-  meta: { devicePublicKey: string; ip: string; userAgent: string | null },
+  client: ClientMeta,
   now = new Date(),
-): Promise<HandoffResult> {
+): Promise<Viewer> {
+  if (!client.devicePublicKey) throw invalid("The device-key header must carry the device's public key");
   const checked = services.providers.learningSite.checkHandoff(query, now);
-  if (!checked.ok) return checked;
+  if (!checked.ok) throw new DomainError(CHECK_KINDS[checked.status], checked.error);
   const { code, ...payload } = checked.handoff;
 
   // The learning site names the member by username or e-mail; an e-mail counts only once the
@@ -35,7 +37,7 @@ export async function redeemHandoff(
     )
     .orderBy(sql`${byUsername} desc`)
     .limit(1);
-  if (!user) return { ok: false, status: 401, error: "No member matches this hand-off" };
+  if (!user) throw unauthorized("No member matches this hand-off");
 
   // The unique index on (purpose, token_hash) makes the code single-use, even across servers.
   const claimed = await services.db
@@ -49,18 +51,13 @@ export async function redeemHandoff(
     })
     .onConflictDoNothing()
     .returning({ id: oneTimeTokens.id });
-  if (claimed.length === 0) return { ok: false, status: 401, error: "This hand-off code was already used" };
+  if (claimed.length === 0) throw unauthorized("This hand-off code was already used");
 
-  const session = await startSession(services.db, {
-    userId: user.id,
-    carrier: "state",
-    devicePublicKey: meta.devicePublicKey,
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-  });
+  const session = await startSession(services.db, { userId: user.id, carrier: "state", ...client });
   await audit(services.db, { actorUserId: user.id, agentUserId: null }, "login.handoff", "session", null);
   const viewer = await loadViewer(services.db, session.id);
-  return viewer ? { ok: true, viewer } : { ok: false, status: 401, error: "The session could not start" };
+  if (!viewer) throw unauthorized("The session could not start");
+  return viewer;
 }
 
 /** Where /sso sends a signed-in member: the learning site's signed address, or null when not set up. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { newsletterSubscriptions } from "~/db/schema";
-import { hitRateLimit } from "./rate-limit.server";
+import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
 import { hmacHex } from "./state-header.server";
 import { tokenHash } from "./tokens.server";
 
@@ -20,16 +20,17 @@ function unsubscribeToken(secret: string, email: string): string {
  * Double opt-in: a subscription is pending until the confirmation link is used. One row per
  * address whatever happens; every mail carries an unsubscribe link.
  */
-export async function subscribeNewsletter(
-  services: AppServices,
-  email: string,
-  ip: string,
-): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
-  const byIp = await hitRateLimit(services.db, `newsletter:ip:${ip}`, 10, 60);
-  if (!byIp.ok) return byIp;
+export async function subscribeNewsletter(services: AppServices, email: string, ip: string): Promise<void> {
+  await enforceRateLimit(
+    services.db,
+    `newsletter:ip:${ip}`,
+    10,
+    60,
+    "Too many requests from your network. Wait a minute and try again.",
+  );
   const byAddress = await hitRateLimit(services.db, `newsletter:email:${email}`, 3, 3_600);
   // Past three mails an hour to one address, answer as usual but send nothing more.
-  if (!byAddress.ok) return { ok: true };
+  if (!byAddress.ok) return;
 
   const confirm = newToken();
   const unsubscribe = unsubscribeToken(services.config.sessionSecret, email);
@@ -81,7 +82,6 @@ export async function subscribeNewsletter(
           text: `Confirm that you want our newsletter at this address:\n\n${base}?confirm=${confirm}\n\nIf you did not ask for it, ignore this message.\n\n${unsubscribeLine}`,
         },
   );
-  return { ok: true };
 }
 
 export async function confirmNewsletter(services: AppServices, token: string): Promise<boolean> {

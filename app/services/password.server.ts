@@ -1,35 +1,16 @@
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { dictionary } from "@zxcvbn-ts/language-common";
 
 /**
- * scrypt at OWASP's recommended cost (N=2^17, r=8, p=1). The parameters travel with the
- * hash so they can be raised later without invalidating stored passwords.
+ * What the house accepts as a new password, beyond the length rules the forms check: none of
+ * the most common ones. The hashing itself lives in `~/lib/password.server`, where the seed
+ * reaches it too.
  */
-const DEFAULT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
-const KEY_LENGTH = 32;
+export { hashPassword, verifyPassword } from "~/lib/password.server";
 
-function scrypt(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
-  const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
-  return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
-}
+const COMMON_PASSWORDS = new Set(dictionary.passwords.slice(0, 3_000).map((p) => p.toLowerCase()));
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scrypt(password, salt, DEFAULT_PARAMS);
-  const { N, r, p } = DEFAULT_PARAMS;
-  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
-}
+export const COMMON_PASSWORD_MESSAGE = "That password is one of the most common ones; choose another";
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split("$");
-  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number);
-  if (!N || !r || !p) return false;
-  const salt = Buffer.from(parts[4]!, "base64");
-  const expected = Buffer.from(parts[5]!, "base64");
-  const actual = await scrypt(password, salt, { N, r, p });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+export function isCommonPassword(password: string): boolean {
+  return COMMON_PASSWORDS.has(password.toLowerCase());
 }

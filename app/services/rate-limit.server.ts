@@ -1,8 +1,15 @@
 import { lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
+import { tooMany } from "~/domain/errors";
 
 export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** The fixed window `now` falls in. */
+function windowOf(now: Date, windowSeconds: number) {
+  const windowMs = windowSeconds * 1_000;
+  return { windowMs, windowStart: new Date(Math.floor(now.getTime() / windowMs) * windowMs) };
+}
 
 /**
  * A fixed-window counter in the database, so every app server shares it. Counts this hit
@@ -15,8 +22,7 @@ export async function hitRateLimit(
   windowSeconds: number,
   now = new Date(),
 ): Promise<RateLimitResult> {
-  const windowMs = windowSeconds * 1_000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const { windowMs, windowStart } = windowOf(now, windowSeconds);
   const [row] = await db
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
@@ -37,17 +43,23 @@ export async function hitRateLimit(
 }
 
 /** Hits so far in the current window, without counting one. */
-export async function rateLimitCount(
-  db: Database,
-  key: string,
-  windowSeconds: number,
-  now = new Date(),
-): Promise<number> {
-  const windowMs = windowSeconds * 1_000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+export async function rateLimitCount(db: Database, key: string, windowSeconds: number, now = new Date()) {
+  const { windowStart } = windowOf(now, windowSeconds);
   const rows = await db
     .select({ count: rateLimits.count })
     .from(rateLimits)
     .where(sql`${rateLimits.key} = ${key} and ${rateLimits.windowStart} = ${windowStart}`);
   return rows[0]?.count ?? 0;
+}
+
+/** Counts a hit like hitRateLimit; past the limit, stops the caller with a 429 saying `message`. */
+export async function enforceRateLimit(
+  db: Database,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  message: string,
+): Promise<void> {
+  const result = await hitRateLimit(db, key, limit, windowSeconds);
+  if (!result.ok) throw tooMany(message, result.retryAfterSeconds);
 }

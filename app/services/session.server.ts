@@ -1,15 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { createCookie, json, redirect, type AppLoadContext, type Cookie } from "@remix-run/node";
+import { createCookie, redirect, type AppLoadContext, type Cookie } from "@remix-run/node";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { sessions, subscriptions, users } from "~/db/schema";
+import { DomainError, forbidden, unauthorized } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
 import type { SessionState, SessionStateCore } from "~/domain/session-state";
+import { errorJson, errorPage } from "~/lib/http.server";
 import { appServices } from "./app.server";
-import { checkStateHeaders, encodeState } from "./state-header.server";
+import { checkStateHeaders, devicePublicKeySchema, encodeState } from "./state-header.server";
 
 export const SESSION_DAYS = 30;
 
@@ -72,15 +74,22 @@ export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
 }
 
+/** Who opens a session: the client's address and browser, and the device key of the state-header carrier. */
+export type ClientMeta = { ip: string; userAgent: string | null; devicePublicKey?: string | null };
+
+/** The client of a request; a device key that is no secp256k1 public key counts as none. */
+export function clientMeta(request: Request, clientIp: string, devicePublicKey?: unknown): ClientMeta {
+  const device = devicePublicKeySchema.safeParse(devicePublicKey);
+  return {
+    ip: clientIp,
+    userAgent: request.headers.get("user-agent"),
+    devicePublicKey: device.success ? device.data.toLowerCase() : null,
+  };
+}
+
 export async function startSession(
   db: Database,
-  input: {
-    userId: string;
-    carrier: "cookie" | "state";
-    devicePublicKey?: string | null;
-    ip?: string;
-    userAgent?: string | null;
-  },
+  input: { userId: string; carrier: "cookie" | "state" } & Partial<ClientMeta>,
 ): Promise<SessionRow> {
   const [row] = await db
     .insert(sessions)
@@ -141,6 +150,19 @@ export async function loadViewer(db: Database, sessionId: string, now = new Date
   }
   const member = agent ?? row.user;
   return { session: row.session, user: row.user, agent, member, subscription: await latestSubscription(db, member.id) };
+}
+
+/**
+ * Marks the session checked now (login and subscription) and reads it again: concurrent
+ * rechecks of one session all see one update. Null once the session has ended.
+ */
+export async function recheckSession(db: Database, sessionId: string): Promise<Viewer | null> {
+  const now = new Date();
+  await db
+    .update(sessions)
+    .set({ loginCheckedAt: now, subCheckedAt: now, lastSeenAt: now })
+    .where(eq(sessions.id, sessionId));
+  return loadViewer(db, sessionId);
 }
 
 export class StateHeaderError extends Error {}
@@ -208,18 +230,40 @@ export function sessionState(viewer: Viewer, config: AppConfig): SessionState {
   return { ...core, stateString: state, stateHash: hash };
 }
 
-/** The viewer of a page request, or a redirect to /login that remembers where they were going. */
-export async function requireViewer(
+/** The viewer, or null; state headers that are present but wrong answer 401 (one JSON shape everywhere). */
+async function viewerOrNull(request: Request, services: AppServices): Promise<Viewer | null> {
+  try {
+    return await getViewer(request, services);
+  } catch (error) {
+    if (error instanceof StateHeaderError) throw errorJson(unauthorized(error.message));
+    throw error;
+  }
+}
+
+/** The viewer of a page that anyone may see, when someone is signed in; never refuses. */
+export async function optionalViewer(
   request: Request,
   context: AppLoadContext,
+): Promise<{ viewer: Viewer | null; services: AppServices }> {
+  const services = await appServices(context);
+  return { viewer: await getViewer(request, services).catch(() => null), services };
+}
+
+/** The viewer of a request, or the answer `refuse` makes for a visitor. */
+async function signedIn(
+  request: Request,
+  context: AppLoadContext,
+  refuse: (config: AppConfig) => Response | Promise<Response>,
 ): Promise<{ viewer: Viewer; services: AppServices }> {
   const services = await appServices(context);
-  const viewer = await getViewer(request, services).catch((error) => {
-    if (error instanceof StateHeaderError) throw json({ error: error.message }, { status: 401 });
-    throw error;
-  });
-  if (!viewer) throw await loginRedirect(request, services.config);
+  const viewer = await viewerOrNull(request, services);
+  if (!viewer) throw await refuse(services.config);
   return { viewer, services };
+}
+
+/** The viewer of a page request, or a redirect to /login that remembers where they were going. */
+export function requireViewer(request: Request, context: AppLoadContext) {
+  return signedIn(request, context, (config) => loginRedirect(request, config));
 }
 
 /** Like requireViewer, and the member must have finished setup. */
@@ -231,7 +275,7 @@ export async function requireMember(request: Request, context: AppLoadContext) {
 
 export async function requireAdmin(request: Request, context: AppLoadContext) {
   const result = await requireViewer(request, context);
-  if (!result.viewer.user.admin) throw json("You do not have access to this page", { status: 403 });
+  if (!result.viewer.user.admin) throw errorPage(forbidden());
   return result;
 }
 
@@ -244,27 +288,15 @@ export async function loginRedirect(request: Request, config: AppConfig): Promis
 }
 
 /** The viewer of an API request, or a 401 JSON answer. */
-export async function requireApiViewer(
-  request: Request,
-  context: AppLoadContext,
-): Promise<{ viewer: Viewer; services: AppServices }> {
-  const services = await appServices(context);
-  let viewer: Viewer | null;
-  try {
-    viewer = await getViewer(request, services);
-  } catch (error) {
-    if (error instanceof StateHeaderError) throw json({ error: error.message }, { status: 401 });
-    throw error;
-  }
-  if (!viewer) throw json({ error: "Sign in first" }, { status: 401 });
-  return { viewer, services };
+export function requireApiViewer(request: Request, context: AppLoadContext) {
+  return signedIn(request, context, () => errorJson(unauthorized("Sign in first")));
 }
 
 /** Like requireApiViewer, and the member must have finished setup (spec §2.3): else 403. */
 export async function requireApiMember(request: Request, context: AppLoadContext) {
   const result = await requireApiViewer(request, context);
   if (result.viewer.member.needsSetup) {
-    throw json({ error: "Finish your setup first", needsSetup: true }, { status: 403 });
+    throw errorJson(new DomainError("forbidden", "Finish your setup first", { extra: { needsSetup: true } }));
   }
   return result;
 }

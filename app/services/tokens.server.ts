@@ -21,36 +21,28 @@ export async function issueToken(db: Database, purpose: Purpose, userId: string,
   return raw;
 }
 
+/** The code's row while it is live: unused and not expired. */
+function live(purpose: Purpose, raw: string) {
+  return and(
+    eq(oneTimeTokens.purpose, purpose),
+    eq(oneTimeTokens.tokenHash, tokenHash(raw)),
+    isNull(oneTimeTokens.usedAt),
+    gt(oneTimeTokens.expiresAt, new Date()),
+  );
+}
+
 /** Marks a live code used and returns its member; a used, expired or unknown code gives null. */
 export async function consumeToken(db: Database, purpose: Purpose, raw: string): Promise<{ userId: string } | null> {
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(oneTimeTokens.purpose, purpose),
-        eq(oneTimeTokens.tokenHash, tokenHash(raw)),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, new Date()),
-      ),
-    )
+    .where(live(purpose, raw))
     .returning({ userId: oneTimeTokens.userId });
   return row?.userId ? { userId: row.userId } : null;
 }
 
 /** True while a code is live, without using it (to show a form before it is submitted). */
 export async function tokenIsLive(db: Database, purpose: Purpose, raw: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: oneTimeTokens.id })
-    .from(oneTimeTokens)
-    .where(
-      and(
-        eq(oneTimeTokens.purpose, purpose),
-        eq(oneTimeTokens.tokenHash, tokenHash(raw)),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
+  const rows = await db.select({ id: oneTimeTokens.id }).from(oneTimeTokens).where(live(purpose, raw)).limit(1);
   return rows.length > 0;
 }

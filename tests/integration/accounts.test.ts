@@ -7,25 +7,42 @@ import { seedDemo } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
 import { action as memberAction } from "~/routes/members.($userId)";
 import { action as rejoinAction } from "~/routes/re-join";
+import { action as setupAction } from "~/routes/setup.($code)";
+import { DomainError } from "~/domain/errors";
+import { requestPasswordReset, resetPassword, signUp, verifyEmail } from "~/services/accounts.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
-import {
-  isCommonPassword,
-  LOGIN_FAILED_MESSAGE,
-  logIn,
-  requestPasswordReset,
-  resetPassword,
-  saveMembershipStep,
-  saveProfileStep,
-  signUp,
-  verifyEmail,
-} from "~/services/accounts.server";
+import { LOGIN_FAILED_MESSAGE, logIn } from "~/services/auth.server";
+import { isCommonPassword } from "~/services/password.server";
 import { loadViewer, siteCookies } from "~/services/session.server";
+import { saveMembershipStep, saveProfileStep } from "~/services/setup.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser, TEST_PASSWORD } from "../helpers/users";
 
 const meta = { ip: "198.51.100.1", userAgent: "test" };
 const card = { cardNumber: "4242424242424242", expiry: "12/39", cvc: "123" };
+
+/** How a service call refused: the DomainError it threw, as plain data. */
+async function refusal(call: Promise<unknown>) {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const { kind, status, message, fieldErrors, retryAfterSeconds } = error;
+    return { kind, status, message, fieldErrors, retryAfterSeconds };
+  }
+  throw new Error("the call was not refused");
+}
+
+/** What a login attempt answered: its session, or how it was refused. */
+const outcome = (call: Promise<{ sessionId: string }>) =>
+  call.then(
+    () => "signed in",
+    (error: unknown) => {
+      if (!(error instanceof DomainError)) throw error;
+      return { status: error.status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+    },
+  );
 
 function tokenFrom(text: string, path: string): string {
   const match = new RegExp(`${path.replace("/", "\\/")}\\?token=([\\w-]+)`).exec(text);
@@ -60,7 +77,7 @@ describe.each(drivers)("accounts on %s", (driver) => {
         { username: "alice", email: "alice@example.org", password: "a quiet garden path" },
         meta,
       );
-      expect(result.ok).toBe(true);
+      expect(result.sessionId).toEqual(expect.any(String));
       const [alice] = await database.db.select().from(users).where(eq(users.username, "alice"));
       expect(alice).toMatchObject({ needsSetup: true, emailVerifiedAt: null, setupStep: "profile" });
       expect(alice!.passwordHash).toMatch(/^scrypt\$/);
@@ -76,17 +93,17 @@ describe.each(drivers)("accounts on %s", (driver) => {
 
     it("refuses a taken username or e-mail whatever their case, keeping nothing", async () => {
       const before = (await database.db.select().from(users)).length;
-      const result = await signUp(
-        services,
-        { username: "alice", email: "ALICE@example.org".toLowerCase(), password: "another fine phrase" },
-        meta,
+      const result = await refusal(
+        signUp(
+          services,
+          { username: "alice", email: "ALICE@example.org".toLowerCase(), password: "another fine phrase" },
+          meta,
+        ),
       );
-      expect(result).toEqual({
-        ok: false,
-        fieldErrors: {
-          username: ["That username is taken"],
-          email: ["An account already uses that e-mail address; log in or reset your password"],
-        },
+      expect(result).toMatchObject({ kind: "invalid", status: 400 });
+      expect(result.fieldErrors).toEqual({
+        username: ["That username is taken"],
+        email: ["An account already uses that e-mail address; log in or reset your password"],
       });
       expect((await database.db.select().from(users)).length).toBe(before);
     });
@@ -95,11 +112,13 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(isCommonPassword("password")).toBe(true);
       expect(isCommonPassword("Baseball")).toBe(true);
       expect(isCommonPassword("a quiet garden path")).toBe(false);
-      const result = await signUp(services, { username: "bob", email: "bob@example.org", password: "iloveyou" }, meta);
-      expect(result.ok).toBe(false);
-      expect(result.ok ? null : result.fieldErrors.password).toEqual([
-        "That password is one of the most common ones; choose another",
-      ]);
+      const result = await refusal(
+        signUp(services, { username: "bob", email: "bob@example.org", password: "iloveyou" }, meta),
+      );
+      expect(result.status).toBe(400);
+      expect(result.fieldErrors).toEqual({
+        password: ["That password is one of the most common ones; choose another"],
+      });
     });
   });
 
@@ -107,14 +126,14 @@ describe.each(drivers)("accounts on %s", (driver) => {
     it("starts a new session on every login, by username or e-mail", async () => {
       const first = await logIn(services, { login: "member", password: "memberhall-demo" }, meta);
       const second = await logIn(services, { login: "MEMBER@memberhall.example", password: "memberhall-demo" }, meta);
-      expect(first.ok && second.ok).toBe(true);
-      if (first.ok && second.ok) expect(first.sessionId).not.toBe(second.sessionId);
+      expect(first.sessionId).toEqual(expect.any(String));
+      expect(first.sessionId).not.toBe(second.sessionId);
     });
 
     it("gives one generic error for an unknown member and for a wrong password", async () => {
-      const unknown = await logIn(services, { login: "nobody-here", password: "whatever" }, meta);
-      const wrong = await logIn(services, { login: "member", password: "not the password" }, meta);
-      expect(unknown).toEqual({ ok: false, status: 400, message: LOGIN_FAILED_MESSAGE });
+      const unknown = await outcome(logIn(services, { login: "nobody-here", password: "whatever" }, meta));
+      const wrong = await outcome(logIn(services, { login: "member", password: "not the password" }, meta));
+      expect(unknown).toEqual({ status: 400, message: LOGIN_FAILED_MESSAGE, retryAfterSeconds: undefined });
       expect(wrong).toEqual(unknown);
     });
 
@@ -122,16 +141,16 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const target = await createUser(database.db);
       const attacker = { ip: "192.0.2.66", userAgent: "x" };
       for (let i = 0; i < 5; i += 1) {
-        expect((await logIn(services, { login: target.username, password: "guess" }, attacker)).ok).toBe(false);
+        expect(await outcome(logIn(services, { login: target.username, password: "guess" }, attacker))).toMatchObject({
+          status: 400,
+        });
       }
-      const blocked = await logIn(services, { login: target.username, password: TEST_PASSWORD }, attacker);
-      expect(blocked).toMatchObject({ ok: false, status: 429 });
-      const owner = await logIn(
-        services,
-        { login: target.username, password: TEST_PASSWORD },
-        { ip: "198.51.100.99", userAgent: "x" },
+      const blocked = await outcome(logIn(services, { login: target.username, password: TEST_PASSWORD }, attacker));
+      expect(blocked).toMatchObject({ status: 429, retryAfterSeconds: 900 });
+      const owner = await outcome(
+        logIn(services, { login: target.username, password: TEST_PASSWORD }, { ip: "198.51.100.99", userAgent: "x" }),
       );
-      expect(owner.ok).toBe(true);
+      expect(owner).toBe("signed in");
     });
 
     it("answers a name that matches nobody exactly as it answers a real account, 429 included", async () => {
@@ -139,18 +158,18 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const from = { ip: "192.0.2.67", userAgent: "x" };
       const answers = async (login: string) => {
         const seen = [];
-        for (let i = 0; i < 6; i += 1) seen.push(await logIn(services, { login, password: "guess" }, from));
+        for (let i = 0; i < 6; i += 1) seen.push(await outcome(logIn(services, { login, password: "guess" }, from)));
         return seen;
       };
       const real = await answers(target.username);
       const ghost = await answers(`ghost-${target.username}`);
       expect(ghost).toEqual(real);
-      expect(real.at(-1)).toMatchObject({ ok: false, status: 429 });
+      expect(real.at(-1)).toMatchObject({ status: 429 });
       // The same account's e-mail answers like any fresh name: it does not reveal the pair.
-      expect(await logIn(services, { login: target.email, password: "guess" }, from)).toEqual({
-        ok: false,
+      expect(await outcome(logIn(services, { login: target.email, password: "guess" }, from))).toEqual({
         status: 400,
         message: LOGIN_FAILED_MESSAGE,
+        retryAfterSeconds: undefined,
       });
     });
 
@@ -187,6 +206,24 @@ describe.each(drivers)("accounts on %s", (driver) => {
       }
     });
 
+    it("signs in through the login action with a session cookie and remembers the target", async () => {
+      const response = (await loginAction({
+        request: new Request("http://localhost/login", {
+          method: "POST",
+          body: new URLSearchParams({ login: "member", password: "memberhall-demo", redirectTo: "/members" }),
+        }),
+        params: {},
+        context: { ...context, clientIp: "192.0.2.14" },
+      })) as Response;
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/redirect-login-success");
+      const cookies = response.headers.getSetCookie();
+      const cookieHeader = cookies.map((c) => c.split(";")[0]).join("; ");
+      const sessionId = await siteCookies(services.config).session.parse(cookieHeader);
+      expect((await loadViewer(database.db, sessionId))?.user.username).toBe("member");
+      expect(await siteCookies(services.config).afterLogin.parse(cookieHeader)).toBe("/members");
+    });
+
     it("answers a malformed login body with field errors, not a 500", async () => {
       const response = (await loginAction({
         request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ login: "" }) }),
@@ -195,7 +232,7 @@ describe.each(drivers)("accounts on %s", (driver) => {
       })) as Response;
       expect(response.status).toBe(400);
       const body = await response.json();
-      expect(Object.keys(body.fieldErrors).sort()).toEqual(["login", "password"]);
+      expect(Object.keys(body.result.error).sort()).toEqual(["login", "password"]);
     });
   });
 
@@ -290,9 +327,14 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(ttl).toBeGreaterThan(3_590_000);
       expect(ttl).toBeLessThanOrEqual(3_600_000 + 1_000);
 
-      expect(await resetPassword(services, token, "a brand new phrase")).toEqual({ ok: true });
-      expect(await resetPassword(services, token, "yet another phrase")).toMatchObject({ ok: false, expired: true });
-      expect((await logIn(services, { login: user.username, password: "a brand new phrase" }, meta)).ok).toBe(true);
+      await resetPassword(services, token, "a brand new phrase");
+      expect(await refusal(resetPassword(services, token, "yet another phrase"))).toMatchObject({
+        status: 400,
+        message: "This link has expired or was already used. Ask for a new one.",
+      });
+      expect(await outcome(logIn(services, { login: user.username, password: "a brand new phrase" }, meta))).toBe(
+        "signed in",
+      );
       expect(await loadViewer(database.db, other.id)).toBeNull();
     });
 
@@ -309,26 +351,23 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const session = await createSession(database.db, user.id);
       let viewer = (await loadViewer(database.db, session.id))!;
 
-      expect(await saveProfileStep(services, viewer, { name: "Ada", country: "ZZ" })).toEqual({
-        ok: false,
-        fieldErrors: { country: ["Choose your country from the list"] },
-      });
-      expect(await saveProfileStep(services, viewer, { name: "Ada", country: "GB" })).toEqual({
-        ok: true,
-        next: "membership",
-      });
+      const unknownCountry = await refusal(saveProfileStep(services, viewer, { name: "Ada", country: "ZZ" }));
+      expect(unknownCountry.status).toBe(400);
+      expect(unknownCountry.fieldErrors).toEqual({ country: ["Choose your country from the list"] });
+      expect(await saveProfileStep(services, viewer, { name: "Ada", country: "GB" })).toEqual({ next: "membership" });
 
       viewer = (await loadViewer(database.db, session.id))!;
-      const declined = await saveMembershipStep(services, viewer, {
-        planId: "monthly",
-        amountCents: null,
-        card: { ...card, cardNumber: "4000000000000002" },
-      });
-      expect(declined).toMatchObject({ ok: false, formError: "Your card was declined." });
+      const declined = await refusal(
+        saveMembershipStep(services, viewer, {
+          planId: "monthly",
+          amountCents: null,
+          card: { ...card, cardNumber: "4000000000000002" },
+        }),
+      );
+      expect(declined).toMatchObject({ message: "Your card was declined.", fieldErrors: undefined });
       expect(await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toHaveLength(0);
 
       expect(await saveMembershipStep(services, viewer, { planId: "monthly", amountCents: null, card })).toEqual({
-        ok: true,
         next: null,
       });
       const [done] = await database.db.select().from(users).where(eq(users.id, user.id));
@@ -338,15 +377,40 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(sub!.currentPeriodEnd!.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
     });
 
+    it("answers a declined card on the membership form with 402 and the issuer's message", async () => {
+      const user = await createUser(database.db, { needsSetup: true, setupStep: "membership" });
+      const cookie = await siteCookies(services.config).session.serialize(
+        (await createSession(database.db, user.id)).id,
+      );
+      const response = (await setupAction({
+        request: new Request("http://localhost/setup/membership", {
+          method: "POST",
+          headers: { cookie },
+          body: new URLSearchParams({
+            planId: "monthly",
+            cardNumber: "4000 0000 0000 0002",
+            expiry: "12/39",
+            cvc: "123",
+          }),
+        }),
+        params: { code: "membership" },
+        context,
+      })) as Response;
+      expect(response.status).toBe(402);
+      const { result } = await response.json();
+      expect(result.error).toEqual({ "": ["Your card was declined."] });
+      expect(result.initialValue).not.toHaveProperty("cardNumber");
+      expect(result.initialValue).not.toHaveProperty("cvc");
+    });
+
     it("takes a donation of the amount chosen", async () => {
       const user = await createUser(database.db, { needsSetup: true, setupStep: "membership" });
       const viewer = (await loadViewer(database.db, (await createSession(database.db, user.id)).id))!;
-      expect(await saveMembershipStep(services, viewer, { planId: "donation", amountCents: 50, card })).toMatchObject({
-        ok: false,
-        fieldErrors: { amount: ["Enter a donation from 1.00 to 10,000.00"] },
-      });
+      const tooSmall = await refusal(
+        saveMembershipStep(services, viewer, { planId: "donation", amountCents: 50, card }),
+      );
+      expect(tooSmall.fieldErrors).toEqual({ amount: ["Enter a donation from 1.00 to 10,000.00"] });
       expect(await saveMembershipStep(services, viewer, { planId: "donation", amountCents: 2500, card })).toEqual({
-        ok: true,
         next: null,
       });
       const [payment] = await database.db.select().from(payments).where(eq(payments.userId, user.id));
@@ -366,8 +430,7 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(viewer.agent?.username).toBe("member");
       expect(viewer.member.id).toBe(member!.id);
 
-      const profileWrite = await saveProfileStep(services, viewer, { name: "Changed by admin", country: "US" });
-      expect(profileWrite.ok).toBe(true);
+      await saveProfileStep(services, viewer, { name: "Changed by admin", country: "US" });
       const [entry] = await database.db
         .select()
         .from(auditLog)

@@ -2,10 +2,14 @@ import {
   getInputProps,
   getSelectProps,
   getTextareaProps,
+  useForm,
   type FieldMetadata,
   type FormMetadata,
+  type SubmissionResult,
 } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import type { z } from "zod";
 
 /**
  * The form fields of the house, on conform: each wires its label, its hint, its errors and
@@ -14,6 +18,42 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
  */
 
 type Meta = FieldMetadata<unknown>;
+
+/**
+ * conform's useForm with the house's settings: the schema's constraints on the inputs, the
+ * schema validating in the browser (on blur, then as the member types), and the action's
+ * last answer shown by the fields.
+ */
+export function useSchemaForm<Schema extends z.ZodTypeAny>(
+  schema: Schema,
+  options: {
+    lastResult?: SubmissionResult<string[]> | null;
+    defaultValue?: Partial<Record<string, string>>;
+    id?: string;
+  } = {},
+) {
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
+    id: options.id,
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue as never,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  // conform re-renders the component that read a piece of state. The field components read
+  // their own errors, which React may skip when it re-runs this component for a state update
+  // that changes nothing (a bail-out): reading every error here keeps them all subscribed.
+  void form.allErrors;
+  return [form, fields] as const;
+}
+
+/** The conform answer inside an action's data, when the data is one (an action may answer other things too). */
+export function lastResultOf(data: unknown): SubmissionResult<string[]> | undefined {
+  return data && typeof data === "object" && "result" in data
+    ? (data as { result: SubmissionResult<string[]> }).result
+    : undefined;
+}
 
 /** The messages under a field or a form, read by screen readers with the field they belong to. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
@@ -26,7 +66,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 }
 
 /** The form's own errors (not tied to a field), announced when they appear. */
-export function FormErrors({ form }: { form: FormMetadata<Record<string, unknown>, string[]> }) {
+export function FormErrors({ form }: { form: Pick<FormMetadata<never, string[]>, "errors" | "errorId"> }) {
   if (!form.errors?.length) return null;
   return (
     <div id={form.errorId} className="alert alert-error" role="alert">
@@ -40,7 +80,17 @@ function described(meta: Meta, hint: ReactNode) {
   return ids.length ? ids.join(" ") : undefined;
 }
 
-function FieldShell({ meta, label, hint, children }: { meta: Meta; label: string; hint?: ReactNode; children: ReactNode }) {
+function FieldShell({
+  meta,
+  label,
+  hint,
+  children,
+}: {
+  meta: Meta;
+  label: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
@@ -123,10 +173,11 @@ export function CheckboxField({
 }: { meta: Meta; label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form">) {
   const props = getInputProps(meta, { type: "checkbox", ariaAttributes: true, ariaDescribedBy: described(meta, null) });
   return (
-    <div className="field field-check">
-      <label>
-        <input {...props} key={props.key} {...input} /> {label}
-      </label>
+    <div className="field">
+      <div className="checkbox">
+        <input {...props} key={props.key} {...input} />
+        <label htmlFor={meta.id}>{label}</label>
+      </div>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );

@@ -36,15 +36,3 @@ export function Field({ label, name, errors, hint, id, ...input }: FieldProps) {
     </div>
   );
 }
-
-/** A field robots fill and people never see. */
-export function Honeypot() {
-  return (
-    <div className="honeypot" aria-hidden="true">
-      <label>
-        Leave this empty
-        <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </label>
-    </div>
-  );
-}

@@ -1,0 +1,65 @@
+import { getFormProps, type FormMetadata } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FormErrors, Honeypot } from "~/components/forms/fields";
+
+/** The one-card page of the identity pages (login, sign-up, setup…): a heading and what follows. */
+export function Card({
+  id,
+  title,
+  lead,
+  children,
+  before,
+}: {
+  id: string;
+  title: string;
+  lead?: ReactNode;
+  children?: ReactNode;
+  /** Shown above the heading (the setup steps). */
+  before?: ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      {before}
+      <h1 id={id}>{title}</h1>
+      {lead ? <p className="lead">{lead}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+/**
+ * A card holding one conform form posted to its own page: the form's errors above it, its
+ * fields, and the submit button; `after` follows the form (links elsewhere).
+ */
+export function FormCard<Schema extends Record<string, unknown>>({
+  form,
+  submit,
+  after,
+  honeypot = false,
+  children,
+  ...card
+}: {
+  id: string;
+  title: string;
+  lead?: ReactNode;
+  before?: ReactNode;
+  form: FormMetadata<Schema, string[]>;
+  submit: ReactNode;
+  after?: ReactNode;
+  /** Forms a visitor can send get the field robots fill. */
+  honeypot?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Card {...card}>
+      <FormErrors form={form} />
+      <Form method="post" className="form" {...getFormProps(form)}>
+        {children}
+        {honeypot ? <Honeypot /> : null}
+        <div className="actions">{submit}</div>
+      </Form>
+      {after}
+    </Card>
+  );
+}

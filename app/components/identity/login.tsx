@@ -1,0 +1,50 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { DeviceKeyField } from "~/components/device-key-field";
+import { Field, useSchemaForm } from "~/components/forms/fields";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { loginSchema } from "~/domain/account";
+import { inFrame } from "~/lib/state-client";
+import { FormCard } from "./card";
+
+/** spec §2.3: the after-login path is also kept in local storage (not inside a frame), so a later visit to /login still goes back there. */
+function useRememberedTarget(redirectTo: string | null) {
+  const [target, setTarget] = useState(redirectTo);
+  useEffect(() => {
+    if (inFrame()) return;
+    if (redirectTo) window.localStorage.setItem("afterLogin", redirectTo);
+    else setTarget(window.localStorage.getItem("afterLogin"));
+  }, [redirectTo]);
+  return target;
+}
+
+export function LoginForm({
+  redirectTo,
+  lastResult,
+}: {
+  redirectTo: string | null;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const target = useRememberedTarget(redirectTo);
+  const [form, fields] = useSchemaForm(loginSchema, { lastResult });
+  return (
+    <FormCard
+      id="login-title"
+      title="Log in"
+      form={form}
+      honeypot
+      submit={<SubmitButton pendingText="Logging in…">Log in</SubmitButton>}
+      after={
+        <p className="muted">
+          <Link to="/login/help">Forgot your password?</Link> · New here? <Link to="/signup">Sign up</Link>
+        </p>
+      }
+    >
+      <Field meta={fields.login} label="Username or e-mail address" autoComplete="username" />
+      <Field meta={fields.password} label="Password" type="password" autoComplete="current-password" />
+      {target ? <input type="hidden" name="redirectTo" value={target} /> : null}
+      <DeviceKeyField />
+    </FormCard>
+  );
+}

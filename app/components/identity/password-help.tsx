@@ -1,0 +1,84 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { ExpiredLink } from "~/components/expired-link";
+import { Field, useSchemaForm } from "~/components/forms/fields";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema, resetRequestSchema } from "~/domain/account";
+import { Card, FormCard } from "./card";
+
+export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a common password is refused.`;
+
+const backToLogin = (
+  <p className="muted">
+    <Link to="/login">Back to login</Link>
+  </p>
+);
+
+/** /login/help: the form that asks for a new-password link. */
+export function LoginHelpForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useSchemaForm(resetRequestSchema, { lastResult });
+  return (
+    <FormCard
+      id="help-title"
+      title="Login help"
+      lead="Enter the e-mail address of your account and we will send you a link to set a new password."
+      form={form}
+      honeypot
+      submit={<SubmitButton pendingText="Sending…">Send the link</SubmitButton>}
+      after={backToLogin}
+    >
+      <Field meta={fields.email} label="E-mail address" type="email" autoComplete="email" />
+    </FormCard>
+  );
+}
+
+/** The same answer whether or not an account uses the address: it tells an outsider nothing. */
+export function ResetLinkSent({ email }: { email: string }) {
+  return (
+    <Card id="help-title" title="Check your e-mail">
+      <p>
+        If an account uses <strong>{email}</strong>, we have sent it a link to set a new password. The link works once,
+        for one hour.
+      </p>
+      {backToLogin}
+    </Card>
+  );
+}
+
+/** /login/reset?token=…: the new password, or the way to a new link when this one is spent. */
+export function ResetPasswordForm({
+  token,
+  lastResult,
+}: {
+  token: string | null;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const [form, fields] = useSchemaForm(resetPasswordSchema, { lastResult });
+  if (!token) {
+    return (
+      <ExpiredLink
+        explanation="A password link works once, for one hour. Ask for a new one."
+        to="/login/help"
+        action="Get a new link"
+      />
+    );
+  }
+  return (
+    <FormCard
+      id="reset-title"
+      title="Set a new password"
+      form={form}
+      submit={<SubmitButton pendingText="Saving…">Save the new password</SubmitButton>}
+    >
+      <input type="hidden" name="token" value={token} />
+      <Field
+        meta={fields.password}
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint={PASSWORD_HINT}
+      />
+      <Field meta={fields.confirm} label="New password again" type="password" autoComplete="new-password" />
+    </FormCard>
+  );
+}

@@ -1,0 +1,105 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms/fields";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { membershipStepSchema, profileStepSchema, type SetupPage } from "~/domain/setup";
+import { FormCard } from "./card";
+
+type Reply = SubmissionResult<string[]> | undefined;
+
+/** A step's form under the list of steps, the current one marked. */
+function StepForm<Schema extends Record<string, unknown>>({
+  data,
+  ...card
+}: { data: SetupPage } & Omit<Parameters<typeof FormCard<Schema>>[0], "id" | "before">) {
+  const steps = (
+    <ol className="steps" aria-label="Setup steps">
+      {data.steps.map((s, i) => (
+        <li key={s.id} aria-current={s.id === data.step ? "step" : undefined}>
+          {i + 1}. {s.title}
+        </li>
+      ))}
+    </ol>
+  );
+  return <FormCard id="setup-title" before={steps} {...card} />;
+}
+
+function ProfileStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
+  const [form, fields] = useSchemaForm(profileStepSchema, {
+    lastResult,
+    defaultValue: { name: data.name, country: data.country },
+  });
+  return (
+    <StepForm
+      data={data}
+      title="Your details"
+      lead="Your country decides which notices you can prepare."
+      form={form}
+      submit={<SubmitButton pendingText="Saving…">Continue</SubmitButton>}
+    >
+      <Field meta={fields.name} label="Your name" autoComplete="name" />
+      <SelectField meta={fields.country} label="Country">
+        <option value="">Choose…</option>
+        {data.countries.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
+    </StepForm>
+  );
+}
+
+function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
+  const [form, fields] = useSchemaForm(membershipStepSchema, {
+    lastResult,
+    defaultValue: { planId: data.plans[0]?.id ?? "" },
+  });
+  const chosen = fields.planId.value ?? fields.planId.initialValue;
+  return (
+    <StepForm
+      data={data}
+      title="Membership"
+      lead="Choose a subscription, or make a donation."
+      form={form}
+      submit={<SubmitButton pendingText="Paying…">Pay and finish</SubmitButton>}
+    >
+      {data.sandbox ? (
+        <Alert kind="warn" title="Sandbox payments">
+          No card is charged. Use the test card 4242 4242 4242 4242 with any future expiry date and any CVC.
+        </Alert>
+      ) : null}
+      <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
+        <legend>Membership</legend>
+        {data.plans.map((plan) => (
+          <div className="choice" key={plan.id}>
+            <input
+              type="radio"
+              id={`plan-${plan.id}`}
+              name={fields.planId.name}
+              value={plan.id}
+              defaultChecked={chosen === plan.id}
+            />
+            <label htmlFor={`plan-${plan.id}`}>
+              {plan.title} — {plan.price ?? "an amount you choose"}
+            </label>
+          </div>
+        ))}
+        <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
+      </fieldset>
+      <Field meta={fields.amount} label="Donation amount (USD), for a donation" inputMode="decimal" />
+      <Field meta={fields.cardNumber} label="Card number" inputMode="numeric" autoComplete="cc-number" />
+      <Field meta={fields.expiry} label="Expiry (MM/YY)" autoComplete="cc-exp" />
+      <Field meta={fields.cvc} label="Security code (CVC)" inputMode="numeric" autoComplete="cc-csc" />
+    </StepForm>
+  );
+}
+
+/** /setup/<step>: the steps so far, and the form of the step to take now. */
+export function SetupView({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
+  return data.step === "profile" ? (
+    <ProfileStep data={data} lastResult={lastResult} />
+  ) : (
+    <MembershipStep data={data} lastResult={lastResult} />
+  );
+}

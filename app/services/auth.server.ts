@@ -1,0 +1,133 @@
+import { or, sql } from "drizzle-orm";
+import { Authenticator } from "remix-auth";
+import { Strategy } from "remix-auth/strategy";
+import type { AppConfig } from "~/config/config.server";
+import type { AppServices } from "~/context";
+import { users } from "~/db/schema";
+import { loginSchema } from "~/domain/account";
+import { invalid, isDomainError, tooMany, type DomainError } from "~/domain/errors";
+import { safeRedirectPath } from "~/domain/guard";
+import { readForm, submissionOf } from "~/lib/submission.server";
+import { actorOf, ipLimit } from "./accounts.server";
+import { audit } from "./audit.server";
+import { verifyPassword } from "./password.server";
+import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
+import { clientMeta, revokeSession, siteCookies, startSession, type ClientMeta, type Viewer } from "./session.server";
+
+export const LOGIN_FAILED_MESSAGE = "That username or e-mail address and password do not match";
+
+/** Failed logins for one account from one address before that pair must wait. */
+export const ACCOUNT_FAILURES = { hits: 5, windowSeconds: 900 };
+
+// A real scrypt hash of a random password, never matched.
+const DUMMY_HASH = "scrypt$131072$8$1$3q2+7w==$Rr4m0wLZQy7xwT6wqgq1Jd6nEw3Zp0nN8C3vJdJtq+E=";
+
+/** Checks a name and password and opens a cookie session: the login of spec §2.3. */
+export async function logIn(
+  services: AppServices,
+  input: { login: string; password: string },
+  client: ClientMeta,
+): Promise<{ sessionId: string }> {
+  const { db } = services;
+  const login = input.login.toLowerCase();
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(or(sql`lower(${users.username}) = ${login}`, sql`lower(${users.email}) = ${login}`))
+    .limit(1);
+
+  // Failures count per name typed and client address: an attacker elsewhere slows only
+  // themselves, and since a real name and a made-up one are counted alike, the answers
+  // never tell whether an account exists or which username goes with which e-mail.
+  const failureKey = `login-fail:${login.slice(0, 320)}:${client.ip}`;
+  if ((await rateLimitCount(db, failureKey, ACCOUNT_FAILURES.windowSeconds)) >= ACCOUNT_FAILURES.hits) {
+    throw tooMany(
+      "Too many failed attempts for this sign-in from your network. Wait 15 minutes or reset your password.",
+      ACCOUNT_FAILURES.windowSeconds,
+    );
+  }
+
+  // A missing member costs the same time as a wrong password, so timing tells nothing.
+  const valid =
+    user?.passwordHash && !user.disabledAt
+      ? await verifyPassword(input.password, user.passwordHash)
+      : (await verifyPassword(input.password, DUMMY_HASH), false);
+  if (!user || !valid) {
+    await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
+    throw invalid(LOGIN_FAILED_MESSAGE);
+  }
+  const session = await startSession(db, { userId: user.id, carrier: "cookie", ...client });
+  await audit(db, { actorUserId: user.id, agentUserId: null }, "login", "session", null);
+  return { sessionId: session.id };
+}
+
+type LoginForm = ReturnType<typeof submissionOf<typeof loginSchema>>;
+
+/**
+ * A refused login, with the form as typed so the page can show it again: the form's own field
+ * errors, or the reason (rate limit, wrong name or password).
+ */
+export class LoginRefused extends Error {
+  constructor(
+    readonly submission: LoginForm,
+    readonly reason?: DomainError,
+  ) {
+    super(reason?.message ?? "The login form has errors");
+    this.name = "LoginRefused";
+  }
+}
+
+/**
+ * remix-auth's form strategy, reading the body as every form of the house does: a body that
+ * is no form (JSON, a broken multipart) reads as an empty form, refused by validation with a
+ * 400, where remix-auth-form's `FormStrategy` would throw while parsing it.
+ */
+class FormStrategy<User> extends Strategy<User, { form: FormData; request: Request }> {
+  override name = "form";
+
+  override async authenticate(request: Request): Promise<User> {
+    return this.verify({ form: await readForm(request), request });
+  }
+}
+
+/**
+ * Logs a member in from the login form through remix-auth: the address's rate limit first,
+ * then the form, then the name and password. Answers the new session and where to go back to;
+ * throws LoginRefused otherwise.
+ */
+export function authenticateLogin(services: AppServices, request: Request, clientIp: string) {
+  const authenticator = new Authenticator<{ sessionId: string; redirectTo: string }>().use(
+    new FormStrategy(async ({ form }) => {
+      const submission = submissionOf(form, loginSchema);
+      try {
+        await ipLimit(services, "login", clientIp);
+        if (submission.status !== "success") throw new LoginRefused(submission);
+        const client = clientMeta(request, clientIp, form.get("devicePublicKey"));
+        const { sessionId } = await logIn(services, submission.value, client);
+        return { sessionId, redirectTo: safeRedirectPath(submission.value.redirectTo, "") };
+      } catch (error) {
+        if (isDomainError(error)) throw new LoginRefused(submission, error);
+        throw error;
+      }
+    }),
+  );
+  return authenticator.authenticate("form", request);
+}
+
+/**
+ * The answer to a successful login or sign-up: the session cookie, and the path to come back
+ * to when there is one (spec §2.3).
+ */
+export async function sessionCookies(config: AppConfig, sessionId: string, rememberedTarget?: string) {
+  const cookies = siteCookies(config);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await cookies.session.serialize(sessionId));
+  if (rememberedTarget) headers.append("Set-Cookie", await cookies.afterLogin.serialize(rememberedTarget));
+  return headers;
+}
+
+/** Ends the viewer's session, audited. */
+export async function logOut(services: AppServices, viewer: Viewer): Promise<void> {
+  await revokeSession(services.db, viewer.session.id);
+  await audit(services.db, actorOf(viewer), "logout", "session", null);
+}
