@@ -10,7 +10,7 @@ import { safeRedirectPath } from "~/domain/guard";
 import { readForm, submissionOf } from "~/lib/submission.server";
 import { actorOf, ipLimit } from "./accounts.server";
 import { audit } from "./audit.server";
-import { verifyPassword } from "./password.server";
+import { verifyPassword } from "~/lib/password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
 import { clientMeta, revokeSession, siteCookies, startSession, type ClientMeta, type Viewer } from "./session.server";
 

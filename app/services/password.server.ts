@@ -5,8 +5,6 @@ import { dictionary } from "@zxcvbn-ts/language-common";
  * the most common ones. The hashing itself lives in `~/lib/password.server`, where the seed
  * reaches it too.
  */
-export { hashPassword, verifyPassword } from "~/lib/password.server";
-
 const COMMON_PASSWORDS = new Set(dictionary.passwords.slice(0, 3_000).map((p) => p.toLowerCase()));
 
 export const COMMON_PASSWORD_MESSAGE = "That password is one of the most common ones; choose another";

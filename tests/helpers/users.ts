@@ -2,7 +2,7 @@ import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex } from "@noble/hashes/utils";
 import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { hashPassword } from "~/services/password.server";
+import { hashPassword } from "~/lib/password.server";
 import { startSession } from "~/services/session.server";
 
 let counter = 0;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
 import { causes, countryCauses, coupons, plans, subscriptions, users } from "~/db/schema";
 import { DEMO_COUNTRY, DEMO_USERS, demoLogins, seedDemo } from "~/db/seed.server";
-import { verifyPassword } from "~/services/password.server";
+import { verifyPassword } from "~/lib/password.server";
 import { createPostgresDatabase, createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 
 describe.each(drivers)("database on %s", (driver) => {
