@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { couponDiscounts, coupons, couponPlans, plans } from "~/db/schema";
 import { describeCoupon } from "~/domain/coupons";
+import { invariant } from "~/domain/errors";
 
 /** The active discount behind a coupon slug, with its coupon, if both are valid. */
 export async function verifiedDiscount(db: Database, slug: string) {
@@ -31,4 +32,11 @@ export async function verifiedDiscount(db: Database, slug: string) {
     }),
     plans: planRows,
   };
+}
+
+/** The offer a coupon landing page shows: the slug in the path, else the one kept in the cookie. */
+export async function landingDiscount(db: Database, slug: string | null) {
+  const discount = slug ? await verifiedDiscount(db, slug) : null;
+  invariant(discount);
+  return discount;
 }
