@@ -40,3 +40,16 @@ export async function landingDiscount(db: Database, slug: string | null) {
   invariant(discount);
   return discount;
 }
+
+/** The coupon banner (spec §2.4): the verified offer of a slug, and whether the member dismissed it. */
+export async function couponBanner(db: Database, slug: unknown, dismissedSlug: unknown) {
+  if (typeof slug !== "string") return null;
+  const discount = await verifiedDiscount(db, slug);
+  if (!discount) return null;
+  return {
+    slug: discount.slug,
+    description: discount.description,
+    groupName: discount.groupName,
+    dismissed: dismissedSlug === discount.slug,
+  };
+}
