@@ -14,7 +14,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { AppShell, type Layout } from "./components/app-shell";
+import { AppShell, type Layout } from "./components/shell/app-shell";
 import { useNonce } from "./components/nonce";
 import { ErrorCard, errorMessage, ErrorPageGuard } from "./components/shell/error-page";
 import { useClientErrors } from "./components/shell/use-client-errors";
