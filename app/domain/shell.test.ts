@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { couponBannerFixed, subscriptionWarning } from "./shell";
+import { continueSetupPath, couponBannerFixed, subscriptionWarning } from "./shell";
 
 describe("coupon banner", () => {
   // spec §2.4 "dismissible everywhere except on /c/ and /signup paths"
@@ -28,5 +28,13 @@ describe("subscription warning bar", () => {
     [{ needsSetup: true, sub_status: "CANCELED" }, null],
   ])("for %j shows %s", (session, shown) => {
     expect(subscriptionWarning(session)).toBe(shown);
+  });
+});
+
+describe("home warning", () => {
+  // spec §2.4 "a link to continue signup (no user id yet) or setup (user id present)"
+  it("leads to signup without a user id and to setup with one", () => {
+    expect(continueSetupPath({ user_id: null })).toBe("/signup");
+    expect(continueSetupPath({ user_id: "5d0c1f7e-0000-4000-8000-000000000000" })).toBe("/setup");
   });
 });

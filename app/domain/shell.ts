@@ -14,3 +14,8 @@ export function subscriptionWarning(session: { needsSetup: boolean; sub_status: 
   if (!session || session.needsSetup || session.sub_status === "ACTIVE") return null;
   return session.sub_status;
 }
+
+/** "a link to continue signup (no user id yet) or setup (user id present)". */
+export function continueSetupPath(session: { user_id: string | null }): "/setup" | "/signup" {
+  return session.user_id ? "/setup" : "/signup";
+}

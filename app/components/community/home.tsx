@@ -1,5 +1,6 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
+import { continueSetupPath } from "~/domain/shell";
 import type { loader as rootLoader } from "~/root";
 
 /** spec §2.4 "Home": a welcome for visitors; for members, the setup warning or the community. */
@@ -15,7 +16,7 @@ export function Home() {
         {session.needsSetup ? (
           <Alert kind="warn" title="Your account is not ready yet">
             Finish your setup to use the {community?.place ?? "community"}.{" "}
-            <Link to={session.user_id ? "/setup" : "/signup"}>Continue setup</Link>
+            <Link to={continueSetupPath(session)}>Continue setup</Link>
           </Alert>
         ) : (
           <p className="lead">{community?.description}</p>
