@@ -9,6 +9,7 @@ import type { recordView } from "~/services/record-views.server";
 type RecordView = SerializeFrom<typeof recordView>;
 type TableView = Extract<RecordView, { rows: unknown[] }>;
 type RowOf<V extends TableView["view"]> = Extract<TableView, { view: V }>["rows"][number];
+type TableRow = TableView["rows"][number];
 
 function ErrorMessage({ report }: { report: RowOf<"errors"> }) {
   return (
@@ -94,8 +95,8 @@ export function Records({ data }: { data: RecordView }) {
     );
   }
   if (data.view === "mail") return <MailMessage message={data.message} />;
-  const table = TABLES[data.view] as (typeof TABLES)["audit"];
-  return (
-    <RecordTable title={table.title} empty={table.empty} rows={data.rows as RowOf<"audit">[]} columns={table.columns} />
-  );
+  // The service returns each view with its own rows; TypeScript cannot follow that pairing
+  // through the union, so the columns are read as columns of any of its rows.
+  const table = TABLES[data.view] as unknown as { title: string; empty?: string; columns: Column<TableRow>[] };
+  return <RecordTable title={table.title} empty={table.empty} rows={data.rows} columns={table.columns} />;
 }
