@@ -1,7 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import {
-  Link,
   Links,
   Meta,
   Outlet,
@@ -14,18 +13,20 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { Component, useEffect, useState, type ReactNode } from "react";
-import { AppShell, type Layout } from "./components/app-shell";
+import { useEffect, type ReactNode } from "react";
+import { AppShell, type Layout } from "./components/shell/app-shell";
 import { useNonce } from "./components/nonce";
+import { ErrorCard, errorMessage, ErrorPageGuard } from "./components/shell/error-page";
+import { useClientErrors } from "./components/shell/use-client-errors";
 import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
-import { isChunkLoadError, reloadAfterChunkError, reportClientError } from "./lib/error-reporting";
+import { reportClientError } from "./lib/error-reporting";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
-import { verifiedDiscount } from "./services/coupons.server";
+import { couponBanner } from "./services/coupons.server";
 import {
   getViewer,
   loginRedirect,
@@ -55,17 +56,10 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
 /** The navigation guard runs on every navigation (spec §2.3). */
 export const shouldRevalidate = () => true;
 
-async function couponBanner(request: Request, services: Awaited<ReturnType<typeof appServices>>) {
-  const cookies = siteCookies(services.config);
-  const header = request.headers.get("cookie");
-  // On a coupon landing the offer in the path is the one to show, even before its cookie is back.
+/** On a coupon landing the offer in the path is the one to show, even before its cookie is back. */
+async function bannerSlug(request: Request, cookies: ReturnType<typeof siteCookies>): Promise<unknown> {
   const landing = /^\/c\/([^/]+)/.exec(new URL(request.url).pathname)?.[1];
-  const slug = landing ? decodedSegment(landing) : await cookies.coupon.parse(header);
-  if (typeof slug !== "string") return null;
-  const discount = await verifiedDiscount(services.db, slug);
-  if (!discount) return null;
-  const dismissed = (await cookies.couponDismissed.parse(header)) === discount.slug;
-  return { slug: discount.slug, description: discount.description, groupName: discount.groupName, dismissed };
+  return landing ? decodedSegment(landing) : cookies.coupon.parse(request.headers.get("cookie"));
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -86,13 +80,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   if (decision.kind === "setup") throw redirect("/setup");
   const { flash, clear } = await readFlash(request, config);
+  const cookies = siteCookies(config);
+  const coupon = viewer?.subscription
+    ? null
+    : await couponBanner(
+        services.db,
+        await bannerSlug(request, cookies),
+        await cookies.couponDismissed.parse(request.headers.get("cookie")),
+      );
   return json(
     {
       community: communityFor(config.community),
       session: viewer ? sessionState(viewer, config) : null,
       flash,
       supportEmail: config.supportEmail,
-      coupon: viewer?.subscription ? null : await couponBanner(request, services),
+      coupon,
     },
     { headers: clear ? { "Set-Cookie": clear } : {} },
   );
@@ -128,28 +130,6 @@ function useLayout(): Layout {
     if (layout) return layout;
   }
   return "default";
-}
-
-/** Reports uncaught errors, shows the red bar, and reloads once after a failed chunk load. */
-function useClientErrors(): boolean {
-  const [detected, setDetected] = useState(false);
-  useEffect(() => {
-    const handle = (error: unknown, message: string) => {
-      if (isChunkLoadError(message) && reloadAfterChunkError()) return;
-      reportClientError(error);
-      setDetected(true);
-    };
-    const onError = (event: ErrorEvent) => handle(event.error ?? event.message, event.message ?? "");
-    const onRejection = (event: PromiseRejectionEvent) =>
-      handle(event.reason, event.reason instanceof Error ? event.reason.message : String(event.reason));
-    window.addEventListener("error", onError);
-    window.addEventListener("unhandledrejection", onRejection);
-    return () => {
-      window.removeEventListener("error", onError);
-      window.removeEventListener("unhandledrejection", onRejection);
-    };
-  }, []);
-  return detected;
 }
 
 export default function App() {
@@ -192,41 +172,6 @@ export default function App() {
   );
 }
 
-function errorMessage(error: unknown, status: number): string {
-  // Remix's own "no route matches" carries internal details: never show them.
-  const internal = isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true;
-  if (status === 404 && (internal || !isRouteErrorResponse(error) || typeof error.data !== "string" || !error.data)) {
-    return "This page could not be found";
-  }
-  if (isRouteErrorResponse(error)) {
-    if (typeof error.data === "string" && error.data) return error.data;
-    if (error.data && typeof error.data === "object" && "error" in error.data && typeof error.data.error === "string") {
-      return error.data.error;
-    }
-    return error.statusText || "Error";
-  }
-  return "Error";
-}
-
-/** Renders its fallback if the error page itself fails to render. */
-class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <main id="main" className="page-main">
-        <section className="card error-page">
-          <h1>An error occurred while showing the error page</h1>
-          <a href="/">Go back to home</a>
-        </section>
-      </main>
-    );
-  }
-}
-
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>("root");
@@ -253,11 +198,7 @@ export function ErrorBoundary() {
           errorDetected={!isRouteErrorResponse(error)}
           stateRejected={false}
         >
-          <section className="card error-page" aria-labelledby="error-title">
-            <p className="error-status">{status}</p>
-            <h1 id="error-title">{message}</h1>
-            {status === 404 ? <Link to="/">Back to the home page</Link> : null}
-          </section>
+          <ErrorCard status={status} message={message} />
         </AppShell>
       </ErrorPageGuard>
     </Document>

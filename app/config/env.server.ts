@@ -27,24 +27,19 @@ const httpUrl = z
   .refine((v) => /^https?:\/\//.test(v), { message: "must be an absolute http(s) URL" })
   .transform((v) => v.replace(/\/+$/, ""));
 
-const optionalHttpUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined))
-  .pipe(httpUrl.optional());
-
-const secret = (name: string) =>
-  z
-    .string()
+/** A setting that may be left out: unset or empty reads as absent; anything else must pass `schema`. */
+function omittable<T extends z.ZodTypeAny>(schema: T, { trim = true } = {}) {
+  return (trim ? z.string().trim() : z.string())
     .optional()
     .transform((v) => (v ? v : undefined))
-    .pipe(
-      z
-        .string()
-        .min(32, { message: `${name} must be at least 32 characters` })
-        .optional(),
-    );
+    .pipe(schema.optional());
+}
+
+const optionalHttpUrl = omittable(httpUrl);
+
+// A secret is taken as written: spaces are part of it.
+const secret = (name: string) =>
+  omittable(z.string().min(32, { message: `${name} must be at least 32 characters` }), { trim: false });
 
 export const envSchema = z
   .object({
@@ -59,17 +54,9 @@ export const envSchema = z
     HOST: z.string().trim().min(1).default("0.0.0.0"),
     BASE_URL: optionalHttpUrl,
     DATA_DIR: z.string().trim().min(1, { message: "must not be empty" }).default("./data"),
-    DATABASE_URL: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? v : undefined))
-      .pipe(
-        z
-          .string()
-          .regex(/^postgres(ql)?:\/\/\S+$/, { message: "must be a postgres:// or postgresql:// URL" })
-          .optional(),
-      ),
+    DATABASE_URL: omittable(
+      z.string().regex(/^postgres(ql)?:\/\/\S+$/, { message: "must be a postgres:// or postgresql:// URL" }),
+    ),
     DATABASE_POOL_MAX: z
       .string()
       .default("10")

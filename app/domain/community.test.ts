@@ -18,5 +18,7 @@ describe("community variants", () => {
   it("knows the two groups", () => {
     expect(groupFor("inpower")?.name).toBe("InPower");
     expect(groupFor("nope")).toBeNull();
+    expect(groupFor("constructor")).toBeNull();
+    expect(footerName("/g/toString", communityFor("default"))).toBe(communityFor("default").name);
   });
 });

@@ -40,7 +40,7 @@ export function communityFor(variant: CommunityVariant): Community {
 /** Community groups with their own pages (/g/{group}); their name replaces the community's in the footer. */
 export type CommunityGroup = { slug: string; name: string; description: string };
 
-const groups: Record<string, CommunityGroup> = {
+const groups = {
   inpower: {
     slug: "inpower",
     name: "InPower",
@@ -52,10 +52,15 @@ const groups: Record<string, CommunityGroup> = {
     name: "Rev 18",
     description: "Rev 18 gathers members who stand together in faith while they prepare and deliver their notices.",
   },
-};
+} satisfies Record<string, CommunityGroup>;
 
+export type GroupSlug = keyof typeof groups;
+
+export function groupFor(slug: GroupSlug): CommunityGroup;
+export function groupFor(slug: string | undefined): CommunityGroup | null;
 export function groupFor(slug: string | undefined): CommunityGroup | null {
-  return slug ? (groups[slug] ?? null) : null;
+  // Own keys only: a path such as /g/constructor names no group.
+  return slug && Object.hasOwn(groups, slug) ? groups[slug as GroupSlug] : null;
 }
 
 /** The name the footer shows: the group's on /g/{group}, else the community's. */

@@ -1,5 +1,5 @@
-import { formatCents } from "~/lib/format";
 /** Coupon rules (spec §5 "A coupon applies as amount_off (cents) or percent_off"). */
+import { formatCents } from "~/lib/format";
 
 export type CouponTerms = {
   amount_off: number | null;

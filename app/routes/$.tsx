@@ -1,16 +1,12 @@
-import { json } from "@remix-run/node";
+import { notFoundPage } from "~/lib/http.server";
 
 /**
  * Any path no other route takes. Matching it lets the root loader run, so the 404 page
- * ('This page could not be found', spec §2.3) wears the whole shell and the guard applies.
+ * (spec §2.3) wears the whole shell and the guard applies.
  */
-export function loader() {
-  throw json("This page could not be found", { status: 404 });
-}
+export const loader = () => notFoundPage();
 
-export function action() {
-  throw json("This page could not be found", { status: 404 });
-}
+export const action = () => notFoundPage();
 
 export default function NotFound() {
   return null;

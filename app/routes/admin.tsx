@@ -1,25 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { LinkList, RECORDS } from "~/components/record-links";
-import { Alert } from "~/components/ui/alert";
-import { Field } from "~/components/ui/field";
-import { SubmitButton } from "~/components/ui/submit-button";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AdminPage, ENTER_USERNAME, representSchema } from "~/components/admin/admin-page";
+import { parseSubmission, replyWith } from "~/lib/submission.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
-import { formFailure, readForm } from "~/services/forms.server";
 import { redirectWithFlash, requireAdmin } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin" }];
-
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("start-agent"),
-    userId: z.string().uuid().optional(),
-    username: z.string().trim().min(1, "Enter a username").max(32).optional(),
-  }),
-  z.object({ intent: z.literal("stop-agent") }),
-]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer } = await requireAdmin(request, context);
@@ -28,17 +15,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
-  const form = await readForm(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return formFailure(form, { username: ["Enter the username of the member to represent"] });
-  if (parsed.data.intent === "stop-agent") {
+  const { submission } = await parseSubmission(request, representSchema);
+  const refuse = (message: string) => replyWith(submission, { fieldErrors: { username: [message] } });
+  if (submission.status !== "success") return refuse(ENTER_USERNAME);
+  const choice = submission.value;
+  if (choice.intent === "stop-agent") {
     await stopAgent(services, viewer);
     return redirectWithFlash("/admin", { kind: "success", message: "You are yourself again." }, services.config);
   }
-  if (!parsed.data.userId && !parsed.data.username)
-    return formFailure(form, { username: ["Enter the username of the member to represent"] });
-  const result = await startAgent(services, viewer, parsed.data);
-  if (!result.ok) return formFailure(form, { username: [result.message] });
+  if (!choice.userId && !choice.username) return refuse(ENTER_USERNAME);
+  const result = await startAgent(services, viewer, choice);
+  if (!result.ok) return refuse(result.message);
   return redirectWithFlash(
     "/",
     { kind: "warn", message: `You are now representing ${result.username}. Every change is recorded.` },
@@ -48,41 +35,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Admin() {
   const { agent } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>();
-  return (
-    <section className="card" aria-labelledby="admin-title">
-      <h1 id="admin-title">Admin</h1>
-      <LinkList
-        links={[{ to: "/members", label: "Members" }, { to: "/coupon/discounts", label: "Coupons" }, ...RECORDS]}
-      />
-      <h2>Represent a member</h2>
-      {agent ? (
-        <Alert kind="warn">
-          You are representing {agent}.
-          <Form method="post" className="inline">
-            <input type="hidden" name="intent" value="stop-agent" />{" "}
-            <button type="submit" className="link-button">
-              Stop representing
-            </button>
-          </Form>
-        </Alert>
-      ) : null}
-      <p className="muted">
-        While you represent a member you see the site as they do; every change is recorded with both names.
-      </p>
-      <Form method="post" className="form" noValidate>
-        <input type="hidden" name="intent" value="start-agent" />
-        <Field
-          label="Username"
-          name="username"
-          required
-          defaultValue={failure?.values.username}
-          errors={failure?.fieldErrors.username}
-        />
-        <div className="actions">
-          <SubmitButton pendingText="Switching…">Represent</SubmitButton>
-        </div>
-      </Form>
-    </section>
-  );
+  return <AdminPage agent={agent} lastResult={useActionData<typeof action>()?.result} />;
 }

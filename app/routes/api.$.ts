@@ -1,7 +1,7 @@
-import { json } from "@remix-run/node";
+import { apiError } from "~/lib/http.server";
 
 /** An API path that does not exist: a JSON 404, whatever the method. */
-const notFound = () => json({ error: "Unknown api" }, { status: 404 });
+const unknownApi = () => apiError("not-found", "Unknown api");
 
-export const loader = notFound;
-export const action = notFound;
+export const loader = unknownApi;
+export const action = unknownApi;

@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { CouponLanding } from "~/components/community/coupon-landing";
 import { safeRedirectPath } from "~/domain/guard";
+import { withPageErrors } from "~/lib/http.server";
 import { appServices } from "~/services/app.server";
-import { verifiedDiscount } from "~/services/coupons.server";
+import { landingDiscount } from "~/services/coupons.server";
 import { readForm } from "~/services/forms.server";
 import { siteCookies } from "~/services/session.server";
 
@@ -18,8 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const cookies = siteCookies(services.config);
   const kept = await cookies.coupon.parse(request.headers.get("cookie"));
   const slug = params.couponSlug ?? (typeof kept === "string" ? kept : null);
-  const discount = slug ? await verifiedDiscount(services.db, slug) : null;
-  if (!discount) throw json("This page could not be found", { status: 404 });
+  const discount = await withPageErrors(() => landingDiscount(services.db, slug));
   return json({ discount }, { headers: { "Set-Cookie": await cookies.coupon.serialize(discount.slug) } });
 }
 
@@ -39,24 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export default function CouponLanding() {
+export default function Coupon() {
   const { discount } = useLoaderData<typeof loader>();
-  return (
-    <section className="card" aria-labelledby="offer-title">
-      <p className="muted">{discount.groupName}</p>
-      <h1 id="offer-title">{discount.welcomeMessage ?? "Welcome"}</h1>
-      <p className="lead">
-        Your offer: <strong>{discount.description}</strong>
-        {discount.plans.length ? ` on ${discount.plans.map((p) => p.title.toLowerCase()).join(" or ")}` : ""}.
-      </p>
-      <div className="actions">
-        <Link className="button button-primary" to="/signup">
-          Sign up with this offer
-        </Link>
-        <Link className="button" to="/login">
-          Login
-        </Link>
-      </div>
-    </section>
-  );
+  return <CouponLanding discount={discount} />;
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { GroupPending } from "~/components/community/group-pending";
 import { requireViewer } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Community group pending" }];
@@ -11,16 +12,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function CommunityGroupPending() {
-  const { email } = useLoaderData<typeof loader>();
-  return (
-    <section className="card" aria-labelledby="pending-title">
-      <h1 id="pending-title">Your community group membership is pending</h1>
-      <p>
-        A group organiser will confirm your place soon. We will write to <strong>{email}</strong> as soon as it is done.
-      </p>
-      <p>
-        <Link to="/">Go to the community home</Link>
-      </p>
-    </section>
-  );
+  return <GroupPending email={useLoaderData<typeof loader>().email} />;
 }

@@ -1,24 +1,8 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { ContentPage } from "~/components/content-page";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { contentPageLoader } from "~/services/content-loader.server";
+
+export { ContentPage as default, contentMeta as meta } from "~/components/content/content-page";
 
 export const handle = { layout: "logo" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "" }];
-
-export async function loader({ context }: LoaderFunctionArgs) {
-  return contentPageLoader(context, "privacy-policy");
-}
-
-export default function SignupDocument() {
-  const { html } = useLoaderData<typeof loader>();
-  return (
-    <>
-      <ContentPage html={html} />
-      <p className="card-footer-link">
-        <Link to="/signup">Back to sign-up</Link>
-      </p>
-    </>
-  );
-}
+export const loader = ({ context }: LoaderFunctionArgs) => contentPageLoader(context, "privacy-policy", "/signup");

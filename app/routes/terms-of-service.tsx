@@ -1,17 +1,8 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { ContentPage } from "~/components/content-page";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { contentPageLoader } from "~/services/content-loader.server";
+
+export { ContentPage as default, contentMeta as meta } from "~/components/content/content-page";
 
 export const handle = { layout: "logo-left" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "" }];
-
-export async function loader({ context }: LoaderFunctionArgs) {
-  return contentPageLoader(context, "terms-of-service");
-}
-
-export default function Page() {
-  const { html } = useLoaderData<typeof loader>();
-  return <ContentPage html={html} />;
-}
+export const loader = ({ context }: LoaderFunctionArgs) => contentPageLoader(context, "terms-of-service");

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { couponDiscounts, coupons, couponPlans, plans } from "~/db/schema";
 import { describeCoupon } from "~/domain/coupons";
+import { invariant } from "~/domain/errors";
 
 /** The active discount behind a coupon slug, with its coupon, if both are valid. */
 export async function verifiedDiscount(db: Database, slug: string) {
@@ -30,5 +31,25 @@ export async function verifiedDiscount(db: Database, slug: string) {
       duration_in_months: row.coupon.durationInMonths,
     }),
     plans: planRows,
+  };
+}
+
+/** The offer a coupon landing page shows: the slug in the path, else the one kept in the cookie. */
+export async function landingDiscount(db: Database, slug: string | null) {
+  const discount = slug ? await verifiedDiscount(db, slug) : null;
+  invariant(discount);
+  return discount;
+}
+
+/** The coupon banner (spec §2.4): the verified offer of a slug, and whether the member dismissed it. */
+export async function couponBanner(db: Database, slug: unknown, dismissedSlug: unknown) {
+  if (typeof slug !== "string") return null;
+  const discount = await verifiedDiscount(db, slug);
+  if (!discount) return null;
+  return {
+    slug: discount.slug,
+    description: discount.description,
+    groupName: discount.groupName,
+    dismissed: dismissedSlug === discount.slug,
   };
 }

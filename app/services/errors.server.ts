@@ -2,7 +2,8 @@ import { desc } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { errorReports } from "~/db/schema";
-import { redactUrl } from "~/domain/requests";
+import { invalid, type FieldErrors } from "~/domain/errors";
+import { hasNul, redactUrl } from "~/domain/requests";
 
 /** A client error report (spec §8: time, href, message, stack and state). */
 export const errorReportSchema = z.object({
@@ -66,4 +67,24 @@ export async function readCappedText(request: Request, limit: number): Promise<s
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A body's text as JSON: a NUL character, or text that is not JSON, is invalid. */
+export function parseJsonText(text: string, notJsonMessage: string): unknown {
+  if (hasNul(text)) throw invalid("The body contains a character that cannot be used");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid(notJsonMessage);
+  }
+}
+
+/** A zod error as the API's field errors, keyed by the path of each value ("0.time"; the whole body is "body"). */
+export function issuesByPath(error: z.ZodError): FieldErrors {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "body";
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
 }

@@ -1,7 +1,10 @@
 import { count, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { subscriptions, users } from "~/db/schema";
-import { latestSubscription } from "./session.server";
+import { ACTIVE_SUBSCRIPTION_STATUSES } from "~/domain/account";
+import { invariant } from "~/domain/errors";
+import { audit } from "./audit.server";
+import { latestSubscription, revokeUserSessions, type Viewer } from "./session.server";
 
 export const MEMBERS_PAGE_SIZE = 50;
 
@@ -55,9 +58,10 @@ export async function findMembers(db: Database, q: string, page: number) {
   };
 }
 
+/** One member for the admins' page; a missing one is not-found. */
 export async function memberDetail(db: Database, id: string) {
   const [u] = await db.select().from(users).where(eq(users.id, id));
-  if (!u) return null;
+  invariant(u);
   const sub = await latestSubscription(db, u.id);
   return {
     id: u.id,
@@ -71,5 +75,33 @@ export async function memberDetail(db: Database, id: string) {
     subStatus: sub?.status ?? null,
     expiration: sub?.currentPeriodEnd?.toISOString() ?? null,
     createdAt: u.createdAt.toISOString(),
+  };
+}
+
+/** An admin ends every session of a member (DESIGN.md §4 "admin revocation"), audited. */
+export async function endMemberSessions(db: Database, viewer: Viewer, memberId: string): Promise<void> {
+  await revokeUserSessions(db, memberId);
+  await audit(
+    db,
+    { actorUserId: viewer.user.id, agentUserId: viewer.agent?.id ?? null },
+    "sessions.revoke",
+    "user",
+    memberId,
+  );
+}
+
+/** What /profile shows of the signed-in member; a membership not in good standing offers Re-join. */
+export function profileOf(viewer: Viewer) {
+  const m = viewer.member;
+  const subStatus = viewer.subscription?.status ?? null;
+  return {
+    username: m.username,
+    email: m.email,
+    verified: m.emailVerifiedAt !== null,
+    name: m.name,
+    country: m.countryCode,
+    subStatus,
+    expiration: viewer.subscription?.currentPeriodEnd?.toISOString() ?? null,
+    showRejoin: !ACTIVE_SUBSCRIPTION_STATUSES.has(subStatus ?? ""),
   };
 }

@@ -8,14 +8,17 @@ import type { AppServices } from "~/context";
 import { auditLog, errorReports, formEntries, mailOutbox, newsletterSubscriptions, supportRequests } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as rootLoader } from "~/root";
+import { action as adminAction } from "~/routes/admin";
 import { action as errorsAction } from "~/routes/api.errors";
+import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
 import { renderContent } from "~/services/content.server";
 import { verifiedDiscount } from "~/services/coupons.server";
 import { confirmNewsletter, subscribeNewsletter, unsubscribeNewsletter } from "~/services/newsletter.server";
+import { loadViewer, siteCookies } from "~/services/session.server";
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
-import { createUser } from "../helpers/users";
+import { createSession, createUser } from "../helpers/users";
 
 describe("the app shell's services", () => {
   let database: TestDatabase;
@@ -74,6 +77,17 @@ describe("the app shell's services", () => {
       const response = await post(body, "192.0.2.51");
       expect(response.status).toBe(400);
       expect((await database.db.select().from(errorReports)).length).toBe(before);
+    });
+
+    it("names each refused value of a report by its path", async () => {
+      const response = await post(
+        JSON.stringify([report("fine"), { ...report("x"), time: "yesterday" }]),
+        "192.0.2.53",
+      );
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body.error).toBe("Invalid error reports");
+      expect(Object.keys(body.fieldErrors)).toEqual(["1.time"]);
     });
 
     it("answers a body over 64 KiB with 413, whether or not its length is declared", async () => {
@@ -149,6 +163,65 @@ describe("the app shell's services", () => {
       const rows = await database.db.select().from(auditLog).where(eq(auditLog.action, "support.request"));
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ actorUserId: admin.id, agentUserId: member.id, entity: "support_request" });
+    });
+  });
+
+  describe("admin pages", () => {
+    const asAdmin = async () => {
+      const admin = await createUser(database.db, { admin: true });
+      const session = await createSession(database.db, admin.id);
+      return { session, cookie: await siteCookies(services.config).session.serialize(session.id) };
+    };
+    const represent = (cookie: string, fields: Record<string, string>) =>
+      adminAction({
+        request: new Request("http://localhost/admin", {
+          method: "POST",
+          body: new URLSearchParams(fields),
+          headers: { cookie },
+        }),
+        params: {},
+        context,
+      }) as Promise<Response>;
+
+    it("asks for a username, refuses an unknown one, and represents a member by name", async () => {
+      const { session, cookie } = await asAdmin();
+      const member = await createUser(database.db);
+
+      const empty = await represent(cookie, { intent: "start-agent", username: "" });
+      expect(empty.status).toBe(400);
+      expect((await empty.json()).result.error.username).toEqual(["Enter the username of the member to represent"]);
+
+      const unknown = await represent(cookie, { intent: "start-agent", username: "nobody-here" });
+      expect(unknown.status).toBe(400);
+      expect((await unknown.json()).result.error.username).toEqual(["No such member"]);
+
+      const started = await represent(cookie, { intent: "start-agent", username: member.username });
+      expect(started.status).toBe(302);
+      expect((await loadViewer(database.db, session.id))?.agent?.id).toBe(member.id);
+
+      expect((await represent(cookie, { intent: "stop-agent" })).status).toBe(302);
+      expect((await loadViewer(database.db, session.id))?.agent).toBeNull();
+    });
+
+    it("shows a record view, and the page's 404 for a record or a view that does not exist", async () => {
+      const { cookie } = await asAdmin();
+      const load = (entity?: string, view?: string) =>
+        recordsLoader({
+          request: new Request("http://localhost/db", { headers: { cookie } }),
+          params: { entity, view },
+          context,
+        }).catch((thrown: unknown) => thrown as Response);
+      expect(await (await load("audit_log")).json()).toMatchObject({ view: "audit" });
+      for (const [entity, view] of [
+        ["users", undefined],
+        ["audit_log", "1"],
+        ["mail_outbox", "abc"],
+        ["mail_outbox", "999999"],
+      ]) {
+        const response = await load(entity, view);
+        expect(response.status).toBe(404);
+        expect(await response.json()).toBe("This page could not be found");
+      }
     });
   });
 

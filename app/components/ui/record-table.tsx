@@ -2,6 +2,34 @@ import type { ReactNode } from "react";
 
 export type Column<T> = { header: string; cell: (row: T) => ReactNode };
 
+/** A scrollable table of rows, one column per `Column`. */
+export function DataTable<T extends { id: string | number }>({ rows, columns }: { rows: T[]; columns: Column<T>[] }) {
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" key={c.header}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {columns.map((c) => (
+                <td key={c.header}>{c.cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** A scrollable table of records with a page heading, for the admin views. */
 export function RecordTable<T extends { id: string | number }>({
   title,
@@ -19,31 +47,7 @@ export function RecordTable<T extends { id: string | number }>({
     <section className="card card-wide" aria-labelledby={titleId}>
       <h1 id={titleId}>{title}</h1>
       {rows.length === 0 && empty ? <p>{empty}</p> : null}
-      <div className="table-scroll">
-        <table className="data">
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th scope="col" key={c.header}>
-                  {c.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                {columns.map((c) => (
-                  <td key={c.header}>{c.cell(row)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable rows={rows} columns={columns} />
     </section>
   );
 }
-
-/** "2026-01-02T03:04:05.000Z" → "2026-01-02 03:04:05" */
-export const timestamp = (iso: string) => iso.slice(0, 19).replace("T", " ");

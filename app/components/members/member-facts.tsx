@@ -1,0 +1,50 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FactTable } from "~/components/ui/fact-table";
+import { formatDate } from "~/lib/format";
+
+type Member = {
+  email: string;
+  name: string | null;
+  country: string | null;
+  subStatus: string | null;
+  expiration: string | null;
+};
+
+/** A member's own profile facts: e-mail (with a link to confirm it), name, country and membership. */
+export function ProfileFacts({ member }: { member: Member & { verified: boolean; showRejoin: boolean } }) {
+  return (
+    <FactTable
+      facts={[
+        ...commonFacts(member, member.verified ? "(confirmed)" : <Link to="/signup/check-email">(confirm it)</Link>),
+        [
+          "Membership",
+          <>
+            {member.subStatus ?? "none"}
+            {member.expiration ? ` · renews ${formatDate(member.expiration)}` : ""}
+            {member.showRejoin ? (
+              <>
+                {" "}
+                · <Link to="/re-join">Re-join</Link>
+              </>
+            ) : null}
+          </>,
+        ],
+      ]}
+    />
+  );
+}
+
+/** E-mail, name and country, as the profile and the admins' member page both show them. */
+export function commonFacts(member: Member, emailNote: ReactNode): [string, ReactNode][] {
+  return [
+    [
+      "E-mail",
+      <>
+        {member.email} {emailNote}
+      </>,
+    ],
+    ["Name", member.name ?? "—"],
+    ["Country", member.country ?? "—"],
+  ];
+}

@@ -1,0 +1,72 @@
+import { Form, Link } from "@remix-run/react";
+import { couponBannerFixed } from "~/domain/shell";
+
+export type CouponBannerData = { slug: string; description: string; groupName: string | null; dismissed: boolean };
+
+export function AgentBanner({ agent }: { agent: string }) {
+  return (
+    <div className="banner banner-agent" role="status">
+      WARNING, representing: {agent}
+      <Form method="post" action="/admin" className="inline">
+        <input type="hidden" name="intent" value="stop-agent" />
+        <button type="submit" className="link-button">
+          Stop representing
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+/** spec §2.4: dismissible everywhere except on /c/ and /signup paths. */
+export function CouponBanner({
+  coupon,
+  pathname,
+  search,
+}: {
+  coupon: CouponBannerData;
+  pathname: string;
+  search: string;
+}) {
+  const fixed = couponBannerFixed(pathname);
+  if (coupon.dismissed && !fixed) return null;
+  return (
+    <div className="banner banner-coupon" role="region" aria-label="Your offer">
+      <span>
+        {coupon.groupName ? `${coupon.groupName}: ` : ""}
+        <strong>{coupon.description}</strong> when you <Link to="/signup">sign up</Link>.
+      </span>
+      {fixed ? null : (
+        <Form method="post" action="/c" className="inline">
+          <input type="hidden" name="intent" value="dismiss-coupon" />
+          <input type="hidden" name="slug" value={coupon.slug} />
+          {/* Back to the same page; a very long query (an entry's JSON) is left off. */}
+          <input
+            type="hidden"
+            name="redirectTo"
+            value={(pathname + search).length <= 2_000 ? pathname + search : pathname}
+          />
+          <button type="submit" className="banner-dismiss" aria-label="Dismiss the offer">
+            ×
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+export function WarningBar({ status }: { status: string }) {
+  return (
+    <div className="warning-bar" role="status">
+      Your subscription is {status.toLowerCase().replace(/_/g, " ")}. <Link to="/profile">See your profile</Link>
+    </div>
+  );
+}
+
+export function ErrorBar({ supportEmail }: { supportEmail: string }) {
+  return (
+    <div className="error-bar" role="alert">
+      An error was detected and reported, please try back later. Support:{" "}
+      <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { isRouteErrorResponse, Link } from "@remix-run/react";
+import { Component, type ReactNode } from "react";
+import { NOT_FOUND_MESSAGE } from "~/domain/errors";
+
+/** The words of an error page: the server's message, never Remix's internal details. */
+export function errorMessage(error: unknown, status: number): string {
+  // Remix's own "no route matches" carries internal details: never show them.
+  const internal = isRouteErrorResponse(error) && (error as { internal?: boolean }).internal === true;
+  if (status === 404 && (internal || !isRouteErrorResponse(error) || typeof error.data !== "string" || !error.data)) {
+    return NOT_FOUND_MESSAGE;
+  }
+  if (isRouteErrorResponse(error)) {
+    if (typeof error.data === "string" && error.data) return error.data;
+    if (error.data && typeof error.data === "object" && "error" in error.data && typeof error.data.error === "string") {
+      return error.data.error;
+    }
+    return error.statusText || "Error";
+  }
+  return "Error";
+}
+
+/** spec §2.4 "Error page: shows the message, and for 404 a 'Back to the home page' link." */
+export function ErrorCard({ status, message }: { status: number; message: string }) {
+  return (
+    <section className="card error-page" aria-labelledby="error-title">
+      <p className="error-status">{status}</p>
+      <h1 id="error-title">{message}</h1>
+      {status === 404 ? <Link to="/">Back to the home page</Link> : null}
+    </section>
+  );
+}
+
+/** Renders its fallback if the error page itself fails to render. */
+export class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <main id="main" className="page-main">
+        <section className="card error-page">
+          <h1>An error occurred while showing the error page</h1>
+          <a href="/">Go back to home</a>
+        </section>
+      </main>
+    );
+  }
+}

@@ -1,0 +1,21 @@
+/** Rules of the page shell (spec §2.4 "Layouts"). */
+
+/** "dismissible everywhere except on /c/ and /signup paths". */
+export function couponBannerFixed(pathname: string): boolean {
+  return pathname === "/c" || pathname.startsWith("/c/") || pathname.startsWith("/signup");
+}
+
+/**
+ * "A warning bar at the bottom shows the subscription status when it is not ACTIVE": the
+ * status to show, or null. A member still in setup, or without a subscription (a free
+ * community, a donation), has no status to warn about.
+ */
+export function subscriptionWarning(session: { needsSetup: boolean; sub_status: string | null } | null): string | null {
+  if (!session || session.needsSetup || session.sub_status === "ACTIVE") return null;
+  return session.sub_status;
+}
+
+/** "a link to continue signup (no user id yet) or setup (user id present)". */
+export function continueSetupPath(session: { user_id: string | null }): "/setup" | "/signup" {
+  return session.user_id ? "/setup" : "/signup";
+}
