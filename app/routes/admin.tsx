@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPage, ENTER_USERNAME, representSchema } from "~/components/admin/admin-page";
-import { parseSubmission, replyWith } from "~/lib/submission.server";
+import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
 import { redirectWithFlash, requireAdmin } from "~/services/session.server";
 
@@ -24,13 +24,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithFlash("/admin", { kind: "success", message: "You are yourself again." }, services.config);
   }
   if (!choice.userId && !choice.username) return refuse(ENTER_USERNAME);
-  const result = await startAgent(services, viewer, choice);
-  if (!result.ok) return refuse(result.message);
-  return redirectWithFlash(
-    "/",
-    { kind: "warn", message: `You are now representing ${result.username}. Every change is recorded.` },
-    services.config,
-  );
+  return withFormErrors(submission, async () => {
+    const { username } = await startAgent(services, viewer, choice);
+    return redirectWithFlash(
+      "/",
+      { kind: "warn", message: `You are now representing ${username}. Every change is recorded.` },
+      services.config,
+    );
+  });
 }
 
 export default function Admin() {

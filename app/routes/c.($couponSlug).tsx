@@ -7,7 +7,7 @@ import { safeRedirectPath } from "~/domain/guard";
 import { withPageErrors } from "~/lib/http.server";
 import { appServices } from "~/services/app.server";
 import { landingDiscount } from "~/services/coupons.server";
-import { readForm } from "~/services/forms.server";
+import { readForm } from "~/lib/submission.server";
 import { siteCookies } from "~/services/session.server";
 
 export const handle = { layout: "logo" };

@@ -425,7 +425,7 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const session = await createSession(database.db, admin!.id);
       let viewer = (await loadViewer(database.db, session.id))!;
 
-      expect(await startAgent(services, viewer, { username: "member" })).toEqual({ ok: true, username: "member" });
+      expect(await startAgent(services, viewer, { username: "member" })).toEqual({ username: "member" });
       viewer = (await loadViewer(database.db, session.id))!;
       expect(viewer.agent?.username).toBe("member");
       expect(viewer.member.id).toBe(member!.id);
@@ -445,9 +445,10 @@ describe.each(drivers)("accounts on %s", (driver) => {
     it("refuses agent mode to a non-admin", async () => {
       const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
       const viewer = (await loadViewer(database.db, (await createSession(database.db, member!.id)).id))!;
-      expect(await startAgent(services, viewer, { username: "creator" })).toEqual({
-        ok: false,
+      await expect(startAgent(services, viewer, { username: "creator" })).rejects.toMatchObject({
+        kind: "invalid",
         message: "Only an admin can represent a member",
+        fieldErrors: { username: ["Only an admin can represent a member"] },
       });
       const [row] = await database.db.select().from(sessions).where(eq(sessions.id, viewer.session.id));
       expect(row!.agentUserId).toBeNull();

@@ -34,6 +34,7 @@ const MATRIX: Row[] = [
   ["/members", "login", 403, "setup", 200],
   ["/members/00000000-0000-0000-0000-000000000000", "login", 403, "setup", 404],
   ["/admin", "login", 403, "setup", 200],
+  ["/admin/jobs", "login", 403, "setup", 200],
   ["/db", "login", 403, "setup", 200],
   ["/db/mail_outbox", "login", 403, "setup", 200],
   ["/db/audit_log", "login", 403, "setup", 200],

@@ -19,7 +19,12 @@ export const representSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("stop-agent") }),
 ]);
 
-const ADMIN_LINKS = [{ to: "/members", label: "Members" }, { to: "/coupon/discounts", label: "Coupons" }, ...RECORDS];
+const ADMIN_LINKS = [
+  { to: "/members", label: "Members" },
+  { to: "/coupon/discounts", label: "Coupons" },
+  { to: "/admin/jobs", label: "Background jobs" },
+  ...RECORDS,
+];
 
 /** The admin's page: the admin areas, and representing a member (or stopping). */
 export function AdminPage({
