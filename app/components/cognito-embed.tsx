@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNonce } from "~/components/nonce";
-import { apiFetch } from "~/lib/state-client";
+import { api } from "~/lib/api-client";
 import type { SeamlessEmbed } from "~/lib/seamless-embed";
 import { awaitSubmittedEntry, type PendingBody } from "~/lib/submitted-entry";
 
@@ -28,21 +28,17 @@ export function CognitoEmbed({
   useEffect(() => {
     const onSubmitted = () => {
       setState("saving");
-      const query = new URLSearchParams({ cause: pending.cause, username: pending.username });
       awaitSubmittedEntry(pending, {
         testMode,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         postSubmitted: async (body) => {
-          await apiFetch("/api/entry/cognito-submitted", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(body),
-          });
+          await api("/api/entry/cognito-submitted", { method: "POST", body });
         },
         readEntries: async () => {
-          const response = await apiFetch(`/api/entry/nol-member-versions?${query}`);
-          const result = (await response.json()) as { list?: { id: string; updated: string }[] };
-          const list = result.list ?? [];
+          const { data } = await api<{ list?: { id: string; updated: string }[] }>("/api/entry/nol-member-versions", {
+            query: { cause: pending.cause, username: pending.username },
+          });
+          const list = data?.list ?? [];
           return { rows: list.length, updated: list.find((e) => e.id === pending.entry_id)?.updated ?? null };
         },
       }).then(

@@ -1,13 +1,23 @@
 import { useCallback, useEffect, useState } from "react";
 import { usernameChangeMessage, type SessionState } from "~/domain/session-state";
 import { reportClientError } from "~/lib/error-reporting";
-import { apiFetch, deviceKey, forgetState, inFrame, storedState, StateRejectedError } from "~/lib/state-client";
+import { api, type ApiResult } from "~/lib/api-client";
+import { deviceKey, forgetState, inFrame, storedState, StateRejectedError } from "~/lib/state-client";
 
 /** The words for a failed sign-in; a state naming another member is reported, as its message says. */
 export function failureMessage(error: unknown, supportEmail: string, otherwise: string): string {
   if (!(error instanceof StateRejectedError)) return otherwise;
   reportClientError(error);
   return usernameChangeMessage(supportEmail);
+}
+
+type StateAnswer = { state?: SessionState };
+
+/** A sign-in answer as the frame's session: signed in with a state, else signed out with the reason. */
+function sessionOf({ data, error }: ApiResult<StateAnswer>): FrameSession {
+  return data?.state && !error
+    ? { status: "signed-in", state: data.state }
+    : { status: "signed-out", reason: error ?? "You are not signed in." };
 }
 
 export type FrameSession =
@@ -26,13 +36,7 @@ export function useFrameSession(supportEmail: string): { session: FrameSession; 
   /** Re-reads the member through the API, signed with the kept state. */
   const refresh = useCallback(async () => {
     try {
-      const response = await apiFetch("/api/login/recheck");
-      const body = (await response.json()) as { state?: SessionState; error?: string };
-      setSession(
-        response.ok && body.state
-          ? { status: "signed-in", state: body.state }
-          : { status: "signed-out", reason: body.error ?? "You are not signed in." },
-      );
+      setSession(sessionOf(await api<StateAnswer>("/api/login/recheck")));
     } catch (error) {
       setSession({
         status: "error",
@@ -50,22 +54,21 @@ export function useFrameSession(supportEmail: string): { session: FrameSession; 
       const query = new URLSearchParams(window.location.search);
       const code = query.get("auth_code");
       const hash = query.get("hash");
-      let response: Response | null = null;
+      let answer: ApiResult<StateAnswer> | null = null;
       // The hand-off is sent only inside a frame, and only with both values (spec §7).
       if (inFrame() && code && hash) {
         // A hand-off is a new sign-in, perhaps of another member: the kept state is not theirs.
         forgetState();
         const key = await deviceKey();
-        const params = new URLSearchParams({ auth_code: code, hash });
-        response = await apiFetch(`/api/login/lrm-auth?${params}`, { headers: { "device-key": key.publicKey } });
+        answer = await api<StateAnswer>("/api/login/lrm-auth", {
+          query: { auth_code: code, hash },
+          headers: { "device-key": key.publicKey },
+        });
       } else if (storedState()) {
-        response = await apiFetch("/api/login/recheck");
+        answer = await api<StateAnswer>("/api/login/recheck");
       }
-      if (!response) return done({ status: "signed-out", reason: "Open this page from the learning site to sign in." });
-      const body = (await response.json()) as { state?: SessionState; error?: string };
-      if (!response.ok || !body.state)
-        return done({ status: "signed-out", reason: body.error ?? "You are not signed in." });
-      done({ status: "signed-in", state: body.state });
+      if (!answer) return done({ status: "signed-out", reason: "Open this page from the learning site to sign in." });
+      done(sessionOf(answer));
     })().catch((error) => {
       done({
         status: "error",

@@ -3,13 +3,13 @@ import { useEffect, useState } from "react";
 import { recheckDueAt, singleFlight } from "~/domain/freshness";
 import type { SessionState } from "~/domain/session-state";
 import { reportClientError } from "~/lib/error-reporting";
-import { apiFetch, StateRejectedError } from "~/lib/state-client";
+import { api } from "~/lib/api-client";
+import { StateRejectedError } from "~/lib/state-client";
 
 // One recheck at a time for the whole page, however many callers ask (spec §4).
 const recheckOnce = singleFlight(async () => {
-  const response = await apiFetch("/api/login/recheck");
-  await response.body?.cancel();
-  return response.ok;
+  const { error } = await api("/api/login/recheck");
+  return error === null;
 });
 
 const MAX_TIMER_MS = 2 ** 31 - 1;

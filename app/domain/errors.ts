@@ -10,7 +10,8 @@ export const FORBIDDEN_MESSAGE = "You do not have access to this page";
 
 export type FieldErrors = Partial<Record<string, string[]>>;
 
-export type DomainErrorKind = "invalid" | "unauthorized" | "forbidden" | "not-found" | "conflict" | "too-many" | "unavailable";
+export type DomainErrorKind =
+  "invalid" | "unauthorized" | "forbidden" | "not-found" | "conflict" | "too-many" | "unavailable";
 
 /** One status per kind, on pages and in the API alike. */
 export const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -51,8 +52,10 @@ export class DomainError extends Error {
 
 export const notFound = (message: string = NOT_FOUND_MESSAGE) => new DomainError("not-found", message);
 export const forbidden = (message: string = FORBIDDEN_MESSAGE) => new DomainError("forbidden", message);
-export const invalid = (message: string, fieldErrors?: FieldErrors) => new DomainError("invalid", message, { fieldErrors });
-export const conflict = (message: string, fieldErrors?: FieldErrors) => new DomainError("conflict", message, { fieldErrors });
+export const invalid = (message: string, fieldErrors?: FieldErrors) =>
+  new DomainError("invalid", message, { fieldErrors });
+export const conflict = (message: string, fieldErrors?: FieldErrors) =>
+  new DomainError("conflict", message, { fieldErrors });
 export const unauthorized = (message: string) => new DomainError("unauthorized", message);
 export const tooMany = (message: string, retryAfterSeconds: number) =>
   new DomainError("too-many", message, { retryAfterSeconds });
@@ -63,6 +66,9 @@ export function isDomainError(error: unknown): error is DomainError {
 }
 
 /** Throws a not-found (or the given) error when the value is missing: `invariant(row)`. */
-export function invariant<T>(value: T | null | undefined | false, error: () => DomainError = () => notFound()): asserts value {
+export function invariant<T>(
+  value: T | null | undefined | false,
+  error: () => DomainError = () => notFound(),
+): asserts value {
   if (value === null || value === undefined || value === false) throw error();
 }

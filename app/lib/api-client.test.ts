@@ -9,7 +9,9 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
 
 describe("the API client's conventions (spec §7)", () => {
   it("puts GET parameters in the query string, leaving out missing ones", () => {
-    expect(apiPath("/api/nol/notices", { cause_code: "CA-1", page: undefined })).toBe("/api/nol/notices?cause_code=CA-1");
+    expect(apiPath("/api/nol/notices", { cause_code: "CA-1", page: undefined })).toBe(
+      "/api/nol/notices?cause_code=CA-1",
+    );
     expect(apiPath("/api/x?a=1", { b: 2 })).toBe("/api/x?a=1&b=2");
     expect(apiPath("/api/config")).toBe("/api/config");
   });
@@ -36,7 +38,9 @@ describe("the API client's conventions (spec §7)", () => {
   });
 
   it("keeps an error field as the data's error, even on a 200", async () => {
-    const result = await readApiResponse<{ error: string; list: [] }>(answer(200, { error: "Missing causes", list: [] }));
+    const result = await readApiResponse<{ error: string; list: [] }>(
+      answer(200, { error: "Missing causes", list: [] }),
+    );
     expect(result.error).toBe("Missing causes");
     expect(result.data?.list).toEqual([]);
   });

@@ -1,4 +1,5 @@
-import { apiFetch, storedState } from "./state-client";
+import { api } from "./api-client";
+import { storedState } from "./state-client";
 
 /** spec §9: reports are sent 250 ms after the last error; a chunk reload at most once a minute. */
 export const REPORT_DEBOUNCE_MS = 250;
@@ -65,11 +66,7 @@ async function flush(): Promise<void> {
   const batch = takeBatch(queue);
   if (batch.length === 0) return;
   try {
-    await apiFetch("/api/errors", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(batch),
-    });
+    await api("/api/errors", { method: "POST", body: batch });
   } catch {
     // Reporting must never raise another error; the bar already told the member.
   }

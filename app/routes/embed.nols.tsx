@@ -6,7 +6,7 @@ import { failureMessage, useFrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
 import { Alert } from "~/components/ui/alert";
 import { entryLabel } from "~/domain/nol/labels";
-import { apiFetch } from "~/lib/state-client";
+import { api } from "~/lib/api-client";
 import { appServices } from "~/services/app.server";
 
 export const handle = { layout: "empty" };
@@ -35,11 +35,10 @@ export default function EmbedNols() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (session.status !== "signed-in") return;
-    apiFetch("/api/entry/nol-member-versions")
-      .then(async (response) => {
-        const body = (await response.json()) as { list?: Entry[]; error?: string };
-        if (!response.ok || !body.list) throw new Error(body.error ?? "Your notices could not be read");
-        setEntries(body.list);
+    api<{ list?: Entry[] }>("/api/entry/nol-member-versions")
+      .then(({ data, error: failed }) => {
+        if (failed || !data?.list) throw new Error(failed ?? "Your notices could not be read");
+        setEntries(data.list);
       })
       .catch((e: unknown) =>
         setError(failureMessage(e, supportEmail, e instanceof Error ? e.message : "Your notices could not be read")),

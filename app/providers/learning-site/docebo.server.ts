@@ -63,7 +63,10 @@ export function doceboLearningSite(settings: {
       const age = now.getTime() / 1_000 - payload.iat;
       if (age > HANDOFF_TTL_SECONDS || age < -60)
         return { ok: false, status: 401, error: "The hand-off code has expired" };
-      return { ok: true, handoff: { code, ...payload, expiresAt: new Date((payload.iat + HANDOFF_TTL_SECONDS) * 1_000) } };
+      return {
+        ok: true,
+        handoff: { code, ...payload, expiresAt: new Date((payload.iat + HANDOFF_TTL_SECONDS) * 1_000) },
+      };
     },
   };
 }
