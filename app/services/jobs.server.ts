@@ -237,6 +237,9 @@ const jobRow = z.object({
 export type JobSummary = Omit<z.infer<typeof jobRow>, "output"> & {
   /** The last failure's message, for a job that failed or waits to be retried. */
   error: string | null;
+  /** How many times it has been tried, and may be in all. */
+  tries: number;
+  maxTries: number;
 };
 
 const errorOf = (output: unknown): string | null => {
@@ -267,6 +270,20 @@ export async function listJobs(
   );
   return rows.map((row) => {
     const { output, ...job } = jobRow.parse(row);
-    return { ...job, error: job.state === "failed" || job.state === "retry" ? errorOf(output) : null };
+    return {
+      ...job,
+      error: job.state === "failed" || job.state === "retry" ? errorOf(output) : null,
+      tries: job.retryCount + (job.startedOn ? 1 : 0),
+      maxTries: job.retryLimit + 1,
+    };
   });
+}
+
+/** The admins' jobs page: the jobs that gave up, then the latest, optionally in one state. */
+export async function jobsOverview(services: AppServices, state: JobState | null) {
+  const [failed, recent] = await Promise.all([
+    listJobs(services, { state: "failed", limit: 50 }),
+    listJobs(services, { state: state ?? undefined, limit: 100 }),
+  ]);
+  return { state, failed, recent };
 }

@@ -1,0 +1,97 @@
+import { Link } from "@remix-run/react";
+import { formatDateTime } from "~/lib/format";
+
+export type JobRow = {
+  id: string;
+  name: string;
+  state: string;
+  tries: number;
+  maxTries: number;
+  createdOn: string;
+  startedOn: string | null;
+  completedOn: string | null;
+  error: string | null;
+};
+
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : "–");
+
+function JobTable({ rows, caption }: { rows: JobRow[]; caption: string }) {
+  return (
+    <div className="table-scroll">
+      <table className="data" aria-label={caption}>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">State</th>
+            <th scope="col">Tries</th>
+            <th scope="col">Queued</th>
+            <th scope="col">Last started</th>
+            <th scope="col">Ended</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((job) => (
+            <tr key={job.id}>
+              <td>
+                {job.name}
+                <br />
+                <code className="muted">{job.id}</code>
+              </td>
+              <td>{job.state}</td>
+              <td>
+                {job.tries} of {job.maxTries}
+              </td>
+              <td>{when(job.createdOn)}</td>
+              <td>{when(job.startedOn)}</td>
+              <td>{when(job.completedOn)}</td>
+              <td>{job.error ? <code>{job.error}</code> : null}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The background jobs for admins: the ones that gave up, then the latest, optionally in one state. */
+export function JobsPage({
+  state,
+  states,
+  failed,
+  recent,
+}: {
+  state: string | null;
+  states: readonly string[];
+  failed: JobRow[];
+  recent: JobRow[];
+}) {
+  return (
+    <section className="card card-wide" aria-labelledby="jobs-title">
+      <p>
+        <Link to="/admin">Admin</Link>
+      </p>
+      <h1 id="jobs-title">Background jobs</h1>
+      <p className="muted">
+        A job that fails is tried again later, each time after a longer wait; once its tries are used up it is marked
+        failed and listed here until it is archived.
+      </p>
+      <h2>Failed</h2>
+      {failed.length === 0 ? <p>No job has failed.</p> : <JobTable rows={failed} caption="Failed jobs" />}
+      <h2>Latest{state ? `: ${state}` : ""}</h2>
+      <p aria-label="Show only jobs in one state">
+        {[null, ...states].map((s, i) => (
+          <span key={s ?? "all"}>
+            {i > 0 ? " · " : null}
+            {s === state ? (
+              <strong>{s ?? "all"}</strong>
+            ) : (
+              <Link to={s ? `/admin/jobs?state=${s}` : "/admin/jobs"}>{s ?? "all"}</Link>
+            )}
+          </span>
+        ))}
+      </p>
+      {recent.length === 0 ? <p>No jobs yet.</p> : <JobTable rows={recent} caption="Latest jobs" />}
+    </section>
+  );
+}
