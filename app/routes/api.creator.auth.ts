@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { z } from "zod";
 import { withApiErrors } from "~/lib/http.server";
-import { readJson, postOnly } from "~/services/api.server";
+import { postOnly, readJson } from "~/lib/json-body.server";
 import { creatorAuth } from "~/services/nol/access.server";
 import { requireApiMember, withState } from "~/services/session.server";
 

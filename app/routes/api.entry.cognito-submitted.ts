@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { withApiErrors } from "~/lib/http.server";
-import { readJson, postOnly } from "~/services/api.server";
+import { postOnly, readJson } from "~/lib/json-body.server";
 import { pendingBodySchema, submitPending } from "~/services/nol/pending.server";
 import { requireApiMember, withState } from "~/services/session.server";
 

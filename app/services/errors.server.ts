@@ -2,8 +2,7 @@ import { desc } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { errorReports } from "~/db/schema";
-import { invalid, type FieldErrors } from "~/domain/errors";
-import { hasNul, redactUrl } from "~/domain/requests";
+import { redactUrl } from "~/domain/requests";
 
 /** A client error report (spec §8: time, href, message, stack and state). */
 export const errorReportSchema = z.object({
@@ -46,45 +45,4 @@ export async function latestErrorReports(db: Database, limit = 200) {
     message: r.message,
     stack: r.stack,
   }));
-}
-
-/** Reads at most `limit` bytes of a body; null when it is larger. */
-export async function readCappedText(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** A body's text as JSON: a NUL character, or text that is not JSON, is invalid. */
-export function parseJsonText(text: string, notJsonMessage: string): unknown {
-  if (hasNul(text)) throw invalid("The body contains a character that cannot be used");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalid(notJsonMessage);
-  }
-}
-
-/** A zod error as the API's field errors, keyed by the path of each value ("0.time"; the whole body is "body"). */
-export function issuesByPath(error: z.ZodError): FieldErrors {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "body";
-    (errors[key] ??= []).push(issue.message);
-  }
-  return errors;
 }
