@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, logIn, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 async function expectAccessible(page: Page, path: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -21,8 +21,12 @@ test("the visitor home: welcome, Login and Sign Up, the footer, no navigation", 
   await expect(footer).toContainText("Memberhall Community");
 });
 
-test("the member home shows the navigation with the username and e-mail, without admin entries", async ({ page }) => {
-  await logIn(page, "member");
+test("the member home shows the navigation with the username and e-mail, without admin entries", async ({
+  page,
+  signIn,
+}) => {
+  await signIn("member");
+  await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Community home" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "member", exact: true })).toBeVisible();
@@ -32,15 +36,16 @@ test("the member home shows the navigation with the username and e-mail, without
   await expect(nav.getByRole("link", { name: "Coupons" })).toHaveCount(0);
 });
 
-test("an admin sees Members and Coupons", async ({ page }) => {
-  await logIn(page, "admin");
+test("an admin sees Members and Coupons", async ({ page, signIn }) => {
+  await signIn("admin");
+  await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Members" })).toHaveAttribute("href", "/members");
   await expect(nav.getByRole("link", { name: "Coupons" })).toHaveAttribute("href", "/coupon/discounts");
 });
 
-test("the navigation works by keyboard", async ({ page }) => {
-  await logIn(page, "member");
+test("the navigation works by keyboard", async ({ page, signIn }) => {
+  await signIn("member");
   await page.goto("/");
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
@@ -51,12 +56,9 @@ test("the navigation works by keyboard", async ({ page }) => {
   await expect(page).toHaveURL(/\/profile$/);
 });
 
-test("Support opens the modal; the request lands in the database and the outbox", async ({
-  page,
-  browser,
-  baseURL,
-}) => {
-  await logIn(page, "member");
+test("Support opens the modal; the request lands in the database and the outbox", async ({ page, signIn, pageAs }) => {
+  await signIn("member");
+  await page.goto("/");
   await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
   const dialog = page.getByRole("dialog", { name: "Contact Support" });
   await expect(dialog).toBeVisible();
@@ -71,8 +73,7 @@ test("Support opens the modal; the request lands in the database and the outbox"
   await dialog.getByRole("button", { name: "Send" }).click();
   await expect(dialog.getByText(/Your request #\d+ has reached our support team/)).toBeVisible();
 
-  const admin = await (await browser.newContext({ baseURL })).newPage();
-  await logIn(admin, "admin");
+  const admin = await pageAs("admin");
   await admin.goto("/db/support_requests");
   const row = admin.getByRole("row", { name: new RegExp(subject) });
   await expect(row).toContainText("member@memberhall.example");
@@ -99,8 +100,9 @@ test.describe("without JavaScript", () => {
 test.describe("a client error", () => {
   test.use({ expectedConsoleErrors: [/client-side failure for the test/] });
 
-  test("shows the red bar and is reported to /api/errors", async ({ page }) => {
-    await logIn(page, "member");
+  test("shows the red bar and is reported to /api/errors", async ({ page, signIn }) => {
+    await signIn("member");
+    await page.goto("/");
     const reported = page.waitForRequest((r) => r.url().endsWith("/api/errors") && r.method() === "POST");
     await page.evaluate(() => {
       setTimeout(() => {
@@ -161,8 +163,7 @@ test("the Terms of Service come from the community's Markdown", async ({ page })
 
 test("the newsletter: double opt-in from the e-mailed link, and the unsubscribe link with the confirm button", async ({
   page,
-  browser,
-  baseURL,
+  pageAs,
 }) => {
   const email = `reader-${Date.now()}@example.org`;
   await page.goto("/newsletter-subscribe");
@@ -170,8 +171,7 @@ test("the newsletter: double opt-in from the e-mailed link, and the unsubscribe 
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.getByText("Check your e-mail: open the link we sent to confirm your subscription.")).toBeVisible();
 
-  const admin = await (await browser.newContext({ baseURL })).newPage();
-  await logIn(admin, "admin");
+  const admin = await pageAs("admin");
   await admin.goto("/db/mail_outbox");
   await admin
     .getByRole("row", { name: new RegExp(email) })
@@ -229,20 +229,24 @@ test.describe("accessibility", () => {
     "/no-such-page",
   ];
 
-  test("visitor pages have no serious or critical violations", async ({ page }) => {
-    for (const path of visitorPages) {
-      await page.goto(path);
-      await expectAccessible(page, path);
-    }
-  });
+  // Two halves, one for each worker; pages in one test share the browser's cache.
+  for (const pages of [visitorPages.slice(0, 8), visitorPages.slice(8)]) {
+    test(`visitor pages ${pages.join(" ")} have no serious or critical violations`, async ({ page }) => {
+      for (const path of pages) {
+        await page.goto(path);
+        await expectAccessible(page, path);
+      }
+    });
+  }
 
-  test("member and admin pages have no serious or critical violations", async ({ page }) => {
-    await logIn(page, "admin");
+  test("member and admin pages have no serious or critical violations", async ({ page, signIn }) => {
+    await signIn("admin");
     for (const path of ["/", "/profile", "/community-group-pending", "/members", "/admin", "/db/mail_outbox"]) {
       await page.goto(path);
       await expectAccessible(page, path);
     }
     await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
+    await expect(page.getByRole("dialog", { name: "Contact Support" })).toBeVisible();
     await expectAccessible(page, "the Support modal");
   });
 });
