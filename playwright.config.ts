@@ -20,7 +20,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: ".cache/playwright.json" }]],
   use: {
-    trace: "retain-on-failure",
+    trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
