@@ -1,6 +1,19 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { claimSession, type Role } from "./session-pool";
 
+/*
+ * Signing in without typing:
+ *
+ *   test("…", async ({ page, signIn, pageAs }) => {
+ *     await signIn("member");              // this page's context, as the demo member
+ *     await page.goto("/");
+ *     const admin = await pageAs("admin"); // a second browser, as the admin
+ *   });
+ *
+ * The sessions are made in the test database by the global setup (prepare-database.ts),
+ * before the server opens it; each is given to one test only.
+ */
+
 export type { Role };
 
 export type SignedIn = {
