@@ -1,4 +1,4 @@
-import { expect, logIn, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 test("a visitor sees the welcome page with Login and Sign Up", async ({ page }) => {
   const response = await page.goto("/");
@@ -26,8 +26,8 @@ test.describe("a page that does not exist", () => {
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
   });
 
-  test("wears the whole shell for a signed-in member", async ({ page }) => {
-    await logIn(page, "member");
+  test("wears the whole shell for a signed-in member", async ({ page, signIn }) => {
+    await signIn("member");
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page).toHaveTitle("404 · This page could not be found");

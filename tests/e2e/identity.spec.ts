@@ -1,16 +1,12 @@
 import { createHmac } from "node:crypto";
-import { HANDOFF_SECRET } from "./global-setup";
 import { expect, logIn, test } from "./fixtures";
+import { HANDOFF_SECRET } from "./learning-site";
 
 test.describe("a new member", () => {
   // The declined test card is answered 402, which the browser logs.
   test.use({ expectedConsoleErrors: [/status of 402/] });
 
-  test("signs up, confirms the e-mail from the outbox, finishes setup and reaches home", async ({
-    page,
-    browser,
-    baseURL,
-  }) => {
+  test("signs up, confirms the e-mail from the outbox, finishes setup and reaches home", async ({ page, pageAs }) => {
     const username = `e2e${Date.now().toString(36)}`;
     const email = `${username}@example.org`;
 
@@ -24,17 +20,13 @@ test.describe("a new member", () => {
     await expect(page.getByRole("main").getByText(email)).toBeVisible();
 
     // The built-in mail provider delivers to the outbox, which an admin can read.
-    const adminContext = await browser.newContext({ baseURL });
-    const admin = await adminContext.newPage();
-    await admin.goto("/login");
-    await logIn(admin, "admin");
+    const admin = await pageAs("admin");
     await admin.goto("/db/mail_outbox");
     await admin
       .getByRole("row", { name: new RegExp(email) })
       .getByRole("link", { name: "Confirm your e-mail address" })
       .click();
     const text = await admin.locator("pre.mail").textContent();
-    await adminContext.close();
     const link = /http\S+\/signup\/verify\?token=\S+/.exec(text ?? "")?.[0];
     expect(link).toBeTruthy();
 
@@ -73,12 +65,29 @@ test("a visitor sent to login from /members comes back to /members as admin", as
   expect(await page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBeNull();
 });
 
+test.describe("the login form", () => {
+  // The refused password is answered 400, which the browser logs.
+  test.use({ expectedConsoleErrors: [/status of 400/] });
+
+  test("refuses a wrong password, then signs the member in and goes home", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Username or e-mail address").fill("member");
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByRole("alert")).toContainText("That username or e-mail address and password do not match");
+    await expect(page.getByLabel("Username or e-mail address")).toHaveValue("member");
+    await logIn(page, "member");
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "member" })).toBeVisible();
+  });
+});
+
 test.describe("a member", () => {
   test.use({ expectedConsoleErrors: [/status of 403/] });
 
-  test("does not see the admin entries and is refused /members", async ({ page }) => {
-    await page.goto("/login");
-    await logIn(page, "member");
+  test("does not see the admin entries and is refused /members", async ({ page, signIn }) => {
+    await signIn("member");
+    await page.goto("/");
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "member" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" })).toHaveCount(0);
     const response = await page.goto("/members");
@@ -117,10 +126,18 @@ test.describe("inside the learning site's frame", () => {
   });
 });
 
-test("a signed-in page rechecks the login when freshness runs out, and only once", async ({ page }) => {
-  await page.clock.install();
-  await page.goto("/login");
-  await logIn(page, "member");
+test("a member who has not finished setup is sent to it", async ({ page, signIn }) => {
+  await signIn("newbie");
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/setup/);
+  await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
+});
+
+test("a signed-in page rechecks the login when freshness runs out, and only once", async ({ page, signIn }) => {
+  const { loginCheckedAt } = await signIn("member");
+  // The browser's clock starts at the sign-in, whenever the session was made.
+  await page.clock.install({ time: loginCheckedAt });
+  await page.goto("/");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   const rechecks: string[] = [];
   page.on("request", (r) => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, logIn, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 function causeItem(page: Page, name: string) {
   return page.locator(".cause-list li").filter({ hasText: name });
@@ -7,9 +7,10 @@ function causeItem(page: Page, name: string) {
 
 test("the creator takes a live cause from round 1 through Default to Setup Billing and the First True Bill mailing", async ({
   page,
+  signIn,
 }) => {
   test.setTimeout(90_000);
-  await logIn(page, "creator");
+  await signIn("creator");
   await page.goto("/nol/creator");
   await expect(page.getByRole("heading", { name: "Choose a cause" })).toBeVisible();
   await page.getByRole("link", { name: "Traffic Stop" }).click();
@@ -97,10 +98,10 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
 
 test("cause status: the tester's testing cause is enabled, the creator's is not; a beta cause is listed and disabled", async ({
   page,
-  browser,
-  baseURL,
+  signIn,
+  pageAs,
 }) => {
-  await logIn(page, "creator");
+  await signIn("creator");
   await page.goto("/nol/creator");
   await expect(causeItem(page, "Traffic Stop").getByRole("link")).toBeVisible();
   await expect(causeItem(page, "Child Removal").getByRole("link")).toHaveCount(0);
@@ -108,8 +109,7 @@ test("cause status: the tester's testing cause is enabled, the creator's is not;
   await expect(causeItem(page, "Medical Coercion").getByRole("link")).toHaveCount(0);
   await expect(causeItem(page, "Medical Coercion")).toContainText("coming soon");
 
-  const tester = await (await browser.newContext({ baseURL })).newPage();
-  await logIn(tester, "tester");
+  const tester = await pageAs("tester");
   await tester.goto("/nol/creator");
   await expect(causeItem(tester, "Child Removal").getByRole("link", { name: "Child Removal" })).toBeVisible();
   await expect(causeItem(tester, "Traffic Stop").getByRole("link")).toBeVisible();
@@ -121,8 +121,9 @@ test.describe("addresses that do not fit", () => {
 
   test("an unknown form shows NotFound; an unknown cause says 'Unknown cause code'; a closed cause is refused", async ({
     page,
+    signIn,
   }) => {
-    await logIn(page, "creator");
+    await signIn("creator");
     await page.goto("/nol/bogus-form");
     await expect(page).toHaveURL(/\/nol\/NotFound$/);
     await expect(page.getByRole("heading", { name: "This form could not be found" })).toBeVisible();

@@ -1,14 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { expect, logIn, test } from "./fixtures";
-
-async function expectAccessible(page: Page, path: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(serious, `accessibility of ${path}`).toEqual([]);
-}
+import { expect, test } from "./fixtures";
 
 test("the visitor home: welcome, Login and Sign Up, the footer, no navigation", async ({ page }) => {
   await page.goto("/");
@@ -21,8 +11,12 @@ test("the visitor home: welcome, Login and Sign Up, the footer, no navigation", 
   await expect(footer).toContainText("Memberhall Community");
 });
 
-test("the member home shows the navigation with the username and e-mail, without admin entries", async ({ page }) => {
-  await logIn(page, "member");
+test("the member home shows the navigation with the username and e-mail, without admin entries", async ({
+  page,
+  signIn,
+}) => {
+  await signIn("member");
+  await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Community home" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "member", exact: true })).toBeVisible();
@@ -32,15 +26,16 @@ test("the member home shows the navigation with the username and e-mail, without
   await expect(nav.getByRole("link", { name: "Coupons" })).toHaveCount(0);
 });
 
-test("an admin sees Members and Coupons", async ({ page }) => {
-  await logIn(page, "admin");
+test("an admin sees Members and Coupons", async ({ page, signIn }) => {
+  await signIn("admin");
+  await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Members" })).toHaveAttribute("href", "/members");
   await expect(nav.getByRole("link", { name: "Coupons" })).toHaveAttribute("href", "/coupon/discounts");
 });
 
-test("the navigation works by keyboard", async ({ page }) => {
-  await logIn(page, "member");
+test("the navigation works by keyboard", async ({ page, signIn }) => {
+  await signIn("member");
   await page.goto("/");
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
@@ -51,12 +46,9 @@ test("the navigation works by keyboard", async ({ page }) => {
   await expect(page).toHaveURL(/\/profile$/);
 });
 
-test("Support opens the modal; the request lands in the database and the outbox", async ({
-  page,
-  browser,
-  baseURL,
-}) => {
-  await logIn(page, "member");
+test("Support opens the modal; the request lands in the database and the outbox", async ({ page, signIn, pageAs }) => {
+  await signIn("member");
+  await page.goto("/");
   await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
   const dialog = page.getByRole("dialog", { name: "Contact Support" });
   await expect(dialog).toBeVisible();
@@ -71,8 +63,7 @@ test("Support opens the modal; the request lands in the database and the outbox"
   await dialog.getByRole("button", { name: "Send" }).click();
   await expect(dialog.getByText(/Your request #\d+ has reached our support team/)).toBeVisible();
 
-  const admin = await (await browser.newContext({ baseURL })).newPage();
-  await logIn(admin, "admin");
+  const admin = await pageAs("admin");
   await admin.goto("/db/support_requests");
   const row = admin.getByRole("row", { name: new RegExp(subject) });
   await expect(row).toContainText("member@memberhall.example");
@@ -99,8 +90,9 @@ test.describe("without JavaScript", () => {
 test.describe("a client error", () => {
   test.use({ expectedConsoleErrors: [/client-side failure for the test/] });
 
-  test("shows the red bar and is reported to /api/errors", async ({ page }) => {
-    await logIn(page, "member");
+  test("shows the red bar and is reported to /api/errors", async ({ page, signIn }) => {
+    await signIn("member");
+    await page.goto("/");
     const reported = page.waitForRequest((r) => r.url().endsWith("/api/errors") && r.method() === "POST");
     await page.evaluate(() => {
       setTimeout(() => {
@@ -161,8 +153,7 @@ test("the Terms of Service come from the community's Markdown", async ({ page })
 
 test("the newsletter: double opt-in from the e-mailed link, and the unsubscribe link with the confirm button", async ({
   page,
-  browser,
-  baseURL,
+  pageAs,
 }) => {
   const email = `reader-${Date.now()}@example.org`;
   await page.goto("/newsletter-subscribe");
@@ -170,8 +161,7 @@ test("the newsletter: double opt-in from the e-mailed link, and the unsubscribe 
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.getByText("Check your e-mail: open the link we sent to confirm your subscription.")).toBeVisible();
 
-  const admin = await (await browser.newContext({ baseURL })).newPage();
-  await logIn(admin, "admin");
+  const admin = await pageAs("admin");
   await admin.goto("/db/mail_outbox");
   await admin
     .getByRole("row", { name: new RegExp(email) })
@@ -204,45 +194,4 @@ test("home page screenshots at 375 and 1280 pixels wide", async ({ page }, testI
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `horizontal overflow at ${width}px`).toBeLessThanOrEqual(0);
   }
-});
-
-test.describe("accessibility", () => {
-  test.use({ expectedConsoleErrors: [/status of 404/] });
-  // axe reads every page whole: give the machine time when it is busy.
-  test.describe.configure({ timeout: 120_000 });
-
-  const visitorPages = [
-    "/",
-    "/login",
-    "/login/help",
-    "/signup",
-    "/signup/terms",
-    "/terms-of-service",
-    "/privacy-policy",
-    "/newsletter-subscribe",
-    "/community",
-    "/community/join",
-    "/g/inpower",
-    "/g/rev18",
-    "/c/welcome",
-    "/support",
-    "/no-such-page",
-  ];
-
-  test("visitor pages have no serious or critical violations", async ({ page }) => {
-    for (const path of visitorPages) {
-      await page.goto(path);
-      await expectAccessible(page, path);
-    }
-  });
-
-  test("member and admin pages have no serious or critical violations", async ({ page }) => {
-    await logIn(page, "admin");
-    for (const path of ["/", "/profile", "/community-group-pending", "/members", "/admin", "/db/mail_outbox"]) {
-      await page.goto(path);
-      await expectAccessible(page, path);
-    }
-    await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
-    await expectAccessible(page, "the Support modal");
-  });
 });

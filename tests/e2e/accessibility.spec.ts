@@ -1,0 +1,58 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+// The longest tests of the suite, first in its order so that the two workers end together.
+
+async function expectAccessible(page: Page, path: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(serious, `accessibility of ${path}`).toEqual([]);
+}
+
+test.describe("accessibility", () => {
+  test.use({ expectedConsoleErrors: [/status of 404/] });
+  // axe reads every page whole: give the machine time when it is busy.
+  test.describe.configure({ timeout: 120_000 });
+
+  const visitorPages = [
+    "/",
+    "/login",
+    "/login/help",
+    "/signup",
+    "/signup/terms",
+    "/terms-of-service",
+    "/privacy-policy",
+    "/newsletter-subscribe",
+    "/community",
+    "/community/join",
+    "/g/inpower",
+    "/g/rev18",
+    "/c/welcome",
+    "/support",
+    "/no-such-page",
+  ];
+
+  // Two halves, one for each worker; pages in one test share the browser's cache.
+  for (const pages of [visitorPages.slice(0, 8), visitorPages.slice(8)]) {
+    test(`visitor pages ${pages.join(" ")} have no serious or critical violations`, async ({ page }) => {
+      for (const path of pages) {
+        await page.goto(path);
+        await expectAccessible(page, path);
+      }
+    });
+  }
+
+  test("member and admin pages have no serious or critical violations", async ({ page, signIn }) => {
+    await signIn("admin");
+    for (const path of ["/", "/profile", "/community-group-pending", "/members", "/admin", "/db/mail_outbox"]) {
+      await page.goto(path);
+      await expectAccessible(page, path);
+    }
+    await page.getByRole("contentinfo").getByRole("link", { name: "Support" }).click();
+    await expect(page.getByRole("dialog", { name: "Contact Support" })).toBeVisible();
+    await expectAccessible(page, "the Support modal");
+  });
+});
