@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
+import { SINGLE_LOCK } from "./locks";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -50,7 +51,7 @@ export function migrationsFolder(): string {
 }
 
 // Any 64-bit number that is ours alone; it serialises migrations across app servers.
-const MIGRATION_LOCK_ID = 727_245_110_031;
+const MIGRATION_LOCK_ID = SINGLE_LOCK.migrations;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

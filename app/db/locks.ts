@@ -1,10 +1,20 @@
 import { sql, type SQL } from "drizzle-orm";
 
 /**
- * The transaction-scoped advisory locks of the app, in one place so no two jobs take the same
- * key by chance. Each is held until its transaction ends. (The migration lock and the seed's
- * lock live beside their code in db/client.server.ts and db/seed.server.ts and use other keys.)
+ * Every advisory lock key of the app, in one place so no two jobs take the same key by chance.
+ * The two-key locks (`LOCK`) are transaction-scoped: each is held until its transaction ends.
  */
+
+/** Single-key (bigint) locks, each taken alone. */
+export const SINGLE_LOCK = {
+  /** Migrations at start: one server migrates, the others wait (session-level, released after). */
+  migrations: 727_245_110_031,
+  /** The demo seed of a new database: one server seeds, the others then see it done. */
+  demoSeed: 727_245_110_032,
+  /** Creating the job runner's queues: concurrent creation deadlocks inside pg-boss on PostgreSQL. */
+  jobQueues: 727_245_110_033,
+} as const;
+
 export const LOCK = {
   /**
    * Entry numbers of one form id (the second key): the next number is max + 1, so two entries

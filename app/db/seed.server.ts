@@ -1,6 +1,7 @@
 import { count, sql } from "drizzle-orm";
 import { hashPassword } from "~/lib/password.server";
 import type { Database } from "./client.server";
+import { SINGLE_LOCK } from "./locks";
 import {
   causes,
   countries,
@@ -61,11 +62,13 @@ async function isNewDatabase(db: Database): Promise<boolean> {
 
 export async function seedDemo(db: Database, options: { demoPassword: string; now?: Date }): Promise<boolean> {
   const now = options.now ?? new Date();
-  // Hash before the transaction: it is slow and needs no lock.
+  // A database seeded before needs nothing, not even the slow hash; a new one is hashed for
+  // before the transaction (it needs no lock) and checked again under the lock.
+  if (!(await isNewDatabase(db))) return false;
   const passwordHash = await hashPassword(options.demoPassword);
   return db.transaction(async (tx) => {
     // Several servers may boot at once against one PostgreSQL: one seeds, the others see it done.
-    await tx.execute(sql`select pg_advisory_xact_lock(727245110032)`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${SINGLE_LOCK.demoSeed}::bigint)`);
     if (!(await isNewDatabase(tx as unknown as Database))) return false;
 
     await tx.insert(countries).values(DEMO_COUNTRIES).onConflictDoNothing();

@@ -2,6 +2,7 @@ import PgBoss from "pg-boss";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { DatabaseHandle } from "~/db/client.server";
+import { SINGLE_LOCK } from "~/db/locks";
 import { mailRetryJob } from "./mail.server";
 
 /**
@@ -55,7 +56,7 @@ function newBoss(db: PgBoss.Db, options: PgBoss.ConstructorOptions = {}): PgBoss
 }
 
 // Any 64-bit number that is ours alone; it serialises queue creation across app servers.
-const QUEUE_CREATION_LOCK_ID = 727_245_110_032;
+const QUEUE_CREATION_LOCK_ID = SINGLE_LOCK.jobQueues;
 const QUEUE_NAME = /^[\w-]{1,100}$/;
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
