@@ -9,6 +9,8 @@ import { appServices } from "~/services/app.server";
 import { authenticateLogin, LoginRefused, sessionCookies } from "~/services/auth.server";
 import { optionalViewer } from "~/services/session.server";
 
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
 export const handle = { layout: "logo" };
 
 export const meta: MetaFunction = () => [{ title: "Log in" }];

@@ -8,6 +8,8 @@ import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.ser
 import { ipLimit, requestPasswordReset } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
 
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
 export const handle = { layout: "logo" };
 
 export const meta: MetaFunction = () => [{ title: "Login help" }];

@@ -10,6 +10,8 @@ import { appServices } from "~/services/app.server";
 import { confirmNewsletter, subscribeNewsletter, unsubscribeNewsletter } from "~/services/newsletter.server";
 import { optionalViewer } from "~/services/session.server";
 
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
 export const meta: MetaFunction = () => [{ title: "Newsletter" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

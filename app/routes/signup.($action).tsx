@@ -12,6 +12,8 @@ import { ipLimit, resendVerification, signUp, verifyEmail } from "~/services/acc
 import { sessionCookies } from "~/services/auth.server";
 import { clientMeta, optionalViewer, redirectWithFlash } from "~/services/session.server";
 
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
 export const handle = { layout: "logo" };
 
 export const meta: MetaFunction = () => [{ title: "Sign up" }];

@@ -9,6 +9,8 @@ import { actorOf } from "~/services/accounts.server";
 import { optionalViewer } from "~/services/session.server";
 import { submitSupportRequest } from "~/services/support.server";
 
+export { retryAfterHeaders as headers } from "~/lib/route-headers";
+
 export const meta: MetaFunction = () => [{ title: "Contact Support" }];
 
 /** The Contact Support form as a page: where the footer's Support link leads without JavaScript. */

@@ -39,6 +39,7 @@ describe("the sign-in rate limits of the production server", () => {
 
     const eleventh = await login();
     expect(eleventh.status).toBe(429);
+    expect(Number(eleventh.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(eleventh.headers.getSetCookie().some((c) => c.startsWith("mh_session="))).toBe(false);
     expect(await eleventh.text()).toContain("Too many login attempts from your network");
   });
@@ -53,6 +54,7 @@ describe("the sign-in rate limits of the production server", () => {
       for (let i = 0; i < 10; i += 1) expect((await post(pathname, {})).status, pathname).toBe(400);
       const eleventh = await post(pathname, {});
       expect(eleventh.status, pathname).toBe(429);
+      expect(Number(eleventh.headers.get("retry-after")), pathname).toBeGreaterThan(0);
       expect(await eleventh.text(), pathname).toContain(message);
     }
   });
