@@ -299,6 +299,23 @@ describe("Cognito webhooks", () => {
     expect((await post("submit", body)).status).toBe(status);
   });
 
+  it.each([
+    ["Number", "187-70", { Number: 2 ** 31 }],
+    ["Version", "187-71", { Number: 71, Version: 2 ** 31 }],
+    ["Number", "187-72", { Number: 1e300 }],
+  ] as const)(
+    "refuses an entry whose %s does not fit a database integer with 400 and stores nothing",
+    async (field, id, meta) => {
+      const events = (await database.db.select().from(webhookEvents)).length;
+      const response = await post("submit", nolEntry(1, { Id: id, Entry: { ...nolEntry(1).Entry, ...meta } }));
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: string; fieldErrors?: Record<string, string[]> };
+      expect(body.fieldErrors?.[`Entry.${field}`]?.[0]).toMatch(/at most 2147483647/);
+      expect(await database.db.select().from(nolEntries).where(eq(nolEntries.id, id))).toHaveLength(0);
+      expect((await database.db.select().from(webhookEvents)).length).toBe(events);
+    },
+  );
+
   it("answers an unknown cause as everywhere else: 404 'Unknown cause code'", async () => {
     const response = await post("submit", nolEntry(16, { Cause: "ZZZ" }));
     expect(response.status).toBe(404);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalid } from "~/domain/errors";
+import { issuesByPath } from "~/lib/json-body.server";
 import type { FormEntry, FormsProvider, HostedEntry } from "./types";
 
 /**
@@ -8,9 +9,13 @@ import type { FormEntry, FormsProvider, HostedEntry } from "./types";
  * trusted as typed.
  */
 
+/** The largest value of a PostgreSQL `integer` column, where the entry number is kept. */
+const INTEGER_MAX = 2 ** 31 - 1;
+const storedInteger = z.number().int().positive().max(INTEGER_MAX, `must be at most ${INTEGER_MAX}`);
+
 const entryMetaSchema = z.object({
-  Number: z.number().int().positive(),
-  Version: z.number().int().positive().default(1),
+  Number: storedInteger,
+  Version: storedInteger.default(1),
   DateCreated: z.string().optional(),
   DateUpdated: z.string().optional(),
   EditLink: z.string().url().nullish(),
@@ -111,7 +116,7 @@ export function cognitoForms(settings: CognitoSettings): FormsProvider {
     },
     readEntry(payload): HostedEntry {
       const entry = cognitoEntrySchema.safeParse(payload);
-      if (!entry.success) throw invalid("Not a Cognito Forms entry", entry.error.flatten().fieldErrors);
+      if (!entry.success) throw invalid("Not a Cognito Forms entry", issuesByPath(entry.error));
       return entry.data;
     },
   };
