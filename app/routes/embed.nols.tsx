@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { failureMessage, useFrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
 import { Alert } from "~/components/ui/alert";
+import { safeLinkHref } from "~/domain/links";
 import { entryLabel } from "~/domain/nol/labels";
 import { api } from "~/lib/api-client";
 import { appServices } from "~/services/app.server";
@@ -57,13 +58,21 @@ export default function EmbedNols() {
             <p>You have no notices yet.</p>
           ) : (
             <ul>
-              {entries.map((e) => (
-                <li key={e.id}>
-                  <a href={new URL(e.view_link, `${baseUrl}/`).toString()} target="_blank" rel="noreferrer">
-                    {e.cause} · {e.descriptive_version} · {entryLabel(e).label}
-                  </a>
-                </li>
-              ))}
+              {entries.map((e) => {
+                const label = `${e.cause} · ${e.descriptive_version} · ${entryLabel(e).label}`;
+                const href = safeLinkHref(e.view_link);
+                return (
+                  <li key={e.id}>
+                    {href ? (
+                      <a href={new URL(href, `${baseUrl}/`).toString()} target="_blank" rel="noreferrer">
+                        {label}
+                      </a>
+                    ) : (
+                      label
+                    )}
+                  </li>
+                );
+              })}
             </ul>
           )
         }

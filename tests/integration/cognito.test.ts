@@ -316,6 +316,26 @@ describe("Cognito webhooks", () => {
     },
   );
 
+  it.each([
+    ["EditLink", "187-73", "javascript:alert(document.cookie)"],
+    ["ViewLink", "187-74", "data:text/html,<script>alert(1)</script>"],
+    ["EditLink", "187-75", "http://www.cognitoforms.com/community/nolcreator2/75#edit*"],
+  ] as const)(
+    "refuses an entry whose %s is not an https: address with 400 and stores nothing",
+    async (field, id, link) => {
+      const events = (await database.db.select().from(webhookEvents)).length;
+      const response = await post(
+        "submit",
+        nolEntry(1, { Id: id, Entry: { ...nolEntry(1).Entry, Number: Number(id.split("-")[1]), [field]: link } }),
+      );
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: string; fieldErrors?: Record<string, string[]> };
+      expect(body.fieldErrors?.[`Entry.${field}`]).toEqual(["must be an https: address"]);
+      expect(await database.db.select().from(nolEntries).where(eq(nolEntries.id, id))).toHaveLength(0);
+      expect((await database.db.select().from(webhookEvents)).length).toBe(events);
+    },
+  );
+
   it("answers an unknown cause as everywhere else: 404 'Unknown cause code'", async () => {
     const response = await post("submit", nolEntry(16, { Cause: "ZZZ" }));
     expect(response.status).toBe(404);

@@ -8,6 +8,7 @@ import { FormErrors } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
+import { safeLinkHref } from "~/domain/links";
 import { stepSchema } from "~/domain/nol/step-form";
 import type { stepPage } from "~/services/nol/step-page.server";
 import { StepFields } from "./step-fields";
@@ -34,12 +35,13 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
 function HostedStep({ hosted, testMode }: { hosted: NonNullable<StepData["hosted"]>; testMode: boolean }) {
   if (hosted.kind === "embed")
     return <CognitoEmbed embed={hosted.embed} pending={hosted.pending} testMode={testMode} />;
-  if (!hosted.editLink)
+  const editHref = safeLinkHref(hosted.editLink);
+  if (!editHref)
     return <Alert kind="warn">This entry was not made at the forms service, so it cannot be continued there.</Alert>;
   return (
     <p>
       Record this step in your entry at the forms service:{" "}
-      <a href={hosted.editLink} rel="noreferrer">
+      <a href={editHref} rel="noreferrer">
         open your entry
       </a>
       . Your notices here update when the forms service sends the entry back.

@@ -5,6 +5,7 @@ import { Form, Link } from "@remix-run/react";
 import { z } from "zod";
 import { Field } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
+import { safeLinkHref } from "~/domain/links";
 import { versionSchema } from "~/domain/nol/entries";
 import type { versionsPage } from "~/services/nol/pages.server";
 
@@ -50,20 +51,24 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
         {v.step.notarize ? <span className="muted"> · can be notarized online</span> : null}
       </p>
       <ul>
-        {v.entries.map((e) => (
-          <li key={e.id}>
-            {/* A document link: the client router reads the hash's trailing "*" as a wildcard. */}
-            <a href={e.viewLink}>{e.label}</a>
-            {e.status ? ` · ${e.status}` : ""}
-            {e.readOnly ? " · read-only" : ""}
-            {e.editLink ? (
-              <>
-                {" · "}
-                <a href={e.editLink}>Edit</a>
-              </>
-            ) : null}
-          </li>
-        ))}
+        {v.entries.map((e) => {
+          const viewHref = safeLinkHref(e.viewLink);
+          const editHref = safeLinkHref(e.editLink);
+          return (
+            <li key={e.id}>
+              {/* A document link: the client router reads the hash's trailing "*" as a wildcard. */}
+              {viewHref ? <a href={viewHref}>{e.label}</a> : e.label}
+              {e.status ? ` · ${e.status}` : ""}
+              {e.readOnly ? " · read-only" : ""}
+              {editHref ? (
+                <>
+                  {" · "}
+                  <a href={editHref}>Edit</a>
+                </>
+              ) : null}
+            </li>
+          );
+        })}
       </ul>
       <div className="actions">
         {v.nextHref ? (

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalid } from "~/domain/errors";
+import { isHttpsUrl } from "~/domain/links";
 import { issuesByPath } from "~/lib/json-body.server";
 import type { FormEntry, FormsProvider, HostedEntry } from "./types";
 
@@ -13,13 +14,16 @@ import type { FormEntry, FormsProvider, HostedEntry } from "./types";
 const INTEGER_MAX = 2 ** 31 - 1;
 const storedInteger = z.number().int().positive().max(INTEGER_MAX, `must be at most ${INTEGER_MAX}`);
 
+// The links are shown to members as links: a `javascript:` or `data:` one would run in their page.
+const entryLink = z.string().max(2048).refine(isHttpsUrl, "must be an https: address");
+
 const entryMetaSchema = z.object({
   Number: storedInteger,
   Version: storedInteger.default(1),
   DateCreated: z.string().optional(),
   DateUpdated: z.string().optional(),
-  EditLink: z.string().url().nullish(),
-  ViewLink: z.string().url().nullish(),
+  EditLink: entryLink.nullish(),
+  ViewLink: entryLink.nullish(),
 });
 
 /** An entry as Cognito sends it: `Id` "<form>-<number>", `Entry` metadata, `Form`, and the fields. */
