@@ -36,10 +36,15 @@ export async function logIn(
     .where(or(sql`lower(${users.username}) = ${login}`, sql`lower(${users.email}) = ${login}`))
     .limit(1);
 
-  // Failures count per name typed and client address: an attacker elsewhere slows only
-  // themselves, and since a real name and a made-up one are counted alike, the answers
-  // never tell whether an account exists or which username goes with which e-mail.
-  const failureKey = `login-fail:${login.slice(0, 320)}:${client.ip}`;
+  // Failures count per account and client address (decision 004): guesses by username and by
+  // e-mail add up, and an attacker elsewhere slows only themselves. A name that matches no
+  // account is counted by itself, with the same queries and limit, so a made-up name answers
+  // exactly as a real one: that never tells whether an account exists. (Once one name of an
+  // account is held back from an address, its other name is too: that pairing is the price
+  // of counting per account, and learning it costs the failures themselves.)
+  const failureKey = user
+    ? `login-fail:account:${user.id}:${client.ip}`
+    : `login-fail:name:${login.slice(0, 320)}:${client.ip}`;
   if ((await rateLimitCount(db, failureKey, ACCOUNT_FAILURES.windowSeconds)) >= ACCOUNT_FAILURES.hits) {
     throw tooMany(
       "Too many failed attempts for this sign-in from your network. Wait 15 minutes or reset your password.",

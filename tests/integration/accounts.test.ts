@@ -165,12 +165,25 @@ describe.each(drivers)("accounts on %s", (driver) => {
       const ghost = await answers(`ghost-${target.username}`);
       expect(ghost).toEqual(real);
       expect(real.at(-1)).toMatchObject({ status: 429 });
-      // The same account's e-mail answers like any fresh name: it does not reveal the pair.
-      expect(await outcome(logIn(services, { login: target.email, password: "guess" }, from))).toEqual({
-        status: 400,
-        message: LOGIN_FAILED_MESSAGE,
-        retryAfterSeconds: undefined,
-      });
+    });
+
+    it("counts failures per account, by username and e-mail alike, and only from the failing address", async () => {
+      const target = await createUser(database.db);
+      const attacker = { ip: "192.0.2.68", userAgent: "x" };
+      const tries = [target.username, target.username, target.username, target.email, target.email];
+      for (const login of tries) {
+        expect(await outcome(logIn(services, { login, password: "guess" }, attacker))).toMatchObject({ status: 400 });
+      }
+      for (const login of [target.username, target.email.toUpperCase()]) {
+        expect(await outcome(logIn(services, { login, password: TEST_PASSWORD }, attacker))).toMatchObject({
+          status: 429,
+          retryAfterSeconds: 900,
+        });
+      }
+      const elsewhere = { ip: "198.51.100.98", userAgent: "x" };
+      expect(await outcome(logIn(services, { login: target.email, password: TEST_PASSWORD }, elsewhere))).toBe(
+        "signed in",
+      );
     });
 
     it("answers the 11th login attempt in a minute from one address with 429", async () => {
