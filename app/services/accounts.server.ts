@@ -1,13 +1,14 @@
 import { eq, or, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { users } from "~/db/schema";
+import { communityFor } from "~/domain/community";
 import { invalid, type FieldErrors } from "~/domain/errors";
 import { audit, type AuditActor } from "./audit.server";
 import { hashPassword } from "~/lib/password.server";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./password.server";
+import { personalWords, refuseWeakPassword } from "./password.server";
 import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
 import { revokeUserSessions, startSession, type ClientMeta, type Viewer } from "./session.server";
-import { consumeToken, issueToken } from "./tokens.server";
+import { consumeToken, issueToken, tokenOwner } from "./tokens.server";
 
 /** An account's life: sign-up, the e-mail confirmation, the password reset. Login is in auth.server.ts. */
 
@@ -40,9 +41,7 @@ export async function ipLimit(services: AppServices, action: keyof typeof IP_LIM
   );
 }
 
-function refuseCommonPassword(password: string) {
-  if (isCommonPassword(password)) throw invalid(COMMON_PASSWORD_MESSAGE, { password: [COMMON_PASSWORD_MESSAGE] });
-}
+const communityName = (services: AppServices) => communityFor(services.config.community).name;
 
 function isUniqueViolation(error: unknown): boolean {
   let current: unknown = error;
@@ -71,7 +70,10 @@ export async function signUp(
   client: ClientMeta,
 ): Promise<{ sessionId: string }> {
   const { db } = services;
-  refuseCommonPassword(input.password);
+  refuseWeakPassword(
+    input.password,
+    personalWords({ username: input.username, email: input.email, community: communityName(services) }),
+  );
   const taken = await db
     .select({ username: users.username, email: users.email })
     .from(users)
@@ -141,7 +143,14 @@ export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired or was already 
 
 /** Sets the new password of the link's member and ends all their sessions. */
 export async function resetPassword(services: AppServices, token: string, password: string): Promise<void> {
-  refuseCommonPassword(password);
+  // The link is only looked at here: a password refused for its strength leaves it usable.
+  const owner = await tokenOwner(services.db, "password_reset", token);
+  if (!owner) throw invalid(RESET_LINK_EXPIRED_MESSAGE);
+  const [member] = await services.db
+    .select({ username: users.username, email: users.email })
+    .from(users)
+    .where(eq(users.id, owner.userId));
+  refuseWeakPassword(password, personalWords({ ...member, community: communityName(services) }));
   const used = await consumeToken(services.db, "password_reset", token);
   if (!used) throw invalid(RESET_LINK_EXPIRED_MESSAGE);
   await services.db

@@ -41,8 +41,17 @@ export async function consumeToken(db: Database, purpose: Purpose, raw: string):
   return row?.userId ? { userId: row.userId } : null;
 }
 
+/** The member of a live code, without using it. */
+export async function tokenOwner(db: Database, purpose: Purpose, raw: string): Promise<{ userId: string } | null> {
+  const [row] = await db
+    .select({ userId: oneTimeTokens.userId })
+    .from(oneTimeTokens)
+    .where(live(purpose, raw))
+    .limit(1);
+  return row?.userId ? { userId: row.userId } : null;
+}
+
 /** True while a code is live, without using it (to show a form before it is submitted). */
 export async function tokenIsLive(db: Database, purpose: Purpose, raw: string): Promise<boolean> {
-  const rows = await db.select({ id: oneTimeTokens.id }).from(oneTimeTokens).where(live(purpose, raw)).limit(1);
-  return rows.length > 0;
+  return (await tokenOwner(db, purpose, raw)) !== null;
 }

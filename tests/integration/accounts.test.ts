@@ -120,6 +120,26 @@ describe.each(drivers)("accounts on %s", (driver) => {
         password: ["That password is one of the most common ones; choose another"],
       });
     });
+
+    it("refuses a guessable password, naming why: repeated letters, the community's own name", async () => {
+      for (const password of ["aaaaaaaa", "Memberhall Community", "memberhall"]) {
+        const result = await refusal(signUp(services, { username: "dora", email: "dora@example.org", password }, meta));
+        expect(result.status, password).toBe(400);
+        expect(result.fieldErrors?.password?.[0], password).toMatch(/^That password is easy to guess\. \S/);
+      }
+      const [repeated] = (
+        await refusal(signUp(services, { username: "dora", email: "dora@example.org", password: "aaaaaaaa" }, meta))
+      ).fieldErrors!.password!;
+      expect(repeated).toContain('Repeated characters like "aaa" are easy to guess.');
+      expect(await database.db.select().from(users).where(eq(users.username, "dora"))).toEqual([]);
+    });
+
+    it("counts the member's own name and e-mail as words a guesser tries", async () => {
+      const result = await refusal(
+        signUp(services, { username: "quillonby", email: "quillonby@example.org", password: "quillonby1" }, meta),
+      );
+      expect(result.fieldErrors?.password?.[0]).toMatch(/^That password is easy to guess\./);
+    });
   });
 
   describe("login", () => {
@@ -349,6 +369,20 @@ describe.each(drivers)("accounts on %s", (driver) => {
         "signed in",
       );
       expect(await loadViewer(database.db, other.id)).toBeNull();
+    });
+
+    it("refuses a weak new password and leaves the link usable", async () => {
+      const user = await createUser(database.db);
+      await requestPasswordReset(services, user.email);
+      const token = tokenFrom((await lastMailTo(user.email)).text, "/login/reset");
+      expect(await refusal(resetPassword(services, token, "aaaaaaaaaa"))).toMatchObject({
+        status: 400,
+        fieldErrors: { password: [expect.stringMatching(/^That password is easy to guess\./)] },
+      });
+      await resetPassword(services, token, "a brand new phrase");
+      expect(await outcome(logIn(services, { login: user.username, password: "a brand new phrase" }, meta))).toBe(
+        "signed in",
+      );
     });
 
     it("says nothing and sends nothing for an unknown address", async () => {
