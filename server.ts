@@ -14,7 +14,7 @@ import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
-import { crossSiteWrite, hasNul, redactUrl } from "./app/domain/requests";
+import { crossSiteWrite, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
 import { startJobs } from "./app/services/jobs.server";
 
 // This file runs from its bundle at dist/server.js; the project root is one level up.
@@ -59,6 +59,16 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     locals(res).cspNonce = randomBytes(16).toString("base64");
     // While draining, ask every client to open its next request elsewhere.
     if (state.shuttingDown) res.setHeader("Connection", "close");
+    next();
+  });
+
+  // A path no page can have (broken percent-encoding, a backslash) is a missing page. It
+  // goes to the router as a plain unknown path, so it gets the shell's 404 like any other;
+  // as it was, it made the static files fail with their own error page and the router's
+  // URL building throw.
+  app.use((req, _res, next) => {
+    if (normalisedPath(req.path) === null)
+      req.url = req.originalUrl = req.path.startsWith("/api/") ? "/api/not-found" : "/not-found";
     next();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { crossSiteWrite, hasNul, redactUrl } from "./requests";
+import { crossSiteWrite, hasNul, normalisedPath, redactUrl } from "./requests";
 
 describe("request rules", () => {
   it("spots a NUL character, raw, percent-encoded or JSON-escaped", () => {
@@ -37,5 +37,23 @@ describe("request rules", () => {
     ["/nol/creator?tokenish=1&cause=TS", "/nol/creator?tokenish=1&cause=TS"],
   ])("keeps the one-time token of %s out of logs", (url, redacted) => {
     expect(redactUrl(url)).toBe(redacted);
+  });
+
+  it.each([
+    ["/embed/nols", "/embed/nols"],
+    ["/embed/%2e%2e/login", "/login"],
+    ["/embed/%2E%2E/%2e%2e/admin", "/admin"],
+    ["/embed/..%2flogin", "/login"],
+    ["/embed/./nols", "/embed/nols"],
+    ["/lrm/../profile", "/profile"],
+    ["/c/caf%C3%A9", "/c/café"],
+    ["//x", "//x"],
+    ["/../..", "/"],
+  ])("%s names the page %s", (raw, pathname) => {
+    expect(normalisedPath(raw)).toBe(pathname);
+  });
+
+  it.each(["/%5C", "/%5c", "/%", "/%E0%A4%A", "/a/%5Cb", "/%0a", "/x%7F"])("%s names no page", (raw) => {
+    expect(normalisedPath(raw)).toBeNull();
   });
 });

@@ -30,6 +30,39 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/api\/forms\/cognito\/)[^/?#]+/, "$1[secret]").replace(SECRET_PARAMS, "$1[secret]");
 }
 
+/**
+ * The path a request names, as the router will see it: dot segments resolved (also when
+ * they are percent-encoded, as a URL parser does), each segment decoded, and the dot
+ * segments that decoding reveals (`..%2f`) resolved as well. Null when the path cannot
+ * name a page: broken percent-encoding, a backslash (which URL parsers read as a slash,
+ * so `/%5C` would name another host), or a control character.
+ */
+export function normalisedPath(rawPath: string): string | null {
+  let parsed: string;
+  try {
+    parsed = new URL(`http://localhost${rawPath.startsWith("/") ? "" : "/"}${rawPath}`).pathname;
+  } catch {
+    return null;
+  }
+  const decoded: string[] = [];
+  for (const segment of parsed.split("/")) {
+    const text = decodedSegment(segment);
+    if (text === null || text.includes("\\") || [...text].some(isControl)) return null;
+    decoded.push(text);
+  }
+  const resolved: string[] = [];
+  for (const segment of decoded.join("/").split("/").slice(1)) {
+    if (segment === "..") resolved.pop();
+    else if (segment !== ".") resolved.push(segment);
+  }
+  return `/${resolved.join("/")}`;
+}
+
+function isControl(character: string): boolean {
+  const code = character.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
+}
+
 /** A percent-encoded path segment decoded, or null when its encoding is broken. */
 export function decodedSegment(segment: string): string | null {
   try {
