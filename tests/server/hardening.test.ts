@@ -57,4 +57,15 @@ describe("the server's answers to odd requests", () => {
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body)).toEqual({ error: "Unknown api" });
   });
+
+  it("decides framing on the page a path names, not on how it is spelled", async () => {
+    for (const path of ["/embed/%2e%2e/login", "/embed/..%2flogin", "/lrm/%2E%2E/profile"]) {
+      const response = await raw(server, path);
+      expect(response.headers["x-frame-options"], path).toBe("DENY");
+      expect(response.headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    }
+    const embed = await raw(server, "/embed/./nols");
+    expect(embed.headers["x-frame-options"]).toBeUndefined();
+    expect(embed.headers["content-security-policy"]).toContain("frame-ancestors https://learn.example.org");
+  });
 });
