@@ -110,7 +110,15 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
       res.status(400).json({ error: "The address contains a character that cannot be used" });
       return;
     }
-    if (crossSiteWrite(req.method, req.headers.origin, req.headers.host)) {
+    const write = {
+      method: req.method,
+      path: req.path,
+      origin: req.headers.origin,
+      referer: req.headers.referer,
+      host: req.headers.host,
+      signed: req.headers["state-sig"] !== undefined,
+    };
+    if (crossSiteWrite(write)) {
       res.status(403).json({ error: "Requests from other sites cannot change anything here" });
       return;
     }

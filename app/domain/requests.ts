@@ -5,17 +5,42 @@ export function hasNul(text: string): boolean {
   return text.includes("\u0000") || /%00|\\u0000/i.test(text);
 }
 
+/** What the cross-site rule reads of a request. */
+export type WriteRequest = {
+  method: string;
+  /** The path as requested. */
+  path: string;
+  origin: string | undefined;
+  referer: string | undefined;
+  host: string | undefined;
+  /** The request carries the `state-sig` header of the state header protocol. */
+  signed: boolean;
+};
+
+/** Cognito Forms' entry webhooks: another server posts them, with no browser headers. */
+const WEBHOOK_PREFIX = "/api/forms/cognito/";
+
 /**
- * A state-changing request from a page of another site is refused: the Origin, when the
- * browser sends one, must be this site's host.
+ * A state-changing request must show it comes from a page of this site: its Origin, or
+ * failing that its Referer, names this host. A request with neither is refused too, since
+ * a browser that strips both cannot be told apart from a forged form. Exempt are the API
+ * calls signed with the state headers (a page of another site cannot send that header
+ * without a CORS preflight, and the signature proves the device) and the provider
+ * webhooks, which no browser sends.
  */
-export function crossSiteWrite(method: string, origin: string | undefined, host: string | undefined): boolean {
-  if (["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase()) || origin === undefined) return false;
-  if (origin === "null" || !host) return true;
+export function crossSiteWrite(request: WriteRequest): boolean {
+  if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return false;
+  if (request.origin !== undefined) return !sameHost(request.origin, request.host);
+  if (request.signed || (normalisedPath(request.path) ?? "").startsWith(WEBHOOK_PREFIX)) return false;
+  return request.referer === undefined || !sameHost(request.referer, request.host);
+}
+
+function sameHost(url: string, host: string | undefined): boolean {
+  if (url === "null" || !host) return false;
   try {
-    return new URL(origin).host !== host;
+    return new URL(url).host === host;
   } catch {
-    return true;
+    return false;
   }
 }
 

@@ -68,4 +68,53 @@ describe("the server's answers to odd requests", () => {
     expect(embed.headers["x-frame-options"]).toBeUndefined();
     expect(embed.headers["content-security-policy"]).toContain("frame-ancestors https://learn.example.org");
   });
+
+  describe("a write that does not say where it comes from", () => {
+    const login = async () => {
+      const response = await fetch(`${server.url}/login`, {
+        method: "POST",
+        headers: { origin: server.url },
+        body: new URLSearchParams({ login: "creator", password: "memberhall-demo" }),
+        redirect: "manual",
+      });
+      return response.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("mh_session="))!
+        .split(";")[0]!;
+    };
+    const logout = (cookie: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/logout`, { method: "POST", headers: { cookie, ...headers }, redirect: "manual" });
+    const signedIn = async (cookie: string) =>
+      (await fetch(`${server.url}/profile`, { headers: { cookie }, redirect: "manual" })).status === 200;
+
+    it("is refused without Origin or Referer, and the session survives", async () => {
+      const cookie = await login();
+      const response = await logout(cookie);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ error: "Requests from other sites cannot change anything here" });
+      expect(await signedIn(cookie)).toBe(true);
+      expect((await logout(cookie, { referer: "https://evil.example/" })).status).toBe(403);
+      expect(await signedIn(cookie)).toBe(true);
+    });
+
+    it("is taken with this site's Referer when the browser sends no Origin", async () => {
+      const cookie = await login();
+      expect((await logout(cookie, { referer: `${server.url}/profile` })).status).toBe(302);
+      expect(await signedIn(cookie)).toBe(false);
+    });
+
+    it("is not asked of state-header calls and provider webhooks", async () => {
+      const signed = await fetch(`${server.url}/api/creator/auth`, {
+        method: "POST",
+        headers: { state: "x", "state-hash": "0".repeat(64), "state-sig": "0".repeat(64) },
+      });
+      expect(signed.status).toBe(401);
+      const webhook = await fetch(`${server.url}/api/forms/cognito/not-the-secret/submit`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(webhook.status).toBe(404);
+    });
+  });
 });
