@@ -117,4 +117,35 @@ describe("the server's answers to odd requests", () => {
       expect(webhook.status).toBe(404);
     });
   });
+
+  describe("what crawlers ask for", () => {
+    it("serves robots.txt as a file that keeps crawlers to the public pages", async () => {
+      const response = await fetch(`${server.url}/robots.txt`, { redirect: "manual" });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toContain("text/plain");
+      const lines = (await response.text()).split("\n");
+      expect(lines).toContain("User-agent: *");
+      for (const path of ["/$", "/login", "/signup", "/terms-of-service", "/privacy-policy", "/c/", "/g/"]) {
+        expect(lines).toContain(`Allow: ${path}`);
+      }
+      expect(lines).toContain("Disallow: /");
+    });
+
+    it("serves favicon.ico as an icon", async () => {
+      const response = await fetch(`${server.url}/favicon.ico`, { redirect: "manual" });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
+      expect([...new Uint8Array(await response.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
+    });
+
+    it.each(["/", "/login", "/signup", "/terms-of-service", "/privacy-policy"])(
+      "gives %s a meta description",
+      async (path) => {
+        const html = await (await fetch(`${server.url}${path}`)).text();
+        const descriptions = [...html.matchAll(/<meta name="description" content="([^"]*)"/g)].map((m) => m[1]);
+        expect(descriptions).toHaveLength(1);
+        expect(descriptions[0]!.length).toBeGreaterThan(20);
+      },
+    );
+  });
 });
