@@ -144,14 +144,14 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
 
   // Fingerprinted by the compiler: safe to cache for a year.
   // A missing asset is a plain 404, never a page: the client's chunk-load handling relies on it.
+  // It is answered here rather than by the static middleware's error, which Express renders
+  // outside production as a page naming the file's absolute path.
   app.use(
     "/build",
-    express.static(path.join(ROOT, "public/build"), {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      fallthrough: false,
-    }),
+    express.static(path.join(ROOT, "public/build"), { immutable: true, maxAge: "1y", index: false }),
+    (_req, res) => {
+      res.status(404).type("text/plain").send("Not found");
+    },
   );
   app.use(express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false }));
 

@@ -149,3 +149,30 @@ describe("the server's answers to odd requests", () => {
     );
   });
 });
+
+describe("a missing compiled asset", () => {
+  const production = {
+    NODE_ENV: "production",
+    BASE_URL: "https://members.example.org",
+    SESSION_SECRET: "a".repeat(40),
+    STATE_SECRET: "b".repeat(40),
+    STATE_PRIVATE_KEY: "c".repeat(64),
+  };
+
+  it.each([
+    ["development", {}],
+    ["production", production],
+  ])("answers a plain 404 that names no file on the server, with NODE_ENV=%s", async (_mode, env) => {
+    const server = await startServer({ env });
+    try {
+      for (const path of ["/build/nothing.js", "/build/routes/no-such-chunk.js", "/build/%2e%2e/index.js"]) {
+        const response = await raw(server, path);
+        expect(response.status, path).toBe(404);
+        expect(response.headers["content-type"], path).toContain("text/plain");
+        expect(response.body, path).toBe("Not found");
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
