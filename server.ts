@@ -14,8 +14,9 @@ import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
-import { crossSiteWrite, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
+import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
 import { startJobs } from "./app/services/jobs.server";
+import { siteCookies } from "./app/services/session.server";
 
 // This file runs from its bundle at dist/server.js; the project root is one level up.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -154,6 +155,26 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     },
   );
   app.use(express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false }));
+
+  // Whatever the router answers may show the session (the shell names the member), so no
+  // cache may keep it for someone else. Decided here, once for pages, data requests and
+  // the API alike, rather than in each route's headers or in the document entry, which
+  // resource routes never reach; and at the moment the headers go out, so that neither a
+  // route's own Cache-Control nor a session cookie set on the way can slip past it. The
+  // files above answer before this and keep their caching.
+  const sessionCookie = siteCookies(config).session.name;
+  app.use((req, res, next) => {
+    res.vary("Cookie");
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+      const setCookie = res.getHeader("Set-Cookie");
+      const setCookies = Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [String(setCookie)];
+      const request = { cookie: req.headers.cookie, state: req.headers.state !== undefined };
+      if (dependsOnSession(request, setCookies, sessionCookie)) res.setHeader("Cache-Control", "no-store");
+      return writeHead.apply(this, args);
+    } as typeof res.writeHead;
+    next();
+  });
 
   app.all(
     "*",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { crossSiteWrite, hasNul, normalisedPath, redactUrl, type WriteRequest } from "./requests";
+import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl, type WriteRequest } from "./requests";
 
 describe("request rules", () => {
   it("spots a NUL character, raw, percent-encoded or JSON-escaped", () => {
@@ -84,5 +84,21 @@ describe("request rules", () => {
 
   it.each(["/%5C", "/%5c", "/%", "/%E0%A4%A", "/a/%5Cb", "/%0a", "/x%7F"])("%s names no page", (raw) => {
     expect(normalisedPath(raw)).toBeNull();
+  });
+
+  it.each([
+    ["the session cookie", { cookie: "mh_coupon=x; mh_session=abc", state: false }, [], true],
+    ["only other cookies", { cookie: "mh_coupon=x; not_mh_session=abc", state: false }, [], false],
+    ["no cookie", { cookie: undefined, state: false }, [], false],
+    ["the state headers", { cookie: undefined, state: true }, [], true],
+    [
+      "an answer that sets the session",
+      { cookie: undefined, state: false },
+      ["mh_session=new; Path=/; HttpOnly"],
+      true,
+    ],
+    ["an answer that sets another cookie", { cookie: undefined, state: false }, ["mh_flash=x; Path=/"], false],
+  ] as const)("an answer to a request with %s depends on the session: %s", (_what, request, setCookies, expected) => {
+    expect(dependsOnSession(request, [...setCookies], "mh_session")).toBe(expected);
   });
 });

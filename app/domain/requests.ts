@@ -44,6 +44,21 @@ function sameHost(url: string, host: string | undefined): boolean {
   }
 }
 
+/**
+ * Whether an answer depends on the session, so that no cache may keep it: the request
+ * carries the session cookie or the state headers (valid or not, which only the database
+ * can tell; keeping either kind out of caches costs nothing), or the answer sets or ends
+ * the session cookie.
+ */
+export function dependsOnSession(
+  request: { cookie: string | undefined; state: boolean },
+  setCookies: string[],
+  sessionCookie: string,
+): boolean {
+  const named = (text: string) => text.trim().startsWith(`${sessionCookie}=`);
+  return request.state || (request.cookie ?? "").split(";").some(named) || setCookies.some(named);
+}
+
 /** Query values that are credentials: e-mailed links, the learning-site hand-off, SSO signatures. */
 const SECRET_PARAMS = /([?&](?:token|auth_code|hash|confirm|unsubscribe|code)=)[^&#]*/gi;
 

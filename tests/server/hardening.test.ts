@@ -148,6 +148,68 @@ describe("the server's answers to odd requests", () => {
       },
     );
   });
+
+  describe("caching of what depends on the session", () => {
+    const noStore = (headers: Headers) => {
+      expect(headers.get("cache-control")).toBe("no-store");
+      expect(headers.get("vary")).toMatch(/\bCookie\b/i);
+    };
+
+    it.each(["/", "/profile", "/terms-of-service", "/profile?_data=root", "/api/entry/nol-editors", "/no-such-page"])(
+      "keeps the answer to GET %s for a signed-in member out of every cache",
+      async (path) => {
+        const response = await fetch(`${server.url}${path}`, { headers: { cookie: memberCookie }, redirect: "manual" });
+        await response.arrayBuffer();
+        noStore(response.headers);
+      },
+    );
+
+    it("keeps an answer that sets or ends the session out of every cache", async () => {
+      const login = await fetch(`${server.url}/login`, {
+        method: "POST",
+        headers: { origin: server.url },
+        body: new URLSearchParams({ login: "admin", password: "memberhall-demo" }),
+        redirect: "manual",
+      });
+      const cookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("mh_session="))!
+        .split(";")[0]!;
+      noStore(login.headers);
+      const logout = await fetch(`${server.url}/logout`, {
+        method: "POST",
+        headers: { origin: server.url, cookie },
+        redirect: "manual",
+      });
+      expect(logout.headers.getSetCookie().some((c) => c.startsWith("mh_session="))).toBe(true);
+      noStore(logout.headers);
+    });
+
+    it("keeps an answer to a state-header call out of every cache", async () => {
+      const response = await fetch(`${server.url}/api/config`, {
+        headers: { state: "x", "state-hash": "0".repeat(64), "state-sig": "0".repeat(64) },
+      });
+      await response.arrayBuffer();
+      noStore(response.headers);
+    });
+
+    it("lets the compiled assets be cached for a signed-in member too", async () => {
+      const html = await (await fetch(`${server.url}/`, { headers: { cookie: memberCookie } })).text();
+      const asset = /href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+      const response = await fetch(`${server.url}${asset}`, { headers: { cookie: memberCookie } });
+      await response.arrayBuffer();
+      expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      const icon = await fetch(`${server.url}/favicon.ico`, { headers: { cookie: memberCookie } });
+      await icon.arrayBuffer();
+      expect(icon.headers.get("cache-control")).toBe("public, max-age=3600");
+    });
+
+    it("lets a visitor's public page be cached by the browser as before", async () => {
+      const response = await fetch(`${server.url}/api/schema`);
+      await response.arrayBuffer();
+      expect(response.headers.get("cache-control")).toBe("public, max-age=300");
+    });
+  });
 });
 
 describe("a missing compiled asset", () => {
