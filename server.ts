@@ -14,8 +14,9 @@ import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
-import { crossSiteWrite, hasNul, redactUrl } from "./app/domain/requests";
+import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
 import { startJobs } from "./app/services/jobs.server";
+import { siteCookies } from "./app/services/session.server";
 
 // This file runs from its bundle at dist/server.js; the project root is one level up.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -62,6 +63,16 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
+  // A path no page can have (broken percent-encoding, a backslash) is a missing page. It
+  // goes to the router as a plain unknown path, so it gets the shell's 404 like any other;
+  // as it was, it made the static files fail with their own error page and the router's
+  // URL building throw.
+  app.use((req, _res, next) => {
+    if (normalisedPath(req.path) === null)
+      req.url = req.originalUrl = req.path.startsWith("/api/") ? "/api/not-found" : "/not-found";
+    next();
+  });
+
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -100,7 +111,15 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
       res.status(400).json({ error: "The address contains a character that cannot be used" });
       return;
     }
-    if (crossSiteWrite(req.method, req.headers.origin, req.headers.host)) {
+    const write = {
+      method: req.method,
+      path: req.path,
+      origin: req.headers.origin,
+      referer: req.headers.referer,
+      host: req.headers.host,
+      signed: req.headers["state-sig"] !== undefined,
+    };
+    if (crossSiteWrite(write)) {
       res.status(403).json({ error: "Requests from other sites cannot change anything here" });
       return;
     }
@@ -126,16 +145,36 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
 
   // Fingerprinted by the compiler: safe to cache for a year.
   // A missing asset is a plain 404, never a page: the client's chunk-load handling relies on it.
+  // It is answered here rather than by the static middleware's error, which Express renders
+  // outside production as a page naming the file's absolute path.
   app.use(
     "/build",
-    express.static(path.join(ROOT, "public/build"), {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      fallthrough: false,
-    }),
+    express.static(path.join(ROOT, "public/build"), { immutable: true, maxAge: "1y", index: false }),
+    (_req, res) => {
+      res.status(404).type("text/plain").send("Not found");
+    },
   );
   app.use(express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false }));
+
+  // Whatever the router answers may show the session (the shell names the member), so no
+  // cache may keep it for someone else. Decided here, once for pages, data requests and
+  // the API alike, rather than in each route's headers or in the document entry, which
+  // resource routes never reach; and at the moment the headers go out, so that neither a
+  // route's own Cache-Control nor a session cookie set on the way can slip past it. The
+  // files above answer before this and keep their caching.
+  const sessionCookie = siteCookies(config).session.name;
+  app.use((req, res, next) => {
+    res.vary("Cookie");
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+      const setCookie = res.getHeader("Set-Cookie");
+      const setCookies = Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [String(setCookie)];
+      const request = { cookie: req.headers.cookie, state: req.headers.state !== undefined };
+      if (dependsOnSession(request, setCookies, sessionCookie)) res.setHeader("Cache-Control", "no-store");
+      return writeHead.apply(this, args);
+    } as typeof res.writeHead;
+    next();
+  });
 
   app.all(
     "*",

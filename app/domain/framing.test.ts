@@ -13,6 +13,13 @@ describe("framing", () => {
     ["/login", false],
     ["/admin", false],
     ["/embed", false],
+    ["/embed/%2e%2e/login", false],
+    ["/embed/%2E%2E/admin", false],
+    ["/embed/..%2flogin", false],
+    ["/lrm/%2e%2e/profile", false],
+    ["/lrm/./header", true],
+    ["/profile/../embed/nols", true],
+    ["/embed/%E0%A4%A", false],
   ])("%s is frameable: %s", (path, expected) => {
     expect(isFrameablePath(path)).toBe(expected);
   });

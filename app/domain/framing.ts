@@ -1,17 +1,25 @@
+import { normalisedPath } from "./requests";
+
 /**
  * Which pages another site may frame (spec §1 "embeddable mode"). Only the configured
  * learning site may frame them; every other page refuses all framing.
  */
 const FRAMEABLE_PREFIXES = ["/embed/", "/lrm"];
 
-export function isFrameablePath(pathname: string): boolean {
+/**
+ * Decided on the page the path names, not on its spelling: `/embed/%2e%2e/login` is the
+ * login page to the router, so it must not be framed as an embed page is.
+ */
+export function isFrameablePath(path: string): boolean {
+  const pathname = normalisedPath(path);
+  if (pathname === null) return false;
   return FRAMEABLE_PREFIXES.some((prefix) =>
     prefix.endsWith("/") ? pathname.startsWith(prefix) : pathname === prefix || pathname.startsWith(`${prefix}/`),
   );
 }
 
 /** The CSP frame-ancestors value for a path. */
-export function frameAncestors(pathname: string, learningSiteUrl: string | undefined): string {
-  if (!learningSiteUrl || !isFrameablePath(pathname)) return "'none'";
+export function frameAncestors(path: string, learningSiteUrl: string | undefined): string {
+  if (!learningSiteUrl || !isFrameablePath(path)) return "'none'";
   return new URL(learningSiteUrl).origin;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { crossSiteWrite, hasNul, redactUrl } from "./requests";
+import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl, type WriteRequest } from "./requests";
 
 describe("request rules", () => {
   it("spots a NUL character, raw, percent-encoded or JSON-escaped", () => {
@@ -9,15 +9,44 @@ describe("request rules", () => {
     expect(hasNul("plain text")).toBe(false);
   });
 
+  const HOST = "members.example.org";
+  const write = (fields: Partial<WriteRequest>): WriteRequest => ({
+    method: "POST",
+    path: "/logout",
+    origin: undefined,
+    referer: undefined,
+    host: HOST,
+    signed: false,
+    ...fields,
+  });
+
   it.each([
-    ["POST", "https://evil.example", "members.example.org", true],
-    ["POST", "null", "members.example.org", true],
-    ["POST", "https://members.example.org", "members.example.org", false],
-    ["POST", undefined, "members.example.org", false],
-    ["GET", "https://evil.example", "members.example.org", false],
-    ["DELETE", "not a url", "members.example.org", true],
+    ["POST", "https://evil.example", HOST, true],
+    ["POST", "null", HOST, true],
+    ["POST", "https://members.example.org", HOST, false],
+    ["GET", "https://evil.example", HOST, false],
+    ["DELETE", "not a url", HOST, true],
   ] as const)("%s from %s to %s is cross-site: %s", (method, origin, host, expected) => {
-    expect(crossSiteWrite(method, origin, host)).toBe(expected);
+    expect(crossSiteWrite(write({ method, origin, host }))).toBe(expected);
+  });
+
+  it.each([
+    ["no Origin and no Referer", {}, true],
+    ["no Origin, this site's Referer", { referer: "https://members.example.org/profile" }, false],
+    ["no Origin, another site's Referer", { referer: "https://evil.example/members.example.org" }, true],
+    ["no Origin, a Referer that is not a URL", { referer: "/profile" }, true],
+    [
+      "another site's Origin and this site's Referer",
+      { origin: "https://evil.example", referer: `https://${HOST}/` },
+      true,
+    ],
+    ["a signed state-header call without Origin", { path: "/api/creator/auth", signed: true }, false],
+    ["a Cognito webhook without browser headers", { path: "/api/forms/cognito/s3cr3t/submit" }, false],
+    ["a webhook path reached through dot segments", { path: "/api/forms/cognito/%2e%2e/%2e%2e/%2e%2e/logout" }, true],
+    ["a GET without any", { method: "GET" }, false],
+    ["a HEAD without any", { method: "HEAD" }, false],
+  ] as const)("a write with %s is refused: %s", (_what, fields, expected) => {
+    expect(crossSiteWrite(write(fields))).toBe(expected);
   });
 
   it("keeps webhook secrets out of logged URLs", () => {
@@ -37,5 +66,39 @@ describe("request rules", () => {
     ["/nol/creator?tokenish=1&cause=TS", "/nol/creator?tokenish=1&cause=TS"],
   ])("keeps the one-time token of %s out of logs", (url, redacted) => {
     expect(redactUrl(url)).toBe(redacted);
+  });
+
+  it.each([
+    ["/embed/nols", "/embed/nols"],
+    ["/embed/%2e%2e/login", "/login"],
+    ["/embed/%2E%2E/%2e%2e/admin", "/admin"],
+    ["/embed/..%2flogin", "/login"],
+    ["/embed/./nols", "/embed/nols"],
+    ["/lrm/../profile", "/profile"],
+    ["/c/caf%C3%A9", "/c/café"],
+    ["//x", "//x"],
+    ["/../..", "/"],
+  ])("%s names the page %s", (raw, pathname) => {
+    expect(normalisedPath(raw)).toBe(pathname);
+  });
+
+  it.each(["/%5C", "/%5c", "/%", "/%E0%A4%A", "/a/%5Cb", "/%0a", "/x%7F"])("%s names no page", (raw) => {
+    expect(normalisedPath(raw)).toBeNull();
+  });
+
+  it.each([
+    ["the session cookie", { cookie: "mh_coupon=x; mh_session=abc", state: false }, [], true],
+    ["only other cookies", { cookie: "mh_coupon=x; not_mh_session=abc", state: false }, [], false],
+    ["no cookie", { cookie: undefined, state: false }, [], false],
+    ["the state headers", { cookie: undefined, state: true }, [], true],
+    [
+      "an answer that sets the session",
+      { cookie: undefined, state: false },
+      ["mh_session=new; Path=/; HttpOnly"],
+      true,
+    ],
+    ["an answer that sets another cookie", { cookie: undefined, state: false }, ["mh_flash=x; Path=/"], false],
+  ] as const)("an answer to a request with %s depends on the session: %s", (_what, request, setCookies, expected) => {
+    expect(dependsOnSession(request, [...setCookies], "mh_session")).toBe(expected);
   });
 });

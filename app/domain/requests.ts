@@ -5,18 +5,58 @@ export function hasNul(text: string): boolean {
   return text.includes("\u0000") || /%00|\\u0000/i.test(text);
 }
 
+/** What the cross-site rule reads of a request. */
+export type WriteRequest = {
+  method: string;
+  /** The path as requested. */
+  path: string;
+  origin: string | undefined;
+  referer: string | undefined;
+  host: string | undefined;
+  /** The request carries the `state-sig` header of the state header protocol. */
+  signed: boolean;
+};
+
+/** Cognito Forms' entry webhooks: another server posts them, with no browser headers. */
+const WEBHOOK_PREFIX = "/api/forms/cognito/";
+
 /**
- * A state-changing request from a page of another site is refused: the Origin, when the
- * browser sends one, must be this site's host.
+ * A state-changing request must show it comes from a page of this site: its Origin, or
+ * failing that its Referer, names this host. A request with neither is refused too, since
+ * a browser that strips both cannot be told apart from a forged form. Exempt are the API
+ * calls signed with the state headers (a page of another site cannot send that header
+ * without a CORS preflight, and the signature proves the device) and the provider
+ * webhooks, which no browser sends.
  */
-export function crossSiteWrite(method: string, origin: string | undefined, host: string | undefined): boolean {
-  if (["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase()) || origin === undefined) return false;
-  if (origin === "null" || !host) return true;
+export function crossSiteWrite(request: WriteRequest): boolean {
+  if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return false;
+  if (request.origin !== undefined) return !sameHost(request.origin, request.host);
+  if (request.signed || (normalisedPath(request.path) ?? "").startsWith(WEBHOOK_PREFIX)) return false;
+  return request.referer === undefined || !sameHost(request.referer, request.host);
+}
+
+function sameHost(url: string, host: string | undefined): boolean {
+  if (url === "null" || !host) return false;
   try {
-    return new URL(origin).host !== host;
+    return new URL(url).host === host;
   } catch {
-    return true;
+    return false;
   }
+}
+
+/**
+ * Whether an answer depends on the session, so that no cache may keep it: the request
+ * carries the session cookie or the state headers (valid or not, which only the database
+ * can tell; keeping either kind out of caches costs nothing), or the answer sets or ends
+ * the session cookie.
+ */
+export function dependsOnSession(
+  request: { cookie: string | undefined; state: boolean },
+  setCookies: string[],
+  sessionCookie: string,
+): boolean {
+  const named = (text: string) => text.trim().startsWith(`${sessionCookie}=`);
+  return request.state || (request.cookie ?? "").split(";").some(named) || setCookies.some(named);
 }
 
 /** Query values that are credentials: e-mailed links, the learning-site hand-off, SSO signatures. */
@@ -28,6 +68,39 @@ const SECRET_PARAMS = /([?&](?:token|auth_code|hash|confirm|unsubscribe|code)=)[
  */
 export function redactUrl(url: string): string {
   return url.replace(/(\/api\/forms\/cognito\/)[^/?#]+/, "$1[secret]").replace(SECRET_PARAMS, "$1[secret]");
+}
+
+/**
+ * The path a request names, as the router will see it: dot segments resolved (also when
+ * they are percent-encoded, as a URL parser does), each segment decoded, and the dot
+ * segments that decoding reveals (`..%2f`) resolved as well. Null when the path cannot
+ * name a page: broken percent-encoding, a backslash (which URL parsers read as a slash,
+ * so `/%5C` would name another host), or a control character.
+ */
+export function normalisedPath(rawPath: string): string | null {
+  let parsed: string;
+  try {
+    parsed = new URL(`http://localhost${rawPath.startsWith("/") ? "" : "/"}${rawPath}`).pathname;
+  } catch {
+    return null;
+  }
+  const decoded: string[] = [];
+  for (const segment of parsed.split("/")) {
+    const text = decodedSegment(segment);
+    if (text === null || text.includes("\\") || [...text].some(isControl)) return null;
+    decoded.push(text);
+  }
+  const resolved: string[] = [];
+  for (const segment of decoded.join("/").split("/").slice(1)) {
+    if (segment === "..") resolved.pop();
+    else if (segment !== ".") resolved.push(segment);
+  }
+  return `/${resolved.join("/")}`;
+}
+
+function isControl(character: string): boolean {
+  const code = character.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
 }
 
 /** A percent-encoded path segment decoded, or null when its encoding is broken. */

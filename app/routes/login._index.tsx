@@ -5,6 +5,7 @@ import { lastResultOf } from "~/components/forms/fields";
 import { LoginForm } from "~/components/identity/login";
 import { safeRedirectPath } from "~/domain/guard";
 import { replyWith, replyWithError } from "~/lib/submission.server";
+import { descriptionMeta } from "~/root";
 import { appServices } from "~/services/app.server";
 import { authenticateLogin, LoginRefused, sessionCookies } from "~/services/auth.server";
 import { optionalViewer } from "~/services/session.server";
@@ -13,7 +14,7 @@ export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
 export const handle = { layout: "logo" };
 
-export const meta: MetaFunction = () => [{ title: "Log in" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: "Log in" }, ...descriptionMeta(matches)];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer } = await optionalViewer(request, context);

@@ -1,7 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { contentMeta } from "~/components/content/content-page";
+import { descriptionMeta } from "~/root";
 import { contentPageLoader } from "~/services/content-loader.server";
 
-export { ContentPage as default, contentMeta as meta } from "~/components/content/content-page";
+export { ContentPage as default } from "~/components/content/content-page";
+
+export const meta: MetaFunction = (args) => [...contentMeta(args), ...descriptionMeta(args.matches)];
 
 export const handle = { layout: "logo-left" };
 

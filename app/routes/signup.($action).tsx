@@ -8,6 +8,7 @@ import { CheckEmail, SignupForm } from "~/components/identity/signup";
 import { linkTokenOf, signupSchema } from "~/domain/account";
 import { notFoundPage } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
+import { descriptionMeta } from "~/root";
 import { ipLimit, resendVerification, signUp, verifyEmail } from "~/services/accounts.server";
 import { sessionCookies } from "~/services/auth.server";
 import { clientMeta, optionalViewer, redirectWithFlash } from "~/services/session.server";
@@ -16,7 +17,7 @@ export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
 export const handle = { layout: "logo" };
 
-export const meta: MetaFunction = () => [{ title: "Sign up" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: "Sign up" }, ...descriptionMeta(matches)];
 
 /** /signup (the form), /signup/check-email (after it), /signup/verify?token=… (the e-mailed link). */
 const actionSchema = z.enum(["check-email", "verify"]).optional();

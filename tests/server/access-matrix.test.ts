@@ -112,6 +112,7 @@ describe("access matrix", () => {
     for (const role of ["member", "newbie", "admin"] as const) {
       const response = await fetch(`${server.url}/login`, {
         method: "POST",
+        headers: { origin: server.url },
         body: new URLSearchParams({ login: role, password: "memberhall-demo" }),
         redirect: "manual",
       });

@@ -11,6 +11,7 @@ describe("bad input", () => {
   const login = async (username: string) => {
     const response = await fetch(`${server.url}/login`, {
       method: "POST",
+      headers: { origin: server.url },
       body: new URLSearchParams({ login: username, password: "memberhall-demo" }),
       redirect: "manual",
     });
@@ -69,7 +70,7 @@ describe("bad input", () => {
       const response = await fetch(`${server.url}${path}`, {
         method: "POST",
         body,
-        headers: { ...headers, cookie: cookie() },
+        headers: { ...headers, cookie: cookie(), origin: server.url },
         redirect: "manual",
       });
       await response.arrayBuffer();
@@ -115,11 +116,12 @@ describe("bad input", () => {
       fetch(`${server.url}/members?q=%00`, { headers: { cookie: adminCookie }, redirect: "manual" }),
       fetch(`${server.url}/support`, {
         method: "POST",
+        headers: { origin: server.url },
         body: new URLSearchParams({ email: "a@example.org", subject: "x\u0000y", message: "m" }),
       }),
       fetch(`${server.url}/api/errors`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", origin: server.url },
         body: JSON.stringify([{ time: new Date().toISOString(), href: "/", message: "\u0000" }]),
       }),
     ]);
