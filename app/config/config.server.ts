@@ -44,6 +44,8 @@ export type AppConfig = {
   mail: Env["MAIL"];
   smtpUrl: string | undefined;
   loginRecheckSeconds: number;
+  /** Days a session may go unused before it ends, within its absolute lifetime. */
+  sessionIdleDays: number;
   subRecheckSeconds: number;
   contentDir: string;
   forms: Env["FORMS"];
@@ -152,6 +154,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: env.MAIL,
     smtpUrl: env.SMTP_URL,
     loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
+    sessionIdleDays: env.SESSION_IDLE_DAYS,
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
     contentDir: path.resolve(env.CONTENT_DIR),
     forms: env.FORMS,

@@ -138,6 +138,13 @@ export const envSchema = z
       .default("300")
       .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
       .transform(Number),
+    SESSION_IDLE_DAYS: z
+      .string()
+      .default("7")
+      .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 30, {
+        message: "must be a whole number of days from 1 to 30",
+      })
+      .transform(Number),
     SUB_RECHECK_SECONDS: z
       .string()
       .default("3600")

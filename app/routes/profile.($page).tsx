@@ -1,10 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ProfileFacts } from "~/components/members/member-facts";
-import { notFoundPage } from "~/lib/http.server";
-import { profileOf } from "~/services/members.server";
-import { requireViewer } from "~/services/session.server";
+import { ProfileView } from "~/components/members/profile";
+import { invalid } from "~/domain/errors";
+import { notFoundPage, withPageErrors } from "~/lib/http.server";
+import { endOtherSessions, profileOf } from "~/services/members.server";
+import { redirectWithFlash, requireViewer } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Profile" }];
 
@@ -15,12 +16,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return json(profileOf(viewer));
 }
 
-export default function Profile() {
-  const profile = useLoaderData<typeof loader>();
-  return (
-    <section className="card" aria-labelledby="profile-title">
-      <h1 id="profile-title">{profile.username}</h1>
-      <ProfileFacts member={profile} />
-    </section>
+/** POST /profile with intent end-other-sessions: signs out every other browser and device. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (params.page) notFoundPage();
+  const { viewer, services } = await requireViewer(request, context);
+  await withPageErrors(async () => {
+    const form = await request.formData().catch(() => null);
+    if (form?.get("intent") !== "end-other-sessions") throw invalid("Unknown action");
+    await endOtherSessions(services.db, viewer);
+  });
+  return redirectWithFlash(
+    "/profile",
+    { kind: "success", message: "Your other sessions are logged out." },
+    services.config,
   );
+}
+
+export default function Profile() {
+  return <ProfileView profile={useLoaderData<typeof loader>()} />;
 }

@@ -1,6 +1,6 @@
-import { count, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { subscriptions, users } from "~/db/schema";
+import { sessions, subscriptions, users } from "~/db/schema";
 import { ACTIVE_SUBSCRIPTION_STATUSES } from "~/domain/account";
 import { invariant } from "~/domain/errors";
 import { audit } from "./audit.server";
@@ -87,6 +87,22 @@ export async function endMemberSessions(db: Database, viewer: Viewer, memberId: 
     "sessions.revoke",
     "user",
     memberId,
+  );
+}
+
+/** The person signed in ends every other session of theirs and keeps this one, audited. */
+export async function endOtherSessions(db: Database, viewer: Viewer): Promise<void> {
+  const { session } = viewer;
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, session.userId), isNull(sessions.revokedAt), ne(sessions.id, session.id)));
+  await audit(
+    db,
+    { actorUserId: viewer.user.id, agentUserId: viewer.agent?.id ?? null },
+    "sessions.revoke-others",
+    "user",
+    session.userId,
   );
 }
 

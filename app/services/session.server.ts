@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, redirect, type AppLoadContext, type Cookie } from "@remix-run/node";
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
@@ -14,6 +14,10 @@ import { appServices } from "./app.server";
 import { checkStateHeaders, devicePublicKeySchema, encodeState } from "./state-header.server";
 
 export const SESSION_DAYS = 30;
+/** The idle timeout when the configuration names none (SESSION_IDLE_DAYS's default). */
+export const SESSION_IDLE_DAYS = 7;
+/** A session's last_seen_at moves at most this often, so a busy session is not a write per request. */
+const SEEN_EVERY_MS = 60_000;
 
 export type UserRow = typeof users.$inferSelect;
 type SessionRow = typeof sessions.$inferSelect;
@@ -127,8 +131,12 @@ export async function latestSubscription(db: Database, userId: string): Promise<
   return row ?? null;
 }
 
-/** A live session (not revoked, not expired, its member not disabled) with its people. */
-export async function loadViewer(db: Database, sessionId: string, now = new Date()): Promise<Viewer | null> {
+/** A live session (not revoked, expired, idle too long, or of a disabled member) with its people; marks it seen. */
+export async function loadViewer(
+  db: Database,
+  sessionId: string,
+  { idleDays = SESSION_IDLE_DAYS, now = new Date() }: { idleDays?: number; now?: Date } = {},
+): Promise<Viewer | null> {
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
@@ -138,11 +146,21 @@ export async function loadViewer(db: Database, sessionId: string, now = new Date
         eq(sessions.id, sessionId),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, new Date(now.getTime() - idleDays * 86_400_000)),
         isNull(users.disabledAt),
       ),
     )
     .limit(1);
   if (!row) return null;
+  const seenBefore = new Date(now.getTime() - SEEN_EVERY_MS);
+  if (row.session.lastSeenAt < seenBefore) {
+    // Only the first of concurrent requests writes.
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, seenBefore)));
+    row.session.lastSeenAt = now;
+  }
   let agent: UserRow | null = null;
   if (row.session.agentUserId && row.user.admin) {
     const [represented] = await db.select().from(users).where(eq(users.id, row.session.agentUserId)).limit(1);
@@ -162,7 +180,7 @@ export async function recheckSession(db: Database, sessionId: string): Promise<V
     .update(sessions)
     .set({ loginCheckedAt: now, subCheckedAt: now, lastSeenAt: now })
     .where(eq(sessions.id, sessionId));
-  return loadViewer(db, sessionId);
+  return loadViewer(db, sessionId, { now });
 }
 
 export class StateHeaderError extends Error {}
@@ -187,7 +205,7 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   const check = checkStateHeaders(request, services.config);
   if (check.kind === "invalid") throw new StateHeaderError(check.reason);
   if (check.kind === "valid") {
-    const viewer = await loadViewer(services.db, check.sessionId);
+    const viewer = await loadViewer(services.db, check.sessionId, { idleDays: services.config.sessionIdleDays });
     if (!viewer) throw new StateHeaderError("the session has ended");
     if (viewer.session.devicePublicKey !== check.devicePublicKey || viewer.user.username !== check.username) {
       throw new StateHeaderError("the state does not belong to this session");
@@ -196,7 +214,7 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   }
   const raw = await siteCookies(services.config).session.parse(request.headers.get("cookie"));
   if (typeof raw !== "string" || raw.length === 0) return null;
-  return loadViewer(services.db, raw);
+  return loadViewer(services.db, raw, { idleDays: services.config.sessionIdleDays });
 }
 
 export function sessionStateCore(viewer: Viewer, config: AppConfig): SessionStateCore {
