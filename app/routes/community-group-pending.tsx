@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GroupPending } from "~/components/community/group-pending";
-import { requireViewer } from "~/services/session.server";
+import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Community group pending" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { viewer } = await requireViewer(request, context);
+  const { viewer } = await requireMember(request, context);
   return json({ email: viewer.member.email });
 }
 

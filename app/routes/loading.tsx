@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { LoadingPage } from "~/components/shell/loading-page";
-import { appServices } from "~/services/app.server";
+import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Loading…" }];
 
 /** The configured after-login address, if any (spec §2.3 /redirect-login-success). */
-export async function loader({ context }: LoaderFunctionArgs) {
-  const { config } = await appServices(context);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { config } = (await requireMember(request, context)).services;
   return json({ target: config.afterLoginRedirect ?? null });
 }
 

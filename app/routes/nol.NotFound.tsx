@@ -1,11 +1,13 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link } from "@remix-run/react";
+import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Form not found" }];
 
 /** "/nol/NotFound is shown when no form id is known for the form." */
-export async function loader() {
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireMember(request, context);
   return json({}, { status: 404 });
 }
 

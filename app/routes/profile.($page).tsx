@@ -5,14 +5,14 @@ import { ProfileView } from "~/components/members/profile";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { endOtherSessions, profileOf } from "~/services/members.server";
-import { redirectWithFlash, requireViewer } from "~/services/session.server";
+import { redirectWithFlash, requireMember, requireViewer } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Profile" }];
 
 /** /profile; spec §2.2 names /profile/{page?}, but no sub-page is built yet. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (params.page) notFoundPage();
-  const { viewer } = await requireViewer(request, context);
+  const { viewer } = await requireMember(request, context);
   return json(profileOf(viewer));
 }
 

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RejoinView } from "~/components/identity/rejoin";
 import { rejoinStanding } from "~/domain/account";
-import { requireViewer, type Viewer } from "~/services/session.server";
+import { requireMember, requireViewer, type Viewer } from "~/services/session.server";
 import { rejoin } from "~/services/setup.server";
 
 export const meta: MetaFunction = () => [{ title: "Re-join" }];
@@ -16,7 +16,7 @@ function standingOf(viewer: Viewer) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { viewer } = await requireViewer(request, context);
+  const { viewer } = await requireMember(request, context);
   return json({ status: viewer.subscription?.status ?? null, standing: standingOf(viewer) });
 }
 

@@ -291,8 +291,9 @@ export async function requireMember(request: Request, context: AppLoadContext) {
   return result;
 }
 
+/** Like requireMember, and the person signed in must be an admin. */
 export async function requireAdmin(request: Request, context: AppLoadContext) {
-  const result = await requireViewer(request, context);
+  const result = await requireMember(request, context);
   if (!result.viewer.user.admin) throw errorPage(forbidden());
   return result;
 }
