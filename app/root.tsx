@@ -27,10 +27,10 @@ import { reportClientError } from "./lib/error-reporting";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
+import { readFlash } from "./services/flash.server";
 import {
   getViewer,
   loginRedirect,
-  readFlash,
   sessionState,
   siteCookies,
   StateHeaderError,

@@ -4,7 +4,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPage, ENTER_USERNAME, representSchema } from "~/components/admin/admin-page";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
-import { redirectWithFlash, requireAdmin } from "~/services/session.server";
+import { requireAdmin } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin" }];
 

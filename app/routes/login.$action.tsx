@@ -8,7 +8,7 @@ import { notFoundPage } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { resetPassword } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
-import { redirectWithFlash } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 import { tokenIsLive } from "~/services/tokens.server";
 
 export const handle = { layout: "logo" };

@@ -6,7 +6,8 @@ import { MemberDetail, MemberList } from "~/components/admin/members";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { endMemberSessions, findMembers, memberDetail } from "~/services/members.server";
-import { redirectWithFlash, requireAdmin } from "~/services/session.server";
+import { requireAdmin } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export const handle = { layout: "container" };
 

@@ -8,7 +8,8 @@ import { withPageErrors } from "~/lib/http.server";
 import { readForm, replyWithError, submissionOf } from "~/lib/submission.server";
 import { nolAddress, stepParam } from "~/services/nol/page-address.server";
 import { stepPage, takeStep } from "~/services/nol/step-page.server";
-import { redirectWithFlash, requireMember } from "~/services/session.server";
+import { requireMember } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Notice of Liability" }];
 

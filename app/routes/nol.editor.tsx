@@ -6,7 +6,8 @@ import { isDomainError } from "~/domain/errors";
 import { editorFormSchema } from "~/domain/nol/editors";
 import { parseSubmission, replyWith, replyWithError } from "~/lib/submission.server";
 import { addEditor, editorsOf, removeEditor } from "~/services/nol/editors.server";
-import { redirectWithFlash, requireMember } from "~/services/session.server";
+import { requireMember } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export const meta: MetaFunction = () => [{ title: "Editors of your notices" }];
 

@@ -5,7 +5,8 @@ import { ProfileView } from "~/components/members/profile";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { endOtherSessions, profileOf } from "~/services/members.server";
-import { redirectWithFlash, requireMember, requireViewer } from "~/services/session.server";
+import { requireMember, requireViewer } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export const meta: MetaFunction = () => [{ title: "Profile" }];
 

@@ -6,7 +6,8 @@ import { SetupView } from "~/components/identity/setup";
 import { amountToCents, membershipStepSchema, profileStepSchema, setupDestination } from "~/domain/setup";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { isCardDeclined, saveMembershipStep, saveProfileStep, setupPage } from "~/services/setup.server";
-import { redirectWithFlash, requireViewer } from "~/services/session.server";
+import { requireViewer } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export const handle = { layout: "logo" };
 

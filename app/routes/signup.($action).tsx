@@ -11,7 +11,8 @@ import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.ser
 import { descriptionMeta } from "~/root";
 import { ipLimit, resendVerification, signUp, verifyEmail } from "~/services/accounts.server";
 import { sessionCookies } from "~/services/auth.server";
-import { clientMeta, optionalViewer, redirectWithFlash } from "~/services/session.server";
+import { clientMeta, optionalViewer } from "~/services/session.server";
+import { redirectWithFlash } from "~/services/flash.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 

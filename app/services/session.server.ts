@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, redirect, type AppLoadContext, type Cookie } from "@remix-run/node";
 import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
-import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
@@ -331,28 +330,4 @@ export function withState(response: Response, request: Request, viewer: Viewer, 
     response.headers.set("state-hash", stateHash);
   }
   return response;
-}
-
-const flashSchema = z.object({ kind: z.enum(["success", "error", "warn"]), message: z.string().max(500) });
-export type Flash = z.infer<typeof flashSchema>;
-
-export async function flashHeader(config: AppConfig, flash: Flash): Promise<string> {
-  return siteCookies(config).flash.serialize(flash);
-}
-
-/** Reads the flash message and the header that clears it. */
-export async function readFlash(
-  request: Request,
-  config: AppConfig,
-): Promise<{ flash: Flash | null; clear: string | null }> {
-  const raw = await siteCookies(config).flash.parse(request.headers.get("cookie"));
-  const parsed = flashSchema.safeParse(raw);
-  if (!parsed.success) return { flash: null, clear: null };
-  return { flash: parsed.data, clear: await siteCookies(config).flash.serialize("", { maxAge: 0 }) };
-}
-
-export async function redirectWithFlash(to: string, flash: Flash, config: AppConfig, headers: HeadersInit = {}) {
-  const merged = new Headers(headers);
-  merged.append("Set-Cookie", await flashHeader(config, flash));
-  return redirect(to, { headers: merged });
 }
