@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { afterLogin, guard, isPublicPath, safeRedirectPath } from "./guard";
 
@@ -113,7 +114,50 @@ describe("safeRedirectPath", () => {
     ["/ok\nSet-Cookie: x", "/"],
     [undefined, "/"],
     [42, "/"],
+    // A Location header carries Latin-1 only: anything else is percent-encoded as UTF-8.
+    ["/members/\u2603", "/members/%E2%98%83"],
+    ["/nol/creator?x=\u{1F600}", "/nol/creator?x=%F0%9F%98%80"],
+    ["/caf\u00e9", "/caf%C3%A9"],
+    ["/a b", "/a%20b"],
+    ["/already%E2%98%83?q=%20", "/already%E2%98%83?q=%20"],
+    // A lone surrogate has no UTF-8 form: the target is dropped.
+    ["/x\uD800", "/"],
+    ["/x\u0085y", "/"],
+    ["/\u2603/../evil", "/%E2%98%83/../evil"],
   ])("%s → %s", (input, expected) => {
     expect(safeRedirectPath(input)).toBe(expected);
+  });
+
+  it("never returns a character a header cannot carry, nor a path that leaves the site", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.string({ unit: "binary" }).map((s) => `/${s}`),
+        ),
+        (input) => {
+          const path = safeRedirectPath(input, "");
+          expect(path === "" || /^\/(?![/\\])[\x21-\x7e]*$/.test(path)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("afterLogin keeps every target header-safe", () => {
+  it("encodes a stored SSO search and drops a remembered target that is not a same-site path", () => {
+    expect(afterLogin({ ssoSearch: "?target=\u2603", remembered: null, afterLoginRedirect: null })).toEqual({
+      kind: "redirect",
+      to: "/sso?target=%E2%98%83",
+    });
+    expect(afterLogin({ ssoSearch: null, remembered: "/members/\u{1F600}", afterLoginRedirect: null })).toEqual({
+      kind: "redirect",
+      to: "/members/%F0%9F%98%80",
+    });
+    expect(afterLogin({ ssoSearch: null, remembered: "https://evil.example.org", afterLoginRedirect: null })).toEqual({
+      kind: "redirect",
+      to: "/",
+    });
   });
 });

@@ -61,14 +61,20 @@ export function guard(pathname: string, search: string, viewer: GuardViewer): Gu
 
 /**
  * A redirect target from a user or a link is only followed when it stays on this site:
- * a path starting with a single "/", no backslashes or control characters.
+ * a path starting with a single "/", no backslashes or control characters. It ends up in a
+ * Location header, which carries Latin-1 only, so every character outside printable ASCII is
+ * percent-encoded as UTF-8; a target with no UTF-8 form (a lone surrogate) is dropped.
  */
 export function safeRedirectPath(target: unknown, fallback = "/"): string {
   if (typeof target !== "string" || target.length === 0 || target.length > 2_000) return fallback;
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
   // eslint-disable-next-line no-control-regex
-  if (/[\\\u0000-\u001f\u007f]/.test(target)) return fallback;
-  return target;
+  if (/[\\\u0000-\u001f\u007f-\u009f]/.test(target)) return fallback;
+  try {
+    return target.replace(/[^\x21-\x7e]/gu, (character) => encodeURIComponent(character));
+  } catch {
+    return fallback;
+  }
 }
 
 export type AfterLoginInput = {
@@ -87,8 +93,10 @@ export type AfterLoginDecision =
 
 /** "/redirect-login-success" of spec §2.3, in the order the spec gives. */
 export function afterLogin(input: AfterLoginInput): AfterLoginDecision {
-  if (input.ssoSearch)
-    return { kind: "redirect", to: `/sso${input.ssoSearch.startsWith("?") ? "" : "?"}${input.ssoSearch}` };
+  if (input.ssoSearch) {
+    const search = `${input.ssoSearch.startsWith("?") ? "" : "?"}${input.ssoSearch}`;
+    return { kind: "redirect", to: safeRedirectPath(`/sso${search}`, "/sso") };
+  }
   if (input.remembered) {
     const path = safeRedirectPath(input.remembered, "");
     if (path) return { kind: "redirect", to: path };

@@ -5,8 +5,9 @@ import { lastResultOf } from "~/components/forms/fields";
 import { LoginHelpForm, ResetLinkSent } from "~/components/identity/password-help";
 import { resetRequestSchema } from "~/domain/account";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
-import { ipLimit, requestPasswordReset } from "~/services/accounts.server";
+import { ipLimit } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
+import { enqueue } from "~/services/jobs.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -20,7 +21,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return withFormErrors(submission, async () => {
     await ipLimit(services, "reset", context.clientIp);
     if (submission.status !== "success") return replyWith(submission);
-    await requestPasswordReset(services, submission.value.email);
+    // Whether the address has an account is decided off the request, so both answers take as long.
+    await enqueue(services, "password-reset-mail", { email: submission.value.email });
     return json({ sentTo: submission.value.email });
   });
 }

@@ -3,7 +3,9 @@ import type { AppServices } from "~/context";
 import { users } from "~/db/schema";
 import { communityFor } from "~/domain/community";
 import { invalid, type FieldErrors } from "~/domain/errors";
+import { z } from "zod";
 import { audit, type AuditActor } from "./audit.server";
+import type { JobDefinition } from "./jobs.server";
 import { hashPassword } from "~/lib/password.server";
 import { personalWords, refuseWeakPassword } from "./password.server";
 import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
@@ -138,6 +140,18 @@ export async function requestPasswordReset(services: AppServices, email: string)
     text: `Hello ${user.username},\n\nSet a new password by opening this link within one hour. It works once.\n\n${services.config.baseUrl}/login/reset?token=${token}\n\nIf you did not ask for this, ignore this message: your password stays as it is.`,
   });
 }
+
+/**
+ * The reset mail as background work: /login/help queues it for every address, known or not,
+ * so its answer takes as long either way and does not tell which addresses have an account.
+ */
+export const passwordResetJob = {
+  data: z.object({ email: z.string().max(320) }),
+  retry: { limit: 2, delaySeconds: 30 },
+  async run(services, data) {
+    await requestPasswordReset(services, data.email);
+  },
+} satisfies JobDefinition<{ email: string }>;
 
 export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired or was already used. Ask for a new one.";
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { DatabaseHandle } from "~/db/client.server";
 import { SINGLE_LOCK } from "~/db/locks";
+import { passwordResetJob } from "./accounts.server";
 import { mailRetryJob } from "./mail.server";
 
 /**
@@ -38,6 +39,7 @@ export type JobRegistry = Record<string, JobDefinition<unknown>>;
 /** Every job the app runs, by name. A new job is one entry here and a definition beside its service. */
 export const jobs = {
   "mail-retry-pending": mailRetryJob,
+  "password-reset-mail": passwordResetJob,
 } satisfies JobRegistry;
 
 export type JobName = keyof typeof jobs;

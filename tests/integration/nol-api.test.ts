@@ -124,9 +124,12 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(await open("member", link.search)).toBe(404);
     });
 
-    it("answers 404 for an unknown member, 403 for another member's entries", async () => {
-      expect(await status(get("member", "username=nobody-at-all"))).toBe(404);
-      expect(await status(get("member", "username=creator"))).toBe(403);
+    it("answers another member's entries with the same 404 as an unknown member's", async () => {
+      const unknown = await get("member", "username=nobody-at-all");
+      const refused = await get("member", "username=creator");
+      expect(unknown.status).toBe(404);
+      expect(refused.status).toBe(unknown.status);
+      expect(await refused.json()).toEqual(await unknown.json());
     });
 
     it("lets an admin read another member's entries", async () => {
@@ -141,7 +144,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(response.status).toBe(200);
       expect((await response.json()).list[0].username).toBe("creator");
       await database.db.delete(nolEditors).where(eq(nolEditors.editorUserId, ids.tester!));
-      expect(await status(get("tester", "username=creator"))).toBe(403);
+      expect(await status(get("tester", "username=creator"))).toBe(404);
     });
 
     it("answers 'Unknown cause code' with 404 for a cause that does not exist, and 401 to a visitor", async () => {
@@ -196,8 +199,8 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect((await (await post("member", {})).json()).hash).toBeNull();
     });
 
-    it("refuses another member's auth entry (403), bad JSON (400) and a form body (415)", async () => {
-      expect(await status(post("member", { username: "creator" }))).toBe(403);
+    it("refuses another member's auth entry (404), bad JSON (400) and a form body (415)", async () => {
+      expect(await status(post("member", { username: "creator" }))).toBe(404);
       expect(await status(post("creator", "{bad"))).toBe(400);
       expect(await status(post("creator", { extra: 1 }))).toBe(400);
       expect(await status(post("creator", "username=x", "application/x-www-form-urlencoded"))).toBe(415);
@@ -237,9 +240,9 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       );
     });
 
-    it("refuses another member's submission (403), an unknown cause (404) and a malformed body (400)", async () => {
+    it("refuses another member's submission (404), an unknown cause (404) and a malformed body (400)", async () => {
       const before = (await database.db.select().from(pendingSubmissions)).length;
-      expect(await status(post("member", body))).toBe(403);
+      expect(await status(post("member", body))).toBe(404);
       const unknown = await post("creator", { ...body, cause: "ZZZ" });
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toEqual({ error: "Unknown cause code" });
@@ -282,7 +285,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const asAdmin = await page("admin", "/nol/creator/traffic-stop?username=creator", params);
       expect(asAdmin.status).toBe(200);
       expect((await asAdmin.json()).owner).toBe("creator");
-      expect((await page("member", "/nol/creator/traffic-stop?username=creator", params)).status).toBe(403);
+      expect((await page("member", "/nol/creator/traffic-stop?username=creator", params)).status).toBe(404);
       const list = await page("admin", "/nol/creator?username=creator", { form: "creator" }, causesLoader);
       const body = await list.json();
       expect(body.ownerQuery).toBe("?username=creator");

@@ -72,7 +72,7 @@ const MATRIX: Row[] = [
   ["/nol/seemless/999/no-such-hash?entry=%7B%7D", "login", 404, "setup", 404],
   ["/embed/nols", 200, 200, 200, 200],
   ["/api/entry/nol-member-versions", 401, 200, 403, 200],
-  ["/api/entry/nol-member-versions?username=creator", 401, 403, 403, 200],
+  ["/api/entry/nol-member-versions?username=creator", 401, 404, 403, 200],
   ["/api/entry/nol-editors", 401, 200, 403, 200],
   ["/api/creator/auth", 405, 405, 405, 405],
   ["/api/entry/cognito-submitted", 405, 405, 405, 405],

@@ -5,6 +5,7 @@ import { DeviceKeyField } from "~/components/device-key-field";
 import { Field, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { loginSchema } from "~/domain/account";
+import { safeRedirectPath } from "~/domain/guard";
 import { inFrame } from "~/lib/state-client";
 import { FormCard } from "./card";
 
@@ -13,8 +14,14 @@ function useRememberedTarget(redirectTo: string | null) {
   const [target, setTarget] = useState(redirectTo);
   useEffect(() => {
     if (inFrame()) return;
-    if (redirectTo) window.localStorage.setItem("afterLogin", redirectTo);
-    else setTarget(window.localStorage.getItem("afterLogin"));
+    if (redirectTo) {
+      window.localStorage.setItem("afterLogin", redirectTo);
+      return;
+    }
+    // A stored value may come from an older build or another script: only a same-site path is kept.
+    const stored = safeRedirectPath(window.localStorage.getItem("afterLogin"), "");
+    if (stored) setTarget(stored);
+    else window.localStorage.removeItem("afterLogin");
   }, [redirectTo]);
   return target;
 }

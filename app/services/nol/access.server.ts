@@ -19,6 +19,8 @@ import { hmacHex } from "../state-header.server";
 
 type CauseOwner = Pick<UserRow, "countryCode" | "nolCreator" | "nolTester">;
 
+const NO_SUCH_MEMBER = "No such member";
+
 /** A member by username, whatever its case. */
 export async function memberByUsername(db: Database, username: string): Promise<UserRow | undefined> {
   const [row] = await db
@@ -31,7 +33,8 @@ export async function memberByUsername(db: Database, username: string): Promise<
 
 /**
  * Whose entries a request may touch: the member's own; another member's only for their
- * editor (authEditor) or an admin. An unknown member is not-found, a refused one forbidden.
+ * editor (authEditor) or an admin. A refused member answers the same not-found as an unknown
+ * one, so the answer does not tell whether an account exists.
  */
 export async function resolveOwner(
   db: Database,
@@ -40,13 +43,13 @@ export async function resolveOwner(
 ): Promise<UserRow> {
   if (!username || username.toLowerCase() === viewer.member.username) return viewer.member;
   const owner = await memberByUsername(db, username);
-  if (!owner) throw notFound("No such member");
+  if (!owner) throw notFound(NO_SUCH_MEMBER);
   if (viewer.user.admin) return owner;
   const [editor] = await db
     .select()
     .from(nolEditors)
     .where(and(eq(nolEditors.ownerUserId, owner.id), eq(nolEditors.editorUserId, viewer.member.id)));
-  if (!editor) throw forbidden("You may not see this member's notices");
+  if (!editor) throw notFound(NO_SUCH_MEMBER);
   return owner;
 }
 
