@@ -15,6 +15,7 @@ import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
 import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
+import { limitBodies } from "./app/lib/body-limit.server";
 import { startJobs } from "./app/services/jobs.server";
 import { siteCookies } from "./app/services/session.server";
 
@@ -126,6 +127,9 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
+  // Before the router reads anything, and so before any rate limit counts the request.
+  app.use(limitBodies());
+
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {
@@ -176,19 +180,18 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
-  app.all(
-    "*",
-    createRequestHandler({
-      build,
-      mode: config.isProduction ? "production" : "development",
-      getLoadContext: (req, res) => ({
-        app: services,
-        cspNonce: locals(res).cspNonce,
-        requestId: String(req.id),
-        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      }),
+  const handleRequest = createRequestHandler({
+    build,
+    mode: config.isProduction ? "production" : "development",
+    getLoadContext: (req, res) => ({
+      app: services,
+      cspNonce: locals(res).cspNonce,
+      requestId: String(req.id),
+      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
     }),
-  );
+  });
+  // A chunked body was read by limitBodies; the router reads its replay.
+  app.all("*", (req, res, next) => handleRequest((res.locals.body as Request | undefined) ?? req, res, next));
   return app;
 }
 
