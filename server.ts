@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type Request, type Response } from "express";
 import helmet from "helmet";
@@ -15,6 +15,14 @@ import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isFrameablePath } from "./app/domain/framing";
 import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
+import { limitBodies } from "./app/lib/body-limit.server";
+import {
+  renderUnavailable,
+  sawDatabaseUnavailable,
+  UNAVAILABLE_MESSAGE,
+  UNAVAILABLE_RETRY_SECONDS,
+} from "./app/lib/database-unavailable.server";
+import { remixRequest, sendResponse } from "./app/lib/remix-express.server";
 import { startJobs } from "./app/services/jobs.server";
 import { siteCookies } from "./app/services/session.server";
 
@@ -126,6 +134,9 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
+  // Before the router reads anything, and so before any rate limit counts the request.
+  app.use(limitBodies());
+
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {
@@ -176,20 +187,51 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
-  app.all(
-    "*",
-    createRequestHandler({
-      build,
-      mode: config.isProduction ? "production" : "development",
-      getLoadContext: (req, res) => ({
+  const handleRequest = createRequestHandler(build, config.isProduction ? "production" : "development");
+  app.all("*", async (req, res, next) => {
+    try {
+      // A chunked body was read by limitBodies; the router reads its replay.
+      const request = remixRequest(req, res, res.locals.body as Readable | undefined);
+      const context = {
         app: services,
         cspNonce: locals(res).cspNonce,
         requestId: String(req.id),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      }),
-    }),
-  );
+      };
+      let response = await handleRequest(request, context);
+      if (response.status >= 500 && sawDatabaseUnavailable(context)) {
+        await response.body?.cancel();
+        response = await unavailable(request, () =>
+          handleRequest(unavailablePage(request), renderUnavailable(context)),
+        );
+      }
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
   return app;
+}
+
+/**
+ * A request the database failed (it is down or restarting) answers 503 with Retry-After, as
+ * /healthz does: the API and data requests as JSON, pages as the shell's error page.
+ */
+async function unavailable(request: globalThis.Request, page: () => Promise<globalThis.Response>) {
+  const url = new URL(request.url);
+  const headers = { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS), "Cache-Control": "no-store" };
+  if (url.pathname.startsWith("/api/") || url.searchParams.has("_data")) {
+    return globalThis.Response.json({ error: UNAVAILABLE_MESSAGE }, { status: 503, headers });
+  }
+  const response = await page();
+  const answer = new globalThis.Response(response.body, { status: 503, headers: response.headers });
+  for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
+  return answer;
+}
+
+/** The same page asked for again as a plain GET, to render the error page. */
+function unavailablePage(request: globalThis.Request): globalThis.Request {
+  return new globalThis.Request(request.url, { method: "GET", headers: request.headers, signal: request.signal });
 }
 
 function pathOf(req: Request): string {

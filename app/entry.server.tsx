@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { redactUrl } from "./domain/requests";
+import { noteDatabaseUnavailable } from "./lib/database-unavailable.server";
 
 export const streamTimeout = 5_000;
 
@@ -55,6 +56,7 @@ export default function handleRequest(
 }
 
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
+  noteDatabaseUnavailable(context, error);
   // Aborted requests and 4xx answers (a missing page, a bad parameter) are not faults.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   context.app?.logger.error(

@@ -23,7 +23,9 @@ import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
+import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
 import { reportClientError } from "./lib/error-reporting";
+import { errorPage } from "./lib/http.server";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
@@ -74,6 +76,8 @@ async function bannerSlug(request: Request, cookies: ReturnType<typeof siteCooki
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The server asks again for the page of a request the database failed: the shell's error page.
+  if (rendersUnavailable(context)) throw errorPage(databaseUnavailable());
   const services = await appServices(context);
   const { config } = services;
   const viewer = await getViewer(request, services).catch((error) => {

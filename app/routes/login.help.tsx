@@ -4,6 +4,7 @@ import { useActionData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { LoginHelpForm, ResetLinkSent } from "~/components/identity/password-help";
 import { resetRequestSchema } from "~/domain/account";
+import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { ipLimit } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
@@ -17,9 +18,10 @@ export const meta: MetaFunction = () => [{ title: "Login help" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
+  const refused = await refusedBeforeReading(resetRequestSchema, () => ipLimit(services, "reset", context.clientIp));
+  if (refused) return refused;
   const { submission } = await parseSubmission(request, resetRequestSchema);
   return withFormErrors(submission, async () => {
-    await ipLimit(services, "reset", context.clientIp);
     if (submission.status !== "success") return replyWith(submission);
     // Whether the address has an account is decided off the request, so both answers take as long.
     await enqueue(services, "password-reset-mail", { email: submission.value.email });

@@ -7,6 +7,7 @@ import { lastResultOf } from "~/components/forms/fields";
 import { CheckEmail, SignupForm } from "~/components/identity/signup";
 import { linkTokenOf, signupSchema } from "~/domain/account";
 import { notFoundPage } from "~/lib/http.server";
+import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { descriptionMeta } from "~/root";
 import { ipLimit, resendVerification, signUp, verifyEmail } from "~/services/accounts.server";
@@ -66,9 +67,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   if (page) notFoundPage();
 
+  const refused = await refusedBeforeReading(signupSchema, () => ipLimit(services, "signup", context.clientIp));
+  if (refused) return refused;
   const { form, submission } = await parseSubmission(request, signupSchema);
   return withFormErrors(submission, async () => {
-    await ipLimit(services, "signup", context.clientIp);
     if (submission.status !== "success") {
       // A filled honeypot is a robot: answer as if all went well and keep nothing.
       if (submission.error?.website) return redirect("/signup/check-email");

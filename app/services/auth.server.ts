@@ -100,12 +100,18 @@ class FormStrategy<User> extends Strategy<User, { form: FormData; request: Reque
  * then the form, then the name and password. Answers the new session and where to go back to;
  * throws LoginRefused otherwise.
  */
-export function authenticateLogin(services: AppServices, request: Request, clientIp: string) {
+export async function authenticateLogin(services: AppServices, request: Request, clientIp: string) {
+  try {
+    await ipLimit(services, "login", clientIp);
+  } catch (error) {
+    // Refused before the body is read: the refusal carries no values, as none were read.
+    if (isDomainError(error)) throw new LoginRefused(submissionOf(new FormData(), loginSchema), error);
+    throw error;
+  }
   const authenticator = new Authenticator<{ sessionId: string; redirectTo: string }>().use(
     new FormStrategy(async ({ form }) => {
       const submission = submissionOf(form, loginSchema);
       try {
-        await ipLimit(services, "login", clientIp);
         if (submission.status !== "success") throw new LoginRefused(submission);
         const client = clientMeta(request, clientIp, form.get("devicePublicKey"));
         const { sessionId } = await logIn(services, submission.value, client);

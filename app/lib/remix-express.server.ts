@@ -1,0 +1,43 @@
+import type { Readable } from "node:stream";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+
+/**
+ * The router's request for an Express request, as @remix-run/express builds it; here so that
+ * the server can look at the router's answer before sending it. `body` is the stream to read
+ * the body from (the request itself, or a replay of it).
+ */
+export function remixRequest(req: ExpressRequest, res: ExpressResponse, body: Readable = req): Request {
+  // req.hostname drops the port (and follows X-Forwarded-Host behind a trusted proxy).
+  const ports = [req.get("X-Forwarded-Host"), req.get("host")].map((host) =>
+    Number.parseInt(host?.split(":")[1] ?? "", 10),
+  );
+  const port = ports.find((p) => Number.isSafeInteger(p));
+  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    for (const value of Array.isArray(values) ? values : [values]) headers.append(name, value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(url.href, {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: createReadableStreamFromReadable(body), duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/** Sends the router's answer through Express. */
+export async function sendResponse(res: ExpressResponse, response: Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}

@@ -1,0 +1,89 @@
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresDatabase } from "../helpers/db";
+import { startServer, type RunningServer } from "../helpers/server";
+
+/** A TCP relay in front of PostgreSQL: closing it takes the database away from the server. */
+function relay(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const open = () =>
+    new Promise<number>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(target.port, target.host);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on("close", () => sockets.delete(s));
+          s.on("error", () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, "127.0.0.1", () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve(port);
+      });
+    });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server?.close(() => resolve());
+    });
+  return { open, close };
+}
+
+const FRIENDLY = "The service is briefly unavailable. Please try again in a minute.";
+
+describe.runIf(process.env.TEST_DATABASE_URL)("a database outage", () => {
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let proxy: ReturnType<typeof relay>;
+  let server: RunningServer;
+  let cookie = "";
+
+  const login = () =>
+    fetch(`${server.url}/login`, {
+      method: "POST",
+      headers: { origin: server.url },
+      body: new URLSearchParams({ login: "member", password: "memberhall-demo" }),
+      redirect: "manual",
+    });
+
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    const target = new URL(database.url);
+    proxy = relay({ host: target.hostname, port: Number(target.port || 5432) });
+    const port = await proxy.open();
+    const viaProxy = new URL(database.url);
+    viaProxy.host = `127.0.0.1:${port}`;
+    server = await startServer({ env: { DATABASE_URL: viaProxy.toString() } });
+    const response = await login();
+    cookie = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("mh_session="))!
+      .split(";")[0]!;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  it("answers a signed-in page and a login with 503, Retry-After and the friendly page, then 200 again", async () => {
+    expect((await fetch(`${server.url}/`, { headers: { cookie } })).status).toBe(200);
+
+    await proxy.close();
+    const page = await fetch(`${server.url}/`, { headers: { cookie } });
+    expect(page.status).toBe(503);
+    expect(page.headers.get("retry-after")).toBe("30");
+    expect(await page.text()).toContain(FRIENDLY);
+
+    const refused = await login();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("30");
+    expect(await refused.text()).toContain(FRIENDLY);
+
+    await proxy.open();
+    expect((await fetch(`${server.url}/`, { headers: { cookie } })).status).toBe(200);
+    expect(server.process.exitCode).toBeNull();
+  });
+});
