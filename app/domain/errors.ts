@@ -24,7 +24,19 @@ export const STATUS_OF: Record<DomainErrorKind, number> = {
   unavailable: 503,
 };
 
+/**
+ * The production server is two bundles (dist/server.js builds the providers, build/index.js
+ * holds the routes), each with its own copy of this class: the brand, shared through the
+ * global symbol registry, makes `instanceof DomainError` true for an error of either copy.
+ */
+const BRAND = Symbol.for("memberhall.DomainError");
+
 export class DomainError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  readonly [BRAND] = true;
   readonly kind: DomainErrorKind;
   readonly fieldErrors: FieldErrors | undefined;
   /** For "too-many": when the client may try again. */
