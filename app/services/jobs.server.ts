@@ -62,12 +62,27 @@ const QUEUE_CREATION_LOCK_ID = SINGLE_LOCK.jobQueues;
 const QUEUE_NAME = /^[\w-]{1,100}$/;
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+// pg-boss's own queue for scheduled jobs; its scheduler creates it with default settings.
+const SCHEDULER_QUEUE = "__pgboss__send-it";
+
+const createQueueScript = (name: string, options: object) => `BEGIN;
+  SELECT pg_advisory_xact_lock(${QUEUE_CREATION_LOCK_ID});
+  SELECT ${JOB_SCHEMA}.create_queue(${quote(name)}, ${quote(JSON.stringify(options))}::json);
+  COMMIT;`;
+
 /**
- * Creates each queue once and gives it today's settings (a deploy may change them). pg-boss's
- * create_queue attaches a partition and a foreign key, and two servers creating queues at the
- * same time deadlock on PostgreSQL, so creation runs one at a time under an advisory lock.
+ * Installs pg-boss's schema and creates each queue once, giving it today's settings (a deploy
+ * may change them). pg-boss's create_queue attaches a partition and a foreign key, and two
+ * servers creating queues at the same time deadlock on PostgreSQL, so creation runs one at a
+ * time under an advisory lock; that includes the scheduler's own queue, which a runner's
+ * scheduler would otherwise create on its own as it starts. The pg-boss returned only writes.
  */
-async function prepareQueues(database: DatabaseHandle, boss: PgBoss, registry: JobRegistry): Promise<void> {
+async function prepareDatabase(database: DatabaseHandle, registry: JobRegistry): Promise<PgBoss> {
+  const db = { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) };
+  const boss = newBoss(db, { supervise: false, schedule: false });
+  await boss.start();
+  // A script without parameters runs in one transaction on both drivers (DatabaseHandle.executeSql).
+  await database.executeSql(createQueueScript(SCHEDULER_QUEUE, { policy: "standard" }));
   for (const [name, job] of Object.entries(registry)) {
     if (!QUEUE_NAME.test(name)) throw new Error(`A job name takes letters, digits, _ and - only: ${name}`);
     const retry = { ...DEFAULT_RETRY, ...job.retry };
@@ -78,13 +93,10 @@ async function prepareQueues(database: DatabaseHandle, boss: PgBoss, registry: J
       retryBackoff: retry.backoff,
       expireInSeconds: job.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     };
-    // A script without parameters runs in one transaction on both drivers (DatabaseHandle.executeSql).
-    await database.executeSql(`BEGIN;
-      SELECT pg_advisory_xact_lock(${QUEUE_CREATION_LOCK_ID});
-      SELECT ${JOB_SCHEMA}.create_queue(${quote(name)}, ${quote(JSON.stringify(options))}::json);
-      COMMIT;`);
+    await database.executeSql(createQueueScript(name, options));
     await boss.updateQueue(name, { name, ...options });
   }
+  return boss;
 }
 
 // enqueue() on a server without a running runner (a bare remix-serve, a test) sends through a
@@ -94,13 +106,7 @@ const senders = new WeakMap<DatabaseHandle, Promise<PgBoss>>();
 function senderFor(database: DatabaseHandle, registry: JobRegistry): Promise<PgBoss> {
   let sender = senders.get(database);
   if (!sender) {
-    sender = (async () => {
-      const db = { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) };
-      const boss = newBoss(db, { supervise: false, schedule: false });
-      await boss.start();
-      await prepareQueues(database, boss, registry);
-      return boss;
-    })();
+    sender = prepareDatabase(database, registry);
     sender.catch(() => senders.delete(database));
     senders.set(database, sender);
   }
@@ -188,9 +194,11 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
     }
   };
 
+  // Before this runner's scheduler starts, so it finds its queue made.
+  const installer = await prepareDatabase(database, registry);
+  await installer.stop({ graceful: false, close: false });
   try {
     await boss.start();
-    await prepareQueues(database, boss, registry);
     const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
     for (const [name, job] of Object.entries(registry)) {
       if (job.enabled && !job.enabled(services)) {
