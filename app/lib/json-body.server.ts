@@ -88,3 +88,8 @@ export async function readJson<T extends z.ZodTypeAny>(request: Request, schema:
 export function postOnly(): Response {
   return json({ error: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
 }
+
+/** The action of an API call that only reads: a write gets the API's `{ error }`, not Remix's own 405. */
+export function readOnly(): Response {
+  return json({ error: "Use GET" }, { status: 405, headers: { Allow: "GET, HEAD" } });
+}

@@ -2,9 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { getCauseCatalogue } from "~/services/causes.server";
 import { appServices } from "~/services/app.server";
+import { readOnly } from "~/lib/json-body.server";
 
 /** GET /api/config/causes: causes, countryCauses, mnInviteLink and mightyLinks. */
 export async function loader({ context }: LoaderFunctionArgs) {
   const { db } = await appServices(context);
   return json(await getCauseCatalogue(db), { headers: { "Cache-Control": "no-cache" } });
 }
+
+export const action = readOnly;

@@ -5,6 +5,7 @@ import { invalid } from "~/domain/errors";
 import { withApiErrors } from "~/lib/http.server";
 import { memberVersionsFor } from "~/services/nol/member-versions.server";
 import { requireApiMember, withState } from "~/services/session.server";
+import { readOnly } from "~/lib/json-body.server";
 
 const querySchema = z.object({
   cause: z.string().trim().min(1).max(40).optional(),
@@ -22,3 +23,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return withState(json(result, { headers: { "Cache-Control": "no-store" } }), request, viewer, services.config);
   });
 }
+
+export const action = readOnly;

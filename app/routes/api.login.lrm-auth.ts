@@ -4,6 +4,7 @@ import { withApiErrors } from "~/lib/http.server";
 import { appServices } from "~/services/app.server";
 import { redeemHandoff } from "~/services/learning-site.server";
 import { clientMeta, sessionState, withState } from "~/services/session.server";
+import { readOnly } from "~/lib/json-body.server";
 
 /**
  * GET /api/login/lrm-auth?auth_code=…&hash=… with the device's public key in the
@@ -21,3 +22,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return withState(response, request, viewer, services.config);
   });
 }
+
+export const action = readOnly;

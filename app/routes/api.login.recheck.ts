@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { unauthorized } from "~/domain/errors";
 import { withApiErrors } from "~/lib/http.server";
 import { recheckSession, requireApiViewer, sessionState, withState } from "~/services/session.server";
+import { readOnly } from "~/lib/json-body.server";
 
 /** GET /api/login/recheck: re-reads the member and the subscription and answers with the fresh state. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -17,3 +18,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return withState(response, request, fresh, services.config);
   });
 }
+
+export const action = readOnly;

@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import { zodToJsonSchema } from "zod-to-json-schema";
 import { publicEntities } from "~/domain/entities";
+import { readOnly } from "~/lib/json-body.server";
 
 const schema = {
   $schema: "http://json-schema.org/draft-07/schema#",
@@ -17,3 +18,5 @@ const schema = {
 export async function loader() {
   return json(schema, { headers: { "Cache-Control": "public, max-age=300" } });
 }
+
+export const action = readOnly;

@@ -388,10 +388,7 @@ describe("fuzz: generated bad input to every form action and API route", () => {
           if (answer.status >= 400) {
             if (answer.path.startsWith("/api/") || !withOrigin) {
               expect(answer.type, label).toContain("application/json");
-              const reply = JSON.parse(answer.text) as { error?: unknown; message?: unknown };
-              // KNOWN: a write to an API route that only reads (nol-member-versions, recheck,
-              // lrm-auth) gets Remix's own 405, `{ message }` rather than the API's `{ error }`.
-              const error = answer.status === 405 && reply.error === undefined ? reply.message : reply.error;
+              const { error } = JSON.parse(answer.text) as { error?: unknown };
               expect(typeof error === "string" && error.length > 0, `${label}: ${answer.text.slice(0, 200)}`).toBe(
                 true,
               );
@@ -467,6 +464,25 @@ describe("fuzz: generated bad input to every form action and API route", () => {
       expect(response.status).toBe(400);
       const body = (await response.json()) as { fieldErrors?: Record<string, string[]> };
       expect(body.fieldErrors?.[`Entry.${field}`]).toBeDefined();
+    });
+
+    it.each([
+      "/api/config",
+      "/api/config/causes",
+      "/api/schema",
+      "/api/entry/nol-editors",
+      "/api/entry/nol-member-versions",
+      "/api/login/recheck",
+      "/api/login/lrm-auth?auth_code=x&hash=y",
+    ])("answers a POST to %s, which only reads, with the API's 405 { error }", async (path) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { cookie: cookies.member, origin: server.url, "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, HEAD");
+      expect(await response.json()).toEqual({ error: "Use GET" });
     });
 
     it("answers GET /%5C for a signed-in member with 404", async () => {
