@@ -187,7 +187,7 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
-  const handleRequest = createRequestHandler(build, config.isProduction ? "production" : "development");
+  const handleRequest = createRequestHandler(build, config.nodeEnv === "production" ? "production" : "development");
   app.all("*", async (req, res, next) => {
     try {
       // A chunked body was read by limitBodies; the router reads its replay.
@@ -253,7 +253,10 @@ export async function startServer(config: AppConfig, logger: Logger) {
     const s = app.listen(config.port, config.host, () => resolve(s)).on("error", reject);
   });
   server.keepAliveTimeout = 65_000;
-  logger.info({ port: config.port, url: config.baseUrl }, `memberhall is listening on ${config.baseUrl}`);
+  logger.info(
+    { port: config.port, url: config.baseUrl, nodeEnv: config.nodeEnv, demo: config.demo },
+    `memberhall is listening on ${config.baseUrl}`,
+  );
   if (config.isProduction && config.mail === "outbox") {
     logger.warn("MAIL=outbox: e-mail is kept in the outbox for admins and not sent; set MAIL=smtp and SMTP_URL");
   }

@@ -10,7 +10,12 @@ if (!upToDate) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ["--enable-source-maps", "dist/server.js"], { stdio: "inherit" });
+// React's production build for the server, in the demo's mode (generated secrets, demo data,
+// no BASE_URL to set) unless NODE_ENV says otherwise: NODE_ENV=production alone is a deployment.
+const env = process.env.NODE_ENV
+  ? process.env
+  : { ...process.env, NODE_ENV: "production", DEMO: process.env.DEMO ?? "1" };
+const server = spawn(process.execPath, ["--enable-source-maps", "dist/server.js"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => server.kill(signal));
 }

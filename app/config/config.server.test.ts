@@ -55,6 +55,16 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...production, SEED_DEMO: "1" }).seedDemo).toBe(true);
     expect(loadConfig({ DATA_DIR: tempDir() }).seedDemo).toBe(true);
   });
+
+  it("runs the demo on React's production build with generated secrets and demo data, never as a deployment", () => {
+    const demo = loadConfig({ NODE_ENV: "production", DEMO: "1", DATA_DIR: tempDir() });
+    expect(demo).toMatchObject({ nodeEnv: "production", demo: true, isProduction: false, seedDemo: true });
+    expect(demo.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    expect(demo.baseUrl).toBe("http://localhost:3000");
+    expect(() => loadConfig({ NODE_ENV: "production", DEMO: "0", DATA_DIR: tempDir() })).toThrow(
+      "BASE_URL is required when NODE_ENV=production",
+    );
+  });
 });
 
 describe("publicConfig", () => {

@@ -9,6 +9,8 @@ import { ConfigError, parseEnv, type Env } from "./env.server";
 export type AppConfig = {
   nodeEnv: Env["NODE_ENV"];
   isProduction: boolean;
+  /** The demo's mode (DEMO=1, as `npm start` runs): generated secrets and demo data on any NODE_ENV. */
+  demo: boolean;
   port: number;
   host: string;
   baseUrl: string;
@@ -118,7 +120,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const baseUrl = env.BASE_URL ?? `http://localhost:${env.PORT}`;
   return {
     nodeEnv: env.NODE_ENV,
-    isProduction: env.NODE_ENV === "production",
+    // A deployment: the demo runs React's production build too, but keeps its generated
+    // secrets, demo data and plain-HTTP cookies.
+    isProduction: env.NODE_ENV === "production" && !env.DEMO,
+    demo: env.DEMO,
     port: env.PORT,
     host: env.HOST,
     baseUrl,
@@ -140,7 +145,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     statePublicKey: bytesToHex(secp256k1.getPublicKey(hexToBytes(secrets.STATE_PRIVATE_KEY), true)),
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
-    seedDemo: env.NODE_ENV !== "production" || env.SEED_DEMO,
+    seedDemo: env.NODE_ENV !== "production" || env.DEMO || env.SEED_DEMO,
     demoPassword: env.DEMO_PASSWORD,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     lrmHandoffSecret: env.LRM_HANDOFF_SECRET,

@@ -163,6 +163,11 @@ export const envSchema = z
       .default("info"),
     TRUST_PROXY: booleanFlag.default("false"),
     SEED_DEMO: booleanFlag.default("false"),
+    /**
+     * The demo (`npm start`): generated secrets, demo data and logins, no BASE_URL to set,
+     * even on React's production build (NODE_ENV=production). Never on a deployment.
+     */
+    DEMO: booleanFlag.default("false"),
     DEMO_PASSWORD: z.string().min(8, { message: "must be at least 8 characters" }).default("memberhall-demo"),
     SHUTDOWN_TIMEOUT_MS: z
       .string()
@@ -188,7 +193,7 @@ export const envSchema = z
     if (env.LRM_SSO_URL && !env.LRM_SSO_SECRET) {
       ctx.addIssue({ code: "custom", path: ["LRM_SSO_SECRET"], message: "is required when LRM_SSO_URL is set" });
     }
-    if (env.NODE_ENV === "production") {
+    if (env.NODE_ENV === "production" && !env.DEMO) {
       for (const name of ["SESSION_SECRET", "STATE_SECRET", "STATE_PRIVATE_KEY", "BASE_URL"] as const) {
         if (!env[name]) {
           ctx.addIssue({ code: "custom", path: [name], message: "is required when NODE_ENV=production" });

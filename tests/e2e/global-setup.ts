@@ -11,12 +11,11 @@ export default async function globalSetup() {
   const learningSite = await startLearningSite();
   const dataDir = tempDataDir();
   const env = {
-    NODE_ENV: "development",
     LRM_URL: learningSite.url,
     LRM_HANDOFF_SECRET: HANDOFF_SECRET,
     ...serverSecrets(),
   };
-  await prepareDatabase({ ...env, DATA_DIR: dataDir });
+  await prepareDatabase({ ...env, NODE_ENV: "development", DATA_DIR: dataDir });
   const server = await startServer({ env, dataDir });
   // Workers inherit the environment set here.
   process.env.E2E_BASE_URL = server.url;

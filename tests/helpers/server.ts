@@ -43,7 +43,9 @@ export async function startServer(
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
-      NODE_ENV: "development",
+      // As `npm start` runs it (scripts/start.mjs): React's production build, the demo's mode.
+      NODE_ENV: "production",
+      DEMO: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

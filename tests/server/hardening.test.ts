@@ -215,6 +215,7 @@ describe("the server's answers to odd requests", () => {
 describe("a missing compiled asset", () => {
   const production = {
     NODE_ENV: "production",
+    DEMO: "0",
     BASE_URL: "https://members.example.org",
     SESSION_SECRET: "a".repeat(40),
     STATE_SECRET: "b".repeat(40),
@@ -222,7 +223,7 @@ describe("a missing compiled asset", () => {
   };
 
   it.each([
-    ["development", {}],
+    ["development", { NODE_ENV: "development" }],
     ["production", production],
   ])("answers a plain 404 that names no file on the server, with NODE_ENV=%s", async (_mode, env) => {
     const server = await startServer({ env });

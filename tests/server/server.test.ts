@@ -160,6 +160,7 @@ describe("starting and stopping", () => {
   it("does not seed demo members in production unless SEED_DEMO is set", async () => {
     const production = {
       NODE_ENV: "production",
+      DEMO: "0",
       BASE_URL: "https://members.example.org",
       SESSION_SECRET: "a".repeat(40),
       STATE_SECRET: "b".repeat(40),
@@ -230,6 +231,49 @@ describe("a bare remix-serve run", () => {
       expect((await response.json()).causes.TS).toBeDefined();
     } finally {
       child.kill("SIGTERM");
+    }
+  });
+});
+
+describe("npm start", () => {
+  it("serves React's production build in the demo's mode: demo logins, no deployment settings to give", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["scripts/start.mjs"], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      env: {
+        PATH: process.env.PATH ?? "",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: tempDataDir(),
+        // No NODE_ENV, as on a fresh shell: start.mjs chooses it.
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c) => (output += c));
+    child.stderr.on("data", (c) => (output += c));
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    try {
+      await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain("is listening on");
+      const listening = JSON.parse(output.split("\n").find((line) => line.includes("is listening on"))!);
+      expect(listening).toMatchObject({ nodeEnv: "production", demo: true });
+      expect(output).toContain("Demo logins");
+      const url = `http://127.0.0.1:${port}`;
+      const login = await fetch(`${url}/login`, {
+        method: "POST",
+        headers: { origin: url },
+        body: new URLSearchParams({ login: "member", password: "memberhall-demo" }),
+        redirect: "manual",
+      });
+      await login.arrayBuffer();
+      expect(login.status).toBe(302);
+      const cookie = login.headers.getSetCookie().find((c) => c.startsWith("mh_session="));
+      // Plain-HTTP cookies on localhost: the deployment's __Host- prefix and Secure stay off.
+      expect(cookie).toBeDefined();
+      expect(cookie).not.toContain("Secure");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
     }
   });
 });
