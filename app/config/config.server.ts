@@ -23,6 +23,14 @@ export type AppConfig = {
   lrmUrl: string | undefined;
   payments: Env["PAYMENTS"];
   stripeSecretKey: string | undefined;
+  stripePublishableKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  /** The Stripe API's address: the real one, or a local Stripe-compatible server. */
+  stripeApiBase: string;
+  /** Days a PAST_DUE subscription keeps its plan's features. */
+  pastDueGraceDays: number;
+  donationMinCents: number;
+  donationMaxCents: number;
   notary: Env["NOTARY"];
   proofApiKey: string | undefined;
   proofEnvironment: Env["PROOF_ENVIRONMENT"];
@@ -136,6 +144,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     lrmUrl: env.LRM_URL,
     payments: env.PAYMENTS,
     stripeSecretKey: env.STRIPE_SECRET_KEY,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    stripeApiBase: env.STRIPE_API_BASE,
+    pastDueGraceDays: env.PAST_DUE_GRACE_DAYS,
+    donationMinCents: env.DONATION_MIN_CENTS,
+    donationMaxCents: env.DONATION_MAX_CENTS,
     notary: env.NOTARY,
     proofApiKey: env.PROOF_API_KEY,
     proofEnvironment: env.PROOF_ENVIRONMENT,

@@ -37,6 +37,16 @@ function omittable<T extends z.ZodTypeAny>(schema: T, { trim = true } = {}) {
 
 const optionalHttpUrl = omittable(httpUrl);
 
+/** A whole number setting from `min` to `max`. */
+const wholeNumber = (min: number, max: number, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => /^\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max, {
+      message: `must be a whole number from ${min} to ${max}`,
+    })
+    .transform(Number);
+
 // A secret is taken as written: spaces are part of it.
 const secret = (name: string) =>
   omittable(z.string().min(32, { message: `${name} must be at least 32 characters` }), { trim: false });
@@ -83,6 +93,22 @@ export const envSchema = z
         .regex(/^(sk|rk)_(test|live)_\w+$/, { message: "must be a Stripe secret key (sk_test_… or sk_live_…)" })
         .optional(),
     ),
+    STRIPE_PUBLISHABLE_KEY: optionalText.pipe(
+      z
+        .string()
+        .regex(/^pk_(test|live)_\w+$/, { message: "must be a Stripe publishable key (pk_test_… or pk_live_…)" })
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+      z
+        .string()
+        .regex(/^whsec_\w+$/, { message: "must be a Stripe webhook signing secret (whsec_…)" })
+        .optional(),
+    ),
+    STRIPE_API_BASE: omittable(httpUrl).default("https://api.stripe.com"),
+    PAST_DUE_GRACE_DAYS: wholeNumber(0, 60, "7"),
+    DONATION_MIN_CENTS: wholeNumber(50, 100_000_000, "100"),
+    DONATION_MAX_CENTS: wholeNumber(50, 100_000_000, "1000000"),
     NOTARY: z
       .enum(["sandbox", "proof"], {
         errorMap: () => ({ message: "must be sandbox or proof" }),
@@ -176,8 +202,13 @@ export const envSchema = z
       .transform(Number),
   })
   .superRefine((env, ctx) => {
-    if (env.PAYMENTS === "stripe" && !env.STRIPE_SECRET_KEY) {
-      ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENTS=stripe" });
+    if (env.PAYMENTS === "stripe") {
+      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when PAYMENTS=stripe" });
+      }
+    }
+    if (env.DONATION_MIN_CENTS > env.DONATION_MAX_CENTS) {
+      ctx.addIssue({ code: "custom", path: ["DONATION_MIN_CENTS"], message: "must not be above DONATION_MAX_CENTS" });
     }
     if (env.NOTARY === "proof" && !env.PROOF_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["PROOF_API_KEY"], message: "is required when NOTARY=proof" });

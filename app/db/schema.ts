@@ -155,7 +155,11 @@ export const rateLimits = pgTable(
 
 // ── Plans, coupons, subscriptions (spec §3 "Plan", "Coupon", "Coupon discount") ──
 
-export const planKind = pgEnum("plan_kind", ["subscription", "donation"]);
+export const planKind = pgEnum("plan_kind", ["subscription", "donation", "credit"]);
+
+/** What a plan grants while its subscription is in force (the NoL creator, today). */
+export const PLAN_FEATURES = ["nolCreator"] as const;
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
 
 export const plans = pgTable("plans", {
   id: text("id").primaryKey(),
@@ -165,6 +169,8 @@ export const plans = pgTable("plans", {
   currency: char("currency", { length: 3 }).notNull().default("usd"),
   interval: text("interval", { enum: ["month", "year"] }),
   providerPriceId: text("provider_price_id"),
+  description: text("description"),
+  features: jsonb("features").$type<PlanFeature[]>().notNull().default([]),
   active: boolean("active").notNull().default(true),
   sort: smallint("sort").notNull().default(0),
   createdAt: createdAt(),
@@ -185,10 +191,15 @@ export const coupons = pgTable(
     currency: char("currency", { length: 3 }),
     valid: boolean("valid").notNull().default(true),
     providerRef: text("provider_ref"),
+    /** Null: no limit. */
+    maxRedemptions: integer("max_redemptions"),
+    timesRedeemed: integer("times_redeemed").notNull().default(0),
+    lastRedeemedAt: timestamp("last_redeemed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check("coupons_max_redemptions_positive", sql`${t.maxRedemptions} is null or ${t.maxRedemptions} > 0`),
     check(
       "coupons_one_discount",
       sql`(${t.amountOff} is not null and ${t.percentOff} is null) or (${t.amountOff} is null and ${t.percentOff} is not null)`,
@@ -233,6 +244,121 @@ export const couponDiscounts = pgTable(
   (t) => [uniqueIndex("coupon_discounts_slug_key").on(sql`lower(${t.couponSlug})`)],
 );
 
+/** A billing customer: the member (or a visitor's e-mail) at the payments provider, reused. */
+export const billingCustomers = pgTable(
+  "billing_customers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    providerCustomerId: text("provider_customer_id").notNull(),
+    /** The card on file, as the provider reports it. */
+    cardBrand: text("card_brand"),
+    cardLast4: char("card_last4", { length: 4 }),
+    cardExpMonth: smallint("card_exp_month"),
+    cardExpYear: smallint("card_exp_year"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("billing_customers_provider_key").on(t.provider, t.providerCustomerId),
+    uniqueIndex("billing_customers_user_key").on(t.provider, t.userId),
+    index("billing_customers_email_idx").on(sql`lower(${t.email})`),
+  ],
+);
+
+export const checkoutKind = pgEnum("checkout_kind", ["subscription", "donation", "credit", "card"]);
+export const checkoutStatus = pgEnum("checkout_status", [
+  "open",
+  "requires_action",
+  "processing",
+  "succeeded",
+  "failed",
+  "canceled",
+]);
+
+/**
+ * One attempt to pay (or to change the card on file): its id is the idempotency key sent to
+ * the provider, so a retried or double-clicked attempt is one charge. The provider's event
+ * settles it.
+ */
+export const checkouts = pgTable(
+  "checkouts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Who pays: the member's e-mail, or a visitor's, which signing up with it claims. */
+    email: text("email").notNull(),
+    kind: checkoutKind("kind").notNull(),
+    planId: text("plan_id").references(() => plans.id),
+    couponId: text("coupon_id").references(() => coupons.id),
+    couponDiscountId: integer("coupon_discount_id").references(() => couponDiscounts.id, { onDelete: "set null" }),
+    /** The price before the coupon, and what the first payment charges. */
+    listAmountCents: integer("list_amount_cents").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: char("currency", { length: 3 }).notNull().default("usd"),
+    status: checkoutStatus("status").notNull().default("open"),
+    provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    providerCustomerId: text("provider_customer_id"),
+    /** The provider's subscription, payment intent or setup intent. */
+    providerRef: text("provider_ref"),
+    clientSecret: text("client_secret"),
+    failureMessage: text("failure_message"),
+    subscriptionId: uuid("subscription_id"),
+    paymentId: uuid("payment_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("checkouts_amounts", sql`${t.amountCents} >= 0 and ${t.listAmountCents} >= ${t.amountCents}`),
+    index("checkouts_user_idx").on(t.userId, t.createdAt),
+    index("checkouts_email_idx").on(sql`lower(${t.email})`),
+    uniqueIndex("checkouts_provider_ref_key").on(t.provider, t.providerRef),
+  ],
+);
+
+/** Each use of a coupon: counted once per checkout. */
+export const couponRedemptions = pgTable(
+  "coupon_redemptions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    couponId: text("coupon_id")
+      .notNull()
+      .references(() => coupons.id, { onDelete: "restrict" }),
+    couponDiscountId: integer("coupon_discount_id").references(() => couponDiscounts.id, { onDelete: "set null" }),
+    checkoutId: uuid("checkout_id")
+      .notNull()
+      .references(() => checkouts.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    listAmountCents: integer("list_amount_cents").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: char("currency", { length: 3 }).notNull(),
+    redeemedAt: timestamp("redeemed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("coupon_redemptions_checkout_key").on(t.checkoutId),
+    index("coupon_redemptions_coupon_idx").on(t.couponId, t.redeemedAt),
+  ],
+);
+
+/**
+ * The built-in payments provider's own records (customers, payment methods, intents,
+ * subscriptions, invoices), kept apart from ours as a real provider keeps them.
+ */
+export const sandboxObjects = pgTable(
+  "sandbox_objects",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("sandbox_objects_type_idx").on(t.type, t.createdAt)],
+);
+
 export const subscriptionStatus = pgEnum("subscription_status", [
   "INCOMPLETE",
   "INCOMPLETE_EXPIRED",
@@ -259,8 +385,20 @@ export const subscriptions = pgTable(
     providerCustomerId: text("provider_customer_id"),
     providerSubscriptionId: text("provider_subscription_id"),
     couponId: text("coupon_id").references(() => coupons.id),
+    /** Payments the coupon still lowers: null while it lasts forever (or there is none). */
+    couponPaymentsLeft: smallint("coupon_payments_left"),
+    /** The plan's price, and what the next payment charges after the coupon. */
+    listAmountCents: integer("list_amount_cents"),
+    amountCents: integer("amount_cents"),
+    currency: char("currency", { length: 3 }).notNull().default("usd"),
+    currentPeriodStart: timestamp("current_period_start", { withTimezone: true }),
     currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }),
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
     canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** When PAST_DUE began: the plan's features last a grace period past it. */
+    pastDueSince: timestamp("past_due_since", { withTimezone: true }),
+    checkoutId: uuid("checkout_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -279,17 +417,33 @@ export const payments = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     planId: text("plan_id").references(() => plans.id),
-    kind: text("kind", { enum: ["donation", "credit"] }).notNull(),
+    /** A donation, a credit, or one payment (invoice) of a subscription. */
+    kind: text("kind", { enum: ["donation", "credit", "subscription"] }).notNull(),
+    subscriptionId: uuid("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
+    checkoutId: uuid("checkout_id").references(() => checkouts.id, { onDelete: "set null" }),
+    /** Who paid: kept for a visitor's payment until signing up with this e-mail claims it. */
+    email: text("email"),
+    couponId: text("coupon_id").references(() => coupons.id),
+    listAmountCents: integer("list_amount_cents"),
     amountCents: integer("amount_cents").notNull(),
+    refundedCents: integer("refunded_cents").notNull().default(0),
     currency: char("currency", { length: 3 }).notNull().default("usd"),
     status: paymentStatus("status").notNull().default("pending"),
     provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
     providerRef: text("provider_ref"),
+    cardBrand: text("card_brand"),
+    cardLast4: char("card_last4", { length: 4 }),
+    failureMessage: text("failure_message"),
+    periodStart: timestamp("period_start", { withTimezone: true }),
+    periodEnd: timestamp("period_end", { withTimezone: true }),
+    receiptSentAt: timestamp("receipt_sent_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    check("payments_amount_positive", sql`${t.amountCents} > 0`),
+    check("payments_amount_not_negative", sql`${t.amountCents} >= 0`),
+    index("payments_user_idx").on(t.userId, t.createdAt),
+    index("payments_email_idx").on(sql`lower(${t.email})`),
     uniqueIndex("payments_provider_key").on(t.provider, t.providerRef),
   ],
 );

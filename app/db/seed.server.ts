@@ -93,6 +93,8 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
           kind: "subscription",
           amountCents: 2000,
           interval: "month",
+          description: "The NoL creator and the community, month by month.",
+          features: ["nolCreator"],
           sort: 1,
         },
         {
@@ -101,9 +103,25 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
           kind: "subscription",
           amountCents: 20000,
           interval: "year",
+          description: "The NoL creator and the community for a year: two months free.",
+          features: ["nolCreator"],
           sort: 2,
         },
-        { id: "donation", title: "Donation", kind: "donation", sort: 3 },
+        {
+          id: "donation",
+          title: "Donation",
+          kind: "donation",
+          description: "Support the community with an amount you choose.",
+          sort: 3,
+        },
+        {
+          id: "notarize-credit",
+          title: "Notarize credit",
+          kind: "credit",
+          amountCents: 2500,
+          description: "One online notarizing of a notice.",
+          sort: 4,
+        },
       ])
       .onConflictDoNothing();
 
@@ -119,7 +137,9 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
           durationInMonths: 3,
           amountOff: 500,
           currency: "usd",
+          maxRedemptions: 100,
         },
+        { id: "MEMBER20", name: "Members' friends 20% off", duration: "forever", percentOff: "20" },
         {
           id: "LAUNCH25",
           name: "Launch 25% off",
@@ -137,6 +157,8 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         { couponId: "WELCOME10", planId: "annual" },
         { couponId: "FRIEND5", planId: "monthly" },
         { couponId: "LAUNCH25", planId: "annual" },
+        { couponId: "MEMBER20", planId: "monthly" },
+        { couponId: "MEMBER20", planId: "annual" },
       ])
       .onConflictDoNothing();
     await tx.insert(couponDiscounts).values([
@@ -151,6 +173,12 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         couponId: "FRIEND5",
         groupName: "Friends of members",
         welcomeMessage: "A member invited you: $5 off for your first three months.",
+      },
+      {
+        couponSlug: "members-friends",
+        couponId: "MEMBER20",
+        groupName: "Members' friends",
+        welcomeMessage: "Welcome, friend of the community: 20% off every payment.",
       },
     ]);
 
