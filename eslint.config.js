@@ -45,9 +45,12 @@ export default tseslint.config(
         {
           paths: [{ name: "drizzle-orm", message: "Routes reach the database through a service (app/services)." }],
           patterns: [
-            { group: ["~/db", "~/db/*", "drizzle-orm/*"], message: "Routes reach the database through a service (app/services)." },
             {
-              group: ["~/providers/*", "~/providers/*/*", "!~/providers/*/types"],
+              group: ["~/db", "~/db/*", "drizzle-orm/*"],
+              message: "Routes reach the database through a service (app/services).",
+            },
+            {
+              group: ["~/providers/index.server", "~/providers/*/*", "!~/providers/*/types"],
               message: "Routes reach outside services through a service; providers are chosen once at boot.",
             },
           ],
@@ -64,7 +67,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["~/providers/*", "~/providers/*/*", "!~/providers/*/types"],
+              group: ["~/providers/index.server", "~/providers/*/*", "!~/providers/*/types"],
               message: "Services use services.providers; providers are chosen once at boot.",
             },
           ],

@@ -13,7 +13,7 @@ import { bootApp } from "./app/boot.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
-import { frameAncestors, isFrameablePath } from "./app/domain/framing";
+import { frameAncestors, isFrameablePath, paymentSources } from "./app/domain/framing";
 import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
 import { limitBodies } from "./app/lib/body-limit.server";
 import {
@@ -81,19 +81,27 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     next();
   });
 
+  // The payments provider's script, frames and API, on the card pages only; 'self' stands in elsewhere.
+  const cardPageSources = (req: Request, kind: "script" | "frame" | "connect") =>
+    paymentSources(pathOf(req), config.payments)[kind].join(" ") || "'self'";
   app.use(
     helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           "default-src": ["'self'"],
-          "script-src": ["'strict-dynamic'", "'self'", (_req, res) => `'nonce-${locals(res as Response).cspNonce}'`],
+          "script-src": [
+            "'strict-dynamic'",
+            "'self'",
+            (_req, res) => `'nonce-${locals(res as Response).cspNonce}'`,
+            (req) => cardPageSources(req as Request, "script"),
+          ],
           "style-src": ["'self'", ...formsOrigin],
           "style-src-attr": ["'unsafe-inline'"],
           "img-src": ["'self'", "data:", ...formsOrigin],
           "font-src": ["'self'", ...formsOrigin],
-          "connect-src": ["'self'", ...formsOrigin],
-          "frame-src": ["'self'", ...formsOrigin],
+          "connect-src": ["'self'", ...formsOrigin, (req) => cardPageSources(req as Request, "connect")],
+          "frame-src": ["'self'", ...formsOrigin, (req) => cardPageSources(req as Request, "frame")],
           "form-action": ["'self'", ...formsOrigin],
           "object-src": ["'none'"],
           "base-uri": ["'none'"],

@@ -30,13 +30,7 @@ import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
 import { readFlash } from "./services/flash.server";
-import {
-  getViewer,
-  loginRedirect,
-  sessionState,
-  siteCookies,
-  StateHeaderError,
-} from "./services/session.server";
+import { getViewer, loginRedirect, sessionState, siteCookies, StateHeaderError } from "./services/session.server";
 import stylesheet from "./styles/app.css";
 
 export const links: LinksFunction = () => [

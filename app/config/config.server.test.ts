@@ -76,6 +76,8 @@ describe("publicConfig", () => {
         DATA_DIR: tempDir(),
         PAYMENTS: "stripe",
         STRIPE_SECRET_KEY: "sk_live_abc",
+        STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+        STRIPE_WEBHOOK_SECRET: "whsec_abc",
         NOTARY: "proof",
         PROOF_API_KEY: "key",
         PROOF_ENVIRONMENT: "production",

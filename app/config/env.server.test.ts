@@ -75,9 +75,23 @@ describe("parseEnv", () => {
   });
 
   it("requires a provider's key when the real provider is chosen", () => {
-    expect(errorOf({ PAYMENTS: "stripe" })).toContain("STRIPE_SECRET_KEY is required when PAYMENTS=stripe");
+    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]) {
+      expect(errorOf({ PAYMENTS: "stripe" })).toContain(`${name} is required when PAYMENTS=stripe`);
+    }
     expect(errorOf({ NOTARY: "proof" })).toContain("PROOF_API_KEY is required when NOTARY=proof");
-    expect(parseEnv({ PAYMENTS: "stripe", STRIPE_SECRET_KEY: "sk_test_abc123" }).PAYMENTS).toBe("stripe");
+    const stripe = {
+      PAYMENTS: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_abc123",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_abc123",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc123",
+    };
+    expect(parseEnv(stripe)).toMatchObject({ PAYMENTS: "stripe", STRIPE_API_BASE: "https://api.stripe.com" });
+    expect(errorOf({ ...stripe, STRIPE_PUBLISHABLE_KEY: "sk_test_abc" })).toContain(
+      "STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key",
+    );
+    expect(errorOf({ DONATION_MIN_CENTS: "5000", DONATION_MAX_CENTS: "100" })).toContain(
+      "DONATION_MIN_CENTS must not be above DONATION_MAX_CENTS",
+    );
   });
 
   it("sends mail to the outbox by default and needs an smtp:// or smtps:// SMTP_URL with MAIL=smtp", () => {

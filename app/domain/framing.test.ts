@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isFrameablePath } from "./framing";
+import { frameAncestors, isFrameablePath, paymentSources } from "./framing";
 
 describe("framing", () => {
   it.each([
@@ -31,5 +31,15 @@ describe("framing", () => {
 
   it("refuses all framing when no learning site is configured", () => {
     expect(frameAncestors("/embed/nols", undefined)).toBe("'none'");
+  });
+});
+
+describe("paymentSources", () => {
+  it("lets Stripe's script, frames and API in on the card pages only, and only with Stripe", () => {
+    expect(paymentSources("/subscription/unsafe/card-plus", "stripe").script).toEqual(["https://js.stripe.com"]);
+    expect(paymentSources("/subscription/unsafe/card-plus", "stripe").connect).toEqual(["https://api.stripe.com"]);
+    expect(paymentSources("/subscription/unsafe/card-plus", "sandbox").script).toEqual([]);
+    expect(paymentSources("/subscription", "stripe").frame).toEqual([]);
+    expect(paymentSources("/subscription/unsafe/%2e%2e/%2e%2e/login", "stripe").script).toEqual([]);
   });
 });

@@ -23,3 +23,24 @@ export function frameAncestors(path: string, learningSiteUrl: string | undefined
   if (!learningSiteUrl || !isFrameablePath(path)) return "'none'";
   return new URL(learningSiteUrl).origin;
 }
+
+/** The card pages: the only ones whose policy lets the payments provider's script and frames in. */
+const CARD_PAGES_PREFIX = "/subscription/unsafe/";
+
+const STRIPE_SOURCES = {
+  script: ["https://js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+};
+
+/** The provider's CSP sources for a path: Stripe's on the card pages with Stripe configured, none elsewhere. */
+export function paymentSources(
+  path: string,
+  payments: "sandbox" | "stripe",
+): { script: string[]; frame: string[]; connect: string[] } {
+  const pathname = normalisedPath(path);
+  if (payments !== "stripe" || pathname === null || !pathname.startsWith(CARD_PAGES_PREFIX)) {
+    return { script: [], frame: [], connect: [] };
+  }
+  return STRIPE_SOURCES;
+}

@@ -42,6 +42,7 @@ describe("request rules", () => {
     ],
     ["a signed state-header call without Origin", { path: "/api/creator/auth", signed: true }, false],
     ["a Cognito webhook without browser headers", { path: "/api/forms/cognito/s3cr3t/submit" }, false],
+    ["a Stripe webhook without browser headers", { path: "/api/webhooks/stripe" }, false],
     ["a webhook path reached through dot segments", { path: "/api/forms/cognito/%2e%2e/%2e%2e/%2e%2e/logout" }, true],
     ["a GET without any", { method: "GET" }, false],
     ["a HEAD without any", { method: "HEAD" }, false],

@@ -17,8 +17,8 @@ export type WriteRequest = {
   signed: boolean;
 };
 
-/** Cognito Forms' entry webhooks: another server posts them, with no browser headers. */
-const WEBHOOK_PREFIX = "/api/forms/cognito/";
+/** The providers' webhooks (Cognito Forms' entries, Stripe's events): servers post them, with no browser headers. */
+const WEBHOOK_PREFIXES = ["/api/forms/cognito/", "/api/webhooks/"];
 
 /**
  * A state-changing request must show it comes from a page of this site: its Origin, or
@@ -31,7 +31,8 @@ const WEBHOOK_PREFIX = "/api/forms/cognito/";
 export function crossSiteWrite(request: WriteRequest): boolean {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return false;
   if (request.origin !== undefined) return !sameHost(request.origin, request.host);
-  if (request.signed || (normalisedPath(request.path) ?? "").startsWith(WEBHOOK_PREFIX)) return false;
+  const path = normalisedPath(request.path) ?? "";
+  if (request.signed || WEBHOOK_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
   return request.referer === undefined || !sameHost(request.referer, request.host);
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requiredText } from "./account";
-import { cardSchema } from "./card";
+import { parseAmount } from "./billing";
+import { checkoutChoiceSchema } from "./checkout-form";
 
 /**
  * Setup is an ordered list of steps a new member completes before using the site. A step
@@ -46,6 +47,10 @@ export type SetupPage = {
   /** `price` is the plan's amount and interval as shown, or null for a donation of the member's choice. */
   plans: { id: string; title: string; price: string | null }[];
   sandbox: boolean;
+  /** The offer the member arrived with, shown on the step and applied at checkout. */
+  coupon: { slug: string; description: string } | null;
+  /** The pay form's attempt id: a second submit of it is the same checkout. */
+  attempt: string;
 };
 
 /**
@@ -72,18 +77,9 @@ export const profileStepSchema = z.object({
 });
 
 /** The membership step: a plan, the amount of a donation, and the card. */
-export const membershipStepSchema = z
-  .object({
-    planId: z.string({ required_error: "Choose a membership" }).min(1, "Choose a membership").max(64),
-    amount: z
-      .string()
-      .trim()
-      .regex(/^(\d{1,5}(\.\d{1,2})?)?$/, "Enter an amount such as 25 or 25.00")
-      .optional(),
-  })
-  .and(cardSchema);
+export const membershipStepSchema = checkoutChoiceSchema;
 
 /** "25" or "25.00" as 2500 cents; no amount as null. */
 export function amountToCents(amount: string | undefined): number | null {
-  return amount ? Math.round(Number(amount) * 100) : null;
+  return amount ? parseAmount(amount) : null;
 }

@@ -11,7 +11,7 @@ import { outboxMailer } from "./mail/outbox.server";
 import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
 import type { MailProvider } from "./mail/types";
 import { sandboxPayments } from "./payments/sandbox.server";
-import type { PaymentsProvider } from "./payments/types";
+import type { PaymentsProvider, SandboxPayments } from "./payments/types";
 
 /** Mail, with what the SMTP adapter adds: waiting for sends in flight, and the retry sweep. */
 export type Mailer = MailProvider & {
@@ -25,6 +25,8 @@ export type Mailer = MailProvider & {
 /** Every outside service, each behind its interface, chosen once from the configuration. */
 export type Providers = {
   payments: PaymentsProvider;
+  /** The same provider when it is the built-in sandbox, with its own pages' calls; else null. */
+  paymentsSandbox: SandboxPayments | null;
   forms: FormsProvider;
   mail: Mailer;
   learningSite: LearningSiteProvider;
@@ -52,8 +54,10 @@ function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
 
 /** Builds the providers the configuration names; the built-in ones are the default. */
 export function buildProviders(config: AppConfig, db: Database, logger: Logger): Providers {
+  const sandbox = config.payments === "sandbox" ? sandboxPayments(db) : null;
   return {
-    payments: sandboxPayments(),
+    payments: sandbox ?? sandboxPayments(db),
+    paymentsSandbox: sandbox,
     forms:
       config.forms === "cognito" && config.cognitoApiKey
         ? cognitoForms({ apiUrl: config.cognitoApiUrl, apiKey: config.cognitoApiKey })

@@ -9,7 +9,7 @@ import { readOnly } from "~/lib/json-body.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireApiViewer(request, context);
   return withApiErrors(async () => {
-    const fresh = await recheckSession(services.db, viewer.session.id);
+    const fresh = await recheckSession(services.db, viewer.session.id, services.config.pastDueGraceDays);
     if (!fresh) throw unauthorized("The session has ended");
     const response = json(
       { state: sessionState(fresh, services.config) },

@@ -5,8 +5,9 @@ import { lastResultOf } from "~/components/forms/fields";
 import { SetupView } from "~/components/identity/setup";
 import { amountToCents, membershipStepSchema, profileStepSchema, setupDestination } from "~/domain/setup";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
-import { isCardDeclined, saveMembershipStep, saveProfileStep, setupPage } from "~/services/setup.server";
-import { requireViewer } from "~/services/session.server";
+import { checkoutPagePath } from "~/services/billing/pages.server";
+import { saveProfileStep, setupPage, startMembershipCheckout } from "~/services/setup.server";
+import { requireViewer, siteCookies } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
 export const handle = { layout: "logo" };
@@ -23,7 +24,13 @@ async function currentStep(request: Request, context: LoaderFunctionArgs["contex
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services, step } = await currentStep(request, context, params.code);
-  return json(await setupPage(services, viewer, step));
+  return json(await setupPage(services, viewer, step, await offerSlug(request, services.config)));
+}
+
+/** The offer the member came with (a coupon landing keeps it in a cookie). */
+async function offerSlug(request: Request, config: Parameters<typeof siteCookies>[0]): Promise<string | null> {
+  const slug: unknown = await siteCookies(config).coupon.parse(request.headers.get("cookie"));
+  return typeof slug === "string" ? slug : null;
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -40,13 +47,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const { submission } = await parseSubmission(request, membershipStepSchema);
   if (submission.status !== "success") return replyWith(submission);
-  const { planId, amount, ...card } = submission.value;
-  return withFormErrors(
-    submission,
-    async () =>
-      finish(await saveMembershipStep(services, viewer, { planId, amountCents: amountToCents(amount), card })),
-    (error) => (isCardDeclined(error) ? 402 : undefined),
-  );
+  const { attempt, planId, amount } = submission.value;
+  const couponSlug = await offerSlug(request, services.config);
+  return withFormErrors(submission, async () => {
+    const checkout = await startMembershipCheckout(services, viewer, {
+      attempt,
+      planId,
+      amountCents: amountToCents(amount),
+      couponSlug,
+    });
+    return redirect(checkoutPagePath(checkout));
+  });
 }
 
 export default function Setup() {

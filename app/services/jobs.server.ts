@@ -4,6 +4,8 @@ import type { AppServices } from "~/context";
 import type { DatabaseHandle } from "~/db/client.server";
 import { SINGLE_LOCK } from "~/db/locks";
 import { passwordResetJob } from "./accounts.server";
+import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
+import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
 
 /**
@@ -40,6 +42,10 @@ export type JobRegistry = Record<string, JobDefinition<unknown>>;
 export const jobs = {
   "mail-retry-pending": mailRetryJob,
   "password-reset-mail": passwordResetJob,
+  "payment-receipt": paymentReceiptJob,
+  "payment-failed-notice": paymentFailedNoticeJob,
+  "payments-sandbox-events": sandboxEventsJob,
+  "payments-sandbox-renewals": sandboxRenewalsJob,
 } satisfies JobRegistry;
 
 export type JobName = keyof typeof jobs;

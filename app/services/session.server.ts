@@ -4,7 +4,8 @@ import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import { sessions, subscriptions, users } from "~/db/schema";
+import { plans, sessions, subscriptions, users } from "~/db/schema";
+import { grantedFeatures } from "~/domain/billing";
 import { DomainError, forbidden, unauthorized } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
 import type { SessionState, SessionStateCore } from "~/domain/session-state";
@@ -20,7 +21,11 @@ const SEEN_EVERY_MS = 60_000;
 
 export type UserRow = typeof users.$inferSelect;
 type SessionRow = typeof sessions.$inferSelect;
-type SubscriptionRow = typeof subscriptions.$inferSelect;
+/** The member's latest subscription, with what its plan grants while it is in force. */
+type SubscriptionRow = typeof subscriptions.$inferSelect & { features: string[] };
+
+/** Days a PAST_DUE subscription keeps its plan's features when the configuration names none. */
+export const PAST_DUE_GRACE_DAYS = 7;
 
 export type Viewer = {
   session: SessionRow;
@@ -41,6 +46,8 @@ type SiteCookies = {
   coupon: Cookie;
   couponDismissed: Cookie;
   nolSelected: Cookie;
+  /** A visitor's own checkouts (a donation before signing up), so only they see them. */
+  checkouts: Cookie;
 };
 const cookieCache = new WeakMap<AppConfig, SiteCookies>();
 
@@ -67,6 +74,7 @@ export function siteCookies(config: AppConfig): SiteCookies {
       couponDismissed: make("mh_coupon_dismissed", 30 * 86_400),
       /** The NoL entry selected last, for the auto-select mode "back". */
       nolSelected: make("mh_nol_selected", 30 * 86_400),
+      checkouts: make("mh_checkouts", 7 * 86_400),
     };
     cookieCache.set(config, cached);
   }
@@ -122,19 +130,38 @@ export async function revokeUserSessions(db: Database, userId: string): Promise<
 
 export async function latestSubscription(db: Database, userId: string): Promise<SubscriptionRow | null> {
   const [row] = await db
-    .select()
+    .select({ subscription: subscriptions, features: plans.features })
     .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
     .where(eq(subscriptions.userId, userId))
     .orderBy(desc(subscriptions.createdAt))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row.subscription, features: row.features } : null;
+}
+
+/**
+ * The member as the pages see them: an admin's grant of the NoL creator flag stands, and a
+ * plan that grants it does so while its subscription is in force.
+ */
+function withPlanFeatures(
+  member: UserRow,
+  subscription: SubscriptionRow | null,
+  now: Date,
+  graceDays: number,
+): UserRow {
+  const granted = grantedFeatures(subscription, now, graceDays);
+  return granted.includes("nolCreator") && !member.nolCreator ? { ...member, nolCreator: true } : member;
 }
 
 /** A live session (not revoked, expired, idle too long, or of a disabled member) with its people; marks it seen. */
 export async function loadViewer(
   db: Database,
   sessionId: string,
-  { idleDays = SESSION_IDLE_DAYS, now = new Date() }: { idleDays?: number; now?: Date } = {},
+  {
+    idleDays = SESSION_IDLE_DAYS,
+    graceDays = PAST_DUE_GRACE_DAYS,
+    now = new Date(),
+  }: { idleDays?: number; graceDays?: number; now?: Date } = {},
 ): Promise<Viewer | null> {
   const [row] = await db
     .select({ session: sessions, user: users })
@@ -165,24 +192,32 @@ export async function loadViewer(
     const [represented] = await db.select().from(users).where(eq(users.id, row.session.agentUserId)).limit(1);
     agent = represented ?? null;
   }
-  const member = agent ?? row.user;
-  return { session: row.session, user: row.user, agent, member, subscription: await latestSubscription(db, member.id) };
+  const subscription = await latestSubscription(db, (agent ?? row.user).id);
+  const member = withPlanFeatures(agent ?? row.user, subscription, now, graceDays);
+  const user = agent ? row.user : member;
+  return { session: row.session, user, agent, member, subscription };
 }
 
 /**
  * Marks the session checked now (login and subscription) and reads it again: concurrent
  * rechecks of one session all see one update. Null once the session has ended.
  */
-export async function recheckSession(db: Database, sessionId: string): Promise<Viewer | null> {
+export async function recheckSession(
+  db: Database,
+  sessionId: string,
+  graceDays = PAST_DUE_GRACE_DAYS,
+): Promise<Viewer | null> {
   const now = new Date();
   await db
     .update(sessions)
     .set({ loginCheckedAt: now, subCheckedAt: now, lastSeenAt: now })
     .where(eq(sessions.id, sessionId));
-  return loadViewer(db, sessionId, { now });
+  return loadViewer(db, sessionId, { now, graceDays });
 }
 
 export class StateHeaderError extends Error {}
+
+const viewerOptions = (config: AppConfig) => ({ idleDays: config.sessionIdleDays, graceDays: config.pastDueGraceDays });
 
 // The root loader and the page's loader read the same document request: load its viewer once.
 const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
@@ -204,7 +239,7 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   const check = checkStateHeaders(request, services.config);
   if (check.kind === "invalid") throw new StateHeaderError(check.reason);
   if (check.kind === "valid") {
-    const viewer = await loadViewer(services.db, check.sessionId, { idleDays: services.config.sessionIdleDays });
+    const viewer = await loadViewer(services.db, check.sessionId, viewerOptions(services.config));
     if (!viewer) throw new StateHeaderError("the session has ended");
     if (viewer.session.devicePublicKey !== check.devicePublicKey || viewer.user.username !== check.username) {
       throw new StateHeaderError("the state does not belong to this session");
@@ -213,7 +248,7 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   }
   const raw = await siteCookies(services.config).session.parse(request.headers.get("cookie"));
   if (typeof raw !== "string" || raw.length === 0) return null;
-  return loadViewer(services.db, raw, { idleDays: services.config.sessionIdleDays });
+  return loadViewer(services.db, raw, viewerOptions(services.config));
 }
 
 export function sessionStateCore(viewer: Viewer, config: AppConfig): SessionStateCore {

@@ -76,8 +76,8 @@ export function FormErrors({ form }: { form: Pick<FormMetadata<never, string[]>,
 }
 
 function described(meta: Meta, hint: ReactNode) {
-  const ids = [hint ? meta.descriptionId : null, meta.errors?.length ? meta.errorId : null].filter(Boolean);
-  return ids.length ? ids.join(" ") : undefined;
+  // conform adds the error's id itself when the field is invalid.
+  return hint ? meta.descriptionId : undefined;
 }
 
 function FieldShell({

@@ -53,22 +53,23 @@ function ProfileStep({ data, lastResult }: { data: SetupPage; lastResult: Reply 
 function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
   const [form, fields] = useSchemaForm(membershipStepSchema, {
     lastResult,
-    defaultValue: { planId: data.plans[0]?.id ?? "" },
+    defaultValue: { planId: data.plans[0]?.id ?? "", attempt: data.attempt },
   });
   const chosen = fields.planId.value ?? fields.planId.initialValue;
   return (
     <StepForm
       data={data}
       title="Membership"
-      lead="Choose a subscription, or make a donation."
+      lead="Choose a subscription, or make a donation. You enter your card on the next page."
       form={form}
-      submit={<SubmitButton pendingText="Paying…">Pay and finish</SubmitButton>}
+      submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >
-      {data.sandbox ? (
-        <Alert kind="warn" title="Sandbox payments">
-          No card is charged. Use the test card 4242 4242 4242 4242 with any future expiry date and any CVC.
+      {data.coupon ? (
+        <Alert kind="success" title="Your offer">
+          {data.coupon.description} is applied at checkout.
         </Alert>
       ) : null}
+      <input type="hidden" name={fields.attempt.name} value={data.attempt} />
       <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
         <legend>Membership</legend>
         {data.plans.map((plan) => (
@@ -88,9 +89,6 @@ function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Rep
         <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
       </fieldset>
       <Field meta={fields.amount} label="Donation amount (USD), for a donation" inputMode="decimal" />
-      <Field meta={fields.cardNumber} label="Card number" inputMode="numeric" autoComplete="cc-number" />
-      <Field meta={fields.expiry} label="Expiry (MM/YY)" autoComplete="cc-exp" />
-      <Field meta={fields.cvc} label="Security code (CVC)" inputMode="numeric" autoComplete="cc-csc" />
     </StepForm>
   );
 }

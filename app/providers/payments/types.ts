@@ -216,3 +216,36 @@ export interface PaymentsProvider {
    */
   readWebhook(rawBody: string, signature: string | null): PaymentEvent;
 }
+
+/** The sandbox's own calls, used by its card page, its 3-D Secure page, its renewals and admins. */
+export type SandboxPayments = PaymentsProvider & {
+  readonly name: "sandbox";
+  /** The card page's submit: confirms the intent behind `clientSecret` with the card typed. */
+  confirmCard(
+    clientSecret: string,
+    card: { number: string; expiry: string; cvc: string },
+    now?: Date,
+  ): Promise<{ intentRef: string; status: IntentStatus; failureMessage: string | null }>;
+  /** The 3-D Secure page: the member completes (or fails) the extra step. */
+  authenticate(intentRef: string, approve: boolean): Promise<{ status: IntentStatus; failureMessage: string | null }>;
+  /** What the 3-D Secure page shows. */
+  readIntentSummary(
+    intentRef: string,
+  ): Promise<{ amountCents: number; currency: string; status: IntentStatus; description: string } | null>;
+  /** Intent behind a client secret (the card page shows what is being paid). */
+  intentForSecret(
+    clientSecret: string,
+  ): Promise<{
+    intentRef: string;
+    object: "payment_intent" | "setup_intent";
+    amountCents: number;
+    currency: string;
+    description: string;
+    status: IntentStatus;
+  } | null>;
+  /** Renews every subscription whose period has ended (or the one named, now). */
+  renewDue(now: Date, onlySubscriptionRef?: string): Promise<number>;
+  /** Events not yet handed to the app, oldest first. */
+  undeliveredEvents(limit?: number): Promise<PaymentEvent[]>;
+  markDelivered(eventId: string): Promise<void>;
+};

@@ -1,0 +1,279 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "@remix-run/react";
+import { lazy, Suspense } from "react";
+import { ErrorList, Field, useSchemaForm } from "~/components/forms/fields";
+import { Card, FormCard } from "~/components/identity/card";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { checkoutFormSchema, sandboxCardSchema } from "~/domain/checkout-form";
+import type { CatalogueEntry } from "~/services/billing/checkout.server";
+import type { AuthenticatePage, CardPage, CheckoutSummary, ReturnPage } from "~/services/billing/pages.server";
+import type { SubscriptionPageData } from "~/services/billing/subscription-page.server";
+import { formatMoney } from "~/lib/format";
+
+type Reply = SubmissionResult<string[]> | undefined;
+
+// Stripe's own card element, loaded only on the card page and only with Stripe configured.
+const StripeCardForm = lazy(() => import("./stripe-card-form").then((module) => ({ default: module.StripeCardForm })));
+
+function priceText(entry: CatalogueEntry): { now: string; before: string | null; after: string | null } {
+  const { plan, quote } = entry;
+  const every = plan.interval ? ` a ${plan.interval}` : "";
+  if (!quote) return { now: "an amount you choose", before: null, after: null };
+  const now = `${formatMoney(quote.amountCents, quote.currency)}${every}`;
+  const before = quote.amountCents < quote.listAmountCents ? formatMoney(quote.listAmountCents, quote.currency) : null;
+  const after =
+    quote.laterAmountCents !== null && quote.laterAmountCents !== quote.amountCents
+      ? `then ${formatMoney(quote.laterAmountCents, quote.currency)}${every}`
+      : null;
+  return { now, before, after };
+}
+
+/** /subscription: the plans with their prices (the offer in force applied), a donation, then pay. */
+export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageData; lastResult: Reply }) {
+  const [form, fields] = useSchemaForm(checkoutFormSchema, {
+    lastResult,
+    defaultValue: {
+      planId: data.chosen ?? data.plans[0]?.plan.id ?? "",
+      attempt: data.attempt,
+      coupon: data.coupon?.slug ?? "",
+      email: data.email ?? "",
+    },
+  });
+  const chosen = fields.planId.value ?? fields.planId.initialValue;
+  if (data.membership) {
+    return (
+      <Card
+        id="subscription-title"
+        title="Membership"
+        lead={`You have the ${data.membership.plan} (${data.membership.status.toLowerCase()}).`}
+      >
+        <p>
+          Change your plan, your card or cancel from <Link to="/profile/billing">your profile</Link>.
+        </p>
+      </Card>
+    );
+  }
+  return (
+    <FormCard
+      id="subscription-title"
+      title="Membership"
+      lead="Choose a membership, or give a donation. You enter your card on the next page."
+      form={form}
+      submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
+    >
+      {data.coupon ? (
+        <Alert kind="success" title={data.coupon.name}>
+          {data.coupon.description}: the prices below include it.
+        </Alert>
+      ) : null}
+      <input type="hidden" name={fields.attempt.name} value={data.attempt} />
+      <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
+        <legend>Membership</legend>
+        {data.plans.map((entry) => {
+          const price = priceText(entry);
+          const needsAccount = entry.plan.kind === "subscription" && !data.signedIn;
+          return (
+            <div className="choice" key={entry.plan.id}>
+              <input
+                type="radio"
+                id={`plan-${entry.plan.id}`}
+                name={fields.planId.name}
+                value={entry.plan.id}
+                defaultChecked={chosen === entry.plan.id}
+                aria-describedby={`plan-${entry.plan.id}-about`}
+              />
+              <label htmlFor={`plan-${entry.plan.id}`}>
+                {entry.plan.title} —{" "}
+                {price.before ? (
+                  <>
+                    <s aria-label={`was ${price.before}`}>{price.before}</s>{" "}
+                  </>
+                ) : null}
+                {price.now}
+                {price.after ? `, ${price.after}` : null}
+              </label>
+              <p className="field-hint" id={`plan-${entry.plan.id}-about`}>
+                {entry.plan.description}
+                {entry.couponNote ? ` ${entry.couponNote}.` : null}
+                {needsAccount ? " Needs an account: you sign up first." : null}
+              </p>
+            </div>
+          );
+        })}
+        <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
+      </fieldset>
+      <Field
+        meta={fields.amount}
+        label="Donation amount (USD), for a donation"
+        hint={`From ${formatMoney(data.donation.minCents)} to ${formatMoney(data.donation.maxCents)}.`}
+        inputMode="decimal"
+      />
+      <Field meta={fields.coupon} label="Offer code (optional)" autoComplete="off" />
+      {data.signedIn ? null : (
+        <Field
+          meta={fields.email}
+          type="email"
+          label="Your e-mail, for the receipt"
+          hint="Sign up later with the same address and your donation stays with your account."
+          autoComplete="email"
+        />
+      )}
+    </FormCard>
+  );
+}
+
+function SummaryLine({ summary }: { summary: CheckoutSummary }) {
+  return (
+    <p className="lead">
+      {summary.what}:{" "}
+      {summary.listAmount ? (
+        <>
+          <s aria-label={`was ${summary.listAmount}`}>{summary.listAmount}</s>{" "}
+        </>
+      ) : null}
+      <strong>{summary.amount}</strong>
+      {summary.interval ? ` for the first ${summary.interval}` : null}
+    </p>
+  );
+}
+
+/** The card page: the sandbox's card form, or Stripe's Payment Element. */
+export function CardPageView({
+  data,
+  lastResult,
+  authenticationFailed,
+}: {
+  data: CardPage;
+  lastResult: Reply;
+  authenticationFailed: boolean;
+}) {
+  if (data.done) {
+    return (
+      <Card id="card-title" title="Payment">
+        <SummaryLine summary={data.summary} />
+        <p>
+          This payment is already done. <Link to="/">Go to the home page</Link>.
+        </p>
+      </Card>
+    );
+  }
+  const title = data.summary.kind === "card" ? "Your new card" : "Pay by card";
+  const failed = authenticationFailed ? (
+    <Alert kind="error">The extra confirmation step failed: nothing was charged. Try again or use another card.</Alert>
+  ) : null;
+  if (data.client.kind === "stripe") {
+    return (
+      <Card id="card-title" title={title}>
+        <SummaryLine summary={data.summary} />
+        {failed}
+        <Suspense fallback={<p role="status">Loading the card form…</p>}>
+          <StripeCardForm
+            publishableKey={data.client.publishableKey}
+            clientSecret={data.clientSecret ?? ""}
+            returnUrl={data.returnUrl}
+            mode={data.summary.kind === "card" ? "setup" : "payment"}
+            submitLabel={data.summary.kind === "card" ? "Save card" : `Pay ${data.summary.amount}`}
+          />
+        </Suspense>
+      </Card>
+    );
+  }
+  return <SandboxCardForm data={data} lastResult={lastResult} title={title} failed={failed} />;
+}
+
+function SandboxCardForm({
+  data,
+  lastResult,
+  title,
+  failed,
+}: {
+  data: CardPage;
+  lastResult: Reply;
+  title: string;
+  failed: React.ReactNode;
+}) {
+  const [form, fields] = useSchemaForm(sandboxCardSchema, { lastResult });
+  return (
+    <FormCard
+      id="card-title"
+      title={title}
+      form={form}
+      submit={
+        <SubmitButton pendingText="Paying…">
+          {data.summary.kind === "card" ? "Save card" : `Pay ${data.summary.amount}`}
+        </SubmitButton>
+      }
+    >
+      <SummaryLine summary={data.summary} />
+      {failed}
+      <Alert kind="warn" title="Sandbox payments">
+        No card is charged here. Use a test card with any future expiration date and any security code:
+        <ul>
+          {(data.testCards ?? []).map((card) => (
+            <li key={card.number}>
+              <code>{card.number}</code>: {card.label}
+            </li>
+          ))}
+        </ul>
+      </Alert>
+      <Field meta={fields.cardNumber} label="Card number" inputMode="numeric" autoComplete="cc-number" />
+      <Field meta={fields.expiry} label="Expiration date" hint="MM / YY" autoComplete="cc-exp" />
+      <Field meta={fields.cvc} label="Security code" inputMode="numeric" autoComplete="cc-csc" />
+    </FormCard>
+  );
+}
+
+/** The sandbox's 3-D Secure step, as a bank's page would ask for it. */
+export function AuthenticateView({ data }: { data: AuthenticatePage }) {
+  return (
+    <Card
+      id="authenticate-title"
+      title="Confirm this payment"
+      lead="Sandbox 3-D Secure: your bank asks you to confirm."
+    >
+      <SummaryLine summary={data.summary} />
+      {data.waiting ? (
+        <Form method="post" className="actions">
+          <SubmitButton name="intent" value="complete" pendingText="Confirming…">
+            Complete authentication
+          </SubmitButton>
+          <SubmitButton name="intent" value="fail" className="button" pendingText="Failing…">
+            Fail authentication
+          </SubmitButton>
+        </Form>
+      ) : (
+        <p>Nothing is waiting for confirmation here.</p>
+      )}
+    </Card>
+  );
+}
+
+/** The return page after a payment: what really happened, from the provider's record. */
+export function ReturnView({ data }: { data: ReturnPage }) {
+  const { outcome } = data;
+  const kind = outcome.status === "succeeded" ? "success" : outcome.status === "failed" ? "error" : "warn";
+  return (
+    <Card id="return-title" title={outcome.status === "succeeded" ? "Thank you" : "Your payment"}>
+      <SummaryLine summary={data.summary} />
+      <Alert kind={kind}>{outcome.message}</Alert>
+      {outcome.status === "processing" ? <meta httpEquiv="refresh" content="3" /> : null}
+      <p className="actions">
+        {data.retry ? (
+          <Link className="button button-primary" to={data.retry}>
+            Try again
+          </Link>
+        ) : null}
+        {data.claimWith ? (
+          <Link className="button button-primary" to={`/signup?email=${encodeURIComponent(data.claimWith)}`}>
+            Continue signup
+          </Link>
+        ) : (
+          <Link className="button" to="/">
+            Go to the home page
+          </Link>
+        )}
+      </p>
+    </Card>
+  );
+}

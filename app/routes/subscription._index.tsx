@@ -1,0 +1,45 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { randomUUID } from "node:crypto";
+import { lastResultOf } from "~/components/forms/fields";
+import { SubscriptionView } from "~/components/billing/checkout-pages";
+import { amountToCents } from "~/domain/setup";
+import { checkoutFormSchema } from "~/domain/checkout-form";
+import { invalid } from "~/domain/errors";
+import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
+import { subscriptionPage, startPageCheckout } from "~/services/billing/subscription-page.server";
+import { optionalViewer } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Membership" }];
+
+/** /subscription: anyone may look; a visitor may give a donation or buy a credit by e-mail. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { viewer, services } = await optionalViewer(request, context);
+  return json(await subscriptionPage(services, request, viewer, randomUUID()));
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { viewer, services } = await optionalViewer(request, context);
+  const { submission } = await parseSubmission(request, checkoutFormSchema);
+  if (submission.status !== "success") return replyWith(submission);
+  const { attempt, planId, amount, coupon, email } = submission.value;
+  return withFormErrors(submission, async () => {
+    if (!viewer && !email)
+      throw invalid("Enter your e-mail for the receipt", { email: ["Enter your e-mail for the receipt"] });
+    const started = await startPageCheckout(services, request, viewer, {
+      attempt,
+      planId,
+      donationCents: amountToCents(amount),
+      couponSlug: coupon || null,
+      email: email ?? null,
+    });
+    return redirect(started.next, started.setCookie ? { headers: { "Set-Cookie": started.setCookie } } : undefined);
+  });
+}
+
+export default function Subscription() {
+  return (
+    <SubscriptionView data={useLoaderData<typeof loader>()} lastResult={lastResultOf(useActionData<typeof action>())} />
+  );
+}

@@ -1,0 +1,416 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import {
+  billingCustomers,
+  checkouts,
+  couponRedemptions,
+  coupons,
+  payments,
+  plans,
+  subscriptions,
+  users,
+  webhookEvents,
+} from "~/db/schema";
+import { couponPayments, renewalAmount } from "~/domain/billing";
+import type {
+  CardUpdateData,
+  InvoiceData,
+  PaymentData,
+  PaymentEvent,
+  RefundData,
+  SubscriptionData,
+} from "~/providers/payments/types";
+
+/**
+ * The one handler of what the payments provider tells us, for both adapters. Each event is
+ * stored by its id (unique per provider) and applied in the same transaction: a retried or
+ * replayed event finds itself stored and changes nothing; a failure stores nothing, so the
+ * provider's retry (or the sandbox's next sweep) applies it again.
+ */
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type SubscriptionRow = typeof subscriptions.$inferSelect;
+type CheckoutRow = typeof checkouts.$inferSelect;
+
+/** What to do once the event's transaction has committed. */
+export type AfterEvent = { receipts: string[]; failedPayments: string[] };
+
+export type EventOutcome = { outcome: "applied" | "duplicate"; after: AfterEvent };
+
+export async function applyPaymentEvent(db: Database, event: PaymentEvent): Promise<EventOutcome> {
+  return db.transaction(async (tx) => {
+    const [stored] = await tx
+      .insert(webhookEvents)
+      .values({ provider: event.provider, eventId: event.id, type: event.providerType, payload: event })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.id });
+    const after: AfterEvent = { receipts: [], failedPayments: [] };
+    if (!stored) return { outcome: "duplicate" as const, after };
+    await apply(tx, event, after);
+    await tx.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, stored.id));
+    return { outcome: "applied" as const, after };
+  });
+}
+
+/** Applies the event, then queues its receipts and notices (background jobs, so a slow mail server waits for no one). */
+export async function receivePaymentEvent(services: AppServices, event: PaymentEvent): Promise<EventOutcome> {
+  const result = await applyPaymentEvent(services.db, event);
+  if (result.after.receipts.length > 0 || result.after.failedPayments.length > 0) {
+    // Imported here: the job registry imports this module's neighbours.
+    const { enqueue } = await import("../jobs.server");
+    for (const paymentId of result.after.receipts) {
+      await enqueue(services, "payment-receipt", { paymentId }, { singletonKey: `receipt:${paymentId}` });
+    }
+    for (const paymentId of result.after.failedPayments) {
+      await enqueue(services, "payment-failed-notice", { paymentId }, { singletonKey: `failed:${paymentId}` });
+    }
+  }
+  if (result.outcome === "applied") {
+    services.logger.info({ event: event.id, type: event.type, provider: event.provider }, "payment event applied");
+  }
+  return result;
+}
+
+async function apply(tx: Tx, event: PaymentEvent, after: AfterEvent): Promise<void> {
+  switch (event.type) {
+    case "subscription.created":
+    case "subscription.updated":
+    case "subscription.deleted":
+      await applySubscription(tx, event.provider, event.subscription, event.type === "subscription.deleted");
+      return;
+    case "invoice.paid":
+      await applyInvoicePaid(tx, event.provider, event.invoice, after);
+      return;
+    case "invoice.payment_failed":
+      await applyInvoiceFailed(tx, event, event.invoice, after);
+      return;
+    case "payment.succeeded":
+      await applyPaymentSucceeded(tx, event.provider, event.payment, after);
+      return;
+    case "payment.failed":
+      await applyPaymentFailed(tx, event.provider, event.payment);
+      return;
+    case "charge.refunded":
+      await applyRefund(tx, event.provider, event.refund);
+      return;
+    case "card.updated":
+      await applyCardUpdate(tx, event.provider, event.card);
+      return;
+    case "other":
+      return;
+  }
+}
+
+async function checkoutOf(tx: Tx, metadata: Record<string, string>): Promise<CheckoutRow | null> {
+  const id = metadata.checkout_id;
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, id)).for("update");
+  return row ?? null;
+}
+
+async function subscriptionOf(
+  tx: Tx,
+  provider: PaymentEvent["provider"],
+  ref: string,
+  metadata: Record<string, string>,
+): Promise<SubscriptionRow | null> {
+  const [found] = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, ref)))
+    .for("update");
+  if (found) return found;
+  // The first event of a subscription we started: its checkout says whose it is.
+  const checkout = await checkoutOf(tx, metadata);
+  if (!checkout?.userId || !checkout.planId) return null;
+  const [coupon] = checkout.couponId ? await tx.select().from(coupons).where(eq(coupons.id, checkout.couponId)) : [];
+  const [plan] = await tx.select().from(plans).where(eq(plans.id, checkout.planId));
+  const couponPaymentsLeft = coupon ? couponPayments(coupon, plan?.interval ?? null) : null;
+  const [made] = await tx
+    .insert(subscriptions)
+    .values({
+      userId: checkout.userId,
+      planId: checkout.planId,
+      status: "INCOMPLETE",
+      provider,
+      providerCustomerId: checkout.providerCustomerId,
+      providerSubscriptionId: ref,
+      couponId: checkout.couponId,
+      couponPaymentsLeft,
+      listAmountCents: checkout.listAmountCents,
+      amountCents: checkout.amountCents,
+      currency: checkout.currency,
+      checkoutId: checkout.id,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (made) await tx.update(checkouts).set({ subscriptionId: made.id }).where(eq(checkouts.id, checkout.id));
+  return made ?? null;
+}
+
+/** A coupon row's discount in the domain's terms. */
+function couponOff(coupon: typeof coupons.$inferSelect | undefined) {
+  return coupon
+    ? { amountOff: coupon.amountOff, percentOff: coupon.percentOff === null ? null : Number(coupon.percentOff) }
+    : null;
+}
+
+async function applySubscription(
+  tx: Tx,
+  provider: PaymentEvent["provider"],
+  data: SubscriptionData,
+  deleted: boolean,
+): Promise<void> {
+  const row = await subscriptionOf(tx, provider, data.ref, data.metadata);
+  if (!row) return;
+  const status = deleted ? "CANCELED" : data.status;
+  const planId = data.planId && data.planId !== row.planId ? await existingPlan(tx, data.planId) : null;
+  await tx
+    .update(subscriptions)
+    .set({
+      status,
+      currentPeriodStart: data.currentPeriodStart ?? row.currentPeriodStart,
+      currentPeriodEnd: data.currentPeriodEnd ?? row.currentPeriodEnd,
+      cancelAtPeriodEnd: deleted ? false : data.cancelAtPeriodEnd,
+      canceledAt: data.canceledAt ?? (deleted ? new Date() : data.cancelAtPeriodEnd ? row.canceledAt : null),
+      endedAt: data.endedAt ?? (deleted ? new Date() : null),
+      pastDueSince: status === "PAST_DUE" ? (row.pastDueSince ?? new Date()) : null,
+      providerCustomerId: row.providerCustomerId ?? data.customerRef,
+      ...(planId ? await planPrices(tx, planId, row) : {}),
+    })
+    .where(eq(subscriptions.id, row.id));
+}
+
+async function existingPlan(tx: Tx, planId: string): Promise<string | null> {
+  const [plan] = await tx.select({ id: plans.id }).from(plans).where(eq(plans.id, planId));
+  return plan?.id ?? null;
+}
+
+/** A change of plan: the new plan's price, with the coupon if it still lowers it. */
+async function planPrices(tx: Tx, planId: string, row: SubscriptionRow) {
+  const [plan] = await tx.select().from(plans).where(eq(plans.id, planId));
+  const list = plan?.amountCents ?? row.listAmountCents ?? 0;
+  const [coupon] = row.couponId ? await tx.select().from(coupons).where(eq(coupons.id, row.couponId)) : [];
+  const off = couponOff(coupon);
+  return { planId, listAmountCents: list, amountCents: renewalAmount(list, off, row.couponPaymentsLeft) };
+}
+
+async function applyInvoicePaid(
+  tx: Tx,
+  provider: PaymentEvent["provider"],
+  invoice: InvoiceData,
+  after: AfterEvent,
+): Promise<void> {
+  const row = await subscriptionOf(tx, provider, invoice.subscriptionRef, invoice.metadata);
+  if (!row) return;
+  const discounted = invoice.amountCents < invoice.subtotalCents;
+  const checkout = invoice.billingReason === "subscription_create" ? await checkoutOf(tx, invoice.metadata) : null;
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      userId: row.userId,
+      planId: row.planId,
+      kind: "subscription",
+      subscriptionId: row.id,
+      checkoutId: checkout?.id ?? null,
+      couponId: discounted ? row.couponId : null,
+      listAmountCents: invoice.subtotalCents,
+      amountCents: invoice.amountCents,
+      currency: invoice.currency,
+      status: "succeeded",
+      provider,
+      providerRef: invoice.ref,
+      cardBrand: invoice.card?.brand ?? null,
+      cardLast4: invoice.card?.last4 ?? null,
+      periodStart: invoice.periodStart,
+      periodEnd: invoice.periodEnd,
+    })
+    .onConflictDoNothing()
+    .returning({ id: payments.id });
+  if (!payment) return;
+  const couponPaymentsLeft =
+    row.couponId && discounted && row.couponPaymentsLeft !== null
+      ? Math.max(0, row.couponPaymentsLeft - 1)
+      : row.couponPaymentsLeft;
+  const [coupon] = row.couponId ? await tx.select().from(coupons).where(eq(coupons.id, row.couponId)) : [];
+  const off = couponOff(coupon);
+  await tx
+    .update(subscriptions)
+    .set({
+      status: "ACTIVE",
+      pastDueSince: null,
+      currentPeriodStart: invoice.periodStart ?? row.currentPeriodStart,
+      currentPeriodEnd: invoice.periodEnd ?? row.currentPeriodEnd,
+      couponPaymentsLeft,
+      amountCents: renewalAmount(row.listAmountCents ?? invoice.subtotalCents, off, couponPaymentsLeft),
+    })
+    .where(eq(subscriptions.id, row.id));
+  if (checkout) await settleCheckout(tx, checkout, { subscriptionId: row.id, paymentId: payment.id });
+  if (invoice.card) await rememberCard(tx, provider, invoice.customerRef, invoice.card);
+  if (invoice.amountCents > 0) after.receipts.push(payment.id);
+}
+
+async function applyInvoiceFailed(tx: Tx, event: PaymentEvent, invoice: InvoiceData, after: AfterEvent): Promise<void> {
+  const row = await subscriptionOf(tx, event.provider, invoice.subscriptionRef, invoice.metadata);
+  if (!row) return;
+  if (invoice.billingReason === "subscription_create") {
+    // The first payment failed: the checkout says why; the subscription stays INCOMPLETE.
+    const checkout = await checkoutOf(tx, invoice.metadata);
+    if (checkout && checkout.status !== "succeeded") {
+      await tx
+        .update(checkouts)
+        .set({ status: "failed", failureMessage: invoice.failureMessage })
+        .where(eq(checkouts.id, checkout.id));
+    }
+    return;
+  }
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      userId: row.userId,
+      planId: row.planId,
+      kind: "subscription",
+      subscriptionId: row.id,
+      listAmountCents: invoice.subtotalCents,
+      amountCents: invoice.amountCents,
+      currency: invoice.currency,
+      status: "failed",
+      provider: event.provider,
+      // A failed try of an invoice that a later try may pay: one row per try.
+      providerRef: `${invoice.ref}#${event.id}`,
+      cardBrand: invoice.card?.brand ?? null,
+      cardLast4: invoice.card?.last4 ?? null,
+      failureMessage: invoice.failureMessage,
+      periodStart: invoice.periodStart,
+      periodEnd: invoice.periodEnd,
+    })
+    .onConflictDoNothing()
+    .returning({ id: payments.id });
+  if (row.status === "ACTIVE" || row.status === "TRIALING") {
+    await tx
+      .update(subscriptions)
+      .set({ status: "PAST_DUE", pastDueSince: row.pastDueSince ?? event.occurredAt })
+      .where(eq(subscriptions.id, row.id));
+  }
+  if (payment) after.failedPayments.push(payment.id);
+}
+
+async function applyPaymentSucceeded(
+  tx: Tx,
+  provider: PaymentEvent["provider"],
+  data: PaymentData,
+  after: AfterEvent,
+): Promise<void> {
+  const checkout = await checkoutOf(tx, data.metadata);
+  if (!checkout || checkout.kind === "subscription" || checkout.kind === "card") return;
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      userId: checkout.userId,
+      email: checkout.email,
+      planId: checkout.planId,
+      kind: checkout.kind,
+      checkoutId: checkout.id,
+      couponId: checkout.couponId,
+      listAmountCents: checkout.listAmountCents,
+      amountCents: data.amountCents,
+      currency: data.currency,
+      status: "succeeded",
+      provider,
+      providerRef: data.ref,
+      cardBrand: data.card?.brand ?? null,
+      cardLast4: data.card?.last4 ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: payments.id });
+  if (!payment) return;
+  await settleCheckout(tx, checkout, { paymentId: payment.id });
+  if (data.card && data.customerRef) await rememberCard(tx, provider, data.customerRef, data.card);
+  after.receipts.push(payment.id);
+}
+
+async function applyPaymentFailed(tx: Tx, provider: PaymentEvent["provider"], data: PaymentData): Promise<void> {
+  const checkout = await checkoutOf(tx, data.metadata);
+  if (!checkout || checkout.provider !== provider || checkout.status === "succeeded") return;
+  await tx
+    .update(checkouts)
+    .set({ status: "failed", failureMessage: data.failureMessage })
+    .where(eq(checkouts.id, checkout.id));
+}
+
+async function applyRefund(tx: Tx, provider: PaymentEvent["provider"], refund: RefundData): Promise<void> {
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, provider), eq(payments.providerRef, refund.paymentRef)))
+    .for("update");
+  if (!payment) return;
+  const refunded = Math.min(payment.amountCents, refund.amountRefundedCents);
+  await tx
+    .update(payments)
+    .set({ refundedCents: refunded, status: refunded >= payment.amountCents ? "refunded" : payment.status })
+    .where(eq(payments.id, payment.id));
+}
+
+async function applyCardUpdate(tx: Tx, provider: PaymentEvent["provider"], data: CardUpdateData): Promise<void> {
+  await rememberCard(tx, provider, data.customerRef, data.card);
+  const checkout = await checkoutOf(tx, data.metadata);
+  if (checkout?.kind === "card") await settleCheckout(tx, checkout, {});
+}
+
+async function rememberCard(
+  tx: Tx,
+  provider: PaymentEvent["provider"],
+  customerRef: string,
+  card: { brand: string; last4: string; expMonth?: number; expYear?: number },
+): Promise<void> {
+  await tx
+    .update(billingCustomers)
+    .set({
+      cardBrand: card.brand,
+      cardLast4: card.last4,
+      ...(card.expMonth ? { cardExpMonth: card.expMonth, cardExpYear: card.expYear } : {}),
+    })
+    .where(and(eq(billingCustomers.provider, provider), eq(billingCustomers.providerCustomerId, customerRef)));
+}
+
+/** A checkout that the provider says is paid: done, and its coupon counted once. */
+async function settleCheckout(
+  tx: Tx,
+  checkout: CheckoutRow,
+  links: { subscriptionId?: string; paymentId?: string },
+): Promise<void> {
+  await tx
+    .update(checkouts)
+    .set({ status: "succeeded", failureMessage: null, ...links })
+    .where(eq(checkouts.id, checkout.id));
+  // Setup's membership step is its last: a member who paid there is done with setup.
+  if (checkout.userId && checkout.kind !== "card") {
+    await tx
+      .update(users)
+      .set({ needsSetup: false, setupStep: null })
+      .where(and(eq(users.id, checkout.userId), eq(users.needsSetup, true), eq(users.setupStep, "membership")));
+  }
+  if (!checkout.couponId) return;
+  const [redeemed] = await tx
+    .insert(couponRedemptions)
+    .values({
+      couponId: checkout.couponId,
+      couponDiscountId: checkout.couponDiscountId,
+      checkoutId: checkout.id,
+      userId: checkout.userId,
+      email: checkout.email,
+      listAmountCents: checkout.listAmountCents,
+      amountCents: checkout.amountCents,
+      currency: checkout.currency,
+    })
+    .onConflictDoNothing()
+    .returning({ id: couponRedemptions.id });
+  if (redeemed) {
+    await tx
+      .update(coupons)
+      .set({ timesRedeemed: sql`${coupons.timesRedeemed} + 1`, lastRedeemedAt: new Date() })
+      .where(eq(coupons.id, checkout.couponId));
+  }
+}

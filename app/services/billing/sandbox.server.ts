@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { AppServices } from "~/context";
+import type { SandboxPayments } from "~/providers/payments/types";
+import { DomainError } from "~/domain/errors";
+import type { JobDefinition } from "../jobs.server";
+import { receivePaymentEvent } from "./events.server";
+
+/**
+ * The sandbox's side of the event flow: it writes its events with its own changes, and these
+ * hand them to the app's event handler, at once after each change and again from a sweep
+ * (a change whose delivery a crash cut off), as a provider retries its webhooks.
+ */
+
+export function sandboxOf(services: AppServices): SandboxPayments {
+  const sandbox = services.providers.paymentsSandbox;
+  if (!sandbox) throw new DomainError("not-found", "The payments sandbox is not in use here");
+  return sandbox;
+}
+
+/** Hands every event the sandbox has not delivered yet to the handler, oldest first. */
+export async function deliverSandboxEvents(services: AppServices): Promise<number> {
+  const sandbox = services.providers.paymentsSandbox;
+  if (!sandbox) return 0;
+  let delivered = 0;
+  for (;;) {
+    const events = await sandbox.undeliveredEvents(100);
+    if (events.length === 0) return delivered;
+    for (const event of events) {
+      await receivePaymentEvent(services, event);
+      await sandbox.markDelivered(event.id);
+      delivered += 1;
+    }
+    if (events.length < 100) return delivered;
+  }
+}
+
+/** Renews the sandbox subscriptions whose period has ended (or one, now, for an admin), then delivers. */
+export async function renewSandboxSubscriptions(
+  services: AppServices,
+  options: { now?: Date; subscriptionRef?: string } = {},
+): Promise<number> {
+  const renewed = await sandboxOf(services).renewDue(options.now ?? new Date(), options.subscriptionRef);
+  await deliverSandboxEvents(services);
+  return renewed;
+}
+
+const sandboxOnly = (services: AppServices) => services.providers.paymentsSandbox !== null;
+
+export const sandboxEventsJob = {
+  data: z.object({}),
+  schedule: "* * * * *",
+  policy: "stately",
+  enabled: sandboxOnly,
+  async run(services) {
+    await deliverSandboxEvents(services);
+  },
+} satisfies JobDefinition<Record<string, never>>;
+
+/** Renewals on the real clock: every minute, the subscriptions whose period has ended. */
+export const sandboxRenewalsJob = {
+  data: z.object({}),
+  schedule: "* * * * *",
+  policy: "stately",
+  enabled: sandboxOnly,
+  async run(services) {
+    await renewSandboxSubscriptions(services);
+  },
+} satisfies JobDefinition<Record<string, never>>;

@@ -1,0 +1,65 @@
+import { eq } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { plans } from "~/db/schema";
+import { siteCookies, type Viewer } from "../session.server";
+import { billingCatalogue, liveSubscription, startCheckout, type Catalogue } from "./checkout.server";
+import { checkoutPagePath, rememberVisitorCheckout } from "./pages.server";
+
+export type SubscriptionPageData = Catalogue & {
+  attempt: string;
+  /** The plan the address asks for (?plan=), preselected. */
+  chosen: string | null;
+  signedIn: boolean;
+  email: string | null;
+  /** The member's membership in force: the page then points to the profile instead. */
+  membership: { plan: string; status: string } | null;
+};
+
+/** The offer in force: the one in the address, else the one a coupon landing kept. */
+async function offerSlug(services: AppServices, request: Request): Promise<string | null> {
+  const given = new URL(request.url).searchParams.get("coupon");
+  if (given && /^[\w-]{1,64}$/.test(given)) return given;
+  const kept: unknown = await siteCookies(services.config).coupon.parse(request.headers.get("cookie"));
+  return typeof kept === "string" ? kept : null;
+}
+
+export async function subscriptionPage(
+  services: AppServices,
+  request: Request,
+  viewer: Viewer | null,
+  attempt: string,
+): Promise<SubscriptionPageData> {
+  const catalogue = await billingCatalogue(services, await offerSlug(services, request));
+  const live = viewer ? await liveSubscription(services, viewer.member.id) : null;
+  const [livePlan] = live ? await services.db.select().from(plans).where(eq(plans.id, live.planId)) : [];
+  const chosen = new URL(request.url).searchParams.get("plan");
+  return {
+    ...catalogue,
+    attempt,
+    chosen: chosen && catalogue.plans.some((entry) => entry.plan.id === chosen) ? chosen : null,
+    signedIn: viewer !== null,
+    email: viewer?.member.email ?? null,
+    membership: live ? { plan: livePlan?.title ?? live.planId, status: live.status } : null,
+  };
+}
+
+/** Starts the checkout of /subscription's form; a visitor's is remembered by this browser. */
+export async function startPageCheckout(
+  services: AppServices,
+  request: Request,
+  viewer: Viewer | null,
+  input: {
+    attempt: string;
+    planId: string;
+    donationCents: number | null;
+    couponSlug: string | null;
+    email: string | null;
+  },
+): Promise<{ next: string; setCookie: string | null }> {
+  const payer = viewer ? { viewer } : { email: input.email ?? "" };
+  const checkout = await startCheckout(services, payer, input);
+  return {
+    next: checkoutPagePath(checkout),
+    setCookie: viewer ? null : await rememberVisitorCheckout(request, services.config, checkout.id),
+  };
+}
