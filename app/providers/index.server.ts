@@ -11,6 +11,7 @@ import { outboxMailer } from "./mail/outbox.server";
 import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
 import type { MailProvider } from "./mail/types";
 import { sandboxPayments } from "./payments/sandbox.server";
+import { stripePayments } from "./payments/stripe.server";
 import type { PaymentsProvider } from "./payments/types";
 
 /** Mail, with what the SMTP adapter adds: waiting for sends in flight, and the retry sweep. */
@@ -53,7 +54,7 @@ function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
 /** Builds the providers the configuration names; the built-in ones are the default. */
 export function buildProviders(config: AppConfig, db: Database, logger: Logger): Providers {
   return {
-    payments: sandboxPayments(),
+    payments: config.payments === "stripe" ? stripePayments(config) : sandboxPayments(),
     forms:
       config.forms === "cognito" && config.cognitoApiKey
         ? cognitoForms({ apiUrl: config.cognitoApiUrl, apiKey: config.cognitoApiKey })

@@ -139,7 +139,14 @@ export type RefundData = {
   currency: string;
 };
 
-export type CardUpdateData = { customerRef: string; card: CardSummary; metadata: Record<string, string> };
+export type CardUpdateData = {
+  customerRef: string;
+  /** The new card at the provider: `setDefaultCard` makes it the one later payments use. */
+  paymentMethodRef: string | null;
+  /** Null when the event names the card without its details (Stripe's do): `setDefaultCard` returns them. */
+  card: CardSummary | null;
+  metadata: Record<string, string>;
+};
 
 /** A refusal the member should read, from the provider (a decline, a bad coupon at Stripe). */
 export class PaymentDeclined extends Error {
@@ -208,6 +215,13 @@ export interface PaymentsProvider {
 
   /** The card on file, or null. */
   readCard(customerRef: string): Promise<CardSummary | null>;
+
+  /**
+   * Makes a card saved by `startCardUpdate` the one later payments use, and returns it. Stripe
+   * keeps charging the old card until told: a saved card is not the customer's default, and a
+   * subscription's own default comes before the customer's.
+   */
+  setDefaultCard(customerRef: string, paymentMethodRef: string): Promise<CardSummary | null>;
 
   /**
    * Reads a webhook delivery: the raw body as received and its signature header. Throws
