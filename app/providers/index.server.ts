@@ -11,6 +11,7 @@ import { outboxMailer } from "./mail/outbox.server";
 import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
 import type { MailProvider } from "./mail/types";
 import { sandboxPayments } from "./payments/sandbox.server";
+import { stripePayments } from "./payments/stripe.server";
 import type { PaymentsProvider, SandboxPayments } from "./payments/types";
 
 /** Mail, with what the SMTP adapter adds: waiting for sends in flight, and the retry sweep. */
@@ -56,7 +57,7 @@ function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
 export function buildProviders(config: AppConfig, db: Database, logger: Logger): Providers {
   const sandbox = config.payments === "sandbox" ? sandboxPayments(db) : null;
   return {
-    payments: sandbox ?? sandboxPayments(db),
+    payments: sandbox ?? stripePayments(config),
     paymentsSandbox: sandbox,
     forms:
       config.forms === "cognito" && config.cognitoApiKey

@@ -1,9 +1,10 @@
 import type { RequestHandler } from "msw";
 import { handlers as cognito } from "./cognito";
+import { handlers as stripe } from "./stripe";
 
 /**
  * The handlers of every outside service, one file per provider under tests/mocks/, each
  * exporting `handlers` in the provider's own wire format. They are added here as the
  * providers arrive; any request no handler answers fails the test.
  */
-export const handlers: RequestHandler[] = [...cognito];
+export const handlers: RequestHandler[] = [...cognito, ...stripe];

@@ -254,7 +254,12 @@ export function sandboxPayments(db: Database): SandboxPayments {
             {
               type: "card.updated",
               providerType: "setup_intent.succeeded",
-              card: { customerRef: intent.customer, card: publicCardSummary(card), metadata: intent.metadata },
+              card: {
+                customerRef: intent.customer,
+                paymentMethodRef: null,
+                card: publicCardSummary(card),
+                metadata: intent.metadata,
+              },
             },
             now,
           ),
@@ -573,6 +578,11 @@ export function sandboxPayments(db: Database): SandboxPayments {
     async readCard(customerRef) {
       const customer = await read<Customer>(db, customerRef, "customer");
       return customer?.card ? publicCardSummary(customer.card) : null;
+    },
+
+    async setDefaultCard(customerRef) {
+      // The sandbox keeps one card per customer: the last one confirmed is the default.
+      return provider.readCard(customerRef);
     },
 
     readWebhook() {

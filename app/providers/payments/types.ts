@@ -139,7 +139,14 @@ export type RefundData = {
   currency: string;
 };
 
-export type CardUpdateData = { customerRef: string; card: CardSummary; metadata: Record<string, string> };
+export type CardUpdateData = {
+  customerRef: string;
+  /** The new card at the provider: `setDefaultCard` makes it the one later payments use. */
+  paymentMethodRef: string | null;
+  /** Null when the event names the card without its details (Stripe's do): `setDefaultCard` returns them. */
+  card: CardSummary | null;
+  metadata: Record<string, string>;
+};
 
 /** A refusal the member should read, from the provider (a decline, a bad coupon at Stripe). */
 export class PaymentDeclined extends Error {
@@ -210,6 +217,13 @@ export interface PaymentsProvider {
   readCard(customerRef: string): Promise<CardSummary | null>;
 
   /**
+   * Makes a card saved by `startCardUpdate` the one later payments use, and returns it. Stripe
+   * keeps charging the old card until told: a saved card is not the customer's default, and a
+   * subscription's own default comes before the customer's.
+   */
+  setDefaultCard(customerRef: string, paymentMethodRef: string): Promise<CardSummary | null>;
+
+  /**
    * Reads a webhook delivery: the raw body as received and its signature header. Throws
    * InvalidWebhookSignature for a bad or stale (over 300 s) signature. The sandbox has no
    * webhooks: it emits its events itself.
@@ -233,9 +247,7 @@ export type SandboxPayments = PaymentsProvider & {
     intentRef: string,
   ): Promise<{ amountCents: number; currency: string; status: IntentStatus; description: string } | null>;
   /** Intent behind a client secret (the card page shows what is being paid). */
-  intentForSecret(
-    clientSecret: string,
-  ): Promise<{
+  intentForSecret(clientSecret: string): Promise<{
     intentRef: string;
     object: "payment_intent" | "setup_intent";
     amountCents: number;

@@ -55,7 +55,7 @@ export async function applyPaymentEvent(db: Database, event: PaymentEvent): Prom
 
 /** Applies the event, then queues its receipts and notices (background jobs, so a slow mail server waits for no one). */
 export async function receivePaymentEvent(services: AppServices, event: PaymentEvent): Promise<EventOutcome> {
-  const result = await applyPaymentEvent(services.db, event);
+  const result = await applyPaymentEvent(services.db, await withDefaultCard(services, event));
   if (result.after.receipts.length > 0 || result.after.failedPayments.length > 0) {
     // Imported here: the job registry imports this module's neighbours.
     const { enqueue } = await import("../jobs.server");
@@ -70,6 +70,16 @@ export async function receivePaymentEvent(services: AppServices, event: PaymentE
     services.logger.info({ event: event.id, type: event.type, provider: event.provider }, "payment event applied");
   }
   return result;
+}
+
+/**
+ * A new card saved through a card update becomes the one later payments use (a provider call,
+ * made before the event's transaction; making it the default twice changes nothing).
+ */
+async function withDefaultCard(services: AppServices, event: PaymentEvent): Promise<PaymentEvent> {
+  if (event.type !== "card.updated" || !event.card.paymentMethodRef) return event;
+  const card = await services.providers.payments.setDefaultCard(event.card.customerRef, event.card.paymentMethodRef);
+  return { ...event, card: { ...event.card, card: card ?? event.card.card } };
 }
 
 async function apply(tx: Tx, event: PaymentEvent, after: AfterEvent): Promise<void> {
@@ -354,7 +364,7 @@ async function applyRefund(tx: Tx, provider: PaymentEvent["provider"], refund: R
 }
 
 async function applyCardUpdate(tx: Tx, provider: PaymentEvent["provider"], data: CardUpdateData): Promise<void> {
-  await rememberCard(tx, provider, data.customerRef, data.card);
+  if (data.card) await rememberCard(tx, provider, data.customerRef, data.card);
   const checkout = await checkoutOf(tx, data.metadata);
   if (checkout?.kind === "card") await settleCheckout(tx, checkout, {});
 }

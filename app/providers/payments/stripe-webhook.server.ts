@@ -1,0 +1,134 @@
+import Stripe from "stripe";
+import { z } from "zod";
+import {
+  cardSummary,
+  chargeSchema,
+  invoiceData,
+  invoiceSchema,
+  paymentData,
+  parseStripe,
+  paymentIntentSchema,
+  setupIntentSchema,
+  subscriptionData,
+  subscriptionSchema,
+} from "./stripe-objects.server";
+import { InvalidWebhookSignature, type PaymentEvent } from "./types";
+
+/** Stripe's own tolerance: a delivery signed more than 5 minutes ago may be a replay. */
+const TOLERANCE_SECONDS = 300;
+
+type EventHead = "id" | "provider" | "providerType" | "occurredAt";
+/** A PaymentEvent without its head: its type and what that type carries. */
+type EventBody = PaymentEvent extends infer E ? (E extends unknown ? Omit<E, EventHead> : never) : never;
+
+const OTHER: EventBody = { type: "other" };
+
+const envelopeSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  created: z.number().int(),
+  data: z.object({ object: z.unknown() }),
+});
+
+function verified(stripe: Stripe, secret: string, rawBody: string, signature: string | null): unknown {
+  if (!signature) throw new InvalidWebhookSignature("The delivery has no Stripe-Signature header");
+  try {
+    return stripe.webhooks.constructEvent(rawBody, signature, secret, TOLERANCE_SECONDS);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      throw new InvalidWebhookSignature(error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads a signed delivery into our event; a type we do not act on is "other". An object we
+ * cannot read throws rather than being skipped: the delivery fails, and Stripe sends it again.
+ */
+export function readStripeWebhook(
+  stripe: Stripe,
+  secret: string,
+  rawBody: string,
+  signature: string | null,
+): PaymentEvent {
+  const event = parseStripe(envelopeSchema, "an event", verified(stripe, secret, rawBody, signature));
+  const body = BODIES.get(event.type)?.(event.data.object, event.type) ?? OTHER;
+  return {
+    id: event.id,
+    provider: "stripe",
+    providerType: event.type,
+    occurredAt: new Date(event.created * 1000),
+    ...body,
+  };
+}
+
+const subscriptionEvent =
+  (type: "subscription.created" | "subscription.updated" | "subscription.deleted") =>
+  (object: unknown, stripeType: string): EventBody => ({
+    type,
+    subscription: subscriptionData(parseStripe(subscriptionSchema, `a ${stripeType} event`, object)),
+  });
+
+const invoiceEvent =
+  (type: "invoice.paid" | "invoice.payment_failed") =>
+  (object: unknown, stripeType: string): EventBody => {
+    const invoice = invoiceData(parseStripe(invoiceSchema, `an ${stripeType} event`, object), type === "invoice.paid");
+    // An invoice outside a subscription is not one of ours.
+    return invoice ? { type, invoice } : OTHER;
+  };
+
+/**
+ * Only the payment intents we start carry our checkout id. A subscription's invoice makes its
+ * own intent, which settles through the invoice events; since API 2025-03-31 the intent no
+ * longer names its invoice, so the checkout id is what tells the two apart.
+ */
+const paymentEvent =
+  (type: "payment.succeeded" | "payment.failed") =>
+  (object: unknown, stripeType: string): EventBody => {
+    const intent = parseStripe(paymentIntentSchema, `a ${stripeType} event`, object);
+    return intent.metadata.checkout_id ? { type, payment: paymentData(intent) } : OTHER;
+  };
+
+function refundEvent(object: unknown, stripeType: string): EventBody {
+  const charge = parseStripe(chargeSchema, `a ${stripeType} event`, object);
+  if (!charge.payment_intent) return OTHER;
+  return {
+    type: "charge.refunded",
+    refund: {
+      paymentRef: charge.payment_intent,
+      amountRefundedCents: charge.amount_refunded,
+      currency: charge.currency,
+    },
+  };
+}
+
+/** A saved card: the event names it by id, so its details come from `setDefaultCard`. */
+function cardEvent(object: unknown, stripeType: string): EventBody {
+  const intent = parseStripe(setupIntentSchema, `a ${stripeType} event`, object);
+  if (!intent.customer) return OTHER;
+  const method = intent.payment_method ?? null;
+  const expanded = typeof method === "string" ? null : method;
+  return {
+    type: "card.updated",
+    card: {
+      customerRef: intent.customer,
+      paymentMethodRef: typeof method === "string" ? method : (expanded?.id ?? null),
+      card: expanded?.card ? cardSummary(expanded.card) : null,
+      metadata: intent.metadata,
+    },
+  };
+}
+
+// invoice.payment_succeeded is left out: it comes with invoice.paid for the same payment.
+const BODIES = new Map<string, (object: unknown, stripeType: string) => EventBody>([
+  ["customer.subscription.created", subscriptionEvent("subscription.created")],
+  ["customer.subscription.updated", subscriptionEvent("subscription.updated")],
+  ["customer.subscription.deleted", subscriptionEvent("subscription.deleted")],
+  ["invoice.paid", invoiceEvent("invoice.paid")],
+  ["invoice.payment_failed", invoiceEvent("invoice.payment_failed")],
+  ["payment_intent.succeeded", paymentEvent("payment.succeeded")],
+  ["payment_intent.payment_failed", paymentEvent("payment.failed")],
+  ["charge.refunded", refundEvent],
+  ["setup_intent.succeeded", cardEvent],
+]);
