@@ -11,9 +11,12 @@ import {
   coupons,
   plans,
   settings,
+  billingCustomers,
+  sandboxObjects,
   subscriptions,
   users,
 } from "./schema";
+import { sandboxSubscriptionRecords } from "~/providers/payments/sandbox.server";
 
 /** The demo members, each showing one role of spec §6. All live in DEMO_COUNTRY. */
 export const DEMO_USERS = [
@@ -218,18 +221,58 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
       )
       .returning({ id: users.id, username: users.username, needsSetup: users.needsSetup });
 
-    await tx.insert(subscriptions).values(
-      inserted
-        .filter((u) => !u.needsSetup)
-        .map((u) => ({
+    // The members who finished setup pay the monthly plan through the payments sandbox,
+    // which keeps its side of each subscription (their profile's billing actions work).
+    const subscribers = inserted.filter((u) => !u.needsSetup);
+    const end = new Date(now.getTime() + 30 * day);
+    const monthly = {
+      id: "monthly",
+      title: "Monthly membership",
+      kind: "subscription" as const,
+      amountCents: 2000,
+      currency: "usd",
+      interval: "month" as const,
+      providerPriceId: null,
+    };
+    await tx.insert(sandboxObjects).values(
+      subscribers.flatMap((u) =>
+        sandboxSubscriptionRecords({
+          customerRef: `cus_demo_${u.username}`,
+          subscriptionRef: `sub_demo_${u.username}`,
+          email: `${u.username}@memberhall.example`,
+          name: null,
           userId: u.id,
-          planId: "monthly",
-          status: "ACTIVE" as const,
-          provider: "sandbox" as const,
-          providerSubscriptionId: `sub_demo_${u.username}`,
-          providerCustomerId: `cus_demo_${u.username}`,
-          currentPeriodEnd: new Date(now.getTime() + 30 * day),
-        })),
+          plan: monthly,
+          start: now,
+          end,
+        }),
+      ),
+    );
+    await tx.insert(billingCustomers).values(
+      subscribers.map((u) => ({
+        userId: u.id,
+        email: `${u.username}@memberhall.example`,
+        provider: "sandbox" as const,
+        providerCustomerId: `cus_demo_${u.username}`,
+        cardBrand: "visa",
+        cardLast4: "4242",
+        cardExpMonth: 12,
+        cardExpYear: 2039,
+      })),
+    );
+    await tx.insert(subscriptions).values(
+      subscribers.map((u) => ({
+        userId: u.id,
+        planId: "monthly",
+        status: "ACTIVE" as const,
+        provider: "sandbox" as const,
+        providerSubscriptionId: `sub_demo_${u.username}`,
+        providerCustomerId: `cus_demo_${u.username}`,
+        listAmountCents: 2000,
+        amountCents: 2000,
+        currentPeriodStart: now,
+        currentPeriodEnd: end,
+      })),
     );
     return true;
   });

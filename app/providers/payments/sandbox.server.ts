@@ -713,6 +713,49 @@ export function sandboxPayments(db: Database): SandboxPayments {
   return provider;
 }
 
+/**
+ * The sandbox's side of a subscription that exists from the start (the demo's members): a
+ * customer with the 4242 card on file and its monthly subscription, as rows to insert.
+ */
+export function sandboxSubscriptionRecords(input: {
+  customerRef: string;
+  subscriptionRef: string;
+  email: string;
+  name: string | null;
+  userId: string;
+  plan: PricedPlan;
+  start: Date;
+  end: Date;
+}): { id: string; type: string; data: Record<string, unknown> }[] {
+  const card: SandboxCard = { brand: "visa", last4: "4242", expMonth: 12, expYear: 2039, behaviour: "ok" };
+  const customer: Customer = {
+    id: input.customerRef,
+    email: input.email,
+    name: input.name,
+    metadata: { user_id: input.userId },
+    card,
+  };
+  const subscription: Subscription = {
+    id: input.subscriptionRef,
+    customer: input.customerRef,
+    plan: input.plan,
+    coupon: null,
+    couponPaymentsLeft: null,
+    status: "ACTIVE",
+    currentPeriodStart: input.start.toISOString(),
+    currentPeriodEnd: input.end.toISOString(),
+    cancelAtPeriodEnd: false,
+    canceledAt: null,
+    endedAt: null,
+    latestInvoice: null,
+    metadata: { user_id: input.userId, plan_id: input.plan.id },
+  };
+  return [
+    { id: customer.id, type: "customer", data: customer },
+    { id: subscription.id, type: "subscription", data: subscription },
+  ];
+}
+
 const DATE_FIELDS = [
   "occurredAt",
   "currentPeriodStart",
