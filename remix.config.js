@@ -6,6 +6,8 @@ export default {
   serverBuildPath: "build/index.js",
   serverModuleFormat: "esm",
   serverPlatform: "node",
+  // Stripe's browser packages name a directory entry Node's ES module loader refuses: bundled.
+  serverDependenciesToBundle: [/^@stripe\/stripe-js/, /^@stripe\/react-stripe-js/],
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   future: {
     v3_fetcherPersist: true,

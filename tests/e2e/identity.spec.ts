@@ -1,54 +1,27 @@
 import { createHmac } from "node:crypto";
 import { expect, logIn, test } from "./fixtures";
 import { HANDOFF_SECRET } from "./learning-site";
+import { payWithCard, signUpToMembership } from "./new-member";
 
 test.describe("a new member", () => {
   // The declined test card is answered 402, which the browser logs.
   test.use({ expectedConsoleErrors: [/status of 402/] });
 
-  test("signs up, confirms the e-mail from the outbox, finishes setup and reaches home", async ({ page, pageAs }) => {
-    const username = `e2e${Date.now().toString(36)}`;
-    const email = `${username}@example.org`;
-
-    await page.goto("/signup");
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("E-mail address").fill(email);
-    await page.getByLabel("Password").fill("a very private phrase");
-    await page.getByLabel(/I accept the/).check();
-    await page.getByRole("button", { name: "Sign up" }).click();
-    await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-    await expect(page.getByRole("main").getByText(email)).toBeVisible();
-
-    // The built-in mail provider delivers to the outbox, which an admin can read.
-    const admin = await pageAs("admin");
-    await admin.goto("/db/mail_outbox");
-    await admin
-      .getByRole("row", { name: new RegExp(email) })
-      .getByRole("link", { name: "Confirm your e-mail address" })
-      .click();
-    const text = await admin.locator("pre.mail").textContent();
-    const link = /http\S+\/signup\/verify\?token=\S+/.exec(text ?? "")?.[0];
-    expect(link).toBeTruthy();
-
-    await page.goto(new URL(link!).pathname + new URL(link!).search);
-    await expect(page.getByText("Your e-mail address is confirmed.")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
-    await page.getByLabel("Your name").fill("Erin Example");
-    await page.getByLabel("Country").selectOption("CA");
-    await page.getByRole("button", { name: "Continue" }).click();
-
-    await expect(page.getByRole("heading", { name: "Membership" })).toBeVisible();
+  test("signs up, confirms the e-mail, subscribes with the sandbox card and reaches home", async ({ page, pageAs }) => {
+    const { username } = await signUpToMembership(page, await pageAs("admin"));
     await page.getByLabel(/Monthly membership/).check();
-    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-    await page.getByLabel("Expiry (MM/YY)").fill("12/39");
-    await page.getByLabel("Security code (CVC)").fill("123");
-    await page.getByRole("button", { name: "Pay and finish" }).click();
-    await expect(page.getByRole("alert")).toContainText("Your card was declined.");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page.getByRole("heading", { name: "Pay by card" })).toBeVisible();
+    await expect(page.getByText("Monthly membership: $20.00 for the first month")).toBeVisible();
 
-    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-    await page.getByLabel("Security code (CVC)").fill("123");
-    await page.getByRole("button", { name: "Pay and finish" }).click();
-    await expect(page.getByText("Your setup is complete. Welcome!")).toBeVisible();
+    await payWithCard(page, "4000 0000 0000 0002");
+    await expect(page.getByText("Your card was declined.").first()).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Pay by card" })).toBeVisible();
+
+    await payWithCard(page, "4242 4242 4242 4242");
+    await expect(page.getByRole("heading", { name: "Thank you" })).toBeVisible();
+    await expect(page.getByText("Thank you: your membership is active.")).toBeVisible();
+    await page.getByRole("link", { name: "Go to the home page" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: username })).toBeVisible();
   });

@@ -1,0 +1,43 @@
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * A member made as a visitor makes one: signs up, confirms the e-mail from the outbox (read
+ * by an admin) and fills in the profile step, leaving the page on setup's membership step.
+ */
+export async function signUpToMembership(page: Page, admin: Page): Promise<{ username: string; email: string }> {
+  const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const email = `${username}@example.org`;
+  await page.goto("/signup");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill("a very private phrase");
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+
+  // The built-in mail provider delivers to the outbox, which an admin can read.
+  await admin.goto("/db/mail_outbox");
+  await admin
+    .getByRole("row", { name: new RegExp(email) })
+    .getByRole("link", { name: "Confirm your e-mail address" })
+    .click();
+  const text = await admin.locator("pre.mail").textContent();
+  const link = /http\S+\/signup\/verify\?token=\S+/.exec(text ?? "")?.[0];
+  expect(link).toBeTruthy();
+
+  await page.goto(new URL(link!).pathname + new URL(link!).search);
+  await expect(page.getByText("Your e-mail address is confirmed.")).toBeVisible();
+  await page.getByLabel("Your name").fill("Erin Example");
+  await page.getByLabel("Country").selectOption("CA");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { name: "Membership" })).toBeVisible();
+  return { username, email };
+}
+
+/** Fills the sandbox's card form (labelled as Stripe's Payment Element labels its fields) and pays. */
+export async function payWithCard(page: Page, number: string): Promise<void> {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiration date").fill("12 / 39");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
