@@ -55,7 +55,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     });
   }
   if (viewer) throw redirect(viewer.member.needsSetup ? "/setup" : "/");
-  return json({ page: "form" as const, email: null, verified: false });
+  // A visitor who paid first arrives with the payment's e-mail: signing up with it claims the payment.
+  const given = z.string().email().max(254).safeParse(new URL(request.url).searchParams.get("email"));
+  return json({ page: "form" as const, email: given.success ? given.data : null, verified: false });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -85,7 +87,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function Signup() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  if (data.page === "form") return <SignupForm lastResult={lastResultOf(reply)} />;
+  if (data.page === "form") return <SignupForm lastResult={lastResultOf(reply)} email={data.email} />;
   if (data.page === "verify-failed") {
     return (
       <ExpiredLink

@@ -4,6 +4,7 @@ import { users } from "~/db/schema";
 import { communityFor } from "~/domain/community";
 import { invalid, type FieldErrors } from "~/domain/errors";
 import { z } from "zod";
+import { claimPayments } from "./billing/checkout.server";
 import { audit, type AuditActor } from "./audit.server";
 import type { JobDefinition } from "./jobs.server";
 import { hashPassword } from "~/lib/password.server";
@@ -120,7 +121,13 @@ export async function resendVerification(services: AppServices, userId: string):
 export async function verifyEmail(services: AppServices, token: string): Promise<boolean> {
   const used = await consumeToken(services.db, "verify_email", token);
   if (!used) return false;
-  await services.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, used.userId));
+  const [member] = await services.db
+    .update(users)
+    .set({ emailVerifiedAt: new Date() })
+    .where(eq(users.id, used.userId))
+    .returning({ email: users.email });
+  // Payments made with this address before signing up are the member's, now it is proven theirs.
+  if (member) await claimPayments(services, used.userId, member.email);
   await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "verify-email", "user", used.userId);
   return true;
 }

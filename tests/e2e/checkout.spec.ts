@@ -41,6 +41,12 @@ test.describe("paying on the sandbox", () => {
       `/signup?email=${encodeURIComponent(email)}`,
     );
 
+    // Home asks the visitor to continue signup with the payment's e-mail (spec §2.4).
+    await page.goto("/");
+    await expect(page.getByText(`Your donation of $35.00 is recorded under ${email}`)).toBeVisible();
+    await page.getByRole("main").getByRole("link", { name: "Continue signup" }).click();
+    await expect(page.getByLabel("E-mail address")).toHaveValue(email);
+
     // The receipt goes out from a background job: the admin's outbox shows it once sent.
     const admin = await pageAs("admin");
     await expect(async () => {

@@ -22,6 +22,8 @@ import { sendReceipt } from "~/services/billing/notices.server";
 import { authenticateSandbox, payWithSandboxCard, returnPage } from "~/services/billing/pages.server";
 import { deliverSandboxEvents, renewSandboxSubscriptions } from "~/services/billing/sandbox.server";
 import { loadViewer } from "~/services/session.server";
+import { verifyEmail } from "~/services/accounts.server";
+import { issueToken } from "~/services/tokens.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser } from "../helpers/users";
@@ -225,9 +227,13 @@ describe.each(drivers)("payments on the sandbox (%s)", (driver) => {
     expect(donation).toMatchObject({ kind: "donation", userId: null, email, amountCents: 2500, status: "succeeded" });
     expect((await returnPage(services, checkout, null)).claimWith).toBe(email);
 
-    const { user } = await member({ email });
-    expect(await claimPayments(services, user.id, email)).toBe(1);
+    // Signing up with the address claims the payment once the address is confirmed.
+    const { user } = await member({ email, emailVerifiedAt: null });
+    expect(await paymentsOf(user.id)).toHaveLength(0);
+    const token = await issueToken(database.db, "verify_email", user.id, 60_000);
+    expect(await verifyEmail(services, token)).toBe(true);
     expect(await paymentsOf(user.id)).toMatchObject([{ kind: "donation", amountCents: 2500 }]);
+    expect(await claimPayments(services, user.id, email)).toBe(0);
   });
 
   it("fails the first renewal of the 0341 card: PAST_DUE, a notice, features kept for the grace period", async () => {

@@ -127,14 +127,20 @@ describe("checkout with Stripe", () => {
       expect(status).toBe(400);
       expect(body.error).toBe("The Stripe-Signature header does not match this event");
     }
-    const stored = await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, invoicePaid!.id as string));
+    const stored = await database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, invoicePaid!.id as string));
     expect(stored).toHaveLength(0);
   });
 
   it("stores an event of a type it does not use, and answers 200", async () => {
     const event = stripe.event("customer.created", { id: "cus_x", object: "customer" });
     expect((await deliver(event)).status).toBe(200);
-    const [stored] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, event.id as string));
+    const [stored] = await database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, event.id as string));
     expect(stored).toMatchObject({ provider: "stripe", type: "customer.created" });
     expect(stored!.processedAt).not.toBeNull();
   });

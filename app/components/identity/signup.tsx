@@ -8,8 +8,15 @@ import { signupSchema, USERNAME_RULE } from "~/domain/account";
 import { Card, FormCard } from "./card";
 import { PASSWORD_HINT } from "./password-help";
 
-export function SignupForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useSchemaForm(signupSchema, { lastResult });
+export function SignupForm({
+  lastResult,
+  email,
+}: {
+  lastResult: SubmissionResult<string[]> | undefined;
+  /** The e-mail of a payment made before signing up. */
+  email?: string | null;
+}) {
+  const [form, fields] = useSchemaForm(signupSchema, { lastResult, defaultValue: email ? { email } : undefined });
   return (
     <FormCard
       id="signup-title"

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
-import { plans } from "~/db/schema";
+import { checkouts, plans } from "~/db/schema";
 import { invalid } from "~/domain/errors";
 import { formatMoney } from "~/lib/format";
 import { PaymentDeclined, type BrowserClient } from "~/providers/payments/types";
@@ -177,4 +177,26 @@ export async function returnPage(
         : null,
     claimWith: !viewer && outcome.status !== "failed" ? checkout.email : null,
   };
+}
+
+/**
+ * spec §2.4's home warning for a visitor: a donation or credit this browser paid for before
+ * signing up, which signing up with its e-mail keeps with the account.
+ */
+export async function visitorPayment(
+  services: AppServices,
+  request: Request,
+): Promise<{ what: string; amount: string; email: string } | null> {
+  const ids = await visitorCheckouts(request, services.config);
+  if (ids.length === 0) return null;
+  const rows = await services.db
+    .select()
+    .from(checkouts)
+    .where(and(inArray(checkouts.id, ids), isNull(checkouts.userId), eq(checkouts.status, "succeeded")))
+    .orderBy(desc(checkouts.createdAt))
+    .limit(1);
+  const paid = rows[0];
+  if (!paid) return null;
+  const summary = await checkoutSummary(services, paid);
+  return { what: summary.what, amount: summary.amount, email: paid.email };
 }
