@@ -111,11 +111,20 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
           sort: 2,
         },
         {
+          id: "supporter",
+          title: "Supporter membership",
+          kind: "subscription",
+          amountCents: 500,
+          interval: "month",
+          description: "The community and its news, month by month, without the NoL creator.",
+          sort: 3,
+        },
+        {
           id: "donation",
           title: "Donation",
           kind: "donation",
           description: "Support the community with an amount you choose.",
-          sort: 3,
+          sort: 4,
         },
         {
           id: "notarize-credit",
@@ -123,7 +132,7 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
           kind: "credit",
           amountCents: 2500,
           description: "One online notarizing of a notice.",
-          sort: 4,
+          sort: 5,
         },
       ])
       .onConflictDoNothing();
@@ -221,15 +230,16 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
       )
       .returning({ id: users.id, username: users.username, needsSetup: users.needsSetup });
 
-    // The members who finished setup pay the monthly plan through the payments sandbox,
-    // which keeps its side of each subscription (their profile's billing actions work).
+    // The members who finished setup pay the supporter plan through the payments sandbox,
+    // which keeps its side of each subscription (their profile's billing actions work). It
+    // grants nothing, so each demo member keeps the role of its row: only `creator` creates.
     const subscribers = inserted.filter((u) => !u.needsSetup);
     const end = new Date(now.getTime() + 30 * day);
-    const monthly = {
-      id: "monthly",
-      title: "Monthly membership",
+    const supporter = {
+      id: "supporter",
+      title: "Supporter membership",
       kind: "subscription" as const,
-      amountCents: 2000,
+      amountCents: 500,
       currency: "usd",
       interval: "month" as const,
       providerPriceId: null,
@@ -242,7 +252,7 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
           email: `${u.username}@memberhall.example`,
           name: null,
           userId: u.id,
-          plan: monthly,
+          plan: supporter,
           start: now,
           end,
         }),
@@ -263,13 +273,13 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
     await tx.insert(subscriptions).values(
       subscribers.map((u) => ({
         userId: u.id,
-        planId: "monthly",
+        planId: "supporter",
         status: "ACTIVE" as const,
         provider: "sandbox" as const,
         providerSubscriptionId: `sub_demo_${u.username}`,
         providerCustomerId: `cus_demo_${u.username}`,
-        listAmountCents: 2000,
-        amountCents: 2000,
+        listAmountCents: 500,
+        amountCents: 500,
         currentPeriodStart: now,
         currentPeriodEnd: end,
       })),

@@ -44,6 +44,11 @@ const FORM_TARGETS: [string, Role][] = [
   ["/c/welcome", "member"],
   ["/c/no-such-offer", "visitor"],
   ["/profile", "member"],
+  ["/subscription", "visitor"],
+  ["/subscription", "member"],
+  ["/subscription/unsafe/card-plus?checkout=00000000-0000-4000-8000-000000000000", "visitor"],
+  ["/subscription/unsafe/card-plus?checkout=not-a-checkout", "member"],
+  ["/subscription/unsafe/authenticate?checkout=00000000-0000-4000-8000-000000000000", "member"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -56,6 +61,7 @@ const JSON_TARGETS: [string, Role][] = [
   ["/api/login/lrm-auth?auth_code=x&hash=y", "visitor"],
   [`/api/forms/cognito/${WEBHOOK_SECRET}/submit`, "visitor"],
   [`/api/forms/cognito/${WEBHOOK_SECRET}/update`, "visitor"],
+  ["/api/webhooks/stripe", "visitor"],
 ];
 const TARGETS: Target[] = [
   ...FORM_TARGETS.map(([path, role]) => ({ path, role, kind: "form" as const })),
