@@ -187,6 +187,15 @@ describe.each(drivers)("payments on the sandbox (%s)", (driver) => {
     expect(await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toHaveLength(1);
   });
 
+  it("lets a member who left the card page start again: the unpaid subscription gives way", async () => {
+    const { user, viewer } = await member();
+    await startCheckout(services, { viewer }, input());
+    const second = await startCheckout(services, { viewer }, input({ planId: "annual" }));
+    await payWithSandboxCard(services, second, card(SANDBOX_CARDS.success));
+    const rows = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
+    expect(rows.map((r) => `${r.planId} ${r.status}`).sort()).toEqual(["annual ACTIVE", "monthly CANCELED"]);
+  });
+
   it("refuses a second subscription while one is in force", async () => {
     const { viewer } = await member();
     const checkout = await startCheckout(services, { viewer }, input());

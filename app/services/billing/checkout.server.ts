@@ -42,7 +42,8 @@ export type CheckoutRow = typeof checkouts.$inferSelect;
 /** Who pays: a signed-in member, or a visitor by e-mail (a donation or a credit only). */
 export type Payer = { viewer: Viewer } | { email: string };
 
-const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE", "INCOMPLETE"] as const;
+/** A subscription in force: paid, or owed after a failed renewal. INCOMPLETE (never paid) is not. */
+const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
 
 export function billingPlan(plan: PlanRow): BillingPlan {
   return {
@@ -153,7 +154,7 @@ export async function billingCatalogue(
   };
 }
 
-/** The member's live subscription (one that is paid, being paid, or owed), if any. */
+/** The member's subscription in force (paid, or owed after a failed renewal), if any. */
 export async function liveSubscription(services: AppServices, userId: string) {
   const [row] = await services.db
     .select()
@@ -162,6 +163,31 @@ export async function liveSubscription(services: AppServices, userId: string) {
     .orderBy(desc(subscriptions.createdAt))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * A subscription started and never paid (the member left the card page) gives way to the new
+ * one: it is cancelled at the provider, whose event ends ours. A provider that cannot be
+ * reached leaves it to expire on its own (Stripe expires them after a day).
+ */
+async function abandonUnpaidSubscriptions(services: AppServices, userId: string): Promise<void> {
+  const unpaid = await services.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, "INCOMPLETE")));
+  for (const row of unpaid) {
+    if (row.providerSubscriptionId && row.provider === services.providers.payments.name) {
+      await services.providers.payments
+        .cancelSubscription(row.providerSubscriptionId, { atPeriodEnd: false })
+        .catch((error: unknown) =>
+          services.logger.warn({ err: error, subscription: row.id }, "an unpaid subscription could not be cancelled"),
+        );
+    }
+    await services.db
+      .update(subscriptions)
+      .set({ status: "INCOMPLETE_EXPIRED", endedAt: new Date() })
+      .where(and(eq(subscriptions.id, row.id), eq(subscriptions.status, "INCOMPLETE")));
+  }
 }
 
 /** The payer's customer at the provider: made once, then reused for every payment. */
@@ -257,6 +283,7 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
   if (plan.kind === "subscription") {
     if (!userId) throw unauthorized("Sign up or log in to subscribe: a donation needs no account.");
     if (await liveSubscription(services, userId)) throw conflict(HAS_MEMBERSHIP_MESSAGE);
+    await abandonUnpaidSubscriptions(services, userId);
   }
   const offer = input.couponSlug ? await couponOfSlug(services, input.couponSlug) : null;
   if (input.couponSlug && !offer) {
