@@ -44,6 +44,10 @@ const FORM_TARGETS: [string, Role][] = [
   ["/c/welcome", "member"],
   ["/c/no-such-offer", "visitor"],
   ["/profile", "member"],
+  ["/coupon/discounts", "admin"],
+  ["/coupon/discounts", "member"],
+  ["/coupon/discount", "admin"],
+  ["/coupon/discount/1", "admin"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -56,6 +60,8 @@ const JSON_TARGETS: [string, Role][] = [
   ["/api/login/lrm-auth?auth_code=x&hash=y", "visitor"],
   [`/api/forms/cognito/${WEBHOOK_SECRET}/submit`, "visitor"],
   [`/api/forms/cognito/${WEBHOOK_SECRET}/update`, "visitor"],
+  ["/api/coupon/discount", "admin"],
+  ["/api/coupon/discount", "member"],
 ];
 const TARGETS: Target[] = [
   ...FORM_TARGETS.map(([path, role]) => ({ path, role, kind: "form" as const })),
@@ -89,6 +95,13 @@ const FIELD_NAMES = [
   "round",
   "editor",
   "coupon",
+  "coupon_id",
+  "coupon_slug",
+  "coupon_discount_id",
+  "percent_off",
+  "amount_off",
+  "plans",
+  "active",
   "confirm",
   "newPassword",
   "phone",
