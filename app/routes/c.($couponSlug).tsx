@@ -1,27 +1,42 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { z } from "zod";
-import { CouponLanding } from "~/components/community/coupon-landing";
+import { CouponLanding } from "~/components/coupons/landing";
+import { ErrorCard } from "~/components/shell/error-page";
+import { OFFER_UNAVAILABLE } from "~/domain/coupons";
+import { NOT_FOUND_MESSAGE } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
-import { withPageErrors } from "~/lib/http.server";
-import { appServices } from "~/services/app.server";
-import { landingDiscount } from "~/services/coupons.server";
+import { notFoundPage } from "~/lib/http.server";
 import { readForm } from "~/lib/submission.server";
-import { siteCookies } from "~/services/session.server";
+import { appServices } from "~/services/app.server";
+import { couponOffer } from "~/services/coupons.server";
+import { optionalViewer, siteCookies } from "~/services/session.server";
 
 export const handle = { layout: "logo" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.discount.groupName ?? "Your offer" }];
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+  { title: error ? `404 · ${NOT_FOUND_MESSAGE}` : (data?.offer?.discount.group_name ?? "Your offer") },
+];
 
-/** A coupon landing page: it verifies the offer and keeps it for sign-up and the banner. */
+/**
+ * A coupon landing page: the offer of the slug in the path (else the one kept in the
+ * cookie), kept for sign-up and the banner. A member with a membership (sub_id) gets no
+ * offer, and the kept coupon is dropped (spec §4).
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const services = await appServices(context);
+  const { viewer, services } = await optionalViewer(request, context);
   const cookies = siteCookies(services.config);
   const kept = await cookies.coupon.parse(request.headers.get("cookie"));
   const slug = params.couponSlug ?? (typeof kept === "string" ? kept : null);
-  const discount = await withPageErrors(() => landingDiscount(services.db, slug));
-  return json({ discount }, { headers: { "Set-Cookie": await cookies.coupon.serialize(discount.slug) } });
+  const offer = slug ? await couponOffer(services.db, slug) : null;
+  if (!offer) notFoundPage();
+  if (viewer?.subscription) {
+    const forget = await cookies.coupon.serialize("", { maxAge: 0 });
+    return json({ offer: null, subscribed: true }, { headers: { "Set-Cookie": forget } });
+  }
+  const keep = await cookies.coupon.serialize(offer.discount.coupon_slug);
+  return json({ offer, subscribed: false }, { headers: { "Set-Cookie": keep } });
 }
 
 const dismissSchema = z.object({
@@ -41,6 +56,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Coupon() {
-  const { discount } = useLoaderData<typeof loader>();
-  return <CouponLanding discount={discount} />;
+  const { offer, subscribed } = useLoaderData<typeof loader>();
+  return <CouponLanding offer={offer} subscribed={subscribed} />;
+}
+
+/** The spec's 404 page, with a plain line saying why; any other error goes to the root's page. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  return (
+    <ErrorCard status={404} message={NOT_FOUND_MESSAGE}>
+      {OFFER_UNAVAILABLE}
+    </ErrorCard>
+  );
 }

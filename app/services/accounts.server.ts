@@ -46,7 +46,8 @@ export async function ipLimit(services: AppServices, action: keyof typeof IP_LIM
 
 const communityName = (services: AppServices) => communityFor(services.config.community).name;
 
-function isUniqueViolation(error: unknown): boolean {
+/** A write refused by a unique index (PostgreSQL's 23505), however the driver wraps it. */
+export function isUniqueViolation(error: unknown): boolean {
   let current: unknown = error;
   while (current && typeof current === "object") {
     if ((current as { code?: string }).code === "23505") return true;

@@ -354,6 +354,13 @@ export async function requireApiMember(request: Request, context: AppLoadContext
   return result;
 }
 
+/** Like requireApiMember, and the person signed in must be an admin: else 403, as requireAdmin's pages. */
+export async function requireApiAdmin(request: Request, context: AppLoadContext) {
+  const result = await requireApiMember(request, context);
+  if (!result.viewer.user.admin) throw errorJson(forbidden());
+  return result;
+}
+
 /**
  * API answers carry new state headers whenever the state differs from the one the request
  * sent, so the client always holds the current state.

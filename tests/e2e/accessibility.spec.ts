@@ -31,6 +31,7 @@ test.describe("accessibility", () => {
     "/g/inpower",
     "/g/rev18",
     "/c/welcome",
+    "/c/no-such-offer",
     "/support",
     "/no-such-page",
   ];
@@ -47,7 +48,17 @@ test.describe("accessibility", () => {
 
   test("member and admin pages have no serious or critical violations", async ({ page, signIn }) => {
     await signIn("admin");
-    for (const path of ["/", "/profile", "/community-group-pending", "/members", "/admin", "/db/mail_outbox"]) {
+    for (const path of [
+      "/",
+      "/profile",
+      "/community-group-pending",
+      "/members",
+      "/admin",
+      "/db/mail_outbox",
+      "/coupon/discounts",
+      "/coupon/discount",
+      "/coupon/discount/1",
+    ]) {
       await page.goto(path);
       await expectAccessible(page, path);
     }

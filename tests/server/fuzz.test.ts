@@ -49,6 +49,10 @@ const FORM_TARGETS: [string, Role][] = [
   ["/subscription/unsafe/card-plus?checkout=00000000-0000-4000-8000-000000000000", "visitor"],
   ["/subscription/unsafe/card-plus?checkout=not-a-checkout", "member"],
   ["/subscription/unsafe/authenticate?checkout=00000000-0000-4000-8000-000000000000", "member"],
+  ["/coupon/discounts", "admin"],
+  ["/coupon/discounts", "member"],
+  ["/coupon/discount", "admin"],
+  ["/coupon/discount/1", "admin"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -62,6 +66,8 @@ const JSON_TARGETS: [string, Role][] = [
   [`/api/forms/cognito/${WEBHOOK_SECRET}/submit`, "visitor"],
   [`/api/forms/cognito/${WEBHOOK_SECRET}/update`, "visitor"],
   ["/api/webhooks/stripe", "visitor"],
+  ["/api/coupon/discount", "admin"],
+  ["/api/coupon/discount", "member"],
 ];
 const TARGETS: Target[] = [
   ...FORM_TARGETS.map(([path, role]) => ({ path, role, kind: "form" as const })),
@@ -95,6 +101,13 @@ const FIELD_NAMES = [
   "round",
   "editor",
   "coupon",
+  "coupon_id",
+  "coupon_slug",
+  "coupon_discount_id",
+  "percent_off",
+  "amount_off",
+  "plans",
+  "active",
   "confirm",
   "newPassword",
   "phone",

@@ -1,11 +1,11 @@
 import { Link } from "@remix-run/react";
 
 /** The two ways in for a visitor: sign up (the main one) or log in. */
-export function JoinLinks({ signupLabel = "Sign Up" }: { signupLabel?: string }) {
+export function JoinLinks() {
   return (
     <div className="actions">
       <Link className="button button-primary" to="/signup">
-        {signupLabel}
+        Sign Up
       </Link>
       <Link className="button" to="/login">
         Login

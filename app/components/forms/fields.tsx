@@ -28,7 +28,7 @@ export function useSchemaForm<Schema extends z.ZodTypeAny>(
   schema: Schema,
   options: {
     lastResult?: SubmissionResult<string[]> | null;
-    defaultValue?: Partial<Record<string, string>>;
+    defaultValue?: Partial<Record<string, string | string[]>>;
     id?: string;
   } = {},
 ) {

@@ -19,12 +19,16 @@ export function errorMessage(error: unknown, status: number): string {
   return "Error";
 }
 
-/** spec §2.4 "Error page: shows the message, and for 404 a 'Back to the home page' link." */
-export function ErrorCard({ status, message }: { status: number; message: string }) {
+/**
+ * spec §2.4 "Error page: shows the message, and for 404 a 'Back to the home page' link."
+ * A page may add a plain line under the message (`children`).
+ */
+export function ErrorCard({ status, message, children }: { status: number; message: string; children?: ReactNode }) {
   return (
     <section className="card error-page" aria-labelledby="error-title">
       <p className="error-status">{status}</p>
       <h1 id="error-title">{message}</h1>
+      {children ? <p>{children}</p> : null}
       {status === 404 ? <Link to="/">Back to the home page</Link> : null}
     </section>
   );

@@ -1,0 +1,72 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import { CheckboxField, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { RecordPage } from "~/components/admin/record-page";
+import { ConfirmButton } from "~/components/ui/confirm-button";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { COUPON_SLUG_RULE, discountFormSchema } from "~/domain/coupon-forms";
+import { describeCoupon } from "~/domain/coupons";
+import type { CouponJson, DiscountJson, PlanJson } from "~/services/coupons.server";
+
+type Data = SerializeFrom<{ coupon_discount: DiscountJson | null; coupons: CouponJson[]; plans: PlanJson[] }>;
+
+/** /coupon/discount/{id?}: a coupon discount's landing page, group, welcome, coupon, and whether it is open. */
+export function DiscountEditor({ data, lastResult }: { data: Data; lastResult?: SubmissionResult<string[]> }) {
+  const discount = data.coupon_discount;
+  const [form, fields] = useSchemaForm(discountFormSchema, {
+    lastResult,
+    defaultValue: discount
+      ? {
+          coupon_slug: discount.coupon_slug,
+          group_name: discount.group_name ?? "",
+          welcome_message: discount.welcome_message ?? "",
+          active: discount.active ? "on" : undefined,
+          coupon_id: discount.coupon_id,
+        }
+      : { active: "on" },
+  });
+  return (
+    <RecordPage
+      title={discount ? `Coupon discount /c/${discount.coupon_slug}` : "New coupon discount"}
+      titleId="discount-title"
+      back={{ to: "/coupon/discounts", label: "All coupon discounts" }}
+    >
+      {discount ? (
+        <p>
+          Its landing page: <Link to={`/c/${discount.coupon_slug}`}>/c/{discount.coupon_slug}</Link>
+        </p>
+      ) : null}
+      <FormErrors form={form} />
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <Field meta={fields.coupon_slug} label="Slug" hint={`The landing page is /c/{slug}. ${COUPON_SLUG_RULE}.`} />
+        <Field meta={fields.group_name} label="Group (optional)" />
+        <TextareaField meta={fields.welcome_message} label="Welcome message (optional)" rows={3} />
+        <SelectField
+          meta={fields.coupon_id}
+          label="Coupon"
+          hint={discount ? "Archived coupons are listed because this discount exists already." : "Valid coupons only."}
+        >
+          <option value="">Choose…</option>
+          {data.coupons.map((c) => (
+            <option key={c.coupon_id} value={c.coupon_id}>
+              {c.name}: {describeCoupon(c)}
+              {c.valid ? "" : " (archived)"}
+            </option>
+          ))}
+        </SelectField>
+        <CheckboxField meta={fields.active} label="Active: the landing page shows the offer" />
+        <div className="actions">
+          <SubmitButton pendingText="Saving…">{discount ? "Save the discount" : "Create the discount"}</SubmitButton>
+        </div>
+      </Form>
+      {discount ? (
+        <Form method="post" className="actions">
+          <input type="hidden" name="intent" value="delete" />
+          <ConfirmButton confirmText="Click again to delete it">Delete this discount</ConfirmButton>
+        </Form>
+      ) : null}
+    </RecordPage>
+  );
+}
