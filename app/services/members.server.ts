@@ -1,9 +1,13 @@
 import { and, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
+import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { sessions, subscriptions, users } from "~/db/schema";
 import { ACTIVE_SUBSCRIPTION_STATUSES } from "~/domain/account";
-import { invariant } from "~/domain/errors";
+import { invalid, invariant } from "~/domain/errors";
+import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
+import { membershipOf, paymentLines } from "./billing/account.server";
+import { renewSandboxSubscriptions } from "./billing/sandbox.server";
 import { latestSubscription, revokeUserSessions, type Viewer } from "./session.server";
 
 export const MEMBERS_PAGE_SIZE = 50;
@@ -120,4 +124,50 @@ export function profileOf(viewer: Viewer) {
     expiration: viewer.subscription?.currentPeriodEnd?.toISOString() ?? null,
     showRejoin: !ACTIVE_SUBSCRIPTION_STATUSES.has(subStatus ?? ""),
   };
+}
+
+// ── Billing, for the admins' member page ──
+
+const ADMIN_PAYMENTS = 20;
+
+/** A member's membership and latest payments for admins; "Renew now" where the sandbox takes payments. */
+export async function memberBilling(services: AppServices, userId: string) {
+  const subscription = await latestSubscription(services.db, userId);
+  return {
+    membership: await membershipOf(services, userId),
+    payments: await paymentLines(services.db, userId, ADMIN_PAYMENTS),
+    canRenew: renewable(services, subscription),
+  };
+}
+
+function renewable(
+  services: AppServices,
+  subscription: { status: string; provider: string; providerSubscriptionId: string | null } | null,
+): subscription is { status: string; provider: string; providerSubscriptionId: string } {
+  return (
+    services.providers.paymentsSandbox !== null &&
+    subscription?.provider === "sandbox" &&
+    subscription.providerSubscriptionId !== null &&
+    (subscription.status === "ACTIVE" || subscription.status === "PAST_DUE")
+  );
+}
+
+/**
+ * An admin runs the sandbox's renewal of the member's membership now, as if its period had
+ * ended: a payment (or a failed one), or its end when it was canceled at the period's end. Audited.
+ */
+export async function renewMemberNow(services: AppServices, viewer: Viewer, userId: string): Promise<string> {
+  const subscription = await latestSubscription(services.db, userId);
+  if (!renewable(services, subscription)) {
+    throw invalid("This member has no membership the sandbox can renew.");
+  }
+  const renewed = await renewSandboxSubscriptions(services, { subscriptionRef: subscription.providerSubscriptionId });
+  // The demo seed's memberships were never made at the sandbox.
+  if (renewed === 0) throw invalid("The sandbox has no record of this membership, so it cannot renew it.");
+  const after = await latestSubscription(services.db, userId);
+  await audit(services.db, actorOf(viewer), "subscription.renew", "subscription", subscription.id, {
+    from: subscription.status,
+    to: after?.status ?? null,
+  });
+  return after?.status ?? subscription.status;
 }

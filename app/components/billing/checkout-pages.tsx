@@ -124,6 +124,9 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
 }
 
 function SummaryLine({ summary }: { summary: CheckoutSummary }) {
+  if (summary.kind === "card") {
+    return <p className="lead">The card your membership's payments use from now on. Nothing is charged now.</p>;
+  }
   return (
     <p className="lead">
       {summary.what}:{" "}
@@ -267,6 +270,10 @@ export function ReturnView({ data }: { data: ReturnPage }) {
         {data.claimWith ? (
           <Link className="button button-primary" to={`/signup?email=${encodeURIComponent(data.claimWith)}`}>
             Continue signup
+          </Link>
+        ) : data.summary.kind === "card" ? (
+          <Link className="button" to="/profile/billing">
+            Back to billing and payments
           </Link>
         ) : (
           <Link className="button" to="/">

@@ -21,7 +21,8 @@ export function ProfileFacts({ member }: { member: Member & { verified: boolean;
           "Membership",
           <>
             {member.subStatus ?? "none"}
-            {member.expiration ? ` · renews ${formatDate(member.expiration)}` : ""}
+            {member.expiration ? ` · renews ${formatDate(member.expiration)}` : ""} ·{" "}
+            <Link to="/profile/billing">Billing and payments</Link>
             {member.showRejoin ? (
               <>
                 {" "}

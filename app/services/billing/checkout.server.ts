@@ -219,7 +219,7 @@ export async function customerFor(services: AppServices, payer: Payer): Promise<
 }
 
 /** A provider's refusal or outage in the member's words; nothing is left half-written by it. */
-async function callProvider<T>(call: () => Promise<T>): Promise<T> {
+export async function callProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -238,7 +238,7 @@ export type CheckoutInput = {
   couponSlug: string | null;
 };
 
-function pricedPlan(plan: PlanRow, amountCents: number): PricedPlan {
+export function pricedPlan(plan: PlanRow, amountCents: number): PricedPlan {
   return {
     id: plan.id,
     title: plan.title,

@@ -1,0 +1,222 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FormErrors, SelectField, useSchemaForm } from "~/components/forms/fields";
+import { Alert } from "~/components/ui/alert";
+import { ConfirmButton } from "~/components/ui/confirm-button";
+import { FactTable } from "~/components/ui/fact-table";
+import { SubmitButton } from "~/components/ui/submit-button";
+import {
+  cancelSchema,
+  changePlanSchema,
+  resumeSchema,
+  updateCardSchema,
+  type BillingIntent,
+} from "~/domain/billing-account";
+import { formatDate, formatMoney } from "~/lib/format";
+import type { BillingPage } from "~/services/billing/account.server";
+import { Amount, PaymentTable } from "./account-payments";
+
+type Data = SerializeFrom<BillingPage>;
+type Membership = NonNullable<Data["membership"]>;
+type Reply = SubmissionResult<string[]> | undefined;
+
+export const receiptPath = (id: string) => `/profile/billing/receipts/${id}`;
+
+/** An action's answer belongs to the form that sent it: each form shows only its own errors. */
+function replyOf(lastResult: Reply, intent: BillingIntent): Reply {
+  return lastResult?.initialValue?.intent === intent ? lastResult : undefined;
+}
+
+/** /profile/billing: the membership, the card on file, what the member may change, and the payments. */
+export function BillingView({ data, lastResult }: { data: Data; lastResult: Reply }) {
+  const membership = data.membership;
+  const pastDue = membership?.status === "PAST_DUE";
+  const updateCard = membership?.actions.updateCard ? (
+    <UpdateCardForm attempt={data.attempt} lastResult={replyOf(lastResult, "update-card")} primary={pastDue} />
+  ) : null;
+  return (
+    <section className="card" aria-labelledby="billing-title">
+      <p>
+        <Link to="/profile">Your profile</Link>
+      </p>
+      <h1 id="billing-title">Billing and payments</h1>
+      {membership ? null : (
+        <>
+          <p className="lead">No membership</p>
+          <p>
+            <Link className="button button-primary" to="/subscription">
+              Choose a membership
+            </Link>
+          </p>
+        </>
+      )}
+      {pastDue ? (
+        <>
+          <Alert kind="error" title="Your last payment did not go through">
+            {membership.pastDueReason} Update your card to keep your membership: we try the payment again with it.
+          </Alert>
+          {updateCard}
+        </>
+      ) : null}
+      {membership ? <MembershipFacts membership={membership} card={data.card} /> : null}
+      {membership?.finishPayment ? (
+        <p>
+          <Link className="button button-primary" to={membership.finishPayment}>
+            Finish your payment
+          </Link>
+        </p>
+      ) : null}
+      {membership?.ended ? (
+        <p>
+          Your membership has ended. <Link to="/subscription">Choose a membership</Link> to join again.
+        </p>
+      ) : null}
+      {pastDue ? null : updateCard}
+      {membership?.actions.changePlan && data.plans.length > 0 ? (
+        <ChangePlanForm data={data} lastResult={replyOf(lastResult, "change-plan")} />
+      ) : null}
+      {membership?.actions.resume ? <ResumeForm lastResult={replyOf(lastResult, "resume")} /> : null}
+      {membership?.actions.cancel ? (
+        <CancelForm membership={membership} lastResult={replyOf(lastResult, "cancel")} />
+      ) : null}
+      <h2>Payments</h2>
+      <PaymentTable payments={data.payments} receiptPath={receiptPath} />
+    </section>
+  );
+}
+
+function nextPayment(m: Membership): ReactNode {
+  if (m.endsOn) return `Ends on ${formatDate(m.endsOn)}`;
+  if (!m.renewsOn) return "—";
+  return (
+    <>
+      {formatDate(m.renewsOn)}:{" "}
+      {m.amountCents !== null ? (
+        <Amount cents={m.amountCents} listCents={m.listAmountCents} currency={m.currency} />
+      ) : null}
+    </>
+  );
+}
+
+function MembershipFacts({ membership: m, card }: { membership: Membership; card: Data["card"] }) {
+  return (
+    <FactTable
+      facts={[
+        ["Plan", m.plan],
+        ["Status", m.statusText],
+        [m.endsOn ? "Membership" : "Next payment", nextPayment(m)],
+        [
+          "Card on file",
+          card
+            ? `${card.brand} ending in ${card.last4}${card.expMonth && card.expYear ? `, expires ${String(card.expMonth).padStart(2, "0")}/${card.expYear}` : ""}`
+            : "None",
+        ],
+      ]}
+    />
+  );
+}
+
+/** A form of one button (and hidden fields), posted to this page, with its own errors above it. */
+function ActionForm({
+  id,
+  label,
+  schema,
+  lastResult,
+  children,
+  hint,
+}: {
+  id: string;
+  label: string;
+  schema: typeof cancelSchema | typeof resumeSchema | typeof updateCardSchema;
+  lastResult: Reply;
+  children: ReactNode;
+  hint?: ReactNode;
+}) {
+  const [form] = useSchemaForm(schema, { id, lastResult });
+  return (
+    <Form method="post" className="form" aria-label={label} {...getFormProps(form)}>
+      <FormErrors form={form} />
+      {hint}
+      <div className="actions">{children}</div>
+    </Form>
+  );
+}
+
+function UpdateCardForm({ attempt, lastResult, primary }: { attempt: string; lastResult: Reply; primary: boolean }) {
+  return (
+    <ActionForm id="update-card" label="Update your card" schema={updateCardSchema} lastResult={lastResult}>
+      <input type="hidden" name="intent" value="update-card" />
+      <input type="hidden" name="attempt" value={attempt} />
+      <SubmitButton className={primary ? "button button-primary" : "button"} pendingText="Opening the card form…">
+        Update your card
+      </SubmitButton>
+    </ActionForm>
+  );
+}
+
+function ChangePlanForm({ data, lastResult }: { data: Data; lastResult: Reply }) {
+  const [form, fields] = useSchemaForm(changePlanSchema, {
+    id: "change-plan",
+    lastResult,
+    defaultValue: { intent: "change-plan", attempt: data.attempt, planId: data.plans[0]?.id ?? "" },
+  });
+  return (
+    <Form method="post" className="form" aria-label="Change your plan" {...getFormProps(form)}>
+      <h2>Change your plan</h2>
+      <FormErrors form={form} />
+      <input type="hidden" name="intent" value="change-plan" />
+      <input type="hidden" name="attempt" value={data.attempt} />
+      <SelectField
+        meta={fields.planId}
+        label="New plan"
+        hint="The price difference for the rest of this period is worked out by the day, at your next payment."
+      >
+        {data.plans.map((plan) => (
+          <option key={plan.id} value={plan.id}>
+            {plan.title} — {formatMoney(plan.amountCents, plan.currency)}
+            {plan.interval ? ` a ${plan.interval}` : ""}
+          </option>
+        ))}
+      </SelectField>
+      <div className="actions">
+        <SubmitButton pendingText="Changing your plan…">Change plan</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function CancelForm({ membership, lastResult }: { membership: Membership; lastResult: Reply }) {
+  const incomplete = membership.status === "INCOMPLETE";
+  const until = membership.renewsOn ? formatDate(membership.renewsOn) : "the end of this period";
+  return (
+    <ActionForm
+      id="cancel"
+      label="Cancel your membership"
+      schema={cancelSchema}
+      lastResult={lastResult}
+      hint={
+        <p className="field-hint">
+          {incomplete
+            ? "Its first payment was never made: dropping it lets you choose a membership again."
+            : `You keep your membership until ${until}; nothing more is charged. You can resume it until then.`}
+        </p>
+      }
+    >
+      <input type="hidden" name="intent" value="cancel" />
+      <ConfirmButton confirmText="Click again to confirm">
+        {incomplete ? "Drop this membership" : "Cancel at the end of the period"}
+      </ConfirmButton>
+    </ActionForm>
+  );
+}
+
+function ResumeForm({ lastResult }: { lastResult: Reply }) {
+  return (
+    <ActionForm id="resume" label="Resume your membership" schema={resumeSchema} lastResult={lastResult}>
+      <input type="hidden" name="intent" value="resume" />
+      <SubmitButton pendingText="Resuming…">Resume your membership</SubmitButton>
+    </ActionForm>
+  );
+}

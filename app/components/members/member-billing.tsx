@@ -1,0 +1,40 @@
+import type { SerializeFrom } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { PaymentTable } from "~/components/billing/account-payments";
+import { FactTable } from "~/components/ui/fact-table";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { formatDate } from "~/lib/format";
+import type { memberBilling } from "~/services/members.server";
+
+/** /members/{id}'s Billing section: the member's membership, latest payments, and (sandbox) "Renew now". */
+export function MemberBilling({ billing }: { billing: SerializeFrom<typeof memberBilling> }) {
+  const m = billing.membership;
+  return (
+    <section className="card card-wide" aria-labelledby="member-billing-title">
+      <h2 id="member-billing-title">Billing</h2>
+      {m ? (
+        <FactTable
+          facts={[
+            ["Plan", m.plan],
+            ["Status", `${m.status} (${m.statusText})`],
+            ["Period ends", m.periodEnd ? formatDate(m.periodEnd) : "—"],
+            ["Cancels at period end", m.cancelAtPeriodEnd ? "yes" : "no"],
+          ]}
+        />
+      ) : (
+        <p>No membership.</p>
+      )}
+      {billing.canRenew ? (
+        <Form method="post" className="actions">
+          <input type="hidden" name="intent" value="renew-now" />
+          <SubmitButton pendingText="Renewing…">Renew now</SubmitButton>
+          <span className="field-hint">
+            Sandbox: charges the next period now, or ends a membership set to end, as the period&apos;s end would.
+          </span>
+        </Form>
+      ) : null}
+      <h3>Latest payments</h3>
+      <PaymentTable payments={billing.payments} />
+    </section>
+  );
+}
