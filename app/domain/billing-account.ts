@@ -37,11 +37,11 @@ const MANAGEABLE: ReadonlySet<MembershipStatus> = new Set(["ACTIVE", "TRIALING",
 export type MembershipActions = { changePlan: boolean; cancel: boolean; resume: boolean; updateCard: boolean };
 
 /**
- * What a member may do with their membership. An unfinished first payment may only be
- * dropped (so that a new one can start); one set to end may be resumed, not canceled again.
+ * What a member may do with their membership: one in force may change; one set to end may be
+ * resumed, not canceled again. A first payment never made is nothing to change (a new
+ * membership started at /subscription takes its place).
  */
 export function membershipActions(status: MembershipStatus, cancelAtPeriodEnd: boolean): MembershipActions {
-  if (status === "INCOMPLETE") return { changePlan: false, cancel: true, resume: false, updateCard: false };
   const manageable = MANAGEABLE.has(status);
   return {
     changePlan: manageable,

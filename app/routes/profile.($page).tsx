@@ -72,11 +72,8 @@ async function billingAction(services: AppServices, viewer: Viewer, input: Billi
       return done(`Your membership is now the ${await changeMembershipPlan(services, viewer, input)}.`);
     case "cancel": {
       const { endsOn } = await cancelMembership(services, viewer);
-      return done(
-        endsOn
-          ? `Your membership ends on ${formatDate(endsOn)}. You can resume it until then.`
-          : "The unfinished membership is dropped: choose one again when you are ready.",
-      );
+      const until = endsOn ? `on ${formatDate(endsOn)}` : "at the end of this period";
+      return done(`Your membership ends ${until}. You can resume it until then.`);
     }
     case "resume":
       await resumeMembership(services, viewer);

@@ -147,7 +147,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
       });
       expect(new Date(page.membership.renewsOn as string).getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
       expect(page.card).toEqual({ brand: "visa", last4: "4242", expMonth: 12, expYear: 2039 });
-      expect(page.plans.map((p) => p.id)).toEqual(["annual"]);
+      expect(page.plans.map((p) => p.id)).toEqual(["annual", "supporter"]);
       expect(page.payments).toMatchObject([
         {
           what: "Monthly membership",
@@ -276,7 +276,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
       expect((await subscriptionOf(m.user.id))?.cancelAtPeriodEnd).toBe(false);
     });
 
-    it("drops an unfinished first payment at once, so a new membership can start", async () => {
+    it("shows a first payment never made with the way to finish it, and nothing to change", async () => {
       const m = await member();
       await startCheckout(
         services,
@@ -284,10 +284,16 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
         { attempt: randomUUID(), planId: "monthly", donationCents: null, couponSlug: null },
       );
       const page = await billing(m);
-      expect(page.membership).toMatchObject({ status: "INCOMPLETE", actions: { changePlan: false, cancel: true } });
+      expect(page.membership).toMatchObject({
+        status: "INCOMPLETE",
+        statusText: "Waiting for the first payment",
+        actions: { changePlan: false, cancel: false, resume: false, updateCard: false },
+      });
       expect(page.membership.finishPayment).toMatch(/^\/subscription\/unsafe\/card-plus\?checkout=/);
-      expect((await act(m, { intent: "cancel" })).status).toBe(302);
-      expect((await subscriptionOf(m.user.id))?.status).toBe("CANCELED");
+      expect(await refused(await act(m, { intent: "cancel" }))).toEqual({
+        status: 400,
+        errors: { "": ["You have no membership to cancel."] },
+      });
     });
   });
 
@@ -317,7 +323,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
       const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
       expect(checkout).toMatchObject({ id: attempt, kind: "card", amountCents: 0, listAmountCents: 0, status: "open" });
       expect(checkout!.providerRef).toMatch(/^seti_sb_/);
-      expect(checkout!.clientSecret).toMatch(/^seti_sb_\w+_secret_/);
+      expect(checkout!.clientSecret).toMatch(/^seti_sb_[\w-]+_secret_/);
       const [customer] = await database.db
         .select()
         .from(billingCustomers)

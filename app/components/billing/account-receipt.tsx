@@ -48,9 +48,10 @@ export function ReceiptView({ data, lastResult }: { data: SerializeFrom<ReceiptP
       {payment.hasReceipt ? (
         <Form method="post" className="form no-print" aria-label="E-mail me this receipt" {...getFormProps(form)}>
           <FormErrors form={form} />
-          <input type="hidden" name="intent" value="email-receipt" />
           <div className="actions">
-            <SubmitButton pendingText="Sending…">E-mail me this receipt</SubmitButton>
+            <SubmitButton name="intent" value="email-receipt" pendingText="Sending…">
+              E-mail me this receipt
+            </SubmitButton>
             {canPrint ? (
               <button type="button" className="button" onClick={() => window.print()}>
                 Print

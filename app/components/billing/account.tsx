@@ -61,10 +61,15 @@ export function BillingView({ data, lastResult }: { data: Data; lastResult: Repl
         </>
       ) : null}
       {membership ? <MembershipFacts membership={membership} card={data.card} /> : null}
-      {membership?.finishPayment ? (
-        <p>
-          <Link className="button button-primary" to={membership.finishPayment}>
-            Finish your payment
+      {membership?.status === "INCOMPLETE" ? (
+        <p className="actions">
+          {membership.finishPayment ? (
+            <Link className="button button-primary" to={membership.finishPayment}>
+              Finish your payment
+            </Link>
+          ) : null}
+          <Link className="button" to="/subscription">
+            Choose a membership again
           </Link>
         </p>
       ) : null}
@@ -147,9 +152,13 @@ function ActionForm({
 function UpdateCardForm({ attempt, lastResult, primary }: { attempt: string; lastResult: Reply; primary: boolean }) {
   return (
     <ActionForm id="update-card" label="Update your card" schema={updateCardSchema} lastResult={lastResult}>
-      <input type="hidden" name="intent" value="update-card" />
       <input type="hidden" name="attempt" value={attempt} />
-      <SubmitButton className={primary ? "button button-primary" : "button"} pendingText="Opening the card form…">
+      <SubmitButton
+        name="intent"
+        value="update-card"
+        className={primary ? "button button-primary" : "button"}
+        pendingText="Opening the card form…"
+      >
         Update your card
       </SubmitButton>
     </ActionForm>
@@ -166,7 +175,6 @@ function ChangePlanForm({ data, lastResult }: { data: Data; lastResult: Reply })
     <Form method="post" className="form" aria-label="Change your plan" {...getFormProps(form)}>
       <h2>Change your plan</h2>
       <FormErrors form={form} />
-      <input type="hidden" name="intent" value="change-plan" />
       <input type="hidden" name="attempt" value={data.attempt} />
       <SelectField
         meta={fields.planId}
@@ -181,14 +189,15 @@ function ChangePlanForm({ data, lastResult }: { data: Data; lastResult: Reply })
         ))}
       </SelectField>
       <div className="actions">
-        <SubmitButton pendingText="Changing your plan…">Change plan</SubmitButton>
+        <SubmitButton name="intent" value="change-plan" pendingText="Changing your plan…">
+          Change plan
+        </SubmitButton>
       </div>
     </Form>
   );
 }
 
 function CancelForm({ membership, lastResult }: { membership: Membership; lastResult: Reply }) {
-  const incomplete = membership.status === "INCOMPLETE";
   const until = membership.renewsOn ? formatDate(membership.renewsOn) : "the end of this period";
   return (
     <ActionForm
@@ -197,16 +206,16 @@ function CancelForm({ membership, lastResult }: { membership: Membership; lastRe
       schema={cancelSchema}
       lastResult={lastResult}
       hint={
-        <p className="field-hint">
-          {incomplete
-            ? "Its first payment was never made: dropping it lets you choose a membership again."
-            : `You keep your membership until ${until}; nothing more is charged. You can resume it until then.`}
-        </p>
+        <>
+          <h2>Cancel your membership</h2>
+          <p className="field-hint">
+            You keep your membership until {until}; nothing more is charged. You can resume it until then.
+          </p>
+        </>
       }
     >
-      <input type="hidden" name="intent" value="cancel" />
-      <ConfirmButton confirmText="Click again to confirm">
-        {incomplete ? "Drop this membership" : "Cancel at the end of the period"}
+      <ConfirmButton name="intent" value="cancel" confirmText="Click again to confirm">
+        Cancel at the end of the period
       </ConfirmButton>
     </ActionForm>
   );
@@ -215,8 +224,9 @@ function CancelForm({ membership, lastResult }: { membership: Membership; lastRe
 function ResumeForm({ lastResult }: { lastResult: Reply }) {
   return (
     <ActionForm id="resume" label="Resume your membership" schema={resumeSchema} lastResult={lastResult}>
-      <input type="hidden" name="intent" value="resume" />
-      <SubmitButton pendingText="Resuming…">Resume your membership</SubmitButton>
+      <SubmitButton name="intent" value="resume" pendingText="Resuming…">
+        Resume your membership
+      </SubmitButton>
     </ActionForm>
   );
 }

@@ -26,8 +26,9 @@ export function MemberBilling({ billing }: { billing: SerializeFrom<typeof membe
       )}
       {billing.canRenew ? (
         <Form method="post" className="actions">
-          <input type="hidden" name="intent" value="renew-now" />
-          <SubmitButton pendingText="Renewing…">Renew now</SubmitButton>
+          <SubmitButton name="intent" value="renew-now" pendingText="Renewing…">
+            Renew now
+          </SubmitButton>
           <span className="field-hint">
             Sandbox: charges the next period now, or ends a membership set to end, as the period&apos;s end would.
           </span>

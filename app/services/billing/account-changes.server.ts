@@ -19,8 +19,6 @@ import { deliverSandboxEvents } from "./sandbox.server";
 
 export const NO_MEMBERSHIP_MESSAGE = "You have no membership to change: choose one first.";
 
-const FIRST_PAYMENT_MESSAGE = "Your membership's first payment is not finished: finish it or drop the membership.";
-
 /**
  * The member's membership that an action may change at the provider; refused with `none`
  * when there is none, else with the reason the action does not apply to it now.
@@ -30,7 +28,7 @@ async function manageable(
   viewer: Viewer,
   allowed: keyof MembershipActions,
   none: string,
-  notNow: string = FIRST_PAYMENT_MESSAGE,
+  notNow: string = none,
 ) {
   const subscription = await liveSubscription(services, viewer.member.id);
   if (!subscription?.providerSubscriptionId) throw invalid(none);
@@ -70,10 +68,7 @@ export async function changeMembershipPlan(
   return plan.title;
 }
 
-/**
- * Cancels at the end of the paid period (the member keeps what they paid for); a first
- * payment never finished is dropped at once, so that a new membership can start.
- */
+/** Cancels at the end of the paid period: the member keeps what they paid for until then. */
 export async function cancelMembership(services: AppServices, viewer: Viewer): Promise<{ endsOn: Date | null }> {
   const subscription = await manageable(
     services,
@@ -82,13 +77,12 @@ export async function cancelMembership(services: AppServices, viewer: Viewer): P
     "You have no membership to cancel.",
     "Your membership already ends at the end of this period.",
   );
-  const atPeriodEnd = subscription.status !== "INCOMPLETE";
   const data = await callProvider(() =>
-    services.providers.payments.cancelSubscription(subscription.providerSubscriptionId, { atPeriodEnd }),
+    services.providers.payments.cancelSubscription(subscription.providerSubscriptionId, { atPeriodEnd: true }),
   );
   await deliverSandboxEvents(services);
-  await audit(services.db, actorOf(viewer), "subscription.cancel", "subscription", subscription.id, { atPeriodEnd });
-  return { endsOn: atPeriodEnd ? (data.currentPeriodEnd ?? subscription.currentPeriodEnd) : null };
+  await audit(services.db, actorOf(viewer), "subscription.cancel", "subscription", subscription.id);
+  return { endsOn: data.currentPeriodEnd ?? subscription.currentPeriodEnd };
 }
 
 /** Undoes a cancellation at the period's end: the membership renews again. */
