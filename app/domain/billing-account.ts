@@ -31,6 +31,11 @@ export function membershipEnded(status: MembershipStatus): boolean {
   return status === "CANCELED" || status === "INCOMPLETE_EXPIRED" || status === "UNPAID";
 }
 
+/** A membership that will charge its next payment at the end of this period. */
+export function membershipRenews(status: MembershipStatus, cancelAtPeriodEnd: boolean): boolean {
+  return MANAGEABLE.has(status) && !cancelAtPeriodEnd;
+}
+
 /** Statuses whose membership a member may still change, cancel or resume: it is paid or owed. */
 const MANAGEABLE: ReadonlySet<MembershipStatus> = new Set(["ACTIVE", "TRIALING", "PAST_DUE"]);
 

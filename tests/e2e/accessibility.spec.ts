@@ -51,6 +51,7 @@ test.describe("accessibility", () => {
     for (const path of [
       "/",
       "/profile",
+      "/profile/billing",
       "/community-group-pending",
       "/members",
       "/admin",

@@ -35,7 +35,9 @@ test("a member subscribes, cancels at the period's end, and sees CANCELED once a
   await expect(page.getByText(`The receipt is on its way to ${email}.`)).toBeVisible();
   await page.getByRole("link", { name: "Billing and payments" }).click();
 
-  // The confirm button: the first click arms it, the second cancels.
+  // The confirm button: the first click arms it, the second cancels. Before the page's script
+  // runs, the button submits at once (as without JavaScript): wait for it.
+  await page.waitForFunction(() => "__remixRouter" in window);
   await page.getByRole("button", { name: "Cancel at the end of the period" }).click();
   await page.getByRole("button", { name: "Click again to confirm" }).click();
   await expect(page.getByText(/Your membership ends on .+\. You can resume it until then\./)).toBeVisible();

@@ -53,6 +53,8 @@ const FORM_TARGETS: [string, Role][] = [
   ["/coupon/discounts", "member"],
   ["/coupon/discount", "admin"],
   ["/coupon/discount/1", "admin"],
+  ["/profile/billing", "member"],
+  ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "member"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -68,6 +70,7 @@ const JSON_TARGETS: [string, Role][] = [
   ["/api/webhooks/stripe", "visitor"],
   ["/api/coupon/discount", "admin"],
   ["/api/coupon/discount", "member"],
+  ["/api/billing/membership", "member"],
 ];
 const TARGETS: Target[] = [
   ...FORM_TARGETS.map(([path, role]) => ({ path, role, kind: "form" as const })),
@@ -493,6 +496,7 @@ describe("fuzz: generated bad input to every form action and API route", () => {
       "/api/entry/nol-member-versions",
       "/api/login/recheck",
       "/api/login/lrm-auth?auth_code=x&hash=y",
+      "/api/billing/membership",
     ])("answers a POST to %s, which only reads, with the API's 405 { error }", async (path) => {
       const response = await fetch(`${server.url}${path}`, {
         method: "POST",

@@ -5,11 +5,13 @@ import { billingCustomers, checkouts, payments, plans, type subscriptions } from
 import {
   membershipActions,
   membershipEnded,
+  membershipRenews,
   membershipStatusText,
   paymentStatusText,
   type MembershipActions,
   type MembershipStatus,
 } from "~/domain/billing-account";
+import type { BillingPlan } from "~/domain/billing";
 import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
 import { billingCatalogue } from "./checkout.server";
@@ -80,7 +82,6 @@ export async function membershipOf(services: AppServices, userId: string): Promi
   if (!subscription) return null;
   const plan = await planTitle(db, subscription.planId);
   const end = subscription.currentPeriodEnd?.toISOString() ?? null;
-  const renews = ["ACTIVE", "TRIALING", "PAST_DUE"].includes(subscription.status) && !subscription.cancelAtPeriodEnd;
   const amount = subscription.amountCents;
   return {
     id: subscription.id,
@@ -91,7 +92,7 @@ export async function membershipOf(services: AppServices, userId: string): Promi
     statusText: membershipStatusText(subscription.status, subscription.cancelAtPeriodEnd),
     ended: membershipEnded(subscription.status),
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-    renewsOn: renews ? end : null,
+    renewsOn: membershipRenews(subscription.status, subscription.cancelAtPeriodEnd) ? end : null,
     endsOn: subscription.cancelAtPeriodEnd ? end : null,
     periodEnd: end,
     amountCents: amount,
@@ -250,14 +251,8 @@ export async function ownPayment(services: AppServices, viewer: Viewer, paymentI
   return row;
 }
 
-export type EmbedPlan = {
-  id: string;
-  title: string;
-  kind: "subscription" | "donation" | "credit";
-  amountCents: number | null;
-  currency: string;
-  interval: "month" | "year" | null;
-};
+/** A plan as the frame lists it: its price after any coupon; null for a donation's amount of choice. */
+export type EmbedPlan = Pick<BillingPlan, "id" | "title" | "kind" | "amountCents" | "currency" | "interval">;
 
 /** What /embed/subscription shows anyone: the plans with their prices, and where the full site is. */
 export async function embedSubscriptionPage(services: AppServices) {
