@@ -403,7 +403,15 @@ describe("Stripe adapter (contract, against msw)", () => {
     });
     expect(update).toMatchObject({ intentRef: expect.stringMatching(/^seti_/), status: "requires_payment_method" });
 
+    stripe.confirm(update.clientSecret, TEST_CARDS.declined);
+    expect(await payments.readIntent(update.intentRef)).toMatchObject({
+      status: "requires_payment_method",
+      amountCents: 0,
+      failureMessage: "Your card was declined.",
+    });
+    expect(stripe.calls.at(-1)).toMatchObject({ method: "GET", path: `/v1/setup_intents/${update.intentRef}` });
     const confirmed = stripe.confirm(update.clientSecret, TEST_CARDS.mastercard);
+    expect(await payments.readIntent(update.intentRef)).toMatchObject({ status: "succeeded", failureMessage: null });
     const card = await payments.setDefaultCard(customerRef, confirmed.payment_method as string);
     expect(card).toEqual({ brand: "mastercard", last4: "4444", expMonth: 12, expYear: 2034 });
     expect(stripe.callsTo("POST", `/v1/customers/${customerRef}`)[0]!.params).toEqual({

@@ -475,6 +475,11 @@ const ROUTES: Route[] = [
   { method: "POST", pattern: /^\/v1\/setup_intents$/, run: (s, p) => s.createSetupIntent(p) },
   {
     method: "GET",
+    pattern: /^\/v1\/setup_intents\/([^/]+)$/,
+    run: (s, _p, id) => s.get("setup_intent", s.setupIntents, id, "intent"),
+  },
+  {
+    method: "GET",
     pattern: /^\/v1\/payment_methods\/([^/]+)$/,
     run: (s, _p, id) => s.get("PaymentMethod", s.paymentMethods, id),
   },

@@ -160,6 +160,7 @@ export const setupIntentSchema = z.object({
   client_secret: z.string().nullish(),
   customer: ref.nullish(),
   metadata,
+  last_setup_error: z.object({ message: z.string().nullish() }).nullish(),
   payment_method: z.union([z.string(), paymentMethodSchema]).nullish(),
 });
 
@@ -243,6 +244,17 @@ export function intentState(intent: StripePaymentIntent): IntentState {
     amountCents: intent.amount,
     currency: intent.currency,
     failureMessage: intent.last_payment_error?.message ?? null,
+    metadata: intent.metadata,
+  };
+}
+
+/** A setup intent's state in the same terms: nothing is charged, so its amount is 0. */
+export function setupIntentState(intent: z.infer<typeof setupIntentSchema>): IntentState {
+  return {
+    status: intent.status,
+    amountCents: 0,
+    currency: "usd",
+    failureMessage: intent.last_setup_error?.message ?? null,
     metadata: intent.metadata,
   };
 }

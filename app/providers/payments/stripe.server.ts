@@ -5,6 +5,7 @@ import {
   cardSummary,
   customerSchema,
   intentState,
+  setupIntentState,
   paymentIntentSchema,
   parseStripe,
   paymentMethodSchema,
@@ -255,6 +256,12 @@ export function stripePayments(settings: StripeSettings): PaymentsProvider {
     },
 
     async readIntent(intentRef) {
+      // A card update's return page reads its setup intent, a payment's its payment intent.
+      if (intentRef.startsWith("seti_")) {
+        return setupIntentState(
+          await reply(setupIntentSchema, "a setup intent", stripe.setupIntents.retrieve(intentRef)),
+        );
+      }
       return intentState(
         await reply(paymentIntentSchema, "a payment intent", stripe.paymentIntents.retrieve(intentRef)),
       );

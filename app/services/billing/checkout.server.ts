@@ -428,10 +428,7 @@ export async function checkoutOutcome(services: AppServices, checkout: CheckoutR
     failure = intent.failureMessage ?? failure;
   }
   if (status === "succeeded" || status === "processing" || current.status === "processing") {
-    return {
-      status: "processing",
-      message: "Your payment went through. We are finishing your membership: this page updates itself.",
-    };
+    return { status: "processing", message: processingMessage(current) };
   }
   if (status === "requires_action") {
     return { status: "requires_action", message: "Your bank asks you to confirm this payment." };
@@ -440,6 +437,15 @@ export async function checkoutOutcome(services: AppServices, checkout: CheckoutR
     return { status: "failed", message: failure ?? "The payment did not go through. Nothing was charged." };
   }
   return { status: "open", message: "This payment is not finished yet." };
+}
+
+function processingMessage(checkout: CheckoutRow): string {
+  if (checkout.kind === "card")
+    return "Your card is saved. We are making it the card on file: this page updates itself.";
+  if (checkout.kind === "subscription") {
+    return "Your payment went through. We are finishing your membership: this page updates itself.";
+  }
+  return "Your payment went through. We are recording it: this page updates itself.";
 }
 
 function successMessage(checkout: CheckoutRow): string {
