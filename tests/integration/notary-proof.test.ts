@@ -48,6 +48,16 @@ const input = (overrides: Partial<CreateTransactionInput> = {}): CreateTransacti
   ...overrides,
 });
 
+/** The app's configuration with NOTARY=proof and these settings. */
+const proofConfig = (env: Record<string, string>) =>
+  loadConfig({
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "memberhall-proof-")),
+    NOTARY: "proof",
+    PROOF_API_KEY,
+    PROOF_WEBHOOK_SECRET,
+    ...env,
+  });
+
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => expect.fail("expected a failure"),
@@ -223,28 +233,15 @@ describe("Proof adapter (contract, against msw)", () => {
   it("sends its requests to the address PROOF_API_BASE names, over what PROOF_ENVIRONMENT picks", async () => {
     const local = "http://127.0.0.1:4010";
     mockServer.use(...proofHandlers(local));
-    const config = loadConfig({
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "memberhall-proof-")),
-      NOTARY: "proof",
-      PROOF_API_KEY,
-      PROOF_WEBHOOK_SECRET,
-      PROOF_ENVIRONMENT: "production",
-      PROOF_API_BASE: local,
-    });
-    await proofNotary(config).createTransaction(input());
+    await proofNotary(proofConfig({ PROOF_ENVIRONMENT: "production", PROOF_API_BASE: local })).createTransaction(
+      input(),
+    );
     expect(proof.calls.map((c) => `${c.origin} ${c.method} ${c.path}`)).toEqual([`${local} POST /v1/transactions`]);
   });
 
   it("reaches Proof's production host with PROOF_ENVIRONMENT=production", async () => {
     mockServer.use(...proofHandlers("https://api.proof.com"));
-    const config = loadConfig({
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "memberhall-proof-")),
-      NOTARY: "proof",
-      PROOF_API_KEY,
-      PROOF_WEBHOOK_SECRET,
-      PROOF_ENVIRONMENT: "production",
-    });
-    await proofNotary(config).getTransaction("ot_1234567");
+    await proofNotary(proofConfig({ PROOF_ENVIRONMENT: "production" })).getTransaction("ot_1234567");
     expect(proof.calls.map((c) => `${c.origin} ${c.path}`)).toEqual([
       "https://api.proof.com /v1/transactions/ot_1234567",
     ]);

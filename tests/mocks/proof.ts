@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
+import { FakeProvider, type ProviderCall } from "./fake-provider";
 
 /**
  * A small Proof Business API in memory, on Proof's wire: JSON bodies, the `ApiKey` header,
@@ -16,11 +17,7 @@ export const PROOF_API_KEY = "proof-test-api-key-memberhall-0000";
 /** The webhook subscription's own signing key, so that tests tell it from the API key. */
 export const PROOF_WEBHOOK_SECRET = "proof-test-signing-key-memberhall-0000";
 
-export type ProofCall = {
-  /** Where the request went: Proof's host, or the one PROOF_API_BASE names. */
-  origin: string;
-  method: string;
-  path: string;
+export type ProofCall = ProviderCall & {
   query: Record<string, string>;
   apiKey: string | null;
   contentType: string | null;
@@ -35,30 +32,14 @@ type Stored = { transaction: Json; documents: Map<string, StoredDocument> };
 
 const refusal = (status: number, ...errors: string[]) => HttpResponse.json({ errors }, { status });
 
-export class FakeProof {
-  readonly calls: ProofCall[] = [];
+/** Proof in memory. A test may break its next requests: a 500, a 429, a dropped connection, or no answer in time. */
+export class FakeProof extends FakeProvider<ProofCall, Failure> {
   readonly transactions = new Map<string, Stored>();
-  private failures: Array<{ failure: Failure; path: string | undefined }> = [];
   private counter = 0;
 
   reset() {
-    this.calls.length = 0;
+    this.resetRequests();
     this.transactions.clear();
-    this.failures = [];
-  }
-
-  /** The next `times` requests (to `path`) fail. */
-  failNext(failure: Failure, { times = 1, path }: { times?: number; path?: string } = {}) {
-    for (let i = 0; i < times; i++) this.failures.push({ failure, path });
-  }
-
-  takeFailure(path: string): Failure | undefined {
-    const index = this.failures.findIndex((f) => f.path === undefined || f.path === path);
-    return index < 0 ? undefined : this.failures.splice(index, 1)[0]!.failure;
-  }
-
-  callsTo(method: string, path: string): ProofCall[] {
-    return this.calls.filter((c) => c.method === method && c.path === path);
   }
 
   private id(prefix: string): string {
@@ -234,8 +215,7 @@ export function proofHandlers(base = PROOF_API, fake = proof): HttpHandler[] {
   return [
     http.all(`${base}/v1/*`, async ({ request }) => {
       const call = await callOf(request);
-      fake.calls.push(call);
-      const failure = fake.takeFailure(call.path);
+      const failure = fake.receive(call);
       if (failure === "network") return HttpResponse.error();
       if (failure === "timeout") await delay(1_000);
       if (failure === "server") return refusal(500, "Internal Server Error");
