@@ -49,6 +49,7 @@ const FORM_TARGETS: [string, Role][] = [
   ["/subscription/unsafe/card-plus?checkout=00000000-0000-4000-8000-000000000000", "visitor"],
   ["/subscription/unsafe/card-plus?checkout=not-a-checkout", "member"],
   ["/subscription/unsafe/authenticate?checkout=00000000-0000-4000-8000-000000000000", "member"],
+  ["/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", "visitor"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -81,6 +82,7 @@ const FIELD_NAMES = [
   "intent",
   "token",
   "redirectTo",
+  "return",
   "planId",
   "cardNumber",
   "expiry",
