@@ -42,6 +42,20 @@ describe("loadConfig", () => {
     expect(config.formsUrl).toBe("http://localhost:4100/api/forms");
   });
 
+  it("reaches Proof's test host (Fairfax) or its production host, unless PROOF_API_BASE names another", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).proofApiBase).toBe("https://api.fairfax.proof.com");
+    expect(loadConfig({ DATA_DIR: tempDir(), PROOF_ENVIRONMENT: "production" }).proofApiBase).toBe(
+      "https://api.proof.com",
+    );
+    const local = loadConfig({
+      DATA_DIR: tempDir(),
+      PROOF_ENVIRONMENT: "production",
+      PROOF_API_BASE: "http://127.0.0.1:4010",
+    });
+    expect(local.proofApiBase).toBe("http://127.0.0.1:4010");
+    expect(local.notarizeCostCents).toBe(2500);
+  });
+
   it("never seeds demo data in production unless SEED_DEMO is set", () => {
     const production = {
       NODE_ENV: "production",
@@ -80,6 +94,7 @@ describe("publicConfig", () => {
         STRIPE_WEBHOOK_SECRET: "whsec_abc",
         NOTARY: "proof",
         PROOF_API_KEY: "key",
+        PROOF_WEBHOOK_SECRET: "key",
         PROOF_ENVIRONMENT: "production",
         LRM_URL: "https://learn.example.org",
       }),

@@ -6,6 +6,12 @@ import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
 import { z } from "zod";
 import { ConfigError, parseEnv, type Env } from "./env.server";
 
+/** Proof's hosts: Fairfax is its test environment (https://dev.proof.com/docs/environments). */
+export const PROOF_HOSTS = {
+  sandbox: "https://api.fairfax.proof.com",
+  production: "https://api.proof.com",
+} as const;
+
 export type AppConfig = {
   nodeEnv: Env["NODE_ENV"];
   isProduction: boolean;
@@ -34,6 +40,12 @@ export type AppConfig = {
   notary: Env["NOTARY"];
   proofApiKey: string | undefined;
   proofEnvironment: Env["PROOF_ENVIRONMENT"];
+  /** Proof's API root (without /v1): PROOF_API_BASE, else the host PROOF_ENVIRONMENT names. */
+  proofApiBase: string;
+  /** The key Proof signs its webhook deliveries with (the API key, unless the subscription has its own). */
+  proofWebhookSecret: string | undefined;
+  /** What one notarization costs, in cents: the `cost` a notice's notarization records (spec §3). */
+  notarizeCostCents: number;
   sessionSecret: string;
   stateSecret: string;
   statePrivateKey: string;
@@ -153,6 +165,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     notary: env.NOTARY,
     proofApiKey: env.PROOF_API_KEY,
     proofEnvironment: env.PROOF_ENVIRONMENT,
+    proofApiBase: env.PROOF_API_BASE ?? PROOF_HOSTS[env.PROOF_ENVIRONMENT],
+    proofWebhookSecret: env.PROOF_WEBHOOK_SECRET,
+    notarizeCostCents: env.NOTARIZE_COST_CENTS,
     sessionSecret: secrets.SESSION_SECRET,
     stateSecret: secrets.STATE_SECRET,
     statePrivateKey: secrets.STATE_PRIVATE_KEY,

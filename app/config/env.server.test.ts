@@ -78,7 +78,9 @@ describe("parseEnv", () => {
     for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]) {
       expect(errorOf({ PAYMENTS: "stripe" })).toContain(`${name} is required when PAYMENTS=stripe`);
     }
-    expect(errorOf({ NOTARY: "proof" })).toContain("PROOF_API_KEY is required when NOTARY=proof");
+    for (const name of ["PROOF_API_KEY", "PROOF_WEBHOOK_SECRET"]) {
+      expect(errorOf({ NOTARY: "proof" })).toContain(`${name} is required when NOTARY=proof`);
+    }
     const stripe = {
       PAYMENTS: "stripe",
       STRIPE_SECRET_KEY: "sk_test_abc123",
@@ -92,6 +94,18 @@ describe("parseEnv", () => {
     expect(errorOf({ DONATION_MIN_CENTS: "5000", DONATION_MAX_CENTS: "100" })).toContain(
       "DONATION_MIN_CENTS must not be above DONATION_MAX_CENTS",
     );
+  });
+
+  it("reads Proof's address and the notarizing cost, and keeps a webhook secret as written", () => {
+    expect(parseEnv({}).NOTARIZE_COST_CENTS).toBe(2500);
+    expect(parseEnv({}).PROOF_API_BASE).toBeUndefined();
+    expect(parseEnv({ PROOF_API_BASE: "http://127.0.0.1:4010/", NOTARIZE_COST_CENTS: "0" })).toMatchObject({
+      PROOF_API_BASE: "http://127.0.0.1:4010",
+      NOTARIZE_COST_CENTS: 0,
+    });
+    expect(parseEnv({ PROOF_WEBHOOK_SECRET: " key with spaces " }).PROOF_WEBHOOK_SECRET).toBe(" key with spaces ");
+    expect(errorOf({ PROOF_API_BASE: "api.proof.com" })).toContain("PROOF_API_BASE must be an absolute http(s) URL");
+    expect(errorOf({ NOTARIZE_COST_CENTS: "12.50" })).toContain("NOTARIZE_COST_CENTS must be a whole number");
   });
 
   it("sends mail to the outbox by default and needs an smtp:// or smtps:// SMTP_URL with MAIL=smtp", () => {

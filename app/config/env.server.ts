@@ -120,6 +120,10 @@ export const envSchema = z
         errorMap: () => ({ message: "must be sandbox or production" }),
       })
       .default("sandbox"),
+    PROOF_API_BASE: optionalHttpUrl,
+    // A secret is taken as written: spaces are part of it.
+    PROOF_WEBHOOK_SECRET: omittable(z.string(), { trim: false }),
+    NOTARIZE_COST_CENTS: wholeNumber(0, 100_000_000, "2500"),
     FORMS: z
       .enum(["builtin", "cognito"], {
         errorMap: () => ({ message: "must be builtin or cognito" }),
@@ -210,8 +214,10 @@ export const envSchema = z
     if (env.DONATION_MIN_CENTS > env.DONATION_MAX_CENTS) {
       ctx.addIssue({ code: "custom", path: ["DONATION_MIN_CENTS"], message: "must not be above DONATION_MAX_CENTS" });
     }
-    if (env.NOTARY === "proof" && !env.PROOF_API_KEY) {
-      ctx.addIssue({ code: "custom", path: ["PROOF_API_KEY"], message: "is required when NOTARY=proof" });
+    if (env.NOTARY === "proof") {
+      for (const name of ["PROOF_API_KEY", "PROOF_WEBHOOK_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when NOTARY=proof" });
+      }
     }
     if (env.FORMS === "cognito") {
       for (const name of ["COGNITO_API_KEY", "COGNITO_EMBED_KEY", "COGNITO_WEBHOOK_SECRET"] as const) {

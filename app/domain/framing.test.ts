@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isFrameablePath, paymentSources } from "./framing";
+import { frameAncestors, isFrameablePath, isSelfFrameablePath, paymentSources } from "./framing";
 
 describe("framing", () => {
   it.each([
@@ -31,6 +31,18 @@ describe("framing", () => {
 
   it("refuses all framing when no learning site is configured", () => {
     expect(frameAncestors("/embed/nols", undefined)).toBe("'none'");
+  });
+
+  it.each([
+    ["/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA/document", true],
+    ["/notary/sandbox/x/y/../document", true],
+    ["/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", false],
+    ["/notary/sandbox/ot_sb_A/document/extra", false],
+    ["/notary/sandbox/%2e%2e/%2e%2e/login/document", false],
+    ["/login", false],
+  ])("lets only this site frame the sandbox notary's document: %s %s", (path, expected) => {
+    expect(isSelfFrameablePath(path)).toBe(expected);
+    expect(frameAncestors(path, "https://learn.example.org")).toBe(expected ? "'self'" : "'none'");
   });
 });
 

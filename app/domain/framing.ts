@@ -18,8 +18,20 @@ export function isFrameablePath(path: string): boolean {
   );
 }
 
+/**
+ * The sandbox notary's document (/notary/sandbox/{id}/document): its own signer page shows it
+ * in a frame, so this site, and only this site, may frame it.
+ */
+const SELF_FRAMEABLE = /^\/notary\/sandbox\/[^/]+\/document$/;
+
+export function isSelfFrameablePath(path: string): boolean {
+  const pathname = normalisedPath(path);
+  return pathname !== null && SELF_FRAMEABLE.test(pathname);
+}
+
 /** The CSP frame-ancestors value for a path. */
 export function frameAncestors(path: string, learningSiteUrl: string | undefined): string {
+  if (isSelfFrameablePath(path)) return "'self'";
   if (!learningSiteUrl || !isFrameablePath(path)) return "'none'";
   return new URL(learningSiteUrl).origin;
 }

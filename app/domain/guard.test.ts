@@ -62,6 +62,16 @@ describe("the Support page", () => {
   });
 });
 
+describe("the sandbox notary's signer pages", () => {
+  it("open to whoever has the access URL, signed in or not, set up or not", () => {
+    const page = "/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA";
+    expect(guard(page, "?return=%2Fnol", null)).toEqual({ kind: "allow" });
+    expect(guard(`${page}/document`, "", null)).toEqual({ kind: "allow" });
+    expect(guard(page, "", newbie)).toEqual({ kind: "allow" });
+    expect(isPublicPath("/notaryx")).toBe(false);
+  });
+});
+
 describe("framed pages", () => {
   it.each(["/lrm", "/lrm/header", "/lrm/iframe", "/embed/nols"])(
     "serve %s to a visitor, who signs in inside it",

@@ -27,6 +27,12 @@ export const FRAME_SEGMENTS = new Set(["lrm", "embed"]);
 /** The Contact Support page: where the footer's Support link leads without JavaScript, on every page. */
 const SUPPORT_SEGMENT = "support";
 
+/**
+ * The sandbox notary's signer pages: the signer arrives by the transaction's access URL, as at
+ * Proof, signed in or not; the URL's unguessable id is the key.
+ */
+const NOTARY_SEGMENT = "notary";
+
 /** Paths that never need a user and are not pages of the guard (API, health, assets). */
 const OUTSIDE_GUARD = new Set(["api", "healthz", "build", "redirect-login-success", "redirect-logout-success"]);
 
@@ -40,7 +46,8 @@ export function isPublicPath(pathname: string): boolean {
     PUBLIC_SEGMENTS.has(segment) ||
     OUTSIDE_GUARD.has(segment) ||
     FRAME_SEGMENTS.has(segment) ||
-    segment === SUPPORT_SEGMENT
+    segment === SUPPORT_SEGMENT ||
+    segment === NOTARY_SEGMENT
   );
 }
 

@@ -10,6 +10,9 @@ import type { LearningSiteProvider } from "./learning-site/types";
 import { outboxMailer } from "./mail/outbox.server";
 import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
 import type { MailProvider } from "./mail/types";
+import { proofNotary } from "./notary/proof.server";
+import { sandboxNotary } from "./notary/sandbox.server";
+import type { NotaryProvider, SandboxNotary } from "./notary/types";
 import { sandboxPayments } from "./payments/sandbox.server";
 import { stripePayments } from "./payments/stripe.server";
 import type { PaymentsProvider, SandboxPayments } from "./payments/types";
@@ -28,6 +31,9 @@ export type Providers = {
   payments: PaymentsProvider;
   /** The same provider when it is the built-in sandbox, with its own pages' calls; else null. */
   paymentsSandbox: SandboxPayments | null;
+  notary: NotaryProvider;
+  /** The notary when it is the built-in sandbox, with its signer page's calls; else null. */
+  notarySandbox: SandboxNotary | null;
   forms: FormsProvider;
   mail: Mailer;
   learningSite: LearningSiteProvider;
@@ -56,9 +62,12 @@ function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
 /** Builds the providers the configuration names; the built-in ones are the default. */
 export function buildProviders(config: AppConfig, db: Database, logger: Logger): Providers {
   const sandbox = config.payments === "sandbox" ? sandboxPayments(db) : null;
+  const notarySandbox = config.notary === "sandbox" ? sandboxNotary(db, config.baseUrl) : null;
   return {
     payments: sandbox ?? stripePayments(config),
     paymentsSandbox: sandbox,
+    notary: notarySandbox ?? proofNotary(config),
+    notarySandbox,
     forms:
       config.forms === "cognito" && config.cognitoApiKey
         ? cognitoForms({ apiUrl: config.cognitoApiUrl, apiKey: config.cognitoApiKey })

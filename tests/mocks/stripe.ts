@@ -1,6 +1,7 @@
 import { http, HttpResponse, type HttpHandler, type JsonBodyType } from "msw";
 import Stripe from "stripe";
 import { addInterval } from "~/domain/billing";
+import { FakeProvider, type ProviderCall } from "./fake-provider";
 import { formList, formRecord, formText, parseStripeForm, type Form } from "./stripe-form";
 import {
   cardMethodObject,
@@ -31,11 +32,7 @@ export const STRIPE_SECRET_KEY = "sk_test_memberhall0000000000000000";
 export const STRIPE_PUBLISHABLE_KEY = "pk_test_memberhall0000000000000000";
 export const STRIPE_WEBHOOK_SECRET = "whsec_memberhall0000000000000000";
 
-export type StripeCall = {
-  /** Where the request went: Stripe's API, or the local server STRIPE_API_BASE names. */
-  origin: string;
-  method: string;
-  path: string;
+export type StripeCall = ProviderCall & {
   /** The form body, or the query of a GET or DELETE. */
   params: Form;
   idempotencyKey: string | null;
@@ -44,6 +41,7 @@ export type StripeCall = {
 };
 
 type Reply = { status: number; body: unknown; replayed?: boolean };
+/** What a test may make the next requests meet: a 500, a 429, a dropped connection, or a 402 card decline. */
 type Failure = "server" | "rate_limit" | "network" | "decline";
 
 /** Stripe's test cards, as the browser would confirm them. */
@@ -102,8 +100,7 @@ function discountOf(coupon: StripeObject | null, amount: number): number {
   return Math.round((amount * (coupon.percent_off as number)) / 100);
 }
 
-export class FakeStripe {
-  readonly calls: StripeCall[] = [];
+export class FakeStripe extends FakeProvider<StripeCall, Failure> {
   readonly customers = new Map<string, StripeObject>();
   readonly products = new Map<string, StripeObject>();
   readonly prices = new Map<string, StripeObject>();
@@ -117,31 +114,15 @@ export class FakeStripe {
   /** Each invoice's payment intent (Stripe links them through the invoice's payments). */
   private readonly invoiceIntents = new Map<string, string>();
   private readonly replies = new Map<string, Reply & { fingerprint: string }>();
-  private failures: Array<{ failure: Failure; path: string | undefined }> = [];
   private counter = 0;
 
   reset() {
-    this.calls.length = 0;
+    this.resetRequests();
     const maps = [this.customers, this.products, this.prices, this.coupons, this.subscriptions, this.invoices];
     for (const map of maps) map.clear();
     for (const map of [this.paymentIntents, this.setupIntents, this.paymentMethods, this.charges]) map.clear();
     this.invoiceIntents.clear();
     this.replies.clear();
-    this.failures = [];
-  }
-
-  /** The next `times` requests (to `path`) fail: a 500, a 429, a dropped connection, or a 402 card decline. */
-  failNext(failure: Failure, { times = 1, path }: { times?: number; path?: string } = {}) {
-    for (let i = 0; i < times; i++) this.failures.push({ failure, path });
-  }
-
-  takeFailure(path: string): Failure | undefined {
-    const index = this.failures.findIndex((f) => f.path === undefined || f.path === path);
-    return index < 0 ? undefined : this.failures.splice(index, 1)[0]!.failure;
-  }
-
-  callsTo(method: string, path: string): StripeCall[] {
-    return this.calls.filter((c) => c.method === method && c.path === path);
   }
 
   id(prefix: string): string {
@@ -517,8 +498,7 @@ export function stripeHandlers(base = STRIPE_API, fake = stripe): HttpHandler[] 
   return [
     http.all(`${base}/v1/*`, async ({ request }) => {
       const call = await callOf(request);
-      fake.calls.push(call);
-      const failure = fake.takeFailure(call.path);
+      const failure = fake.receive(call);
       if (failure === "network") return HttpResponse.error();
       if (call.authorization !== `Bearer ${STRIPE_SECRET_KEY}`) {
         return answer(

@@ -55,6 +55,7 @@ const FORM_TARGETS: [string, Role][] = [
   ["/coupon/discount/1", "admin"],
   ["/profile/billing", "member"],
   ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "member"],
+  ["/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", "visitor"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -90,6 +91,7 @@ const FIELD_NAMES = [
   "intent",
   "token",
   "redirectTo",
+  "return",
   "planId",
   "cardNumber",
   "expiry",

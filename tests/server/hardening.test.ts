@@ -67,6 +67,11 @@ describe("the server's answers to odd requests", () => {
     const embed = await raw(server, "/embed/./nols");
     expect(embed.headers["x-frame-options"]).toBeUndefined();
     expect(embed.headers["content-security-policy"]).toContain("frame-ancestors https://learn.example.org");
+    const notarized = await raw(server, "/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA/document");
+    expect(notarized.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(notarized.headers["content-security-policy"]).toContain("frame-ancestors 'self'");
+    const signerPage = await raw(server, "/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA");
+    expect(signerPage.headers["x-frame-options"]).toBe("DENY");
   });
 
   describe("a write that does not say where it comes from", () => {

@@ -5,6 +5,12 @@ import { sandboxObjects } from "~/db/schema";
 import { addInterval, couponPayments, renewalAmount } from "~/domain/billing";
 import { cardNotExpired } from "~/domain/card";
 import { applyCoupon } from "~/domain/coupons";
+import {
+  readSandboxObject as read,
+  writeSandboxObject as write,
+  type SandboxStore,
+  type SandboxTx,
+} from "../sandbox-objects.server";
 import type {
   CardSummary,
   IntentStatus,
@@ -133,28 +139,9 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const dateOf = (value: string | null) => (value ? new Date(value) : null);
 
 export function sandboxPayments(db: Database): SandboxPayments {
-  type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-  type Store = Database | Tx;
+  type Tx = SandboxTx;
 
-  async function read<T>(store: Store, id: string, type: string): Promise<T | null> {
-    const [row] = await store
-      .select({ data: sandboxObjects.data })
-      .from(sandboxObjects)
-      .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.type, type)));
-    return (row?.data as T | undefined) ?? null;
-  }
-
-  async function write(store: Store, id: string, type: string, data: object): Promise<void> {
-    await store
-      .insert(sandboxObjects)
-      .values({ id, type, data: data as Record<string, unknown> })
-      .onConflictDoUpdate({
-        target: sandboxObjects.id,
-        set: { data: data as Record<string, unknown>, updatedAt: new Date() },
-      });
-  }
-
-  async function emit(store: Store, event: PaymentEvent): Promise<void> {
+  async function emit(store: SandboxStore, event: PaymentEvent): Promise<void> {
     await write(store, event.id, "event", { event, delivered: false } satisfies StoredEvent);
   }
 
@@ -189,7 +176,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
   }
 
   async function saveSubscription(
-    store: Store,
+    store: SandboxStore,
     subscription: Subscription,
     type: "subscription.created" | "subscription.updated" | "subscription.deleted",
     now: Date,
@@ -307,7 +294,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
     return { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 
-  async function intentBySecret(store: Store, clientSecret: string): Promise<Intent | null> {
+  async function intentBySecret(store: SandboxStore, clientSecret: string): Promise<Intent | null> {
     const id = clientSecret.split("_secret_")[0] ?? "";
     const type = id.startsWith("seti_") ? "setup_intent" : "payment_intent";
     const intent = await read<Intent>(store, id, type);
