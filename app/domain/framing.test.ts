@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isFrameablePath, paymentSources } from "./framing";
+import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "./framing";
 
 describe("framing", () => {
   it.each([
@@ -27,6 +27,16 @@ describe("framing", () => {
   it("lets only the learning site's origin frame the embed pages", () => {
     expect(frameAncestors("/embed/nols", "https://learn.example.org/path/")).toBe("https://learn.example.org");
     expect(frameAncestors("/profile", "https://learn.example.org")).toBe("'none'");
+  });
+
+  it("lets only this site frame its documents, the NoL preview and the template editor's", () => {
+    expect(isDocumentPath("/api/nol/preview")).toBe(true);
+    expect(isDocumentPath("/admin/templates/12/preview")).toBe(true);
+    expect(isDocumentPath("/admin/templates/12")).toBe(false);
+    expect(isDocumentPath("/admin/templates/x/preview")).toBe(false);
+    expect(isDocumentPath("/api/nol/%2e%2e/preview")).toBe(false);
+    expect(frameAncestors("/api/nol/preview", "https://learn.example.org")).toBe("'self'");
+    expect(frameAncestors("/admin/templates/1/preview", undefined)).toBe("'self'");
   });
 
   it("refuses all framing when no learning site is configured", () => {

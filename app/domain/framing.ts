@@ -18,8 +18,18 @@ export function isFrameablePath(path: string): boolean {
   );
 }
 
+/** Our documents (PDFs), which our own pages show in a frame: the NoL preview and the template editor's. */
+const DOCUMENT_PATHS = [/^\/api\/nol\/preview$/, /^\/admin\/templates\/\d+\/preview$/];
+
+/** Whether a path is a document our own pages frame: only this site may frame it. */
+export function isDocumentPath(path: string): boolean {
+  const pathname = normalisedPath(path);
+  return pathname !== null && DOCUMENT_PATHS.some((pattern) => pattern.test(pathname));
+}
+
 /** The CSP frame-ancestors value for a path. */
 export function frameAncestors(path: string, learningSiteUrl: string | undefined): string {
+  if (isDocumentPath(path)) return "'self'";
   if (!learningSiteUrl || !isFrameablePath(path)) return "'none'";
   return new URL(learningSiteUrl).origin;
 }
