@@ -47,7 +47,16 @@ test.describe("accessibility", () => {
 
   test("member and admin pages have no serious or critical violations", async ({ page, signIn }) => {
     await signIn("admin");
-    for (const path of ["/", "/profile", "/community-group-pending", "/members", "/admin", "/db/mail_outbox"]) {
+    for (const path of [
+      "/",
+      "/profile",
+      "/community-group-pending",
+      "/members",
+      "/admin",
+      "/admin/templates",
+      "/admin/templates/1",
+      "/db/mail_outbox",
+    ]) {
       await page.goto(path);
       await expectAccessible(page, path);
     }

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claims, documentTemplates, noticeCfs, notices, users } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
-import { noticeSchema } from "~/domain/entities";
+import { noticeSchema, noticesResultSchema } from "~/domain/entities";
 import type { DomainError } from "~/domain/errors";
 import { action as templatesAction, loader as templatesLoader } from "~/routes/admin_.templates._index";
 import { action as templateAction, loader as templateLoader } from "~/routes/admin_.templates.$id";
@@ -225,6 +225,10 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
       ]);
       expect(updated[0]!.notice).toEqual(first[0]!.notice);
       expect(updated[0]!.claim.id).toBe(first[0]!.claim.id);
+      // A hosted entry names no claimant: its document names the member.
+      const { pages } = await readPdf(await (await postPreview("creator", idsOf(updated[1]!))).arrayBuffer());
+      expect(pages[0]).toContain("From: Demo Creator");
+      expect(pages[0]).toContain("Notice of Fault");
     });
   });
 
@@ -233,8 +237,10 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
       const response = await getNotices("creator", "cause_code=TS");
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("no-store");
-      const { list } = (await response.json()) as { list: unknown[] };
-      const parsed = list.map((n) => noticeSchema.strict().parse(n));
+      const body: unknown = await response.json();
+      // The spec's shape, and nothing more: each nested object exactly as spec §3 names it.
+      const parsed = noticesResultSchema.parse(body).list;
+      for (const notice of (body as { list: unknown[] }).list) noticeSchema.strict().parse(notice);
       expect(parsed.length).toBeGreaterThanOrEqual(8);
       const first = parsed.find((n) => n.claim.nol_version === "Records" && n.round_cnt === 1)!;
       expect(first).toMatchObject({

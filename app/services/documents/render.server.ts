@@ -58,11 +58,11 @@ export async function noticeFacts(db: Database, { notice, claim, cf }: NoticeRec
         .where(eq(respondents.entryId, creator.id))
     : [];
   const round = notice.roundCnt;
-  const claimantName =
-    (creator?.data as { claimantName?: unknown } | undefined)?.claimantName ?? person?.name ?? person?.username;
+  // The name the member gave on the notice form; a hosted form's entry may have none: the member's own.
+  const given = (creator?.data as { claimantName?: unknown } | undefined)?.claimantName;
   return {
     round,
-    claimantName: typeof claimantName === "string" ? claimantName : "",
+    claimantName: typeof given === "string" && given ? given : (person?.name ?? person?.username ?? ""),
     cause: { code: claim.causeCode, name: cause?.name ?? claim.causeCode },
     countryCode: claim.countryCode,
     version: claim.nolVersion,
