@@ -13,7 +13,7 @@ import { bootApp } from "./app/boot.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
-import { frameAncestors, isFrameablePath, isSelfFrameablePath, paymentSources } from "./app/domain/framing";
+import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "./app/domain/framing";
 import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
 import { limitBodies } from "./app/lib/body-limit.server";
 import {
@@ -119,7 +119,7 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
   );
   app.use((req, res, next) => {
     const path = pathOf(req);
-    if (isSelfFrameablePath(path)) res.setHeader("X-Frame-Options", "SAMEORIGIN");
+    if (isDocumentPath(path)) res.setHeader("X-Frame-Options", "SAMEORIGIN");
     else if (!isFrameablePath(path)) res.setHeader("X-Frame-Options", "DENY");
     next();
   });

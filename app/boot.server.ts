@@ -3,8 +3,9 @@ import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { AppServices } from "./context";
 import { openDatabase, type DatabaseHandle } from "./db/client.server";
-import { demoLogins, seedDemo } from "./db/seed.server";
+import { demoLogins, seedDemo, seedDocumentDefaults } from "./db/seed.server";
 import { buildProviders } from "./providers/index.server";
+import { preloadDocumentFonts } from "./services/documents/pdf.server";
 
 export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<DatabaseHandle> {
   return config.databaseUrl
@@ -17,11 +18,13 @@ export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promi
     : openDatabase({ driver: "pglite", dir: path.join(config.dataDir, "pgdata") });
 }
 
-/** Opens the database, applies migrations, seeds a new database with the demo when allowed. */
+/** Opens the database, applies migrations, adds the document defaults, seeds a new database with the demo when allowed. */
 export async function bootApp(config: AppConfig, logger: Logger): Promise<AppServices> {
   const database = await openConfiguredDatabase(config, logger);
   try {
     await database.migrate();
+    await seedDocumentDefaults(database.db);
+    await preloadDocumentFonts();
     if (config.seedDemo) {
       const seeded = await seedDemo(database.db, { demoPassword: config.demoPassword });
       if (seeded) logger.info("seeded the demo community into the new database");

@@ -29,6 +29,8 @@ export const LOCK = {
   versionStep: 727246,
   /** The webhook deliveries of one hosted-form entry (its id hashed), handled one after the other. */
   hostedEntryDelivery: 727247,
+  /** The versions of one document template scope (cause, kind, round as text): numbered one after the other. */
+  templateScope: 727248,
 } as const;
 
 /** `select pg_advisory_xact_lock(key, id)`: an int id as is, a text one through hashtext. */

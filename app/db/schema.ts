@@ -585,6 +585,42 @@ export const formEntries = pgTable(
   ],
 );
 
+// ── Document templates (DESIGN.md §6 "Documents", docs/decisions/020) ──
+
+export const documentKind = pgEnum("document_kind", ["notice", "true-bill"]);
+
+/**
+ * The text a notice's or a true bill's document is made from, with named placeholders. A
+ * template's scope is its cause (null: any) and round (null: any of its kind); each save makes
+ * a new version of the scope, and the newest version is the one in use. Rows are never changed.
+ */
+export const documentTemplates = pgTable(
+  "document_templates",
+  {
+    id: serial("id").primaryKey(),
+    causeCode: text("cause_code").references(() => causes.code),
+    kind: documentKind("kind").notNull(),
+    round: smallint("round"),
+    version: integer("version").notNull(),
+    body: text("body").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("document_templates_scope_version_key").on(
+      sql`coalesce(${t.causeCode}, '')`,
+      t.kind,
+      sql`coalesce(${t.round}, 0)`,
+      t.version,
+    ),
+    check("document_templates_version_positive", sql`${t.version} >= 1`),
+    check(
+      "document_templates_round_of_kind",
+      sql`${t.round} is null or (${t.kind} = 'notice' and ${t.round} between 1 and 3) or (${t.kind} = 'true-bill' and ${t.round} >= 4)`,
+    ),
+  ],
+);
+
 // ── Claims, notices, notarizations (spec §3 "Notice") ──
 
 export const claims = pgTable(
@@ -616,6 +652,8 @@ export const notices = pgTable(
       .notNull()
       .references(() => claims.id, { onDelete: "cascade" }),
     roundCnt: smallint("round_cnt").notNull(),
+    /** The template version its document was first made with; kept, so the document does not change under it. */
+    documentTemplateId: integer("document_template_id").references(() => documentTemplates.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -638,7 +676,10 @@ export const noticeCfs = pgTable(
     cfCreated: timestamp("cf_created", { withTimezone: true }),
     cfUpdated: timestamp("cf_updated", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("notice_cfs_notice_key").on(t.noticeId)],
+  (t) => [
+    uniqueIndex("notice_cfs_notice_key").on(t.noticeId),
+    index("notice_cfs_entry_idx").on(t.cfFormId, t.cfNumber),
+  ],
 );
 
 export const notarizations = pgTable(

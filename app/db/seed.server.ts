@@ -1,4 +1,7 @@
 import { count, sql } from "drizzle-orm";
+import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
+import { SAMPLE_TEMPLATES } from "~/domain/documents/samples";
+import { DEFAULT_DISCLAIMER, DISCLAIMER_KEY } from "~/domain/documents/templates";
 import { hashPassword } from "~/lib/password.server";
 import type { Database } from "./client.server";
 import { SINGLE_LOCK } from "./locks";
@@ -9,6 +12,7 @@ import {
   couponDiscounts,
   couponPlans,
   coupons,
+  documentTemplates,
   plans,
   settings,
   billingCustomers,
@@ -286,6 +290,21 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
     );
     return true;
   });
+}
+
+/**
+ * What every community starts from, demo or not: the sample document templates (any cause,
+ * any round) and the "not legal advice" notice, where the database has none yet. Runs at every
+ * start; changes nothing the second time, nor anything an admin has written.
+ */
+export async function seedDocumentDefaults(db: Database): Promise<void> {
+  await db
+    .insert(documentTemplates)
+    .values(
+      DOCUMENT_KINDS.map((kind) => ({ causeCode: null, kind, round: null, version: 1, body: SAMPLE_TEMPLATES[kind] })),
+    )
+    .onConflictDoNothing();
+  await db.insert(settings).values({ key: DISCLAIMER_KEY, value: DEFAULT_DISCLAIMER }).onConflictDoNothing();
 }
 
 /** The demo logins, for the start banner; empty when the demo data is not there. */

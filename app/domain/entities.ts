@@ -77,6 +77,9 @@ export const noticeSchema = z.object({
   }),
 });
 
+/** GET /api/nol/notices: "list of notices" (spec §7). */
+export const noticesResultSchema = z.object({ list: z.array(noticeSchema) });
+
 export const planSchema = z.object({ id: z.string(), title: z.string() });
 
 export const couponSchema = z.object({
@@ -211,6 +214,7 @@ export const publicEntities = {
   SessionState: sessionStateSchema,
   AuthEntry: authEntrySchema,
   Notice: noticeSchema,
+  NoticesResult: noticesResultSchema,
   Plan: planSchema,
   Coupon: couponSchema,
   CouponDiscount: couponDiscountSchema,

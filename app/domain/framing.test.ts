@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isFrameablePath, isSelfFrameablePath, paymentSources } from "./framing";
+import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "./framing";
 
 describe("framing", () => {
   it.each([
@@ -29,6 +29,16 @@ describe("framing", () => {
     expect(frameAncestors("/profile", "https://learn.example.org")).toBe("'none'");
   });
 
+  it("lets only this site frame its documents, the NoL preview and the template editor's", () => {
+    expect(isDocumentPath("/api/nol/preview")).toBe(true);
+    expect(isDocumentPath("/admin/templates/12/preview")).toBe(true);
+    expect(isDocumentPath("/admin/templates/12")).toBe(false);
+    expect(isDocumentPath("/admin/templates/x/preview")).toBe(false);
+    expect(isDocumentPath("/api/nol/%2e%2e/preview")).toBe(false);
+    expect(frameAncestors("/api/nol/preview", "https://learn.example.org")).toBe("'self'");
+    expect(frameAncestors("/admin/templates/1/preview", undefined)).toBe("'self'");
+  });
+
   it("refuses all framing when no learning site is configured", () => {
     expect(frameAncestors("/embed/nols", undefined)).toBe("'none'");
   });
@@ -41,7 +51,7 @@ describe("framing", () => {
     ["/notary/sandbox/%2e%2e/%2e%2e/login/document", false],
     ["/login", false],
   ])("lets only this site frame the sandbox notary's document: %s %s", (path, expected) => {
-    expect(isSelfFrameablePath(path)).toBe(expected);
+    expect(isDocumentPath(path)).toBe(expected);
     expect(frameAncestors(path, "https://learn.example.org")).toBe(expected ? "'self'" : "'none'");
   });
 });

@@ -19,19 +19,24 @@ export function isFrameablePath(path: string): boolean {
 }
 
 /**
- * The sandbox notary's document (/notary/sandbox/{id}/document): its own signer page shows it
- * in a frame, so this site, and only this site, may frame it.
+ * Our documents (PDFs), which our own pages show in a frame: the NoL preview, the template
+ * editor's, and the sandbox notary's document on its signer page.
  */
-const SELF_FRAMEABLE = /^\/notary\/sandbox\/[^/]+\/document$/;
+const DOCUMENT_PATHS = [
+  /^\/api\/nol\/preview$/,
+  /^\/admin\/templates\/\d+\/preview$/,
+  /^\/notary\/sandbox\/[^/]+\/document$/,
+];
 
-export function isSelfFrameablePath(path: string): boolean {
+/** Whether a path is a document our own pages frame: only this site may frame it. */
+export function isDocumentPath(path: string): boolean {
   const pathname = normalisedPath(path);
-  return pathname !== null && SELF_FRAMEABLE.test(pathname);
+  return pathname !== null && DOCUMENT_PATHS.some((pattern) => pattern.test(pathname));
 }
 
 /** The CSP frame-ancestors value for a path. */
 export function frameAncestors(path: string, learningSiteUrl: string | undefined): string {
-  if (isSelfFrameablePath(path)) return "'self'";
+  if (isDocumentPath(path)) return "'self'";
   if (!learningSiteUrl || !isFrameablePath(path)) return "'none'";
   return new URL(learningSiteUrl).origin;
 }

@@ -2,11 +2,13 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
 import { LOCK, xactLock } from "~/db/locks";
 import { nolEntries, pendingSubmissions, webhookEvents } from "~/db/schema";
 import { conflict, DomainError, invalid, notFound } from "~/domain/errors";
 import { FORM_BY_ID } from "~/domain/nol/entries";
 import { newFormHash } from "~/lib/form-hash.server";
+import { recordNotices } from "./documents/records.server";
 import { authEntry, causeOpenTo, memberByUsername, requireCauseCode } from "./nol/access.server";
 
 const isoDate = z
@@ -168,6 +170,7 @@ export async function receiveCognitoEntry(
       // An older version delivered late never overwrites a newer one.
       await tx.update(nolEntries).set(values).where(eq(nolEntries.id, entry.Id));
     }
+    await recordNotices(tx as unknown as Database, entry.Id);
     await tx
       .update(pendingSubmissions)
       .set({ resolvedAt: new Date(), entryId: entry.Id })

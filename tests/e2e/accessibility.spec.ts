@@ -59,6 +59,12 @@ test.describe("accessibility", () => {
       "/coupon/discounts",
       "/coupon/discount",
       "/coupon/discount/1",
+      "/community-group-pending",
+      "/members",
+      "/admin",
+      "/admin/templates",
+      "/admin/templates/1",
+      "/db/mail_outbox",
     ]) {
       await page.goto(path);
       await expectAccessible(page, path);

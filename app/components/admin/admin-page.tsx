@@ -23,6 +23,7 @@ const ADMIN_LINKS = [
   { to: "/members", label: "Members" },
   { to: "/coupon/discounts", label: "Coupons" },
   { to: "/admin/jobs", label: "Background jobs" },
+  { to: "/admin/templates", label: "Document templates" },
   ...RECORDS,
 ];
 

@@ -16,7 +16,8 @@ export type Step = {
   notarize: boolean;
 };
 
-const NOTICE_NAMES: Record<number, string> = { 1: "Notice of Liability", 2: "Notice of Fault", 3: "Default" };
+/** The notice of each round (spec §4 "NoL steps"). */
+export const NOTICE_NAMES: Record<number, string> = { 1: "Notice of Liability", 2: "Notice of Fault", 3: "Default" };
 
 /** "let h be the number of rounds with tracking set" */
 export function roundsTracked(entry: Pick<EntryFacts, "nol_tracking"> | null): number {

@@ -20,6 +20,7 @@ import { stepSchema } from "~/domain/nol/step-form";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
 import { actorOf } from "../accounts.server";
+import { recordNotices } from "../documents/records.server";
 import { audit } from "../audit.server";
 import type { UserRow, Viewer } from "../session.server";
 import {
@@ -81,7 +82,10 @@ export async function submitStep(
       await tx.execute(xactLock(LOCK.versionStep, `${owner.id}|${input.causeCode}|${input.version}`));
       const state = versionState(await entriesOf(tx as unknown as Database, owner.id, input.causeCode), input.version);
       if (state.step.kind !== seen.step.kind || state.step.round !== seen.step.round) throw stepTaken(state.step.label);
-      return saveStep(new StepWriter(tx, owner, input), state, values);
+      const saved = await saveStep(new StepWriter(tx, owner, input), state, values);
+      // The round's claim, notice and notice_cf go with the entry, or neither does.
+      await recordNotices(tx as unknown as Database, saved);
+      return saved;
     });
   } catch (error) {
     // Nothing was saved: the pending record would otherwise wait for an entry forever.

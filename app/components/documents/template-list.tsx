@@ -1,0 +1,142 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "@remix-run/react";
+import { Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
+import {
+  disclaimerSchema,
+  KIND_NAMES,
+  newTemplateSchema,
+  scopeLabel,
+  type TemplateScope,
+} from "~/domain/documents/templates";
+import { formatDateTime } from "~/lib/format";
+import { DocumentDisclaimer } from "./disclaimer";
+
+type TemplateSummary = TemplateScope & { id: number; version: number; createdAt: string; causeName: string | null };
+
+/** A form's last answer, when it was this form's (both forms post to one action, named by `intent`). */
+function answerOf(lastResult: SubmissionResult<string[]> | undefined, intent: string) {
+  return (lastResult?.initialValue as { intent?: unknown } | undefined)?.intent === intent ? lastResult : undefined;
+}
+
+/** /admin/templates: the templates in use, a template for a cause or round of its own, and the "not legal advice" notice. */
+export function TemplateList({
+  templates,
+  causes,
+  disclaimer,
+  lastResult,
+}: {
+  templates: TemplateSummary[];
+  causes: { code: string; name: string }[];
+  disclaimer: string;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  return (
+    <section className="card card-wide" aria-labelledby="templates-title">
+      <p>
+        <Link to="/admin">Admin</Link>
+      </p>
+      <h1 id="templates-title">Document templates</h1>
+      <DocumentDisclaimer text={disclaimer} />
+      <p className="muted">
+        Each notice round and each true bill is printed from the template of its cause and round, or the closest one: a
+        cause&apos;s template for any round, then a template of any cause for the round, then the one for any cause and
+        round. Saving a template makes a new version; a notice keeps the version its document was first made with.
+      </p>
+      <div className="table-scroll">
+        <table className="data" aria-label="Templates in use">
+          <thead>
+            <tr>
+              <th scope="col">Template</th>
+              <th scope="col">Version</th>
+              <th scope="col">Saved</th>
+            </tr>
+          </thead>
+          <tbody>
+            {templates.map((t) => (
+              <tr key={t.id}>
+                <td>
+                  <Link to={`/admin/templates/${t.id}`}>{scopeLabel(t, t.causeName)}</Link>
+                </td>
+                <td>{t.version}</td>
+                <td>{formatDateTime(t.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <NewTemplateForm causes={causes} lastResult={answerOf(lastResult, "create")} />
+      <DisclaimerForm disclaimer={disclaimer} lastResult={answerOf(lastResult, "disclaimer")} />
+    </section>
+  );
+}
+
+function NewTemplateForm({
+  causes,
+  lastResult,
+}: {
+  causes: { code: string; name: string }[];
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const [form, fields] = useSchemaForm(newTemplateSchema, { id: "new-template", lastResult });
+  return (
+    <>
+      <h2>A template for a cause or a round</h2>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors form={form} />
+        <input type="hidden" name="intent" value="create" />
+        <SelectField meta={fields.kind} label="Kind">
+          {DOCUMENT_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {KIND_NAMES[kind]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField meta={fields.causeCode} label="Cause">
+          <option value="">Any cause</option>
+          {causes.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.name}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          meta={fields.round}
+          label="Round (leave empty for any)"
+          hint="1 to 3 for a notice; 4 for the First True Bill, 5 for the second…"
+          inputMode="numeric"
+        />
+        <div className="actions">
+          <SubmitButton pendingText="Creating…">Create from the text in use</SubmitButton>
+        </div>
+      </Form>
+    </>
+  );
+}
+
+function DisclaimerForm({ disclaimer, lastResult }: { disclaimer: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useSchemaForm(disclaimerSchema, {
+    id: "disclaimer",
+    lastResult,
+    defaultValue: { disclaimer },
+  });
+  return (
+    <>
+      <h2>The &ldquo;not legal advice&rdquo; notice</h2>
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <FormErrors form={form} />
+        <input type="hidden" name="intent" value="disclaimer" />
+        <TextareaField
+          meta={fields.disclaimer}
+          label="Notice"
+          hint="Shown on every page that makes a document, and printed at the foot of each page of the documents."
+          rows={4}
+        />
+        <div className="actions">
+          <SubmitButton pendingText="Saving…">Save the notice</SubmitButton>
+        </div>
+      </Form>
+    </>
+  );
+}

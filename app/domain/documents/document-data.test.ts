@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import {
+  documentFilename,
+  documentKindOf,
+  documentTitle,
+  documentValues,
+  respondentsOf,
+  type DocumentFacts,
+} from "./document-data";
+import { sampleFacts } from "./samples";
+
+const respondents = [
+  { slot: 9, name: "Joined Party", type: "Joinder" },
+  { slot: 1, name: "Officer Example", type: "Official" },
+  { slot: 13, name: "Late Party", type: "Individual" },
+];
+
+const notice: DocumentFacts = {
+  round: 2,
+  claimantName: "Cara Creator",
+  cause: { code: "TS", name: "Traffic Stop" },
+  countryCode: "US",
+  version: "Spring 2026",
+  exhibit: "TS-000001",
+  noticeDate: "2026-03-02T10:00:00Z",
+  respondents,
+  dailyAmountCents: 25_000,
+  mailing: { date: "2026-03-05", tracking: "RR1US", delivered: false },
+  bill: null,
+};
+
+const bill: DocumentFacts = {
+  ...notice,
+  round: 5,
+  mailing: { date: null, tracking: null, delivered: false },
+  bill: { ...sampleFacts({ kind: "true-bill", round: 5, cause: notice.cause }).bill!, billedSlots: [9] },
+};
+
+describe("the data a round's document needs", () => {
+  it.each([
+    [1, "notice", "Notice of Liability"],
+    [2, "notice", "Notice of Fault"],
+    [3, "notice", "Default"],
+    [4, "true-bill", "First True Bill"],
+    [6, "true-bill", "Third True Bill"],
+  ] as const)(
+    "'Rounds 1 to 3 are notice rounds; true bills count from 4': round %i is a %s, %s",
+    (round, kind, title) => {
+      expect(documentKindOf(round)).toBe(kind);
+      expect(documentTitle(round)).toBe(title);
+    },
+  );
+
+  it("names a notice's respondents of the slots open by its round (spec §9: 8, then 4 extra in round 2 and in round 3)", () => {
+    expect(respondentsOf({ ...notice, round: 1 }).map((r) => r.slot)).toEqual([1]);
+    expect(respondentsOf(notice).map((r) => r.slot)).toEqual([1, 9]);
+    expect(respondentsOf({ ...notice, round: 3 }).map((r) => r.slot)).toEqual([1, 9, 13]);
+  });
+
+  it("names the respondents a true bill bills, or all of them when the entry does not say", () => {
+    expect(respondentsOf(bill).map((r) => r.slot)).toEqual([9]);
+    expect(respondentsOf({ ...bill, bill: { ...bill.bill!, billedSlots: null } }).map((r) => r.slot)).toEqual([
+      1, 9, 13,
+    ]);
+  });
+
+  it("fills a notice round's placeholders from its entry", () => {
+    expect(documentValues(notice)).toMatchObject({
+      title: "Notice of Fault",
+      round: "2",
+      round_label: "Round 2",
+      prior_rounds: "Round 1",
+      "claimant.name": "Cara Creator",
+      "cause.name": "Traffic Stop",
+      exhibit: "TS-000001",
+      notice_date: "Mar 2, 2026",
+      respondents: "1. Officer Example (Official)\n9. Joined Party (Joinder)",
+      respondent_count: "2",
+      daily_amount: "$250.00",
+      mailing_date: "Mar 5, 2026",
+      tracking_number: "RR1US",
+      delivered: "Not yet",
+      true_bill_number: null,
+      escalation_fee: null,
+    });
+    expect(documentValues({ ...notice, round: 1 }).prior_rounds).toBe("None");
+  });
+
+  it("fills a true bill's amounts, its escalation fee and the rounds before it", () => {
+    expect(documentValues(bill)).toMatchObject({
+      title: "Second True Bill",
+      round_label: "Second True Bill",
+      prior_rounds: "Rounds 1 to 3, First True Bill",
+      true_bill_number: "2",
+      administrative_judgment: "$12,000.00",
+      escalation_fee: "$2,000.00",
+      true_bill_total: "$14,000.00",
+      first_true_bill_total: "$10,000.00",
+      first_preparation_date: "Jun 1, 2026",
+      respondents: "9. Joined Party (Joinder)",
+      mailing_date: null,
+    });
+    expect(documentValues({ ...bill, round: 4 }).prior_rounds).toBe("Rounds 1 to 3");
+    expect(documentValues({ ...bill, round: 6 }).prior_rounds).toBe(
+      "Rounds 1 to 3, First True Bill to Second True Bill",
+    );
+  });
+
+  it("leaves what the entry does not hold empty, and lists no respondents as empty", () => {
+    const values = documentValues({ ...notice, exhibit: null, dailyAmountCents: null, respondents: [] });
+    expect(values).toMatchObject({ exhibit: null, daily_amount: null, respondents: null, respondent_count: "0" });
+  });
+
+  it("names the file in plain ASCII", () => {
+    expect(documentFilename(notice)).toBe("ts-spring-2026-round-2.pdf");
+    expect(documentFilename({ ...bill, version: "Été / 2026 ✓" })).toBe("ts-ete-2026-second-true-bill.pdf");
+  });
+});

@@ -1,0 +1,173 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { causes, nolEntries, notices, respondents, users } from "~/db/schema";
+import {
+  documentFilename,
+  documentKindOf,
+  documentRoundLabel,
+  documentTitle,
+  documentValues,
+  type DocumentFacts,
+} from "~/domain/documents/document-data";
+import { documentLines } from "~/domain/documents/layout";
+import { SAMPLE_CAUSE, sampleFacts } from "~/domain/documents/samples";
+import type { TemplateScope } from "~/domain/documents/templates";
+import { notFound } from "~/domain/errors";
+import type { NoticeIds } from "~/domain/documents/notice-ids";
+import type { Viewer } from "../session.server";
+import { noticeOf, type NoticeRecord } from "./notices.server";
+import { renderPdf } from "./pdf.server";
+import { documentDisclaimer, templateById, templateInUse, type TemplateRow } from "./templates.server";
+
+/** A round's document: its notice's data through its template to a PDF. */
+
+export type RenderedDocument = { bytes: Uint8Array; filename: string; template: Pick<TemplateRow, "id" | "version"> };
+
+type EntryRow = typeof nolEntries.$inferSelect;
+
+const cents = (dollars: unknown) => (typeof dollars === "number" ? Math.round(dollars * 100) : null);
+
+/** What a notice's document is made from: its claim, the entry of its round, the version's creator entry and respondents. */
+export async function noticeFacts(db: Database, { notice, claim, cf }: NoticeRecord): Promise<DocumentFacts> {
+  // The round's entry is one of its version's: the claim names the member, cause and version.
+  const version = await db
+    .select()
+    .from(nolEntries)
+    .where(
+      and(
+        eq(nolEntries.userId, claim.claimantId),
+        eq(nolEntries.causeCode, claim.causeCode),
+        eq(nolEntries.descriptiveVersion, claim.nolVersion),
+      ),
+    )
+    .orderBy(asc(nolEntries.createdAt));
+  const entry = version.find((e) => e.formId === cf.cfFormId && e.entryNumber === cf.cfNumber);
+  if (!entry) throw notFound("No such notice");
+  const creator = entry.form === "NoLCreator2" ? entry : (version.find((e) => e.form === "NoLCreator2") ?? null);
+  const profile = version.find((e) => e.form === "NoLProfileBilling") ?? null;
+  const [person] = await db
+    .select({ name: users.name, username: users.username })
+    .from(users)
+    .where(eq(users.id, claim.claimantId));
+  const [cause] = await db.select({ name: causes.name }).from(causes).where(eq(causes.code, claim.causeCode));
+  const named = creator
+    ? await db
+        .select({ slot: respondents.slot, name: respondents.name, type: respondents.type })
+        .from(respondents)
+        .where(eq(respondents.entryId, creator.id))
+    : [];
+  const round = notice.roundCnt;
+  // The name the member gave on the notice form; a hosted form's entry may have none: the member's own.
+  const given = (creator?.data as { claimantName?: unknown } | undefined)?.claimantName;
+  return {
+    round,
+    claimantName: typeof given === "string" && given ? given : (person?.name ?? person?.username ?? ""),
+    cause: { code: claim.causeCode, name: cause?.name ?? claim.causeCode },
+    countryCode: claim.countryCode,
+    version: claim.nolVersion,
+    exhibit: claim.exhibitId,
+    noticeDate: notice.createdAt,
+    respondents: named,
+    dailyAmountCents: cents(creator?.profile?.DailyAmount) ?? cents(profile?.profile?.DailyAmount),
+    mailing: documentKindOf(round) === "notice" ? roundMailing(entry, round) : billMailing(entry),
+    bill: documentKindOf(round) === "notice" ? null : billOf(entry),
+  };
+}
+
+function roundMailing(creator: EntryRow, round: number): DocumentFacts["mailing"] {
+  const track = creator.mail?.[`Track${round}`];
+  return {
+    date: creator.nolMailingDate[round - 1] ?? null,
+    tracking: typeof track === "string" ? track : null,
+    delivered: Boolean(creator.nolProofOfDelivery[round - 1]),
+  };
+}
+
+function billMailing(bill: EntryRow): DocumentFacts["mailing"] {
+  return { date: bill.billMailingDate, tracking: bill.billTracking, delivered: Boolean(bill.billProofOfDelivery) };
+}
+
+function billOf(bill: EntryRow): DocumentFacts["bill"] {
+  const slots = (bill.data as { billedSlots?: unknown }).billedSlots;
+  return {
+    preparationDate: bill.preparationDate,
+    firstPreparationDate: bill.preparationDate1tb,
+    administrativeJudgmentCents: bill.administrativeJudgment,
+    firstAdministrativeJudgmentCents: bill.administrativeJudgment1tb,
+    escalationFeeCents: bill.escalationFee,
+    totalCents: bill.trueBillTotal,
+    firstTotalCents: bill.firstTrueBillTotal,
+    billedSlots: Array.isArray(slots) && slots.every((s) => typeof s === "number") ? slots : null,
+  };
+}
+
+/**
+ * The template a notice's document is made with: the version it was first made with, or the
+ * one in use now, which it then keeps (docs/decisions/020).
+ */
+async function noticeTemplate(db: Database, record: NoticeRecord): Promise<TemplateRow> {
+  const kept = record.notice.documentTemplateId;
+  if (kept !== null) return templateById(db, kept);
+  const current = await templateInUse(db, {
+    causeCode: record.claim.causeCode,
+    kind: documentKindOf(record.notice.roundCnt),
+    round: record.notice.roundCnt,
+  });
+  const [claimed] = await db
+    .update(notices)
+    .set({ documentTemplateId: current.id })
+    .where(and(eq(notices.id, record.notice.id), isNull(notices.documentTemplateId)))
+    .returning({ id: notices.documentTemplateId });
+  if (claimed) return current;
+  // Another request made the first document meanwhile: use the version it kept.
+  const [row] = await db
+    .select({ id: notices.documentTemplateId })
+    .from(notices)
+    .where(eq(notices.id, record.notice.id));
+  return templateById(db, row!.id!);
+}
+
+async function render(db: Database, body: string, facts: DocumentFacts): Promise<Uint8Array> {
+  const title = documentTitle(facts.round);
+  const label = documentRoundLabel(facts.round);
+  return renderPdf({
+    lines: documentLines(body, documentValues(facts)),
+    footer: await documentDisclaimer(db),
+    title: `${title}: ${facts.claimantName}`,
+    subject: `${label} of ${facts.version} (${facts.cause.name})`,
+    author: facts.claimantName,
+    keywords: [facts.claimantName, label, `round ${facts.round}`, facts.cause.code, facts.version],
+  });
+}
+
+/** A notice's document as a PDF (spec §7 /api/nol/preview, and the document sent to the notary). */
+export async function renderNoticePdf(services: AppServices, record: NoticeRecord): Promise<RenderedDocument> {
+  const facts = await noticeFacts(services.db, record);
+  const template = await noticeTemplate(services.db, record);
+  return {
+    bytes: await render(services.db, template.body, facts),
+    filename: documentFilename(facts),
+    template: { id: template.id, version: template.version },
+  };
+}
+
+/** A template's text (saved or being edited) on the sample round of its scope, for the editor's preview. */
+export async function renderTemplatePreview(
+  services: AppServices,
+  scope: TemplateScope,
+  body: string,
+): Promise<Uint8Array> {
+  const [cause] = scope.causeCode
+    ? await services.db
+        .select({ code: causes.code, name: causes.name })
+        .from(causes)
+        .where(eq(causes.code, scope.causeCode))
+    : [];
+  return render(services.db, body, sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }));
+}
+
+/** POST /api/nol/preview: the document of the member's own notice the current NoL names. */
+export async function previewNotice(services: AppServices, viewer: Viewer, ids: NoticeIds): Promise<RenderedDocument> {
+  return renderNoticePdf(services, await noticeOf(services.db, viewer.member, ids));
+}
