@@ -73,7 +73,8 @@ const removedFields = { accessUrl: null, nzStatus: null, nzStatus2: null } as co
 
 /**
  * The key of one attempt: the notice, the transaction it replaces (none at first) and the
- * minute. A double submit is one transaction; a later attempt, or one after a removal, is new.
+ * minute. Two submits at once are one transaction (a later one finds it open and answers it);
+ * an attempt after a removal or a deletion is a new one.
  */
 function idempotencyKey(noticeId: number, existing: NotarizationRow | null, now: Date): string {
   const minute = Math.floor(now.getTime() / 60_000);
@@ -89,6 +90,15 @@ export async function notarize(
   const { db, config, providers, logger } = services;
   const notary = providers.notary;
   const record = await noticeOf(db, viewer.member, ids);
+  const open = record.notarization;
+  if (open?.nzId && open.provider === notary.name && OPEN_STATUSES.includes(open.nzStatus as NotaryStatus)) {
+    // The notice's transaction is still open (a double submit, a second tab): it is the one.
+    const current = await atProvider(() => notary.getTransaction(open.nzId!));
+    if (current) {
+      await recordTransaction(db, open, current);
+      return { notice: noticeJson(await noticeOf(db, viewer.member, ids)) };
+    }
+  }
   const document = await renderNoticePdf(services, record);
   const member = viewer.member;
   const made = await atProvider(() =>
