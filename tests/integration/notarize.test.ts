@@ -19,6 +19,7 @@ import {
   pollOpenNotarizations,
   refreshNotarization,
 } from "~/services/notary/notarize.server";
+import { jobs } from "~/services/jobs.server";
 import { submitStep } from "~/services/nol/save-step.server";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
@@ -285,6 +286,23 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       expect(await pollOpenNotarizations(services)).toBeGreaterThan(0);
       expect(await rowOf(id)).toMatchObject({ nzStatus: "completed" });
       await deliverNotarySandboxEvents(services);
+    });
+
+    it("makes one transaction for two submits at once", async () => {
+      const both = await roundOne("Twice");
+      const [a, b] = await Promise.all([
+        notarize(services, creator, { ...both, draft: false }),
+        notarize(services, creator, { ...both, draft: false }),
+      ]);
+      const idOf = (r: typeof a) => ("notice" in r ? r.notice.notarize!.nz_id : null);
+      expect(idOf(a)).not.toBeNull();
+      expect(idOf(b)).toBe(idOf(a));
+    });
+
+    it("runs the sandbox's event job only with the sandbox notary; the poll job always", () => {
+      expect(jobs["notary-sandbox-events"].enabled(services)).toBe(true);
+      expect(jobs["notary-sandbox-events"].enabled(proofContext.app!)).toBe(false);
+      expect(jobs["notary-poll"]).toMatchObject({ schedule: "*/5 * * * *" });
     });
 
     it("has no webhook while the sandbox is the notary", async () => {
