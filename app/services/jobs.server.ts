@@ -7,6 +7,7 @@ import { passwordResetJob } from "./accounts.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
+import { notaryPollJob, notarySandboxEventsJob } from "./notary/notarize.server";
 
 /**
  * Background work runs on pg-boss, in the app's own database: every server runs the runner,
@@ -46,6 +47,8 @@ export const jobs = {
   "payment-failed-notice": paymentFailedNoticeJob,
   "payments-sandbox-events": sandboxEventsJob,
   "payments-sandbox-renewals": sandboxRenewalsJob,
+  "notary-sandbox-events": notarySandboxEventsJob,
+  "notary-poll": notaryPollJob,
 } satisfies JobRegistry;
 
 export type JobName = keyof typeof jobs;

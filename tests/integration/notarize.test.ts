@@ -1,0 +1,351 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AppServices } from "~/context";
+import { notarizations, users, webhookEvents } from "~/db/schema";
+import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
+import { NotaryUnavailable, type NotaryEvent } from "~/providers/notary/types";
+import { action as notarizeAction } from "~/routes/api.nol.notarize";
+import { action as nzAction } from "~/routes/api.nol.notarize.$nzId";
+import { action as refreshAction } from "~/routes/api.nol.notarize.refresh.$nzId";
+import { action as webhookAction } from "~/routes/api.webhooks.notary";
+import { noticesOf } from "~/services/documents/notices.server";
+import {
+  NOTARIZE_FAILED_MESSAGE,
+  REMOVED_MESSAGE,
+  applyNotaryEvent,
+  deliverNotarySandboxEvents,
+  notarize,
+  pollOpenNotarizations,
+  refreshNotarization,
+} from "~/services/notary/notarize.server";
+import { jobs } from "~/services/jobs.server";
+import { submitStep } from "~/services/nol/save-step.server";
+import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createSession } from "../helpers/users";
+import { PROOF_API_KEY, PROOF_WEBHOOK_SECRET, proof, signedDelivery } from "../mocks/proof";
+
+const form = (values: Record<string, string>) => {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(values)) data.set(k, v);
+  return data;
+};
+
+/** A thrown Response is an answer too (a 401 of requireApiMember). */
+const answer = async (call: unknown): Promise<Response> => {
+  try {
+    return (await call) as Response;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+};
+
+type NoticeJson = {
+  notice_id: number;
+  notarize: null | (Record<string, unknown> & { nz_id: string; access_url: string | null });
+};
+
+const notice1 = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" };
+
+describe.each(drivers)("notarizing a notice (%s)", (driver) => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  let proofContext: AppLoadContext;
+  let services: AppServices;
+  let creator: Viewer;
+  let admin: Viewer;
+  const cookie: Record<string, string> = {};
+  let proofCookie = "";
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    await seedDocumentDefaults(database.db);
+    context = testContext(database);
+    proofContext = testContext(database, {
+      NOTARY: "proof",
+      PROOF_API_KEY,
+      PROOF_WEBHOOK_SECRET,
+    });
+    services = context.app!;
+    for (const u of await database.db.select().from(users)) {
+      ids[u.username] = u.id;
+      const session = await createSession(database.db, u.id);
+      cookie[u.username] = await siteCookies(services.config).session.serialize(session.id);
+    }
+    proofCookie = await siteCookies(proofContext.app!.config).session.serialize(
+      (await createSession(database.db, ids.creator!)).id,
+    );
+    creator = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+    admin = (await loadViewer(database.db, (await createSession(database.db, ids.admin!)).id))!;
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Submits round 1 of a new version: its notice, and the ids that name it. */
+  async function roundOne(version: string) {
+    const { entryId } = await submitStep(services, creator, creator.member, {
+      causeCode: "TS",
+      version,
+      kind: "notice",
+      form: form(notice1),
+    });
+    return { cf_number: Number(entryId.split("-")[1]), cf_version: version, round_cnt: 1 };
+  }
+
+  const call = (
+    route: typeof notarizeAction,
+    method: string,
+    url: string,
+    options: { username?: string; body?: unknown; params?: Record<string, string>; on?: AppLoadContext } = {},
+  ) =>
+    answer(
+      route({
+        request: new Request(`http://localhost${url}`, {
+          method,
+          ...(options.body === undefined
+            ? {}
+            : { body: typeof options.body === "string" ? options.body : JSON.stringify(options.body) }),
+          headers: {
+            cookie: options.on === proofContext ? proofCookie : (cookie[options.username ?? "creator"] ?? ""),
+            "content-type": "application/json",
+          },
+        }),
+        params: options.params ?? {},
+        context: options.on ?? context,
+      }),
+    );
+
+  const rowOf = async (nzId: string) =>
+    (await database.db.select().from(notarizations).where(eq(notarizations.nzId, nzId)))[0];
+
+  describe("with the sandbox notary", () => {
+    let nzId: string;
+    let noticeIds: Awaited<ReturnType<typeof roundOne>>;
+
+    it("notarizes the member's submitted notice: the notice's notarize has the access URL", async () => {
+      noticeIds = await roundOne("Notarized");
+      const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: noticeIds });
+      expect(response.status).toBe(200);
+      const { notice } = (await response.json()) as { notice: NoticeJson };
+      expect(notice.notarize).toMatchObject({
+        nz_status: "sent",
+        nz_status2: "sent_to_signer",
+        cost: services.config.notarizeCostCents,
+        access_url: expect.stringContaining("/notary/sandbox/ot_sb_"),
+      });
+      nzId = notice.notarize!.nz_id;
+      const [record] = await noticesOf(database.db, creator.member, "TS").then((all) =>
+        all.filter((r) => r.claim.nolVersion === "Notarized"),
+      );
+      expect(record!.notarization).toMatchObject({ provider: "sandbox", nzId });
+    });
+
+    it("makes one transaction for a double submit", async () => {
+      const again = await notarize(services, creator, { ...noticeIds, draft: false });
+      expect("notice" in again && again.notice.notarize!.nz_id).toBe(nzId);
+    });
+
+    it("follows the signer through the sandbox's events to completed", async () => {
+      const sandbox = services.providers.notarySandbox!;
+      await sandbox.meetNotary(nzId);
+      await sandbox.sign(nzId);
+      expect(await deliverNotarySandboxEvents(services)).toBeGreaterThan(0);
+      expect(await rowOf(nzId)).toMatchObject({ nzStatus: "completed" });
+      expect(await deliverNotarySandboxEvents(services)).toBe(0);
+    });
+
+    it("refreshes from the provider; a transaction removed there clears the link, with the warning", async () => {
+      const fine = await call(refreshAction, "POST", `/api/nol/notarize/refresh/${nzId}`, { params: { nzId } });
+      expect(await fine.json()).toEqual({ error: null, deleted: false, upd: true });
+
+      await services.providers.notarySandbox!.deleteAtProvider(nzId);
+      const gone = await call(refreshAction, "POST", `/api/nol/notarize/refresh/${nzId}`, { params: { nzId } });
+      expect(await gone.json()).toEqual({ error: REMOVED_MESSAGE, deleted: true, upd: false });
+      expect(await rowOf(nzId)).toMatchObject({ accessUrl: null, nzStatus: null, nzStatus2: null });
+    });
+
+    it("answers 404 alike for another member's nz_id, another member's notice and a missing one", async () => {
+      for (const id of [nzId, "ot_sb_missing"]) {
+        const response = await call(refreshAction, "POST", `/api/nol/notarize/refresh/${id}`, {
+          username: "admin",
+          params: { nzId: id },
+        });
+        expect(response.status).toBe(404);
+        const put = await call(nzAction, "PUT", `/api/nol/notarize/${id}`, {
+          username: "admin",
+          body: {},
+          params: { nzId: id },
+        });
+        expect(put.status).toBe(404);
+        const del = await call(nzAction, "DELETE", `/api/nol/notarize/${id}`, {
+          username: "admin",
+          params: { nzId: id },
+        });
+        expect(del.status).toBe(404);
+      }
+      await expect(refreshNotarization(services, admin, nzId)).rejects.toMatchObject({ status: 404 });
+      const other = await call(notarizeAction, "POST", "/api/nol/notarize", { username: "admin", body: noticeIds });
+      expect(other.status).toBe(404);
+      expect(await rowOf(nzId)).toBeDefined();
+    });
+
+    it("validates bodies and methods: 400 with field errors, 405 for another method, nothing changed", async () => {
+      const bad = await call(notarizeAction, "POST", "/api/nol/notarize", { body: { ...noticeIds, round_cnt: 0 } });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { fieldErrors: object }).fieldErrors).toHaveProperty("round_cnt");
+      const extra = await call(notarizeAction, "POST", "/api/nol/notarize", { body: { ...noticeIds, x: 1 } });
+      expect(extra.status).toBe(400);
+      const put = await call(nzAction, "PUT", `/api/nol/notarize/${nzId}`, { body: { send: "yes" }, params: { nzId } });
+      expect(put.status).toBe(400);
+      const patch = await call(nzAction, "PATCH", `/api/nol/notarize/${nzId}`, { params: { nzId } });
+      expect(patch.status).toBe(405);
+      expect(await patch.json()).toHaveProperty("error");
+      const get = await call(notarizeAction, "GET", "/api/nol/notarize");
+      expect(get.status).toBe(405);
+    });
+
+    it("sends a draft with PUT, and deletes with DELETE", async () => {
+      const ids2 = await roundOne("Drafted");
+      const made = await call(notarizeAction, "POST", "/api/nol/notarize", { body: { ...ids2, draft: true } });
+      const { notice } = (await made.json()) as { notice: NoticeJson };
+      const draftId = notice.notarize!.nz_id;
+      expect(notice.notarize).toMatchObject({ nz_status: "draft" });
+      const put = await call(nzAction, "PUT", `/api/nol/notarize/${draftId}`, { body: {}, params: { nzId: draftId } });
+      expect(await put.json()).toMatchObject({ deleted: false, updated: true, upd: true });
+      expect(await rowOf(draftId)).toMatchObject({ nzStatus: "sent" });
+      const del = await call(nzAction, "DELETE", `/api/nol/notarize/${draftId}`, { params: { nzId: draftId } });
+      expect(del.status).toBe(200);
+      expect(await rowOf(draftId)).toBeUndefined();
+      expect(await services.providers.notary.getTransaction(draftId)).toBeNull();
+    });
+
+    it("answers 503 while the notary is down, and writes nothing", async () => {
+      const ids3 = await roundOne("Unreachable");
+      vi.spyOn(services.providers.notary, "createTransaction").mockRejectedValue(new NotaryUnavailable("down"));
+      const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids3 });
+      expect(response.status).toBe(503);
+      expect((await response.json()) as object).toHaveProperty("error");
+      const records = (await noticesOf(database.db, creator.member, "TS")).filter(
+        (r) => r.claim.nolVersion === "Unreachable",
+      );
+      expect(records[0]!.notarization).toBeNull();
+    });
+
+    it("answers spec §8's message with the support contact when no notarize results", async () => {
+      const ids4 = await roundOne("Nothing");
+      vi.spyOn(services.providers.notary, "createTransaction").mockResolvedValue(
+        null as unknown as Awaited<ReturnType<typeof services.providers.notary.createTransaction>>,
+      );
+      const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids4 });
+      const { error } = (await response.json()) as { error: string };
+      expect(error).toContain(NOTARIZE_FAILED_MESSAGE);
+      expect(error).toContain(services.config.supportEmail);
+    });
+
+    it("applies a replayed event once", async () => {
+      const ids5 = await roundOne("Replayed");
+      const result = await notarize(services, creator, { ...ids5, draft: false });
+      const id = "notice" in result ? result.notice.notarize!.nz_id! : "";
+      await deliverNotarySandboxEvents(services);
+      const event: NotaryEvent = {
+        id: `evt_replay_${driver}`,
+        provider: "sandbox",
+        providerType: "transaction.in_progress",
+        transactionId: id,
+        status: "in_progress",
+        detailedStatus: "meeting_notary",
+        deleted: false,
+        occurredAt: new Date(Date.now() + 1000),
+      };
+      expect(await applyNotaryEvent(database.db, event)).toEqual({ outcome: "applied" });
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "in_progress", nzStatus2: "meeting_notary" });
+      await database.db.update(notarizations).set({ nzStatus: "sent" }).where(eq(notarizations.nzId, id));
+      expect(await applyNotaryEvent(database.db, event)).toEqual({ outcome: "duplicate" });
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "sent" });
+      const stored = await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, event.id));
+      expect(stored).toHaveLength(1);
+    });
+
+    it("polls the open notarizations: a stale row is brought up to date", async () => {
+      const ids6 = await roundOne("Stale");
+      const result = await notarize(services, creator, { ...ids6, draft: false });
+      const id = "notice" in result ? result.notice.notarize!.nz_id! : "";
+      await services.providers.notarySandbox!.meetNotary(id);
+      await services.providers.notarySandbox!.sign(id);
+      // The events are lost: the row still says sent.
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "sent" });
+      expect(await pollOpenNotarizations(services)).toBeGreaterThan(0);
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "completed" });
+      await deliverNotarySandboxEvents(services);
+    });
+
+    it("makes one transaction for two submits at once", async () => {
+      const both = await roundOne("Twice");
+      const [a, b] = await Promise.all([
+        notarize(services, creator, { ...both, draft: false }),
+        notarize(services, creator, { ...both, draft: false }),
+      ]);
+      const idOf = (r: typeof a) => ("notice" in r ? r.notice.notarize!.nz_id : null);
+      expect(idOf(a)).not.toBeNull();
+      expect(idOf(b)).toBe(idOf(a));
+    });
+
+    it("runs the sandbox's event job only with the sandbox notary; the poll job always", () => {
+      expect(jobs["notary-sandbox-events"].enabled(services)).toBe(true);
+      expect(jobs["notary-sandbox-events"].enabled(proofContext.app!)).toBe(false);
+      expect(jobs["notary-poll"]).toMatchObject({ schedule: "*/5 * * * *" });
+    });
+
+    it("has no webhook while the sandbox is the notary", async () => {
+      const response = await call(webhookAction, "POST", "/api/webhooks/notary", { body: {} });
+      expect(response.status).toBe(404);
+    });
+  });
+
+  describe("with Proof", () => {
+    it("notarizes, and a signed webhook through the route completes it; a bad signature is 400", async () => {
+      proof.reset();
+      const proofServices = proofContext.app!;
+      const ids7 = await roundOne("Proofed");
+      const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids7, on: proofContext });
+      expect(response.status).toBe(200);
+      const { notice } = (await response.json()) as { notice: NoticeJson };
+      expect(notice.notarize).toMatchObject({ nz_status: "sent", access_url: expect.stringContaining("proof.com") });
+      const id = notice.notarize!.nz_id;
+      expect(proofServices.providers.notary.name).toBe("proof");
+
+      proof.complete(id);
+      const body = {
+        event: "transaction.completed",
+        data: { transaction_id: id, date_occurred: new Date(Date.now() + 1000).toISOString() },
+      };
+      const { rawBody, headers } = signedDelivery(body);
+      const deliver = (h: Headers) =>
+        answer(
+          webhookAction({
+            request: new Request("http://localhost/api/webhooks/notary", { method: "POST", body: rawBody, headers: h }),
+            params: {},
+            context: proofContext,
+          }),
+        );
+      const forged = signedDelivery(body, "not-the-key");
+      expect((await deliver(forged.headers)).status).toBe(400);
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "sent" });
+
+      const ok = await deliver(headers);
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ received: true, duplicate: false });
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "completed", provider: "proof" });
+      expect(await (await deliver(headers)).json()).toEqual({ received: true, duplicate: true });
+    });
+  });
+});
