@@ -19,7 +19,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { address, query } = nolAddress(request, params);
   const kind = stepParam(params);
   const result = await withPageErrors(() =>
-    stepPage(services, viewer, address, { cause: params.cause ?? "", kind, version: query.version }),
+    stepPage(services, viewer, address, {
+      cause: params.cause ?? "",
+      kind,
+      version: query.version,
+      respondent: query.respondent,
+    }),
   );
   if (result.redirectTo) throw redirect(result.redirectTo);
   return json(result.page);

@@ -1,45 +1,36 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { NotarizePageView } from "~/components/notary/notarize-page";
 import { withPageErrors } from "~/lib/http.server";
 import { nolAddress } from "~/services/nol/page-address.server";
-import { notarizePage } from "~/services/nol/pages.server";
+import { notarizePage, notarizePageAction } from "~/services/notary/page.server";
 import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Notarize online" }];
 
-/** Which of the member's versions can be notarized online now: those whose next step offers it. */
+/** The member's own notices of a cause, the current NoL's preview and its notarize (spec §4 "Notarize flow"). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { viewer, services } = await requireMember(request, context);
+  const { address, query } = nolAddress(request, params);
+  if (!params.cause) throw redirect(`/nol/${address.segment}`);
+  return withPageErrors(async () =>
+    json(await notarizePage(services, viewer, address, params.cause!, query.version), {
+      headers: { "Cache-Control": "private, no-store" },
+    }),
+  );
+}
+
+/** "Notarize online", "Refresh status", "Update" and "Delete" as plain form posts (the page without JavaScript). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const { address } = nolAddress(request, params);
   if (!params.cause) throw redirect(`/nol/${address.segment}`);
-  return withPageErrors(async () => json(await notarizePage(services, viewer, address, params.cause!)));
+  const form = await request.formData().catch(() => null);
+  const { status, outcome } = await notarizePageAction(services, viewer, form);
+  return json(outcome, { status });
 }
 
 export default function Notarize() {
-  const { cause, causeHref, versions } = useLoaderData<typeof loader>();
-  const ready = versions.filter((v) => v.notarize);
-  return (
-    <section className="card" aria-labelledby="notarize-title">
-      <p>
-        <Link to={causeHref}>{cause}</Link>
-      </p>
-      <h1 id="notarize-title">Notarize online</h1>
-      <p>
-        A notice can be notarized online at its notice and mailing steps, and a true bill at its mailing step. It needs
-        the current notice of the version.
-      </p>
-      {ready.length === 0 ? (
-        <p>None of your versions is at a step that can be notarized now.</p>
-      ) : (
-        <ul>
-          {ready.map((v) => (
-            <li key={v.version}>
-              {v.version}: {v.step}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
+  return <NotarizePageView data={useLoaderData<typeof loader>()} outcome={useActionData<typeof action>() ?? null} />;
 }

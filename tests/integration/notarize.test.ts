@@ -8,15 +8,16 @@ import { NotaryUnavailable, type NotaryEvent } from "~/providers/notary/types";
 import { action as notarizeAction } from "~/routes/api.nol.notarize";
 import { action as nzAction } from "~/routes/api.nol.notarize.$nzId";
 import { action as refreshAction } from "~/routes/api.nol.notarize.refresh.$nzId";
+import { loader as documentLoader } from "~/routes/api.nol.notarize.$nzId.document";
 import { action as webhookAction } from "~/routes/api.webhooks.notary";
+import { action as pageAction, loader as pageLoader } from "~/routes/nol.($form).($cause).notarize";
+import type { notarizePage } from "~/services/notary/page.server";
 import { noticesOf } from "~/services/documents/notices.server";
+import { applyNotaryEvent, deliverNotarySandboxEvents, pollOpenNotarizations } from "~/services/notary/events.server";
 import {
   NOTARIZE_FAILED_MESSAGE,
   REMOVED_MESSAGE,
-  applyNotaryEvent,
-  deliverNotarySandboxEvents,
   notarize,
-  pollOpenNotarizations,
   refreshNotarization,
 } from "~/services/notary/notarize.server";
 import { jobs } from "~/services/jobs.server";
@@ -24,6 +25,7 @@ import { submitStep } from "~/services/nol/save-step.server";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { readPdf } from "../helpers/pdf";
 import { createSession } from "../helpers/users";
 import { PROOF_API_KEY, PROOF_WEBHOOK_SECRET, proof, signedDelivery } from "../mocks/proof";
 
@@ -47,6 +49,9 @@ type NoticeJson = {
   notice_id: number;
   notarize: null | (Record<string, unknown> & { nz_id: string; access_url: string | null });
 };
+
+const mapValues = (values: Record<string, string | number>) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
 
 const notice1 = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" };
 
@@ -161,6 +166,23 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       expect(await deliverNotarySandboxEvents(services)).toBeGreaterThan(0);
       expect(await rowOf(nzId)).toMatchObject({ nzStatus: "completed" });
       expect(await deliverNotarySandboxEvents(services)).toBe(0);
+    });
+
+    it("downloads the notarized PDF once completed: the notice with the notary's certificate page", async () => {
+      const response = await call(documentLoader, "GET", `/api/nol/notarize/${nzId}/document`, { params: { nzId } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/pdf");
+      expect(response.headers.get("content-disposition")).toMatch(
+        /^attachment; filename="notarized-ts-notarized-round-1\.pdf"$/,
+      );
+      const { pages } = await readPdf(new Uint8Array(await response.arrayBuffer()));
+      expect(pages.join("\n")).toContain(notice1.claimantName);
+      expect(pages.length).toBeGreaterThan(1);
+      const other = await call(documentLoader, "GET", `/api/nol/notarize/${nzId}/document`, {
+        params: { nzId },
+        username: "admin",
+      });
+      expect(other.status).toBe(404);
     });
 
     it("refreshes from the provider; a transaction removed there clears the link, with the warning", async () => {
@@ -297,6 +319,77 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       const idOf = (r: typeof a) => ("notice" in r ? r.notice.notarize!.nz_id : null);
       expect(idOf(a)).not.toBeNull();
       expect(idOf(b)).toBe(idOf(a));
+    });
+
+    it("refuses a notice its version has moved past: 400 with the reason, nothing made", async () => {
+      const ids = await roundOne("Moved on");
+      for (const [kind, values] of [
+        ["mailing", { mailingDate: "2026-03-02", trackingNumber: "RR123456789US" }],
+        ["proof", { delivered: "on" }],
+      ] as const) {
+        await submitStep(services, creator, creator.member, {
+          causeCode: "TS",
+          version: "Moved on",
+          kind,
+          form: form(values),
+        });
+      }
+      const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: "Submit the Round 2 notice first; it can then be notarized online.",
+      });
+      const [record] = (await noticesOf(database.db, creator.member, "TS")).filter(
+        (r) => r.claim.nolVersion === "Moved on",
+      );
+      expect(record!.notarization).toBeNull();
+    });
+
+    it("the notarize page lists the version's notices and takes its four forms without JavaScript", async () => {
+      const ids = await roundOne("Page forms");
+      const url = `/nol/creator/traffic-stop/notarize?version=Page%20forms`;
+      const params = { form: "creator", cause: "traffic-stop" };
+      const load = async () => {
+        const response = await call(pageLoader as never, "GET", url, { params });
+        return (await response.json()) as Awaited<ReturnType<typeof notarizePage>>;
+      };
+      const post = async (values: Record<string, string>) => {
+        const body = new URLSearchParams(values).toString();
+        const response = await answer(
+          pageAction({
+            request: new Request(`http://localhost${url}`, {
+              method: "POST",
+              body,
+              headers: { cookie: cookie.creator!, "content-type": "application/x-www-form-urlencoded" },
+            }),
+            params,
+            context,
+          }),
+        );
+        return { status: response.status, outcome: (await response.json()) as Record<string, unknown> };
+      };
+      const page = await load();
+      expect(page.chosen).toMatchObject({ version: "Page forms", current: ids, reason: null, currentLabel: "Round 1" });
+      expect(page.chosen!.notices.map((n) => [n.round_cnt, n.notarize])).toEqual([[1, null]]);
+      expect(page.cost).toBe("$25.00");
+
+      const made = await post({ intent: "create", ...mapValues(ids), draft: "on" });
+      expect(made).toMatchObject({ status: 200, outcome: { success: expect.stringContaining("draft") } });
+      const drafted = (await load()).chosen!.notices[0]!.notarize!;
+      expect(drafted).toMatchObject({ nz_status: "draft", access_url: null });
+
+      expect(await post({ intent: "update", nz_id: drafted.nz_id! })).toMatchObject({
+        status: 200,
+        outcome: { success: "Updated status", error: null },
+      });
+      expect((await load()).chosen!.notices[0]!.notarize).toMatchObject({ nz_status: "sent" });
+      expect(await post({ intent: "refresh", nz_id: drafted.nz_id! })).toMatchObject({ status: 200 });
+      expect(await post({ intent: "delete", nz_id: drafted.nz_id! })).toMatchObject({ status: 200 });
+      expect((await load()).chosen!.notices[0]!.notarize).toBeNull();
+
+      expect(await post({ intent: "refresh", nz_id: drafted.nz_id! })).toMatchObject({ status: 404 });
+      expect(await post({ intent: "create", cf_number: "x" })).toMatchObject({ status: 400 });
+      expect(await post({ intent: "sideways" })).toMatchObject({ status: 400 });
     });
 
     it("runs the sandbox's event job only with the sandbox notary; the poll job always", () => {

@@ -55,7 +55,11 @@ describe("the sandbox signer page", () => {
     expect(html).toContain("Signed: you can close this page and return to Sovereign Community");
     expect(html).toMatch(/<a class="button button-primary"[^>]*href="\/nol\/creator\/traffic-stop\/notarize"[^>]*>/);
     expect(html).toContain("Open the notarized document (PDF)");
-    expect(html).not.toContain("<form");
+    // No step is left to take: only the sandbox's own controls post anything.
+    expect(html).not.toContain('value="meet"');
+    expect(html).not.toContain('value="sign"');
+    expect(html.match(/<form/g)).toHaveLength(1);
+    expect(html).toMatch(/<summary>Sandbox notary controls<\/summary>.*value="remove"/);
   });
 
   it("says a removed document was removed", async () => {

@@ -3,7 +3,7 @@ import { Card } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { SignerStep } from "~/providers/notary/types";
-import type { SignerPageData } from "~/services/notary/signer-page.server";
+import type { SignerIntent, SignerPageData } from "~/services/notary/signer-page.server";
 
 const ORDER: SignerStep[] = ["meet", "sign", "done"];
 const reached = (step: SignerStep, at: SignerStep) => ORDER.indexOf(step) >= ORDER.indexOf(at);
@@ -15,7 +15,7 @@ function StepForm({
   pending,
   returnParam,
 }: {
-  intent: "meet" | "sign";
+  intent: SignerIntent;
   label: string;
   pending: string;
   returnParam: string | null;
@@ -100,6 +100,19 @@ export function SignerPageView({ data, error }: { data: SignerPageData; error: s
           </p>
         </>
       ) : null}
+      <details className="sandbox-controls">
+        <summary>Sandbox notary controls</summary>
+        <p>
+          The notary&apos;s own staff can delete a transaction on their side. Try here what {data.community} shows when
+          that happens: the document is removed and this link stops working.
+        </p>
+        <StepForm
+          intent="remove"
+          label="Delete at the sandbox notary"
+          pending="Deleting…"
+          returnParam={data.returnParam}
+        />
+      </details>
     </Card>
   );
 }

@@ -114,6 +114,8 @@ const slug = (text: string) =>
     .slice(0, 60) || "notice";
 
 /** "ts-spring-2026-round-2.pdf", "ts-spring-2026-first-true-bill.pdf": plain ASCII for every browser. */
-export function documentFilename(facts: Pick<DocumentFacts, "cause" | "version" | "round">): string {
+export function documentFilename(
+  facts: Pick<DocumentFacts, "version" | "round"> & { cause: Pick<DocumentFacts["cause"], "code"> },
+): string {
   return `${slug(facts.cause.code)}-${slug(facts.version)}-${slug(documentRoundLabel(facts.round))}.pdf`;
 }

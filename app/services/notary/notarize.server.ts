@@ -1,23 +1,18 @@
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import { claims, notarizations, notices, webhookEvents } from "~/db/schema";
+import { claims, notarizations, notices } from "~/db/schema";
+import { DEFAULT_NOL_FEATURES, notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
+import { documentFilename } from "~/domain/documents/document-data";
+import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { noticeIdsSchema } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
-import {
-  NotaryRefused,
-  NotaryUnavailable,
-  type NotaryEvent,
-  type NotaryProviderName,
-  type NotaryStatus,
-  type NotaryTransaction,
-} from "~/providers/notary/types";
-import { noticeJson, noticeOf } from "../documents/notices.server";
+import { NotaryRefused, NotaryUnavailable, type NotaryStatus, type NotaryTransaction } from "~/providers/notary/types";
+import { noticeJson, noticeOf, noticesOf, type NoticeRecord } from "../documents/notices.server";
 import { renderNoticePdf } from "../documents/render.server";
-import type { JobDefinition } from "../jobs.server";
-import type { Viewer } from "../session.server";
-import { REMOVED_MESSAGE } from "./signer-page.server";
+import { entriesOf, versionState } from "../nol/entries.server";
+import type { UserRow, Viewer } from "../session.server";
 
 /**
  * Notarizing a member's notice online (spec §4 "Notarize flow", §7 /api/nol/notarize): the
@@ -38,7 +33,9 @@ export const NOTARY_UNAVAILABLE_MESSAGE =
   "Notarize Online cannot be reached right now. Nothing was sent; please try again in a few minutes.";
 
 /** Statuses after which a transaction no longer changes: the poll leaves them be. */
-const OPEN_STATUSES: NotaryStatus[] = ["draft", "sent", "in_progress"];
+export const OPEN_STATUSES: NotaryStatus[] = ["draft", "sent", "in_progress"];
+
+export const isOpen = (status: string | null): boolean => OPEN_STATUSES.includes(status as NotaryStatus);
 
 /** POST /api/nol/notarize's body: the current NoL, and whether to make a draft (sent later by PUT). */
 export const notarizeSchema = noticeIdsSchema.extend({ draft: z.boolean().default(false) });
@@ -60,7 +57,7 @@ async function atProvider<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The row's fields that follow the provider's transaction. */
-const transactionFields = (transaction: NotaryTransaction) => ({
+export const transactionFields = (transaction: NotaryTransaction) => ({
   nzCreated: transaction.createdAt,
   nzUpdated: transaction.updatedAt,
   nzStatus: transaction.status,
@@ -69,7 +66,7 @@ const transactionFields = (transaction: NotaryTransaction) => ({
 });
 
 /** What a transaction gone at the provider leaves on our row: no link, no status. */
-const removedFields = { accessUrl: null, nzStatus: null, nzStatus2: null } as const;
+export const removedFields = { accessUrl: null, nzStatus: null, nzStatus2: null } as const;
 
 /**
  * The key of one attempt: the notice, the transaction it replaces (none at first) and the
@@ -81,6 +78,25 @@ function idempotencyKey(noticeId: number, existing: NotarizationRow | null, now:
   return `notice-${noticeId}-${existing?.nzId ?? "none"}-${minute}`;
 }
 
+/** What the member's version of a notice offers to notarize now (its next step, its features, its notices). */
+export async function versionOffer(db: Database, member: Pick<UserRow, "id">, causeCode: string, version: string) {
+  const state = versionState(await entriesOf(db, member.id, causeCode), version);
+  const records = (await noticesOf(db, member, causeCode)).filter((r) => r.claim.nolVersion === version);
+  const offer = notarizeOffer({
+    features: DEFAULT_NOL_FEATURES,
+    step: state.step,
+    noticeRounds: records.map((r) => r.notice.roundCnt),
+  });
+  return { state, records, offer };
+}
+
+/** A notice that is not the current one of its version, or a version that does not allow it: a 400 with the reason. */
+async function requireOffered(db: Database, member: Pick<UserRow, "id">, record: NoticeRecord) {
+  const { offer } = await versionOffer(db, member, record.claim.causeCode, record.claim.nolVersion);
+  const refusal = notarizeRefusal(offer, record.notice.roundCnt);
+  if (refusal) throw invalid(refusal);
+}
+
 /** POST /api/nol/notarize (spec §7): the member's own notice to the notary → `{ notice }`, or `{ error }`. */
 export async function notarize(
   services: AppServices,
@@ -90,8 +106,9 @@ export async function notarize(
   const { db, config, providers, logger } = services;
   const notary = providers.notary;
   const record = await noticeOf(db, viewer.member, ids);
+  await requireOffered(db, viewer.member, record);
   const open = record.notarization;
-  if (open?.nzId && open.provider === notary.name && OPEN_STATUSES.includes(open.nzStatus as NotaryStatus)) {
+  if (open?.nzId && open.provider === notary.name && isOpen(open.nzStatus)) {
     // The notice's transaction is still open (a double submit, a second tab): it is the one.
     const current = await atProvider(() => notary.getTransaction(open.nzId!));
     if (current) {
@@ -166,7 +183,7 @@ export async function refreshNotarization(services: AppServices, viewer: Viewer,
   return deleted ? { error: REMOVED_MESSAGE, deleted: true, upd: false } : { error: null, deleted: false, upd: true };
 }
 
-/** PUT /api/nol/notarize/{nz_id}: sends a draft to its signer, then refreshes. */
+/** PUT /api/nol/notarize/{nz_id}: sends a draft to its signer; reads the status of any other. */
 export async function updateNotarization(
   services: AppServices,
   viewer: Viewer,
@@ -175,12 +192,29 @@ export async function updateNotarization(
 ): Promise<{ deleted: boolean; updated: boolean; upd: boolean; error: string | null }> {
   const row = await ownNotarization(services, viewer, nzId);
   const notary = services.providers.notary;
-  const sent = body.send ? await atProvider(() => notary.updateTransaction(nzId, { send: true })) : null;
+  // Only a draft is sent; for any other, an update reads the status (Proof refuses to send one twice).
+  const send = body.send && row.nzStatus === "draft";
+  const sent = send ? await atProvider(() => notary.updateTransaction(nzId, { send: true })) : null;
   const transaction = sent ?? (await atProvider(() => notary.getTransaction(nzId)));
   const deleted = await recordTransaction(services.db, row, transaction);
   return deleted
     ? { deleted: true, updated: false, upd: false, error: REMOVED_MESSAGE }
     : { deleted: false, updated: sent !== null, upd: true, error: null };
+}
+
+/** GET /api/nol/notarize/{nz_id}/document: the notarized PDF of the member's completed notarization. */
+export async function notarizedDocument(services: AppServices, viewer: Viewer, nzId: string) {
+  const row = await ownNotarization(services, viewer, nzId);
+  if (row.nzStatus !== "completed") throw notFound("The notarized document is not ready yet");
+  const pdf = await atProvider(() => services.providers.notary.notarizedDocument(nzId));
+  if (!pdf) throw notFound("The notarized document is not ready yet");
+  const [notice] = await services.db
+    .select({ round: notices.roundCnt, cause: claims.causeCode, version: claims.nolVersion })
+    .from(notices)
+    .innerJoin(claims, eq(claims.id, notices.claimId))
+    .where(eq(notices.id, row.noticeId));
+  const { round, cause, version } = notice!;
+  return { bytes: pdf, filename: `notarized-${documentFilename({ cause: { code: cause }, version, round })}` };
 }
 
 /** DELETE /api/nol/notarize/{nz_id}: deletes the transaction at the provider, then the notice's notarize. */
@@ -190,139 +224,6 @@ export async function deleteNotarization(services: AppServices, viewer: Viewer, 
   await services.db.delete(notarizations).where(eq(notarizations.id, row.id));
   return { deleted: true };
 }
-
-/**
- * The one handler of what the notary tells us, for both adapters: the event is stored by its
- * id and applied in one transaction, so a replay changes nothing. An event older than what the
- * row already has changes nothing either (deliveries come in no set order).
- */
-export async function applyNotaryEvent(
-  db: Database,
-  event: NotaryEvent,
-): Promise<{ outcome: "applied" | "duplicate" }> {
-  return db.transaction(async (tx) => {
-    const [stored] = await tx
-      .insert(webhookEvents)
-      .values({ provider: `notary:${event.provider}`, eventId: event.id, type: event.providerType, payload: event })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.id });
-    if (!stored) return { outcome: "duplicate" as const };
-    if (event.transactionId) {
-      const ofTransaction = and(
-        eq(notarizations.provider, event.provider),
-        eq(notarizations.nzId, event.transactionId),
-      );
-      if (event.deleted) {
-        await tx
-          .update(notarizations)
-          .set({ ...removedFields, updatedAt: new Date() })
-          .where(ofTransaction);
-      } else if (event.status) {
-        await tx
-          .update(notarizations)
-          .set({
-            nzStatus: event.status,
-            ...(event.detailedStatus ? { nzStatus2: event.detailedStatus } : {}),
-            nzUpdated: event.occurredAt,
-            updatedAt: new Date(),
-          })
-          .where(
-            and(ofTransaction, or(isNull(notarizations.nzUpdated), lte(notarizations.nzUpdated, event.occurredAt))),
-          );
-      }
-    }
-    await tx.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, stored.id));
-    return { outcome: "applied" as const };
-  });
-}
-
-/** Reads a transaction at the provider and writes it on every row of it (the poll, and events that say no status). */
-async function syncTransaction(services: AppServices, provider: NotaryProviderName, nzId: string): Promise<void> {
-  const transaction = await services.providers.notary.getTransaction(nzId);
-  await services.db
-    .update(notarizations)
-    .set({ ...(transaction ? transactionFields(transaction) : removedFields), updatedAt: new Date() })
-    .where(and(eq(notarizations.provider, provider), eq(notarizations.nzId, nzId)));
-}
-
-/** Applies an event; one that does not say what the transaction became is read at the provider. */
-export async function receiveNotaryEvent(services: AppServices, event: NotaryEvent) {
-  const result = await applyNotaryEvent(services.db, event);
-  if (result.outcome === "applied") {
-    if (
-      event.transactionId &&
-      !event.deleted &&
-      event.status === null &&
-      event.provider === services.providers.notary.name
-    ) {
-      await syncTransaction(services, event.provider, event.transactionId);
-    }
-    services.logger.info(
-      { event: event.id, type: event.providerType, provider: event.provider },
-      "notary event applied",
-    );
-  }
-  return result;
-}
-
-/** POST /api/webhooks/notary: one delivery of the provider, read (signature checked) and applied. */
-export async function receiveNotaryWebhook(services: AppServices, rawBody: string, headers: Headers) {
-  const event = services.providers.notary.readWebhook(rawBody, headers);
-  const { outcome } = await receiveNotaryEvent(services, event);
-  return { received: true, duplicate: outcome === "duplicate" };
-}
-
-/** Hands every event the sandbox notary has not delivered yet to the handler, oldest first. */
-export async function deliverNotarySandboxEvents(services: AppServices): Promise<number> {
-  const sandbox = services.providers.notarySandbox;
-  if (!sandbox) return 0;
-  let delivered = 0;
-  for (;;) {
-    const events = await sandbox.undeliveredEvents(100);
-    if (events.length === 0) return delivered;
-    for (const event of events) {
-      await receiveNotaryEvent(services, event);
-      await sandbox.markDelivered(event.id);
-      delivered += 1;
-    }
-    if (events.length < 100) return delivered;
-  }
-}
-
-/** Reads every notarization still open at the current provider, so a lost webhook leaves none stale. */
-export async function pollOpenNotarizations(services: AppServices): Promise<number> {
-  const provider = services.providers.notary.name;
-  const open = await services.db
-    .select({ nzId: notarizations.nzId })
-    .from(notarizations)
-    .where(and(eq(notarizations.provider, provider), inArray(notarizations.nzStatus, OPEN_STATUSES)));
-  let polled = 0;
-  for (const { nzId } of open) {
-    if (!nzId) continue;
-    await syncTransaction(services, provider, nzId);
-    polled += 1;
-  }
-  return polled;
-}
-
-export const notarySandboxEventsJob = {
-  data: z.object({}),
-  schedule: "* * * * *",
-  policy: "stately",
-  enabled: (services) => services.providers.notarySandbox !== null,
-  async run(services) {
-    await deliverNotarySandboxEvents(services);
-  },
-} satisfies JobDefinition<Record<string, never>>;
-
-export const notaryPollJob = {
-  data: z.object({}),
-  schedule: "*/5 * * * *",
-  policy: "stately",
-  async run(services) {
-    await pollOpenNotarizations(services);
-  },
-} satisfies JobDefinition<Record<string, never>>;
 
 const nzIdSchema = z
   .string()

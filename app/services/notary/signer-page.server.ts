@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { communityFor } from "~/domain/community";
 import { safeRedirectPath } from "~/domain/guard";
+import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { NotaryRefused, type SignerStep } from "~/providers/notary/types";
 
 /**
@@ -9,8 +10,6 @@ import { NotaryRefused, type SignerStep } from "~/providers/notary/types";
  * transaction. It is public: the 128-bit id in the access URL is the signer's key, as Proof's
  * link is. It exists only while the sandbox is the notary.
  */
-
-export const REMOVED_MESSAGE = "This document was removed at Notarize Online";
 
 export type SignerPageData =
   | { kind: "removed"; message: string; community: string; returnTo: string }
@@ -29,19 +28,16 @@ export type SignerPageData =
       returnParam: string | null;
     };
 
+export type SignerIntent = "meet" | "sign" | "remove";
+
 export const signerStepSchema = z.object({
-  intent: z.enum(["meet", "sign"]),
+  intent: z.enum(["meet", "sign", "remove"]),
   return: z.string().max(2_000).optional(),
 });
 
 /** A `return` value the page may follow: a path on this site, or nothing. */
 export function safeReturn(value: string | null | undefined): string | null {
   return safeRedirectPath(value, "") || null;
-}
-
-export function signerPagePath(transactionId: string, returnParam: string | null): string {
-  const query = returnParam ? `?${new URLSearchParams({ return: returnParam })}` : "";
-  return `/notary/sandbox/${encodeURIComponent(transactionId)}${query}`;
 }
 
 /** The page's data; null when there is no such transaction (or no sandbox): a 404. */
@@ -76,10 +72,16 @@ export async function signerPage(
 export async function takeSignerStep(
   services: AppServices,
   transactionId: string,
-  intent: "meet" | "sign",
+  intent: SignerIntent,
 ): Promise<{ ok: true } | { ok: false; message: string } | null> {
   const sandbox = services.providers.notarySandbox;
   if (!sandbox) return null;
+  if (intent === "remove") {
+    // What the provider's own staff can do to a transaction: the site learns it by its event or a refresh.
+    if (!(await sandbox.signerView(transactionId))) return null;
+    await sandbox.deleteAtProvider(transactionId);
+    return { ok: true };
+  }
   try {
     const done = intent === "meet" ? await sandbox.meetNotary(transactionId) : await sandbox.sign(transactionId);
     return done ? { ok: true } : null;

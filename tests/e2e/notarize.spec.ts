@@ -1,0 +1,108 @@
+import { readFile } from "node:fs/promises";
+import { readPdf } from "../helpers/pdf";
+import { expect, test } from "./fixtures";
+
+test.describe("notarizing online", () => {
+  // The signer page of a document removed at the notary answers 410 Gone.
+  test.use({ expectedConsoleErrors: [/status of 410/] });
+
+  test("a creator submits round 1, previews it, notarizes it on the sandbox notary and downloads the notarized PDF", async ({
+    page,
+    signIn,
+  }) => {
+    test.setTimeout(90_000);
+    await signIn("creator");
+    const version = `Notarized ${Date.now()}`;
+    const claimant = "Cara Q. Claimant";
+    await page.goto(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
+    await page.getByLabel("Claimant's name").fill(claimant);
+    await page.getByLabel("Daily amount (USD)").fill("250");
+    await page.getByLabel("Respondent 1", { exact: true }).fill("Officer Example");
+    await page.getByLabel("Type of respondent 1").selectOption("Official");
+    await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+
+    const versionCard = page.locator("article.version").filter({ hasText: version });
+    await versionCard.getByRole("link", { name: "Notarize online" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Round 1 notice" })).toBeVisible();
+    await expect(page.getByLabel("Not legal advice")).toBeVisible();
+
+    // The preview is asked for by itself; the button waits for it.
+    await expect(page.frameLocator("iframe[title='Preview of the Round 1 notice']").locator("body")).toBeAttached();
+    await expect(page.getByText("Preparing the preview…")).toHaveCount(0);
+    await expect(page.getByTestId("notarize-status")).toHaveText("Not notarized");
+    const notarizeButton = page.getByRole("button", { name: "Notarize online" });
+    await expect(notarizeButton).toBeEnabled();
+    await notarizeButton.click();
+    await expect(page.getByTestId("notarize-status")).toHaveText("Sent: waiting for you to sign");
+
+    const signingLink = page.getByRole("link", { name: "Open the signing page" });
+    const signingHref = await signingLink.getAttribute("href");
+    expect(signingHref).toMatch(/^\/notary\/sandbox\/ot_sb_/);
+    await signingLink.click();
+    await expect(page.getByRole("heading", { name: "Sign and notarize" })).toBeVisible();
+    await page.getByRole("button", { name: "Meet the notary" }).click();
+    await page.getByRole("button", { name: "Sign", exact: true }).click();
+    await expect(page.getByText("Signed: you can close this page")).toBeVisible();
+    await page.getByRole("link", { name: /^Return to / }).click();
+
+    await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
+    await expect(page.getByTestId("notarize-status")).toHaveText("Completed: notarized");
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download the notarized PDF" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^notarized-.*round-1\.pdf$/);
+    const bytes = await readFile((await download.path())!);
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const { pages } = await readPdf(bytes);
+    const text = pages.join("\n");
+    expect(text).toContain(claimant);
+    expect(text).toContain("Round 1");
+    expect(pages.length).toBeGreaterThan(1);
+
+    // The notary's staff delete it on their side; the next refresh says so.
+    await page.goto(signingHref!);
+    await page.getByText("Sandbox notary controls").click();
+    await page.getByRole("button", { name: "Delete at the sandbox notary" }).click();
+    await expect(page.getByText("This document was removed at Notarize Online")).toBeVisible();
+    await page.getByRole("link", { name: /^Return to / }).click();
+    await page.getByRole("button", { name: "Refresh status" }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: "This document was removed at Notarize Online" }),
+    ).toBeVisible();
+    await expect(page.getByTestId("notarize-status")).toHaveText("Removed at Notarize Online");
+    await expect(page.getByRole("link", { name: "Download the notarized PDF" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Notarize online" })).toBeEnabled();
+  });
+});
+
+test("without JavaScript the notarize page sends, refreshes and deletes through plain form posts", async ({
+  browser,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn("creator", page);
+  const version = `No script ${Date.now()}`;
+  await page.goto(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`);
+  await page.getByLabel("Claimant's name").fill("Nadia No-Script");
+  await page.getByLabel("Daily amount (USD)").fill("100");
+  await page.getByLabel("Respondent 1", { exact: true }).fill("Clerk Example");
+  await page.getByLabel("Type of respondent 1").selectOption("Official");
+  await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+  await page.goto(`/nol/creator/traffic-stop/notarize?version=${encodeURIComponent(version)}`);
+  await expect(page.getByRole("link", { name: "Open the preview" })).toHaveAttribute("href", /\/api\/nol\/preview\?/);
+  await page.getByLabel(/Prepare it as a draft/).check();
+  await page.getByRole("button", { name: "Notarize online" }).click();
+  await expect(page.getByText("Prepared as a draft. Use Update to send it to the signer.")).toBeVisible();
+  await expect(page.getByTestId("notarize-status")).toHaveText("Draft: not sent to the signer yet");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText("Updated status")).toBeVisible();
+  await expect(page.getByTestId("notarize-status")).toHaveText("Sent: waiting for you to sign");
+  await page.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("The notarization was deleted.")).toBeVisible();
+  await expect(page.getByTestId("notarize-status")).toHaveText("Not notarized");
+  await context.close();
+});
