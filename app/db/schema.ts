@@ -565,6 +565,8 @@ export const pendingSubmissions = pgTable(
   (t) => [index("pending_submissions_user_idx").on(t.userId, t.causeCode)],
 );
 
+export const reviewStatus = pgEnum("review_status", ["pending", "approved", "rejected"]);
+
 /** Entries of the other forms (support, respondent search, suggestion, reassessment, correction). */
 export const formEntries = pgTable(
   "form_entries",
@@ -576,12 +578,38 @@ export const formEntries = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     editHash: text("edit_hash").notNull(),
     viewHash: text("view_hash").notNull(),
+    /** Suggestions and reassessment requests wait for an admin: pending, then approved or rejected. */
+    reviewStatus: reviewStatus("review_status"),
+    reviewNote: text("review_note"),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    reviewedBy: uuid("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("form_entries_form_entry_key").on(t.formId, t.entryNumber),
     index("form_entries_user_idx").on(t.userId),
+    index("form_entries_review_idx").on(t.reviewStatus, t.createdAt),
+  ],
+);
+
+/** The community's known respondents: the seed's and the approved suggestions. */
+export const directoryRespondents = pgTable(
+  "directory_respondents",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    agency: text("agency"),
+    place: text("place"),
+    address: text("address"),
+    /** The suggestion it came from, if any. */
+    suggestionId: uuid("suggestion_id").references(() => formEntries.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("directory_respondents_name_place_key").on(sql`lower(${t.name})`, sql`lower(coalesce(${t.place}, ''))`),
   ],
 );
 

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { correctionSchema, directoryQuerySchema, sameRespondent, suggestionSchema } from "./respondents";
+
+describe("respondent rules", () => {
+  it("takes one respondent per name and place, whatever their case and spacing", () => {
+    expect(
+      sameRespondent(
+        { name: "Officer  Example", place: "Springfield" },
+        { name: "officer example", place: " springfield" },
+      ),
+    ).toBe(true);
+    expect(
+      sameRespondent(
+        { name: "Officer Example", place: "Springfield" },
+        { name: "Officer Example", place: "Shelbyville" },
+      ),
+    ).toBe(false);
+    expect(sameRespondent({ name: "A", place: null }, { name: "a" })).toBe(true);
+  });
+
+  it("checks every field of a suggestion at once", () => {
+    const parsed = suggestionSchema.safeParse({ name: "", type: "Wizard" });
+    expect(parsed.success).toBe(false);
+    const paths = new Set(parsed.error!.issues.map((i) => i.path[0]));
+    expect([...paths].sort()).toEqual(["name", "place", "reason", "type"]);
+  });
+
+  it("reads the directory's query leniently and a correction strictly", () => {
+    expect(directoryQuerySchema.parse({ q: " clerk ", type: "Nobody" })).toEqual({ q: "clerk", type: undefined });
+    expect(correctionSchema.safeParse({ notice: "x", change: "y" }).success).toBe(false);
+  });
+});

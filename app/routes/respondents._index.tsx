@@ -1,0 +1,138 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { RESPONDENT_TYPES } from "~/domain/nol/billing";
+import { safeRedirectPath } from "~/domain/guard";
+import { directoryQuerySchema } from "~/domain/respondents";
+import { ownRequests, searchDirectory } from "~/services/respondents.server";
+import { requireMember } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Respondents" }];
+
+/** /respondents: the community's known respondents, searchable by name, kind and place. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { viewer, services } = await requireMember(request, context);
+  const params = new URL(request.url).searchParams;
+  const query = directoryQuerySchema.parse(Object.fromEntries(params));
+  // Opened from a notice's step page: each respondent can be put in that notice.
+  const target = safeRedirectPath(params.get("for"), "");
+  const forStep = target.startsWith("/nol/") ? target : null;
+  return json({
+    query,
+    forStep,
+    results: await searchDirectory(services, query),
+    requests: await ownRequests(services, viewer),
+    admin: viewer.user.admin,
+  });
+}
+
+export default function Respondents() {
+  const { query, results, requests, admin, forStep } = useLoaderData<typeof loader>();
+  const pickHref = (id: number) => `${forStep}${forStep?.includes("?") ? "&" : "?"}respondent=${id}`;
+  return (
+    <section className="card" aria-labelledby="respondents-title">
+      <h1 id="respondents-title">Respondents</h1>
+      <p>
+        The respondents the community knows, with how many notices name each. Missing one?{" "}
+        <Link to="/suggest-a-new-respondent">Suggest a new respondent</Link>.
+        {admin ? (
+          <>
+            {" "}
+            <Link to="/respondents/review">Review the suggestions and requests</Link>.
+          </>
+        ) : null}
+      </p>
+      {forStep ? (
+        <p>
+          Choose a respondent for your notice, or <Link to={forStep}>go back to it</Link>.
+        </p>
+      ) : null}
+      <Form method="get" className="form" role="search" aria-label="Respondents">
+        {forStep ? <input type="hidden" name="for" value={forStep} /> : null}
+        <div className="field">
+          <label htmlFor="q">Name</label>
+          <input id="q" name="q" defaultValue={query.q ?? ""} maxLength={120} />
+        </div>
+        <div className="field">
+          <label htmlFor="type">Kind</label>
+          <select id="type" name="type" defaultValue={query.type ?? ""}>
+            <option value="">Any</option>
+            {RESPONDENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="place">Place</label>
+          <input id="place" name="place" defaultValue={query.place ?? ""} maxLength={120} />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button-primary">
+            Search
+          </button>
+        </div>
+      </Form>
+      {results.length === 0 ? (
+        <p role="status">No respondent matches.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data">
+            <caption>Respondents found</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Agency or company</th>
+                <th scope="col">Place</th>
+                <th scope="col">Notices</th>
+                <th scope="col">
+                  <span className="visually-hidden">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">
+                    {r.name}
+                    {r.address ? <div className="muted">{r.address}</div> : null}
+                  </th>
+                  <td>{r.type}</td>
+                  <td>{r.agency ?? "—"}</td>
+                  <td>{r.place ?? "—"}</td>
+                  <td>{r.notices}</td>
+                  <td>
+                    {forStep ? (
+                      <Link to={pickHref(r.id)} aria-label={`Use ${r.name} in my notice`}>
+                        Use in my notice
+                      </Link>
+                    ) : (
+                      <Link to={`/respondent-reassessment?respondent=${r.id}`} aria-label={`Ask to reassess ${r.name}`}>
+                        Ask to reassess
+                      </Link>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {requests.length > 0 ? (
+        <>
+          <h2>Your suggestions and requests</h2>
+          <ul>
+            {requests.map((r) => (
+              <li key={r.number}>
+                #{r.number} {r.name}: {r.status ?? "sent"}
+                {r.note ? ` — ${r.note}` : ""}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}

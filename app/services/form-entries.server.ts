@@ -1,0 +1,121 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { formEntries } from "~/db/schema";
+import { supportSchema } from "~/domain/contact";
+import { invalid, notFound } from "~/domain/errors";
+import { SERVICE_FORMS, type CreateEntryInput, type UpdateEntryInput } from "~/domain/form-entries";
+import { FORM_IDS } from "~/domain/forms";
+import { issuesByPath } from "~/lib/json-body.server";
+import { actorOf } from "./accounts.server";
+import { audit } from "./audit.server";
+import type { Viewer } from "./session.server";
+import { submitSupportRequest } from "./support.server";
+
+/** The second forms service (app/domain/form-entries.ts): a member's own entries of the community's forms. */
+
+type EntryRow = typeof formEntries.$inferSelect;
+
+const LIST_LIMIT = 200;
+
+export function formEntryJson(row: EntryRow) {
+  return {
+    id: row.id,
+    form: row.formId,
+    number: row.entryNumber,
+    data: row.data,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The member's entries of the service's forms (or of one), newest first. */
+export async function listFormEntries(services: AppServices, viewer: Viewer, form: number | undefined) {
+  const rows = await services.db
+    .select()
+    .from(formEntries)
+    .where(
+      and(
+        eq(formEntries.userId, viewer.member.id),
+        form === undefined ? inArray(formEntries.formId, [...SERVICE_FORMS]) : eq(formEntries.formId, form),
+      ),
+    )
+    .orderBy(desc(formEntries.createdAt))
+    .limit(LIST_LIMIT);
+  return { list: rows.map(formEntryJson) };
+}
+
+/** One of the member's entries; another member's and a missing one are the same 404. */
+async function ownEntry(services: AppServices, viewer: Viewer, id: string): Promise<EntryRow> {
+  const [row] = await services.db
+    .select()
+    .from(formEntries)
+    .where(
+      and(
+        eq(formEntries.id, id),
+        eq(formEntries.userId, viewer.member.id),
+        inArray(formEntries.formId, [...SERVICE_FORMS]),
+      ),
+    );
+  if (!row) throw notFound("No such entry");
+  return row;
+}
+
+export async function getFormEntry(services: AppServices, viewer: Viewer, id: string) {
+  return { entry: formEntryJson(await ownEntry(services, viewer, id)) };
+}
+
+/**
+ * A new entry. The support form (255) is a support request like the footer's: checked as that
+ * form is, sent to the support inbox, kept in the admins' list.
+ */
+export async function createFormEntry(
+  services: AppServices,
+  viewer: Viewer,
+  input: CreateEntryInput,
+  meta: { ip: string },
+) {
+  if (input.form === FORM_IDS.support) {
+    const parsed = supportSchema.safeParse({ email: viewer.member.email, ...input.data });
+    if (!parsed.success) throw invalid("Invalid support request", prefixed(issuesByPath(parsed.error)));
+    const sent = await submitSupportRequest(services, parsed.data, {
+      userId: viewer.member.id,
+      ip: meta.ip,
+      actor: actorOf(viewer),
+    });
+    // A hosted forms service keeps the entry itself: there is none of ours to show.
+    return sent.formEntryId ? getFormEntry(services, viewer, sent.formEntryId) : { entry: null, sent: true };
+  }
+  const entry = await services.providers.forms.submit({
+    formId: input.form,
+    userId: viewer.member.id,
+    data: input.data,
+  });
+  await audit(services.db, actorOf(viewer), "form.entry.create", "form_entry", entry.id);
+  return getFormEntry(services, viewer, entry.id);
+}
+
+/** Replaces an entry's data; the support form's requests are not changed once sent. */
+export async function updateFormEntry(services: AppServices, viewer: Viewer, id: string, input: UpdateEntryInput) {
+  const row = await ownEntry(services, viewer, id);
+  if (row.formId === FORM_IDS.support) throw invalid("A support request cannot be changed once sent");
+  const [updated] = await services.db
+    .update(formEntries)
+    .set({ data: input.data, updatedAt: new Date() })
+    .where(eq(formEntries.id, row.id))
+    .returning();
+  await audit(services.db, actorOf(viewer), "form.entry.update", "form_entry", row.id);
+  return { entry: formEntryJson(updated!) };
+}
+
+export async function deleteFormEntry(services: AppServices, viewer: Viewer, id: string) {
+  const row = await ownEntry(services, viewer, id);
+  if (row.formId === FORM_IDS.support) throw invalid("A support request cannot be withdrawn once sent");
+  await services.db.delete(formEntries).where(eq(formEntries.id, row.id));
+  await audit(services.db, actorOf(viewer), "form.entry.delete", "form_entry", row.id);
+  return { deleted: true };
+}
+
+/** The support form's field errors under `data.`, as the body names them. */
+function prefixed(errors: Record<string, string[] | undefined>) {
+  return Object.fromEntries(Object.entries(errors).map(([key, value]) => [`data.${key}`, value]));
+}
