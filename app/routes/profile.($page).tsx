@@ -4,12 +4,19 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { randomUUID } from "node:crypto";
 import { BillingView } from "~/components/billing/account";
 import { lastResultOf } from "~/components/forms/fields";
-import { ProfileView } from "~/components/members/profile";
+import { AccountPage, NoticesPage, SecurityPage, type FormReplyOf } from "~/components/members/profile-pages";
 import { billingActionSchema, type BillingAction } from "~/domain/billing-account";
-import { invalid } from "~/domain/errors";
+import {
+  emailFormSchema,
+  nameFormSchema,
+  passwordFormSchema,
+  PROFILE_PAGES,
+  sessionFormSchema,
+  type ProfilePage,
+} from "~/domain/profile";
 import { formatDate } from "~/lib/format";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
-import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
+import { parseSubmission, readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
 import { billingPage } from "~/services/billing/account.server";
 import {
   cancelMembership,
@@ -18,49 +25,113 @@ import {
   startCardUpdate,
 } from "~/services/billing/account-changes.server";
 import { endOtherSessions, profileOf } from "~/services/members.server";
-import { requireMember, requireViewer, type Viewer } from "~/services/session.server";
+import {
+  changeName,
+  changePassword,
+  endSession,
+  noticesOverview,
+  requestEmailChange,
+  sessionList,
+} from "~/services/profile.server";
+import { requireMember, type Viewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import type { AppServices } from "~/context";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.view === "billing" ? "Billing and payments" : "Profile" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: TITLES[data?.view ?? "account"] }];
 
-/** The sub-pages of /profile/{page?} (spec §2.2): the profile itself, and billing. */
-function pageOf(params: { page?: string }): "profile" | "billing" {
-  if (!params.page) return "profile";
-  return params.page === "billing" ? "billing" : notFoundPage();
+const TITLES: Record<ProfilePage, string> = {
+  account: "Profile",
+  security: "Security",
+  notices: "Notices and documents",
+  billing: "Billing and payments",
+};
+
+/** The sub-pages of /profile/{page?} (spec §2.2): the account itself, security, notices, billing. */
+function pageOf(params: { page?: string }): ProfilePage {
+  if (!params.page) return "account";
+  const page = PROFILE_PAGES.find((p) => p === params.page && p !== "account");
+  return page ?? notFoundPage();
 }
+
+const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  if (page === "billing") {
-    const billing = await billingPage(services, viewer, randomUUID());
-    return json({ view: "billing" as const, billing, profile: null }, { headers: { "Cache-Control": "no-store" } });
+  const none = { billing: null, profile: null, sessions: null, causes: null };
+  switch (page) {
+    case "billing":
+      return json(
+        { ...none, view: page, billing: await billingPage(services, viewer, randomUUID()) },
+        { headers: NO_STORE },
+      );
+    case "security":
+      return json({ ...none, view: page, sessions: await sessionList(services, viewer) }, { headers: NO_STORE });
+    case "notices":
+      return json({ ...none, view: page, causes: await noticesOverview(services, viewer) });
+    case "account":
+      return json({ ...none, view: page, profile: profileOf(viewer) });
   }
-  return json({ view: "profile" as const, profile: profileOf(viewer), billing: null });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (pageOf(params) === "billing") {
+  const page = pageOf(params);
+  if (page === "billing") {
     const { viewer, services } = await requireMember(request, context);
     const { submission } = await parseSubmission(request, billingActionSchema);
     if (submission.status !== "success") return replyWith(submission);
     return withFormErrors(submission, () => billingAction(services, viewer, submission.value));
   }
-  // POST /profile with intent end-other-sessions: signs out every other browser and device.
-  const { viewer, services } = await requireViewer(request, context);
-  await withPageErrors(async () => {
-    const form = await request.formData().catch(() => null);
-    if (form?.get("intent") !== "end-other-sessions") throw invalid("Unknown action");
-    await endOtherSessions(services.db, viewer);
-  });
-  return redirectWithFlash(
-    "/profile",
-    { kind: "success", message: "Your other sessions are logged out." },
-    services.config,
-  );
+  const { viewer, services } = await requireMember(request, context);
+  const form = await readForm(request);
+  const here = page === "account" ? "/profile" : `/profile/${page}`;
+  const done = (message: string) => redirectWithFlash(here, { kind: "success", message }, services.config);
+  const intent = form.get("intent");
+  if (intent === "end-session" || intent === "end-other-sessions") {
+    const parsed = sessionFormSchema.safeParse(Object.fromEntries(form));
+    if (!parsed.success)
+      return json({ intent: String(intent), result: null, error: "Choose a session" }, { status: 400 });
+    await withPageErrors(() =>
+      parsed.data.intent === "end-session"
+        ? endSession(services, viewer, parsed.data.session)
+        : endOtherSessions(services.db, viewer),
+    );
+    return done(
+      parsed.data.intent === "end-session" ? "That session is logged out." : "Your other sessions are logged out.",
+    );
+  }
+  const schema =
+    intent === "name"
+      ? nameFormSchema
+      : intent === "email"
+        ? emailFormSchema
+        : intent === "password"
+          ? passwordFormSchema
+          : null;
+  if (!schema) return json({ intent: String(intent ?? ""), result: null, error: "Unknown action" }, { status: 400 });
+  const submission = submissionOf(form, schema);
+  const reply = (response: Response) => withIntent(response, String(intent));
+  if (submission.status !== "success") return reply(replyWith(submission));
+  return withFormErrors(submission, async () => {
+    const value = submission.value;
+    if (value.intent === "name") {
+      await changeName(services, viewer, value.name);
+      return done("Your name is saved.");
+    }
+    if (value.intent === "email") {
+      await requestEmailChange(services, viewer, value.email);
+      return done(`We sent a link to ${value.email}. Your address changes when you open it.`);
+    }
+    await changePassword(services, viewer, value);
+    return done("Your password is changed. Your other sessions are logged out.");
+  }).then(reply);
+}
+
+/** A form's answer, named by the form's intent so that only that form shows it. */
+async function withIntent(response: Response, intent: string): Promise<Response> {
+  if (response.status < 400 || !response.headers.get("content-type")?.includes("json")) return response;
+  const body = (await response.json()) as Record<string, unknown>;
+  return json({ ...body, intent }, { status: response.status, headers: response.headers });
 }
 
 /** One of /profile/billing's forms: the change at the provider, then back to the page with what happened. */
@@ -85,7 +156,12 @@ async function billingAction(services: AppServices, viewer: Viewer, input: Billi
 
 export default function Profile() {
   const data = useLoaderData<typeof loader>();
-  const lastResult = lastResultOf(useActionData<typeof action>());
+  const reply = useActionData<typeof action>();
+  const lastResult = lastResultOf(reply);
   if (data.billing) return <BillingView data={data.billing} lastResult={lastResult} />;
-  return <ProfileView profile={data.profile} />;
+  if (data.sessions) return <SecurityPage sessions={data.sessions} />;
+  if (data.causes) return <NoticesPage causes={data.causes} />;
+  const formReply: FormReplyOf =
+    reply && "intent" in reply && lastResult ? { intent: String(reply.intent), result: lastResult } : null;
+  return <AccountPage profile={data.profile!} reply={formReply} />;
 }

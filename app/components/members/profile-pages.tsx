@@ -1,0 +1,204 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
+import { ProfileFacts } from "~/components/members/member-facts";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { emailFormSchema, nameFormSchema, passwordFormSchema, type ProfilePage } from "~/domain/profile";
+import { formatDateTime } from "~/lib/format";
+import type { profileOf } from "~/services/members.server";
+import type { noticesOverview, sessionList } from "~/services/profile.server";
+
+const TABS: { page: ProfilePage; label: string; to: string }[] = [
+  { page: "account", label: "Account", to: "/profile" },
+  { page: "security", label: "Security", to: "/profile/security" },
+  { page: "notices", label: "Notices and documents", to: "/profile/notices" },
+  { page: "billing", label: "Membership and billing", to: "/profile/billing" },
+];
+
+/** The profile's pages, each a link; the one shown is the current page. */
+export function ProfileNav({ current }: { current: ProfilePage }) {
+  return (
+    <nav aria-label="Profile" className="profile-nav">
+      <ul>
+        {TABS.map((tab) => (
+          <li key={tab.page}>
+            <Link to={tab.to} aria-current={tab.page === current ? "page" : undefined}>
+              {tab.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export type FormReplyOf = { intent: string; result: SubmissionResult<string[]> } | null;
+
+/** The answer of the form that was sent, for that form only. */
+const replyFor = (reply: FormReplyOf, intent: string) => (reply?.intent === intent ? reply.result : undefined);
+
+function ProfileCard({ page, title, children }: { page: ProfilePage; title: string; children: ReactNode }) {
+  return (
+    <section className="card" aria-labelledby="profile-title">
+      <ProfileNav current={page} />
+      <h1 id="profile-title">{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+/** /profile: the member's facts; their name, e-mail address and password, each changed by its own form. */
+export function AccountPage({ profile, reply }: { profile: SerializeFrom<typeof profileOf>; reply: FormReplyOf }) {
+  const [nameForm, nameFields] = useSchemaForm(nameFormSchema, {
+    id: "name-form",
+    lastResult: replyFor(reply, "name"),
+    defaultValue: { name: profile.name ?? "" },
+  });
+  const [emailForm, emailFields] = useSchemaForm(emailFormSchema, {
+    id: "email-form",
+    lastResult: replyFor(reply, "email"),
+  });
+  const [passwordForm, passwordFields] = useSchemaForm(passwordFormSchema, {
+    id: "password-form",
+    lastResult: replyFor(reply, "password"),
+  });
+  return (
+    <ProfileCard page="account" title={profile.username}>
+      <ProfileFacts member={profile} />
+      <h2>Your name</h2>
+      <FormErrors form={nameForm} />
+      <Form method="post" className="form" {...getFormProps(nameForm)}>
+        <Field meta={nameFields.name} label="Name" autoComplete="name" hint="Shown to you and the admins only." />
+        <div className="actions">
+          <SubmitButton name="intent" value="name" pendingText="Saving…">
+            Save the name
+          </SubmitButton>
+        </div>
+      </Form>
+      <h2>Your e-mail address</h2>
+      <FormErrors form={emailForm} />
+      <Form method="post" className="form" {...getFormProps(emailForm)}>
+        <Field
+          meta={emailFields.email}
+          label="New e-mail address"
+          type="email"
+          autoComplete="email"
+          hint={`It stays ${profile.email} until you open the link we send to the new address.`}
+        />
+        <div className="actions">
+          <SubmitButton name="intent" value="email" pendingText="Sending…">
+            Send the confirmation link
+          </SubmitButton>
+        </div>
+      </Form>
+      <h2>Your password</h2>
+      <FormErrors form={passwordForm} />
+      <Form method="post" className="form" {...getFormProps(passwordForm)}>
+        <Field meta={passwordFields.current} label="Current password" type="password" autoComplete="current-password" />
+        <Field meta={passwordFields.password} label="New password" type="password" autoComplete="new-password" />
+        <Field meta={passwordFields.confirm} label="New password again" type="password" autoComplete="new-password" />
+        <div className="actions">
+          <SubmitButton name="intent" value="password" pendingText="Saving…">
+            Change the password
+          </SubmitButton>
+        </div>
+      </Form>
+    </ProfileCard>
+  );
+}
+
+/** /profile/security: where the member is signed in, and logging out any of it. */
+export function SecurityPage({ sessions }: { sessions: SerializeFrom<Awaited<ReturnType<typeof sessionList>>> }) {
+  const others = sessions.filter((s) => !s.current);
+  return (
+    <ProfileCard page="security" title="Where you are signed in">
+      <div className="table-scroll">
+        <table className="data">
+          <caption>Your sessions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Device</th>
+              <th scope="col">Address</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.map((s) => (
+              <tr key={s.code} aria-current={s.current ? "true" : undefined}>
+                <th scope="row">
+                  {s.device}
+                  {s.current ? <span className="badge">This device</span> : null}
+                </th>
+                <td>{s.ip ?? "—"}</td>
+                <td>{formatDateTime(s.lastSeenAt)}</td>
+                <td>
+                  {s.current ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="session" value={s.code} />
+                      <SubmitButton
+                        name="intent"
+                        value="end-session"
+                        className="button"
+                        pendingText="Logging out…"
+                        aria-label={`Log out ${s.device}, last used ${formatDateTime(s.lastSeenAt)}`}
+                      >
+                        Log out
+                      </SubmitButton>
+                    </Form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {others.length > 0 ? (
+        <Form method="post" className="actions">
+          <SubmitButton name="intent" value="end-other-sessions" pendingText="Logging out…">
+            Log out other sessions
+          </SubmitButton>
+        </Form>
+      ) : (
+        <p>You are signed in on this device only.</p>
+      )}
+    </ProfileCard>
+  );
+}
+
+/** /profile/notices: the member's notices by cause and version, with the way on. */
+export function NoticesPage({ causes }: { causes: SerializeFrom<Awaited<ReturnType<typeof noticesOverview>>> }) {
+  return (
+    <ProfileCard page="notices" title="Your notices and documents">
+      {causes.length === 0 ? (
+        <p>
+          You have no notices yet. <Link to="/nol">Open the notice creator</Link>.
+        </p>
+      ) : (
+        causes.map((c) => (
+          <article key={c.cause} aria-labelledby={`cause-${c.cause}`}>
+            <h2 id={`cause-${c.cause}`}>{c.href ? <Link to={c.href}>{c.cause}</Link> : c.cause}</h2>
+            <ul>
+              {c.versions.map((v) => (
+                <li key={v.version}>
+                  {v.version}: next {v.step}
+                  {v.notarizeHref ? (
+                    <>
+                      {" · "}
+                      <Link to={v.notarizeHref}>Documents and notarizing</Link>
+                    </>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </article>
+        ))
+      )}
+    </ProfileCard>
+  );
+}
