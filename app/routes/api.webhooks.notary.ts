@@ -1,11 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { invalid, notFound } from "~/domain/errors";
-import { InvalidNotaryWebhook } from "~/providers/notary/types";
 import { withApiErrors } from "~/lib/http.server";
 import { postOnly, readCappedText } from "~/lib/json-body.server";
 import { appServices } from "~/services/app.server";
-import { receiveNotaryWebhook } from "~/services/notary/notarize.server";
+import { receiveNotaryWebhook } from "~/services/notary/events.server";
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -18,15 +16,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly();
   const services = await appServices(context);
   return withApiErrors(async () => {
-    if (services.providers.notarySandbox) throw notFound();
     const raw = await readCappedText(request, BODY_LIMIT);
     if (raw === null) return json({ error: `The body exceeds ${BODY_LIMIT} bytes` }, { status: 413 });
-    try {
-      return json(await receiveNotaryWebhook(services, raw, request.headers));
-    } catch (error) {
-      if (error instanceof InvalidNotaryWebhook) throw invalid(error.message);
-      throw error;
-    }
+    return json(await receiveNotaryWebhook(services, raw, request.headers));
   });
 }
 

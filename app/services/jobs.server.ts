@@ -7,7 +7,7 @@ import { passwordResetJob } from "./accounts.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
-import { notaryPollJob, notarySandboxEventsJob } from "./notary/notarize.server";
+import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
 
 /**
  * Background work runs on pg-boss, in the app's own database: every server runs the runner,

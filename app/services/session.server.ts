@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createCookie, redirect, type AppLoadContext, type Cookie } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
@@ -11,9 +11,10 @@ import { safeRedirectPath } from "~/domain/guard";
 import type { SessionState, SessionStateCore } from "~/domain/session-state";
 import { errorJson, errorPage } from "~/lib/http.server";
 import { appServices } from "./app.server";
+import { SESSION_DAYS, siteCookies } from "./site-cookies.server";
 import { checkStateHeaders, devicePublicKeySchema, encodeState } from "./state-header.server";
 
-export const SESSION_DAYS = 30;
+export { SESSION_DAYS, siteCookies };
 /** The idle timeout when the configuration names none (SESSION_IDLE_DAYS's default). */
 export const SESSION_IDLE_DAYS = 7;
 /** A session's last_seen_at moves at most this often, so a busy session is not a write per request. */
@@ -37,49 +38,6 @@ export type Viewer = {
   member: UserRow;
   subscription: SubscriptionRow | null;
 };
-
-type SiteCookies = {
-  session: Cookie;
-  flash: Cookie;
-  afterLogin: Cookie;
-  sso: Cookie;
-  coupon: Cookie;
-  couponDismissed: Cookie;
-  nolSelected: Cookie;
-  /** A visitor's own checkouts (a donation before signing up), so only they see them. */
-  checkouts: Cookie;
-};
-const cookieCache = new WeakMap<AppConfig, SiteCookies>();
-
-/** The site's cookies: HttpOnly, SameSite=Lax, and Secure with the __Host- prefix in production. */
-export function siteCookies(config: AppConfig): SiteCookies {
-  let cached = cookieCache.get(config);
-  if (!cached) {
-    const prefix = config.isProduction ? "__Host-" : "";
-    const make = (name: string, maxAge: number) =>
-      createCookie(`${prefix}${name}`, {
-        httpOnly: true,
-        sameSite: "lax",
-        secure: config.isProduction,
-        path: "/",
-        secrets: [config.sessionSecret],
-        maxAge,
-      });
-    cached = {
-      session: make("mh_session", SESSION_DAYS * 86_400),
-      flash: make("mh_flash", 60),
-      afterLogin: make("mh_after_login", 3_600),
-      sso: make("mh_sso", 600),
-      coupon: make("mh_coupon", 30 * 86_400),
-      couponDismissed: make("mh_coupon_dismissed", 30 * 86_400),
-      /** The NoL entry selected last, for the auto-select mode "back". */
-      nolSelected: make("mh_nol_selected", 30 * 86_400),
-      checkouts: make("mh_checkouts", 7 * 86_400),
-    };
-    cookieCache.set(config, cached);
-  }
-  return cached;
-}
 
 export function newSessionId(): string {
   return randomBytes(32).toString("base64url");

@@ -14,7 +14,7 @@ import {
 import type { BillingPlan } from "~/domain/billing";
 import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
-import { billingCatalogue } from "./checkout.server";
+import { billingCatalogue } from "./catalogue.server";
 import { checkoutPagePath } from "./pages.server";
 
 /**
@@ -76,9 +76,14 @@ async function finishPayment(db: Database, subscription: SubscriptionRow): Promi
 }
 
 /** The member's latest membership in the words and dates the pages and the API show. */
-export async function membershipOf(services: AppServices, userId: string): Promise<Membership | null> {
+export async function membershipOf(
+  services: AppServices,
+  userId: string,
+  /** The member's latest subscription when the caller has it already (the viewer's). */
+  known?: SubscriptionRow | null,
+): Promise<Membership | null> {
   const { db } = services;
-  const subscription = await latestSubscription(db, userId);
+  const subscription = known !== undefined ? known : await latestSubscription(db, userId);
   if (!subscription) return null;
   const plan = await planTitle(db, subscription.planId);
   const end = subscription.currentPeriodEnd?.toISOString() ?? null;

@@ -1,28 +1,13 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import {
-  billingCustomers,
-  checkouts,
-  couponDiscounts,
-  couponPlans,
-  coupons,
-  payments,
-  plans,
-  subscriptions,
-} from "~/db/schema";
-import { quote, type BillingCoupon, type BillingPlan, type Quote } from "~/domain/billing";
-import { describeCoupon } from "~/domain/coupons";
+import { billingCustomers, checkouts, coupons, plans, subscriptions } from "~/db/schema";
+import { quote } from "~/domain/billing";
 import { conflict, DomainError, invalid, notFound, unauthorized, unavailable } from "~/domain/errors";
-import {
-  PaymentDeclined,
-  PaymentsUnavailable,
-  type IntentStatus,
-  type PricedPlan,
-  type ProviderCoupon,
-} from "~/providers/payments/types";
+import { PaymentDeclined, PaymentsUnavailable, type PricedPlan, type ProviderCoupon } from "~/providers/payments/types";
 import { actorOf } from "../accounts.server";
 import { audit } from "../audit.server";
 import type { Viewer } from "../session.server";
+import { billingPlan, couponOfSlug } from "./catalogue.server";
 import { deliverSandboxEvents } from "./sandbox.server";
 
 /**
@@ -44,115 +29,6 @@ export type Payer = { viewer: Viewer } | { email: string };
 
 /** A subscription in force: paid, or owed after a failed renewal. INCOMPLETE (never paid) is not. */
 const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
-
-export function billingPlan(plan: PlanRow): BillingPlan {
-  return {
-    id: plan.id,
-    title: plan.title,
-    kind: plan.kind,
-    amountCents: plan.amountCents,
-    currency: plan.currency,
-    interval: plan.interval,
-    active: plan.active,
-    features: plan.features,
-  };
-}
-
-export function billingCoupon(coupon: CouponRow, planIds: string[]): BillingCoupon {
-  return {
-    id: coupon.id,
-    name: coupon.name,
-    duration: coupon.duration,
-    durationInMonths: coupon.durationInMonths,
-    amountOff: coupon.amountOff,
-    percentOff: coupon.percentOff === null ? null : Number(coupon.percentOff),
-    currency: coupon.currency,
-    redeemBy: coupon.redeemBy,
-    valid: coupon.valid,
-    maxRedemptions: coupon.maxRedemptions,
-    timesRedeemed: coupon.timesRedeemed,
-    planIds,
-  };
-}
-
-/** The coupon of an offer slug with the plans it is for, or null for an unknown or inactive offer. */
-export async function couponOfSlug(
-  services: AppServices,
-  slug: string,
-): Promise<{ coupon: BillingCoupon; discountId: number; slug: string } | null> {
-  if (!/^[\w-]{1,64}$/.test(slug)) return null;
-  const [row] = await services.db
-    .select({ discount: couponDiscounts, coupon: coupons })
-    .from(couponDiscounts)
-    .innerJoin(coupons, eq(coupons.id, couponDiscounts.couponId))
-    .where(and(sql`lower(${couponDiscounts.couponSlug}) = ${slug.toLowerCase()}`, eq(couponDiscounts.active, true)))
-    .limit(1);
-  if (!row) return null;
-  const planRows = await services.db
-    .select({ planId: couponPlans.planId })
-    .from(couponPlans)
-    .where(eq(couponPlans.couponId, row.coupon.id));
-  return {
-    coupon: billingCoupon(
-      row.coupon,
-      planRows.map((p) => p.planId),
-    ),
-    discountId: row.discount.id,
-    slug: row.discount.couponSlug,
-  };
-}
-
-export type CatalogueEntry = {
-  plan: BillingPlan & { description: string | null };
-  quote: Quote | null;
-  /** Why the coupon in force does not lower this plan, if it does not. */
-  couponNote: string | null;
-};
-
-export type Catalogue = {
-  plans: CatalogueEntry[];
-  coupon: { slug: string; name: string; description: string } | null;
-  donation: { minCents: number; maxCents: number };
-};
-
-/** The plans with their prices, and with the coupon of `slug` where it applies. */
-export async function billingCatalogue(
-  services: AppServices,
-  slug: string | null,
-  now = new Date(),
-): Promise<Catalogue> {
-  const rows = await services.db.select().from(plans).where(eq(plans.active, true)).orderBy(plans.sort);
-  const offer = slug ? await couponOfSlug(services, slug) : null;
-  const limits = { minCents: services.config.donationMinCents, maxCents: services.config.donationMaxCents };
-  const entries = rows.map((row) => {
-    const plan = { ...billingPlan(row), description: row.description };
-    if (plan.kind === "donation") return { plan, quote: null, couponNote: null };
-    const plain = quote({ plan, now, donationLimits: limits });
-    if (!offer || !offer.coupon.planIds.includes(plan.id)) {
-      return { plan, quote: plain.ok ? plain.quote : null, couponNote: null };
-    }
-    const discounted = quote({ plan, coupon: offer.coupon, now, donationLimits: limits });
-    return discounted.ok
-      ? { plan, quote: discounted.quote, couponNote: null }
-      : { plan, quote: plain.ok ? plain.quote : null, couponNote: discounted.message };
-  });
-  return {
-    plans: entries,
-    coupon: offer
-      ? {
-          slug: offer.slug,
-          name: offer.coupon.name,
-          description: describeCoupon({
-            amount_off: offer.coupon.amountOff,
-            percent_off: offer.coupon.percentOff,
-            duration: offer.coupon.duration,
-            duration_in_months: offer.coupon.durationInMonths,
-          }),
-        }
-      : null,
-    donation: limits,
-  };
-}
 
 /** The member's subscription in force (paid, or owed after a failed renewal), if any. */
 export async function liveSubscription(services: AppServices, userId: string) {
@@ -398,79 +274,4 @@ export async function checkoutFor(
   const mine = viewer ? row.userId === viewer.member.id : row.userId === null && visitorCheckouts.includes(row.id);
   if (!mine) throw notFound();
   return row;
-}
-
-/** The intent behind a checkout's client secret (a subscription's first invoice, or the payment). */
-export function intentRefOf(checkout: CheckoutRow): string | null {
-  return checkout.clientSecret?.split("_secret_")[0] ?? null;
-}
-
-export type CheckoutOutcome = {
-  status: "succeeded" | "processing" | "requires_action" | "failed" | "open";
-  message: string;
-};
-
-/**
- * What happened to a checkout, from the provider's own record of its intent (never from the
- * return address's query), after handing over any events it has for us.
- */
-export async function checkoutOutcome(services: AppServices, checkout: CheckoutRow): Promise<CheckoutOutcome> {
-  await deliverSandboxEvents(services);
-  const [fresh] = await services.db.select().from(checkouts).where(eq(checkouts.id, checkout.id));
-  const current = fresh ?? checkout;
-  if (current.status === "succeeded") return { status: "succeeded", message: successMessage(current) };
-  const intentRef = intentRefOf(current);
-  let status: IntentStatus | null = null;
-  let failure: string | null = current.failureMessage;
-  if (intentRef) {
-    const intent = await callProvider(() => services.providers.payments.readIntent(intentRef));
-    status = intent.status;
-    failure = intent.failureMessage ?? failure;
-  }
-  if (status === "succeeded" || status === "processing" || current.status === "processing") {
-    return { status: "processing", message: processingMessage(current) };
-  }
-  if (status === "requires_action") {
-    return { status: "requires_action", message: "Your bank asks you to confirm this payment." };
-  }
-  if (current.status === "failed" || failure) {
-    return { status: "failed", message: failure ?? "The payment did not go through. Nothing was charged." };
-  }
-  return { status: "open", message: "This payment is not finished yet." };
-}
-
-function processingMessage(checkout: CheckoutRow): string {
-  if (checkout.kind === "card")
-    return "Your card is saved. We are making it the card on file: this page updates itself.";
-  if (checkout.kind === "subscription") {
-    return "Your payment went through. We are finishing your membership: this page updates itself.";
-  }
-  return "Your payment went through. We are recording it: this page updates itself.";
-}
-
-function successMessage(checkout: CheckoutRow): string {
-  if (checkout.kind === "subscription") return "Thank you: your membership is active.";
-  if (checkout.kind === "card") return "Your card was updated.";
-  if (checkout.kind === "donation") return "Thank you for your donation: a receipt is on its way by e-mail.";
-  return "Thank you: your payment went through and a receipt is on its way by e-mail.";
-}
-
-/** A visitor's payments, claimed by the member who signs up with (and confirms) the same e-mail. */
-export async function claimPayments(services: AppServices, userId: string, email: string): Promise<number> {
-  const matches = (column: typeof payments.email | typeof checkouts.email) =>
-    sql`lower(${column}) = ${email.toLowerCase()}`;
-  const claimed = await services.db
-    .update(payments)
-    .set({ userId })
-    .where(and(isNull(payments.userId), matches(payments.email)))
-    .returning({ id: payments.id });
-  await services.db
-    .update(checkouts)
-    .set({ userId })
-    .where(and(isNull(checkouts.userId), matches(checkouts.email)));
-  await services.db
-    .update(billingCustomers)
-    .set({ userId })
-    .where(and(isNull(billingCustomers.userId), sql`lower(${billingCustomers.email}) = ${email.toLowerCase()}`));
-  return claimed.length;
 }

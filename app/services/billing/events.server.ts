@@ -1,26 +1,20 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import {
-  billingCustomers,
-  checkouts,
-  couponRedemptions,
-  coupons,
-  payments,
-  plans,
-  subscriptions,
-  users,
-  webhookEvents,
-} from "~/db/schema";
+import { checkouts, coupons, payments, plans, subscriptions, webhookEvents } from "~/db/schema";
 import { couponPayments, renewalAmount } from "~/domain/billing";
-import type {
-  CardUpdateData,
-  InvoiceData,
-  PaymentData,
-  PaymentEvent,
-  RefundData,
-  SubscriptionData,
-} from "~/providers/payments/types";
+import {
+  applyCardUpdate,
+  applyPaymentFailed,
+  applyPaymentSucceeded,
+  applyRefund,
+  checkoutOf,
+  rememberCard,
+  settleCheckout,
+  type AfterEvent,
+  type Tx,
+} from "./payment-records.server";
+import type { InvoiceData, PaymentEvent, SubscriptionData } from "~/providers/payments/types";
 
 /**
  * The one handler of what the payments provider tells us, for both adapters. Each event is
@@ -29,12 +23,9 @@ import type {
  * provider's retry (or the sandbox's next sweep) applies it again.
  */
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type SubscriptionRow = typeof subscriptions.$inferSelect;
-type CheckoutRow = typeof checkouts.$inferSelect;
 
-/** What to do once the event's transaction has committed. */
-export type AfterEvent = { receipts: string[]; failedPayments: string[] };
+export type { AfterEvent };
 
 export type EventOutcome = { outcome: "applied" | "duplicate"; after: AfterEvent };
 
@@ -110,13 +101,6 @@ async function apply(tx: Tx, event: PaymentEvent, after: AfterEvent): Promise<vo
     case "other":
       return;
   }
-}
-
-async function checkoutOf(tx: Tx, metadata: Record<string, string>): Promise<CheckoutRow | null> {
-  const id = metadata.checkout_id;
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, id)).for("update");
-  return row ?? null;
 }
 
 async function subscriptionOf(
@@ -304,123 +288,4 @@ async function applyInvoiceFailed(tx: Tx, event: PaymentEvent, invoice: InvoiceD
       .where(eq(subscriptions.id, row.id));
   }
   if (payment) after.failedPayments.push(payment.id);
-}
-
-async function applyPaymentSucceeded(
-  tx: Tx,
-  provider: PaymentEvent["provider"],
-  data: PaymentData,
-  after: AfterEvent,
-): Promise<void> {
-  const checkout = await checkoutOf(tx, data.metadata);
-  if (!checkout || checkout.kind === "subscription" || checkout.kind === "card") return;
-  const [payment] = await tx
-    .insert(payments)
-    .values({
-      userId: checkout.userId,
-      email: checkout.email,
-      planId: checkout.planId,
-      kind: checkout.kind,
-      checkoutId: checkout.id,
-      couponId: checkout.couponId,
-      listAmountCents: checkout.listAmountCents,
-      amountCents: data.amountCents,
-      currency: data.currency,
-      status: "succeeded",
-      provider,
-      providerRef: data.ref,
-      cardBrand: data.card?.brand ?? null,
-      cardLast4: data.card?.last4 ?? null,
-    })
-    .onConflictDoNothing()
-    .returning({ id: payments.id });
-  if (!payment) return;
-  await settleCheckout(tx, checkout, { paymentId: payment.id });
-  if (data.card && data.customerRef) await rememberCard(tx, provider, data.customerRef, data.card);
-  after.receipts.push(payment.id);
-}
-
-async function applyPaymentFailed(tx: Tx, provider: PaymentEvent["provider"], data: PaymentData): Promise<void> {
-  const checkout = await checkoutOf(tx, data.metadata);
-  if (!checkout || checkout.provider !== provider || checkout.status === "succeeded") return;
-  await tx
-    .update(checkouts)
-    .set({ status: "failed", failureMessage: data.failureMessage })
-    .where(eq(checkouts.id, checkout.id));
-}
-
-async function applyRefund(tx: Tx, provider: PaymentEvent["provider"], refund: RefundData): Promise<void> {
-  const [payment] = await tx
-    .select()
-    .from(payments)
-    .where(and(eq(payments.provider, provider), eq(payments.providerRef, refund.paymentRef)))
-    .for("update");
-  if (!payment) return;
-  const refunded = Math.min(payment.amountCents, refund.amountRefundedCents);
-  await tx
-    .update(payments)
-    .set({ refundedCents: refunded, status: refunded >= payment.amountCents ? "refunded" : payment.status })
-    .where(eq(payments.id, payment.id));
-}
-
-async function applyCardUpdate(tx: Tx, provider: PaymentEvent["provider"], data: CardUpdateData): Promise<void> {
-  if (data.card) await rememberCard(tx, provider, data.customerRef, data.card);
-  const checkout = await checkoutOf(tx, data.metadata);
-  if (checkout?.kind === "card") await settleCheckout(tx, checkout, {});
-}
-
-async function rememberCard(
-  tx: Tx,
-  provider: PaymentEvent["provider"],
-  customerRef: string,
-  card: { brand: string; last4: string; expMonth?: number; expYear?: number },
-): Promise<void> {
-  await tx
-    .update(billingCustomers)
-    .set({
-      cardBrand: card.brand,
-      cardLast4: card.last4,
-      ...(card.expMonth ? { cardExpMonth: card.expMonth, cardExpYear: card.expYear } : {}),
-    })
-    .where(and(eq(billingCustomers.provider, provider), eq(billingCustomers.providerCustomerId, customerRef)));
-}
-
-/** A checkout that the provider says is paid: done, and its coupon counted once. */
-async function settleCheckout(
-  tx: Tx,
-  checkout: CheckoutRow,
-  links: { subscriptionId?: string; paymentId?: string },
-): Promise<void> {
-  await tx
-    .update(checkouts)
-    .set({ status: "succeeded", failureMessage: null, ...links })
-    .where(eq(checkouts.id, checkout.id));
-  // Setup's membership step is its last: a member who paid there is done with setup.
-  if (checkout.userId && checkout.kind !== "card") {
-    await tx
-      .update(users)
-      .set({ needsSetup: false, setupStep: null })
-      .where(and(eq(users.id, checkout.userId), eq(users.needsSetup, true), eq(users.setupStep, "membership")));
-  }
-  if (!checkout.couponId) return;
-  const [redeemed] = await tx
-    .insert(couponRedemptions)
-    .values({
-      couponId: checkout.couponId,
-      couponDiscountId: checkout.couponDiscountId,
-      checkoutId: checkout.id,
-      userId: checkout.userId,
-      email: checkout.email,
-      listAmountCents: checkout.listAmountCents,
-      amountCents: checkout.amountCents,
-      currency: checkout.currency,
-    })
-    .onConflictDoNothing()
-    .returning({ id: couponRedemptions.id });
-  if (redeemed) {
-    await tx
-      .update(coupons)
-      .set({ timesRedeemed: sql`${coupons.timesRedeemed} + 1`, lastRedeemedAt: new Date() })
-      .where(eq(coupons.id, checkout.couponId));
-  }
 }

@@ -7,7 +7,8 @@ import { formatMoney } from "~/lib/format";
 import { PaymentDeclined, type BrowserClient } from "~/providers/payments/types";
 import type { Viewer } from "../session.server";
 import { siteCookies } from "../session.server";
-import { checkoutFor, checkoutOutcome, intentRefOf, type CheckoutOutcome, type CheckoutRow } from "./checkout.server";
+import { checkoutOutcome, intentRefOf, type CheckoutOutcome } from "./checkout-outcome.server";
+import { checkoutFor, type CheckoutRow } from "./checkout.server";
 import { deliverSandboxEvents, sandboxOf } from "./sandbox.server";
 
 /** The pages of a payment: the card page, the sandbox's 3-D Secure page, and the return page. */

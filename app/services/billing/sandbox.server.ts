@@ -4,6 +4,7 @@ import type { SandboxPayments } from "~/providers/payments/types";
 import { DomainError } from "~/domain/errors";
 import type { JobDefinition } from "../jobs.server";
 import { receivePaymentEvent } from "./events.server";
+import { deliverInBatches } from "../provider-events.server";
 
 /**
  * The sandbox's side of the event flow: it writes its events with its own changes, and these
@@ -18,20 +19,8 @@ export function sandboxOf(services: AppServices): SandboxPayments {
 }
 
 /** Hands every event the sandbox has not delivered yet to the handler, oldest first. */
-export async function deliverSandboxEvents(services: AppServices): Promise<number> {
-  const sandbox = services.providers.paymentsSandbox;
-  if (!sandbox) return 0;
-  let delivered = 0;
-  for (;;) {
-    const events = await sandbox.undeliveredEvents(100);
-    if (events.length === 0) return delivered;
-    for (const event of events) {
-      await receivePaymentEvent(services, event);
-      await sandbox.markDelivered(event.id);
-      delivered += 1;
-    }
-    if (events.length < 100) return delivered;
-  }
+export function deliverSandboxEvents(services: AppServices): Promise<number> {
+  return deliverInBatches(services.providers.paymentsSandbox, (event) => receivePaymentEvent(services, event));
 }
 
 /** Renews the sandbox subscriptions whose period has ended (or one, now, for an admin), then delivers. */

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { plans } from "~/db/schema";
 import { siteCookies, type Viewer } from "../session.server";
-import { billingCatalogue, liveSubscription, startCheckout, type Catalogue } from "./checkout.server";
+import { billingCatalogue, type Catalogue } from "./catalogue.server";
+import { liveSubscription, startCheckout } from "./checkout.server";
 import { checkoutPagePath, rememberVisitorCheckout } from "./pages.server";
 
 export type SubscriptionPageData = Catalogue & {
