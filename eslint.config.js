@@ -14,6 +14,8 @@ export default tseslint.config(
       "test-results/",
       "playwright-report/",
       "tests/artifacts/",
+      "bench/bare/build/",
+      "bench/bare/public/build/",
     ],
   },
   js.configs.recommended,
@@ -76,7 +78,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**", "tests/**", "*.config.*"],
+    files: ["scripts/**", "tests/**", "bench/**", "*.config.*"],
     rules: { "no-console": "off" },
   },
   {

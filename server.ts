@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -9,13 +11,23 @@ import express, { type Request, type Response } from "express";
 import helmet from "helmet";
 import { pino, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { bootApp } from "./app/boot.server";
+import { bootApp, embeddedDatabaseIsNew, prepareDatabase } from "./app/boot.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
 import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "./app/domain/framing";
-import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl } from "./app/domain/requests";
+import {
+  crossSiteWrite,
+  dependsOnSession,
+  hasNul,
+  normalisedPath,
+  redactUrl,
+  sessionFreePath,
+} from "./app/domain/requests";
+import { demoLogins } from "./app/db/seed.server";
 import { limitBodies } from "./app/lib/body-limit.server";
+import { demoBanner } from "./app/lib/demo-banner.server";
+import { textDestination } from "./app/lib/log-text.server";
 import {
   renderUnavailable,
   sawDatabaseUnavailable,
@@ -101,7 +113,8 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
           "img-src": ["'self'", "data:", ...formsOrigin],
           "font-src": ["'self'", ...formsOrigin],
           "connect-src": ["'self'", ...formsOrigin, (req) => cardPageSources(req as Request, "connect")],
-          "frame-src": ["'self'", ...formsOrigin, (req) => cardPageSources(req as Request, "frame")],
+          // blob: the notarize page shows the preview it fetched (a PDF made for this member) in a frame.
+          "frame-src": ["'self'", "blob:", ...formsOrigin, (req) => cardPageSources(req as Request, "frame")],
           "form-action": ["'self'", ...formsOrigin],
           "object-src": ["'none'"],
           "base-uri": ["'none'"],
@@ -175,7 +188,15 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
       res.status(404).type("text/plain").send("Not found");
     },
   );
-  app.use(express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false }));
+  // The few files at public/'s top (favicon, robots.txt), listed once: a page or an API call
+  // never costs a look at the disk.
+  const publicFiles = new Set(
+    readdirSync(path.join(ROOT, "public"), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${entry.name}`),
+  );
+  const publicStatic = express.static(path.join(ROOT, "public"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
   // Whatever the router answers may show the session (the shell names the member), so no
   // cache may keep it for someone else. Decided here, once for pages, data requests and
@@ -190,7 +211,9 @@ export function createApp(services: AppServices, build: ServerBuild, state: { sh
     res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
       const setCookie = res.getHeader("Set-Cookie");
       const setCookies = Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [String(setCookie)];
-      const request = { cookie: req.headers.cookie, state: req.headers.state !== undefined };
+      // An answer the same for everyone does not depend on the cookie that came along.
+      const cookie = sessionFreePath(req.path) ? undefined : req.headers.cookie;
+      const request = { cookie, state: req.headers.state !== undefined };
       if (dependsOnSession(request, setCookies, sessionCookie)) res.setHeader("Cache-Control", "no-store");
       return writeHead.apply(this, args);
     } as typeof res.writeHead;
@@ -291,7 +314,36 @@ export async function startServer(config: AppConfig, logger: Logger) {
       await services.database.close();
       logger.info("stopped");
     })());
-  return { server, stop };
+  return { server, stop, services };
+}
+
+/** JSON lines, or short text lines for a person at a terminal (LOG_FORMAT). */
+function makeLogger(config: AppConfig): Logger {
+  const options = { level: config.logLevel, base: { service: "memberhall" } };
+  return config.logFormat === "text" ? pino(options, textDestination()) : pino(options);
+}
+
+const PREPARE_DATABASE = "prepare-database";
+
+/**
+ * A first start makes the embedded database in a child process: the migrations and the seed
+ * grow PGlite's WASM memory, which never shrinks while its instance lives, and a process's
+ * memory goes back to the system when it ends. The server then opens the made database as a
+ * restart would.
+ */
+function prepareInChild(logger: Logger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+      env: { ...process.env, MEMBERHALL_TASK: PREPARE_DATABASE },
+      stdio: "inherit",
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`making the database failed (the process ended with ${code})`));
+    });
+    logger.info("making the embedded database");
+  });
 }
 
 async function main() {
@@ -305,7 +357,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel, base: { service: "memberhall" } });
+  const logger = makeLogger(config);
   // The handlers are in place before the server says it listens: a signal that arrives
   // while it starts is kept and carried out as soon as there is something to stop. A
   // terminal's Ctrl-C reaches both `npm start` and this process; a repeated signal joins
@@ -327,7 +379,12 @@ async function main() {
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => onSignal(signal));
   try {
-    stopServer = (await startServer(config, logger)).stop;
+    if (embeddedDatabaseIsNew(config)) await prepareInChild(logger);
+    const started = await startServer(config, logger);
+    stopServer = started.stop;
+    if (config.demo && config.logFormat === "text") {
+      process.stdout.write(demoBanner(config, await demoLogins(started.services.db)));
+    }
   } catch (error) {
     logger.fatal({ err: error }, `could not start: ${(error as Error).message}`);
     process.exit(1);
@@ -335,6 +392,9 @@ async function main() {
   if (pendingSignal) onSignal(pendingSignal);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (process.env.MEMBERHALL_TASK === PREPARE_DATABASE) {
+  const config = loadConfig();
+  await prepareDatabase(config, makeLogger(config));
+} else if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   void main();
 }

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
@@ -18,17 +19,41 @@ export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promi
     : openDatabase({ driver: "pglite", dir: path.join(config.dataDir, "pgdata") });
 }
 
+/** Whether the embedded database is still to be made (its directory holds no cluster yet). */
+export function embeddedDatabaseIsNew(config: AppConfig): boolean {
+  return !config.databaseUrl && !existsSync(path.join(config.dataDir, "pgdata", "PG_VERSION"));
+}
+
+/** The migrations, the document defaults and, when allowed, the demo: what a new database needs. */
+async function prepare(database: DatabaseHandle, config: AppConfig, logger: Logger) {
+  await database.migrate();
+  await seedDocumentDefaults(database.db);
+  if (config.seedDemo) {
+    const seeded = await seedDemo(database.db, { demoPassword: config.demoPassword });
+    if (seeded) logger.info("seeded the demo community into the new database");
+  }
+}
+
+/**
+ * Makes a new database and closes it. The server runs this in a worker thread on a first
+ * start: the migrations and the seed grow PGlite's WASM memory, which never shrinks while the
+ * instance lives, and a worker's memory goes back to the system when it ends.
+ */
+export async function prepareDatabase(config: AppConfig, logger: Logger): Promise<void> {
+  const database = await openConfiguredDatabase(config, logger);
+  try {
+    await prepare(database, config, logger);
+  } finally {
+    await database.close();
+  }
+}
+
 /** Opens the database, applies migrations, adds the document defaults, seeds a new database with the demo when allowed. */
 export async function bootApp(config: AppConfig, logger: Logger): Promise<AppServices> {
   const database = await openConfiguredDatabase(config, logger);
   try {
-    await database.migrate();
-    await seedDocumentDefaults(database.db);
+    await prepare(database, config, logger);
     await preloadDocumentFonts();
-    if (config.seedDemo) {
-      const seeded = await seedDemo(database.db, { demoPassword: config.demoPassword });
-      if (seeded) logger.info("seeded the demo community into the new database");
-    }
     if (!config.isProduction || config.seedDemo) {
       const logins = await demoLogins(database.db);
       if (logins.length > 0) {

@@ -104,6 +104,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       flash,
       supportEmail: config.supportEmail,
       coupon,
+      // With the built-in mail provider, messages wait in the admins' outbox: pages that say
+      // "check your e-mail" say where it went.
+      mailOutbox: config.mail === "outbox" ? { demo: config.demo } : null,
     },
     { headers: clear ? { "Set-Cookie": clear } : {} },
   );

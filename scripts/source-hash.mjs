@@ -12,10 +12,11 @@ const INPUTS = [
   "package-lock.json",
   "scripts/build.mjs",
 ];
+/** The build's own output inside the inputs: hashing it would make every build look stale. */
 const SKIP = new Set([path.join("public", "build")]);
 
-function* files(entry) {
-  if (SKIP.has(entry)) return;
+function* files(root, entry) {
+  if (SKIP.has(path.relative(root, entry))) return;
   let stat;
   try {
     stat = statSync(entry);
@@ -23,7 +24,7 @@ function* files(entry) {
     return;
   }
   if (stat.isDirectory()) {
-    for (const name of readdirSync(entry).sort()) yield* files(path.join(entry, name));
+    for (const name of readdirSync(entry).sort()) yield* files(root, path.join(entry, name));
   } else if (!/\.test\.tsx?$/.test(entry)) {
     yield entry;
   }
@@ -32,7 +33,7 @@ function* files(entry) {
 export function sourceHash(root = process.cwd()) {
   const hash = createHash("sha256");
   for (const input of INPUTS) {
-    for (const file of files(path.join(root, input))) {
+    for (const file of files(root, path.join(root, input))) {
       hash.update(path.relative(root, file));
       hash.update("\0");
       hash.update(readFileSync(file));

@@ -12,9 +12,15 @@ if (!upToDate) {
 
 // React's production build for the server, in the demo's mode (generated secrets, demo data,
 // no BASE_URL to set) unless NODE_ENV says otherwise: NODE_ENV=production alone is a deployment.
+// The demo speaks to a person at a terminal: short log lines and a banner, not JSON.
 const env = process.env.NODE_ENV
   ? process.env
-  : { ...process.env, NODE_ENV: "production", DEMO: process.env.DEMO ?? "1" };
+  : {
+      ...process.env,
+      NODE_ENV: "production",
+      DEMO: process.env.DEMO ?? "1",
+      LOG_FORMAT: process.env.LOG_FORMAT ?? "text",
+    };
 const server = spawn(process.execPath, ["--enable-source-maps", "dist/server.js"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => server.kill(signal));

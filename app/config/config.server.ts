@@ -51,6 +51,7 @@ export type AppConfig = {
   statePrivateKey: string;
   statePublicKey: string;
   logLevel: Env["LOG_LEVEL"];
+  logFormat: Env["LOG_FORMAT"];
   trustProxy: boolean;
   seedDemo: boolean;
   demoPassword: string;
@@ -173,6 +174,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     statePrivateKey: secrets.STATE_PRIVATE_KEY,
     statePublicKey: bytesToHex(secp256k1.getPublicKey(hexToBytes(secrets.STATE_PRIVATE_KEY), true)),
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     seedDemo: env.NODE_ENV !== "production" || env.DEMO || env.SEED_DEMO,
     demoPassword: env.DEMO_PASSWORD,

@@ -191,6 +191,8 @@ export const envSchema = z
         errorMap: () => ({ message: "must be one of fatal, error, warn, info, debug, trace, silent" }),
       })
       .default("info"),
+    /** json: one JSON object per line (production, log collectors); text: short lines for a person at a terminal. */
+    LOG_FORMAT: z.enum(["json", "text"], { errorMap: () => ({ message: "must be json or text" }) }).default("json"),
     TRUST_PROXY: booleanFlag.default("false"),
     SEED_DEMO: booleanFlag.default("false"),
     /**

@@ -10,6 +10,7 @@ import {
   countries,
   countryCauses,
   couponDiscounts,
+  directoryRespondents,
   couponPlans,
   coupons,
   documentTemplates,
@@ -197,6 +198,20 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         welcomeMessage: "Welcome, friend of the community: 20% off every payment.",
       },
     ]);
+    // A neutral sample directory: offices and people as a community's own list would name them.
+    await tx
+      .insert(directoryRespondents)
+      .values([
+        { name: "Officer Example", type: "Official", agency: "Springfield Police Department", place: "Springfield, US" },
+        { name: "Springfield Police Department", type: "Agency", place: "Springfield, US" },
+        { name: "County Clerk Example", type: "Official", agency: "Shelby County", place: "Shelbyville, US" },
+        { name: "Example Towing Company", type: "Corporation", place: "Springfield, US", address: "1 Depot Road" },
+        { name: "Judge Example", type: "Official", agency: "District Court", place: "Capital City, US" },
+        { name: "Revenue Office Example", type: "Agency", place: "Ottawa, CA" },
+        { name: "Parking Enforcement Example", type: "Agency", agency: "City of Toronto", place: "Toronto, CA" },
+        { name: "Jane Example", type: "Individual", place: "Springfield, US" },
+      ])
+      .onConflictDoNothing();
 
     await tx
       .insert(settings)

@@ -78,16 +78,15 @@ export const resetPasswordSchema = z
 /** Subscription statuses that count as a membership in good standing. */
 export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TRIALING"]);
 
+export type RejoinStanding = "in-setup" | "active" | "lapsed" | "no-subscription";
+
 /**
  * Where a member stands for /re-join: only a member whose setup is done and whose
  * subscription has lapsed goes back through the membership step. A member still in setup
  * finishes it first; one with an active subscription, or who joined by donation, has
  * nothing to re-join.
  */
-export function rejoinStanding(member: {
-  needsSetup: boolean;
-  subscriptionStatus: string | null;
-}): "in-setup" | "active" | "lapsed" | "no-subscription" {
+export function rejoinStanding(member: { needsSetup: boolean; subscriptionStatus: string | null }): RejoinStanding {
   if (member.needsSetup) return "in-setup";
   if (member.subscriptionStatus === null) return "no-subscription";
   return ACTIVE_SUBSCRIPTION_STATUSES.has(member.subscriptionStatus) ? "active" : "lapsed";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { communityFor, footerName, groupFor } from "./community";
+import { communityFor, footerName, groupFor, groupStanding } from "./community";
 
 describe("community variants", () => {
   it("names the default community and the church-like group differently", () => {
@@ -20,5 +20,17 @@ describe("community variants", () => {
     expect(groupFor("nope")).toBeNull();
     expect(groupFor("constructor")).toBeNull();
     expect(footerName("/g/toString", communityFor("default"))).toBe(communityFor("default").name);
+  });
+});
+
+describe("groupStanding", () => {
+  it("is pending while the joining payment is under way, joined once it succeeded, none otherwise", () => {
+    for (const status of ["open", "requires_action", "processing"]) {
+      expect(groupStanding({ status, groupName: "Friends" })).toEqual({ state: "pending", group: "Friends" });
+    }
+    expect(groupStanding({ status: "succeeded", groupName: "Friends" })).toEqual({ state: "joined", group: "Friends" });
+    expect(groupStanding({ status: "failed", groupName: "Friends" })).toEqual({ state: "none" });
+    expect(groupStanding({ status: "succeeded", groupName: null })).toEqual({ state: "none" });
+    expect(groupStanding(null)).toEqual({ state: "none" });
   });
 });

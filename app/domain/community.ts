@@ -68,3 +68,19 @@ export function footerName(pathname: string, community: Community): string {
   const match = /^\/g\/([^/]+)/.exec(pathname);
   return groupFor(match?.[1])?.name ?? community.name;
 }
+
+/**
+ * A member's place in a community group: joined through a group's coupon (a coupon discount
+ * with a group name). It is pending while the payment that joins them is still under way,
+ * joined once it succeeded; a failed or cancelled payment joins no group.
+ */
+export type GroupStanding = { state: "none" } | { state: "pending" | "joined"; group: string };
+
+const PENDING_CHECKOUTS = new Set(["open", "requires_action", "processing"]);
+
+export function groupStanding(latest: { status: string; groupName: string | null } | null): GroupStanding {
+  if (!latest?.groupName) return { state: "none" };
+  if (PENDING_CHECKOUTS.has(latest.status)) return { state: "pending", group: latest.groupName };
+  if (latest.status === "succeeded") return { state: "joined", group: latest.groupName };
+  return { state: "none" };
+}

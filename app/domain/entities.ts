@@ -34,7 +34,7 @@ export const authEntrySchema = z.object({
   username: z.string(),
   country: z.string().length(2).nullable(),
   email: z.string().email(),
-  hash: z.string(),
+  hash: z.string().nullable().describe("null for a member who is neither a NoL creator nor a tester"),
 });
 
 export const notarizeSchema = z.object({

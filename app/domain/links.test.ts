@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHttpsUrl, safeLinkHref } from "./links";
+import { isHttpsUrl, safeLinkHref, textWithLinks } from "./links";
 
 describe("safeLinkHref: only https: addresses and this site's own paths become links", () => {
   it.each([
@@ -46,5 +46,21 @@ describe("isHttpsUrl: what a hosted form's entry link may be", () => {
     ["data:text/html,hi", false],
   ])("%s → %s", (value, expected) => {
     expect(isHttpsUrl(value)).toBe(expected);
+  });
+});
+
+describe("textWithLinks", () => {
+  it("cuts a mail's text into its words and its addresses", () => {
+    expect(textWithLinks("Open http://localhost:3000/signup/verify?token=abc-123.\nThanks")).toEqual([
+      { text: "Open " },
+      { href: "http://localhost:3000/signup/verify?token=abc-123" },
+      { text: ".\nThanks" },
+    ]);
+  });
+
+  it("leaves a text without addresses whole, and takes only http and https", () => {
+    expect(textWithLinks("No link here")).toEqual([{ text: "No link here" }]);
+    expect(textWithLinks("javascript:alert(1) ftp://x")).toEqual([{ text: "javascript:alert(1) ftp://x" }]);
+    expect(textWithLinks("https://a.example/x")).toEqual([{ href: "https://a.example/x" }]);
   });
 });

@@ -35,3 +35,23 @@ export function safeLinkHref(value: string | null | undefined): string | null {
   if (typeof value !== "string" || value === "") return null;
   return isOwnPath(value) || isHttpsUrl(value) ? value : null;
 }
+
+/** A text cut into its plain parts and the web addresses in it, for a page that shows them as links. */
+export type TextPart = { text: string } | { href: string };
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/g;
+
+export function textWithLinks(text: string): TextPart[] {
+  const parts: TextPart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    // A sentence's last full stop or comma is not part of the address.
+    const href = match[0].replace(/[.,;:!?)]+$/, "");
+    const start = match.index;
+    if (start > last) parts.push({ text: text.slice(last, start) });
+    parts.push({ href });
+    last = start + href.length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}

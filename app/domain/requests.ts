@@ -60,6 +60,16 @@ export function dependsOnSession(
   return request.state || (request.cookie ?? "").split(";").some(named) || setCookies.some(named);
 }
 
+/**
+ * Answers that are the same for everyone, signed in or not (the public configuration, the
+ * cause catalogue, the entity schema): caches may keep them whatever cookie came along.
+ */
+const SESSION_FREE_PATHS = new Set(["/api/config", "/api/config/causes", "/api/schema"]);
+
+export function sessionFreePath(pathname: string): boolean {
+  return SESSION_FREE_PATHS.has(pathname);
+}
+
 /** Query values that are credentials: e-mailed links, the learning-site hand-off, SSO signatures. */
 const SECRET_PARAMS = /([?&](?:token|auth_code|hash|confirm|unsubscribe|code)=)[^&#]*/gi;
 

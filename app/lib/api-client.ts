@@ -56,7 +56,8 @@ export function apiInit(request: ApiRequest): RequestInit {
 /** Reads an answer by the conventions above. */
 export async function readApiResponse<T>(response: Response): Promise<ApiResult<T>> {
   if (response.status === 404 && !response.headers.get("state")) {
-    await response.body?.cancel();
+    // Not awaited: the body is of no use, and a stream that never settles must not hold the call.
+    void response.body?.cancel().catch(() => undefined);
     return { data: null, error: null, status: 404, ignored: true };
   }
   let parsed: unknown = null;

@@ -28,22 +28,38 @@ type DateInput = Date | string | number;
 
 const toDate = (value: DateInput) => (value instanceof Date ? value : new Date(value));
 
+/** Making a date format costs far more than using one: each is made once per zone. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(kind: "date" | "date-time", timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format =
+      kind === "date"
+        ? new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone })
+        : new Intl.DateTimeFormat(LOCALE, {
+            year: "numeric",
+            month: "short",
+            day: "numeric",
+            hour: "numeric",
+            minute: "2-digit",
+            timeZone,
+            timeZoneName: "short",
+          });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 /** "Nov 23, 2026". */
 export function formatDate(value: DateInput, timeZone = "UTC"): string {
-  return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone }).format(toDate(value));
+  return dateFormat("date", timeZone).format(toDate(value));
 }
 
 /** "Nov 23, 2026, 11:03 AM UTC". */
 export function formatDateTime(value: DateInput, timeZone = "UTC"): string {
-  return new Intl.DateTimeFormat(LOCALE, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone,
-    timeZoneName: "short",
-  }).format(toDate(value));
+  return dateFormat("date-time", timeZone).format(toDate(value));
 }
 
 /** "11:03:47 AM" in the browser's own zone, for times the browser itself just measured. */

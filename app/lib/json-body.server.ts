@@ -58,10 +58,19 @@ export async function readJsonText(request: Request, limit: number, notJsonMessa
   return parseJsonText(text, notJsonMessage);
 }
 
-/** Parses a value with a schema: the data, or invalid with each refused value's path. */
+/** spec §8: a body (or query) with a key the call does not take. */
+export const UNKNOWN_KEY_MESSAGE = "Unknown key";
+
+/**
+ * Parses a value with a schema: the data, or invalid with each refused value's path; 'Unknown
+ * key' when the value has a key the schema does not take.
+ */
 export function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown, message = "Invalid body"): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(message, issuesByPath(parsed.error));
+  if (!parsed.success) {
+    const unknownKey = parsed.error.issues.some((issue) => issue.code === "unrecognized_keys");
+    throw invalid(unknownKey ? UNKNOWN_KEY_MESSAGE : message, issuesByPath(parsed.error));
+  }
   return parsed.data;
 }
 

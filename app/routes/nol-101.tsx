@@ -1,12 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
-import { invariantResponse } from "~/lib/http.server";
+import { json, redirect } from "@remix-run/node";
+import { LearningSiteNotSetUp, notSetUpMeta, type NotSetUp } from "~/components/lrm/not-set-up";
 import { requireMember } from "~/services/session.server";
 
 /** Redirects to the learning site (spec §2.3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireMember(request, context);
   const target = services.config.nol101Url;
-  invariantResponse(target, "The NoL 101 page of the learning site is not set up");
+  if (!target) return json<NotSetUp>({ title: "NoL 101 is not set up", what: "NoL 101" }, { status: 404 });
   return redirect(target);
 }
+
+export const meta = notSetUpMeta;
+export default LearningSiteNotSetUp;

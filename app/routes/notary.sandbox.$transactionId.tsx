@@ -2,15 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { SignerPageView } from "~/components/notary/signer-page";
+import { sandboxSignerPath } from "~/domain/documents/notarize-view";
 import { notFoundPage } from "~/lib/http.server";
 import { appServices } from "~/services/app.server";
-import {
-  safeReturn,
-  signerPage,
-  signerPagePath,
-  signerStepSchema,
-  takeSignerStep,
-} from "~/services/notary/signer-page.server";
+import { safeReturn, signerPage, signerStepSchema, takeSignerStep } from "~/services/notary/signer-page.server";
 
 export const meta: MetaFunction = () => [
   { title: "Sign and notarize — sandbox notary" },
@@ -39,7 +34,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const taken = await takeSignerStep(services, transactionId, parsed.data.intent);
   if (!taken) notFoundPage();
   if (!taken.ok) return json({ error: taken.message }, { status: 409 });
-  return redirect(signerPagePath(transactionId, safeReturn(parsed.data.return)));
+  return redirect(sandboxSignerPath(transactionId, safeReturn(parsed.data.return)));
 }
 
 export default function SandboxSignerPage() {

@@ -31,5 +31,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Rejoin() {
   const { status, standing } = useLoaderData<typeof loader>();
-  return <RejoinView status={status} lapsed={standing === "lapsed"} />;
+  return <RejoinView status={status} standing={standing} />;
 }

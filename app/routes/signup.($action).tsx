@@ -10,7 +10,7 @@ import { notFoundPage } from "~/lib/http.server";
 import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { descriptionMeta } from "~/root";
-import { ipLimit, resendVerification, signUp, verifyEmail } from "~/services/accounts.server";
+import { ipLimit, resendVerification, signUp, signupPasswordWeakness, verifyEmail } from "~/services/accounts.server";
 import { sessionCookies } from "~/services/auth.server";
 import { clientMeta, optionalViewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -76,7 +76,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (submission.status !== "success") {
       // A filled honeypot is a robot: answer as if all went well and keep nothing.
       if (submission.error?.website) return redirect("/signup/check-email");
-      return replyWith(submission);
+      // The password's strength is told with the other fields' messages, not after them.
+      const password = form.get("password");
+      const weakness =
+        typeof password === "string" && !submission.error?.password
+          ? signupPasswordWeakness(services, {
+              username: String(form.get("username") ?? ""),
+              email: String(form.get("email") ?? ""),
+              password,
+            })
+          : null;
+      return replyWith(submission, weakness ? { fieldErrors: { password: [weakness] } } : {});
     }
     const client = clientMeta(request, context.clientIp, form.get("devicePublicKey"));
     const { sessionId } = await signUp(services, submission.value, client);

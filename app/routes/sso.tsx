@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
-import { invariantResponse } from "~/lib/http.server";
+import { json, redirect } from "@remix-run/node";
+import { LearningSiteNotSetUp, notSetUpMeta, type NotSetUp } from "~/components/lrm/not-set-up";
 import { ssoTarget } from "~/services/learning-site.server";
 import { optionalViewer, siteCookies } from "~/services/session.server";
 
@@ -17,6 +17,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     });
   }
   const target = ssoTarget(services, viewer.user.username, url.searchParams);
-  invariantResponse(target, "Single sign-on to the learning site is not set up", { status: 404 });
+  if (!target) {
+    return json<NotSetUp>(
+      { title: "Single sign-on is not set up", what: "Signing in to the courses" },
+      { status: 404 },
+    );
+  }
   return redirect(target);
 }
+
+export const meta = notSetUpMeta;
+export default LearningSiteNotSetUp;

@@ -1,14 +1,14 @@
-import { eq, or, sql } from "drizzle-orm";
+import { and, eq, ne, or, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { users } from "~/db/schema";
 import { communityFor } from "~/domain/community";
 import { invalid, type FieldErrors } from "~/domain/errors";
 import { z } from "zod";
-import { claimPayments } from "./billing/checkout.server";
+import { claimPayments } from "./billing/checkout-outcome.server";
 import { audit, type AuditActor } from "./audit.server";
 import type { JobDefinition } from "./jobs.server";
 import { hashPassword } from "~/lib/password.server";
-import { personalWords, refuseWeakPassword } from "./password.server";
+import { passwordWeakness, personalWords, refuseWeakPassword } from "./password.server";
 import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
 import { revokeUserSessions, startSession, type ClientMeta, type Viewer } from "./session.server";
 import { consumeToken, issueToken, tokenOwner } from "./tokens.server";
@@ -44,7 +44,7 @@ export async function ipLimit(services: AppServices, action: keyof typeof IP_LIM
   );
 }
 
-const communityName = (services: AppServices) => communityFor(services.config.community).name;
+export const communityName = (services: AppServices) => communityFor(services.config.community).name;
 
 /** A write refused by a unique index (PostgreSQL's 23505), however the driver wraps it. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -67,6 +67,21 @@ async function sendVerification(services: AppServices, user: { id: string; email
   });
 }
 
+/**
+ * Why a sign-up's password will not do (the common-password list and the guessing score,
+ * with the member's own words), or null. Sign-up asks it even when other fields are wrong,
+ * so every field's message comes at once.
+ */
+export function signupPasswordWeakness(
+  services: AppServices,
+  input: { username?: string; email?: string; password: string },
+): string | null {
+  return passwordWeakness(
+    input.password,
+    personalWords({ username: input.username, email: input.email, community: communityName(services) }),
+  );
+}
+
 /** Creates a member who still needs setup, mails the confirmation link and signs them in. */
 export async function signUp(
   services: AppServices,
@@ -74,19 +89,20 @@ export async function signUp(
   client: ClientMeta,
 ): Promise<{ sessionId: string }> {
   const { db } = services;
-  refuseWeakPassword(
-    input.password,
-    personalWords({ username: input.username, email: input.email, community: communityName(services) }),
-  );
   const taken = await db
     .select({ username: users.username, email: users.email })
     .from(users)
     .where(or(sql`lower(${users.username}) = ${input.username}`, sql`lower(${users.email}) = ${input.email}`));
+  // Every field is checked at once: a weak password and a taken name are told together.
   const errors: FieldErrors = {};
+  const weakness = signupPasswordWeakness(services, input);
+  if (weakness) errors.password = [weakness];
   if (taken.some((u) => u.username.toLowerCase() === input.username)) errors.username = ["That username is taken"];
   if (taken.some((u) => u.email.toLowerCase() === input.email))
     errors.email = ["An account already uses that e-mail address; log in or reset your password"];
-  if (Object.keys(errors).length > 0) throw invalid("That username or e-mail address is taken", errors);
+  if (Object.keys(errors).length > 0) {
+    throw invalid(weakness && Object.keys(errors).length === 1 ? weakness : "Check the fields marked below", errors);
+  }
 
   const passwordHash = await hashPassword(input.password);
   let user: typeof users.$inferSelect;
@@ -122,11 +138,24 @@ export async function resendVerification(services: AppServices, userId: string):
 export async function verifyEmail(services: AppServices, token: string): Promise<boolean> {
   const used = await consumeToken(services.db, "verify_email", token);
   if (!used) return false;
+  // An e-mail change's link carries the new address: opening it proves the address and makes it the member's.
+  const newEmail = used.data?.newEmail;
+  if (newEmail) {
+    const taken = await services.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${newEmail}`, ne(users.id, used.userId)))
+      .limit(1);
+    if (taken.length > 0) return false;
+  }
   const [member] = await services.db
     .update(users)
-    .set({ emailVerifiedAt: new Date() })
+    .set({ emailVerifiedAt: new Date(), ...(newEmail ? { email: newEmail } : {}) })
     .where(eq(users.id, used.userId))
     .returning({ email: users.email });
+  if (newEmail) {
+    await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "change-email", "user", used.userId);
+  }
   // Payments made with this address before signing up are the member's, now it is proven theirs.
   if (member) await claimPayments(services, used.userId, member.email);
   await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "verify-email", "user", used.userId);

@@ -2,7 +2,7 @@ import { and, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from "
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { sessions, subscriptions, users } from "~/db/schema";
-import { ACTIVE_SUBSCRIPTION_STATUSES } from "~/domain/account";
+import { rejoinStanding } from "~/domain/account";
 import { invalid, invariant } from "~/domain/errors";
 import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
@@ -122,7 +122,8 @@ export function profileOf(viewer: Viewer) {
     country: m.countryCode,
     subStatus,
     expiration: viewer.subscription?.currentPeriodEnd?.toISOString() ?? null,
-    showRejoin: !ACTIVE_SUBSCRIPTION_STATUSES.has(subStatus ?? ""),
+    // Only a lapsed member has something to re-join; one who never subscribed chooses a plan.
+    showRejoin: rejoinStanding({ needsSetup: m.needsSetup, subscriptionStatus: subStatus }) === "lapsed",
   };
 }
 

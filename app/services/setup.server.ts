@@ -6,7 +6,8 @@ import { invalid } from "~/domain/errors";
 import { activeSetupSteps, nextSetupStep, type SetupPage, type SetupStepId } from "~/domain/setup";
 import { formatMoney } from "~/lib/format";
 import { actorOf } from "./accounts.server";
-import { couponOfSlug, startCheckout, type CheckoutRow } from "./billing/checkout.server";
+import { couponOfSlug } from "./billing/catalogue.server";
+import { startCheckout, type CheckoutRow } from "./billing/checkout.server";
 import { audit } from "./audit.server";
 import type { Viewer } from "./session.server";
 

@@ -10,7 +10,7 @@ export async function submitSupportRequest(
   services: AppServices,
   input: SupportInput,
   meta: { userId: string | null; ip: string; actor: AuditActor | null },
-): Promise<{ entryNumber: number }> {
+): Promise<{ entryNumber: number; formEntryId: string | null }> {
   await enforceRateLimit(
     services.db,
     `support:ip:${meta.ip}`,
@@ -51,5 +51,5 @@ export async function submitSupportRequest(
     subject: `Support request #${entry.entryNumber}: ${input.subject}`,
     text: `From: ${input.name ? `${input.name} <${input.email}>` : input.email}\nSource: ${input.source}\n\n${input.message}`,
   });
-  return { entryNumber: entry.entryNumber };
+  return { entryNumber: entry.entryNumber, formEntryId: forms.name === "builtin" ? entry.id : null };
 }

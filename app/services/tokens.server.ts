@@ -10,12 +10,20 @@ export function tokenHash(raw: string): string {
 }
 
 /** A single-use code: only its hash is stored; the raw code goes to the member. */
-export async function issueToken(db: Database, purpose: Purpose, userId: string, ttlMs: number): Promise<string> {
+export async function issueToken(
+  db: Database,
+  purpose: Purpose,
+  userId: string,
+  ttlMs: number,
+  /** What the code is for beyond its purpose (an e-mail change's new address). */
+  data: Record<string, string> | null = null,
+): Promise<string> {
   const raw = randomBytes(32).toString("base64url");
   await db.insert(oneTimeTokens).values({
     purpose,
     tokenHash: tokenHash(raw),
     userId,
+    data,
     expiresAt: new Date(Date.now() + ttlMs),
   });
   return raw;
@@ -31,14 +39,18 @@ function live(purpose: Purpose, raw: string) {
   );
 }
 
-/** Marks a live code used and returns its member; a used, expired or unknown code gives null. */
-export async function consumeToken(db: Database, purpose: Purpose, raw: string): Promise<{ userId: string } | null> {
+/** Marks a live code used and returns its member (and data); a used, expired or unknown code gives null. */
+export async function consumeToken(
+  db: Database,
+  purpose: Purpose,
+  raw: string,
+): Promise<{ userId: string; data: Record<string, string> | null } | null> {
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: new Date() })
     .where(live(purpose, raw))
-    .returning({ userId: oneTimeTokens.userId });
-  return row?.userId ? { userId: row.userId } : null;
+    .returning({ userId: oneTimeTokens.userId, data: oneTimeTokens.data });
+  return row?.userId ? { userId: row.userId, data: (row.data as Record<string, string> | null) ?? null } : null;
 }
 
 /** The member of a live code, without using it. */

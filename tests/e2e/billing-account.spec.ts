@@ -17,7 +17,7 @@ test("a member subscribes, cancels at the period's end, and sees CANCELED once a
   await expect(page.getByText("Thank you: your membership is active.")).toBeVisible();
 
   await page.goto("/profile");
-  await page.getByRole("link", { name: "Your membership, card and payments" }).click();
+  await page.getByRole("navigation", { name: "Profile" }).getByRole("link", { name: "Membership and billing" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Billing and payments" })).toBeVisible();
   const facts = page.getByRole("table").first();
   await expect(facts.getByRole("row", { name: /Plan/ })).toContainText("Monthly membership");

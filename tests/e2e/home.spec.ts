@@ -36,3 +36,29 @@ test.describe("a page that does not exist", () => {
     await expect(page.locator(".footer-name")).toHaveText("Memberhall Community");
   });
 });
+
+test("a member's home says what to do next: the creator's causes, the membership, and for others how to create notices", async ({
+  page,
+  signIn,
+  pageAs,
+}) => {
+  await signIn("creator");
+  await page.goto("/");
+  const notices = page.getByRole("region", { name: "Your notices" });
+  await expect(notices.getByRole("link", { name: "Traffic Stop" })).toHaveAttribute(
+    "href",
+    "/nol/creator/traffic-stop",
+  );
+  await expect(page.getByRole("region", { name: "Your membership" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notices" })).toHaveAttribute(
+    "href",
+    "/nol",
+  );
+
+  const member = await pageAs("member");
+  await member.goto("/");
+  const theirs = member.getByRole("region", { name: "Your notices" });
+  await expect(theirs).toContainText("The NoL creator prepares your Notices of Liability");
+  await expect(theirs.getByRole("link", { name: "Choose a plan" })).toHaveAttribute("href", "/subscription");
+  await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notices" })).toHaveCount(0);
+});

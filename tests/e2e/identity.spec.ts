@@ -30,12 +30,13 @@ test.describe("a new member", () => {
 test("a visitor sent to login from /members comes back to /members as admin", async ({ page }) => {
   await page.goto("/members");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmembers$/);
-  expect(await page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBe("/members");
+  // The login page keeps the target once it has hydrated.
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBe("/members");
   await logIn(page, "admin");
   await expect(page).toHaveURL(/\/members$/);
   await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" })).toBeVisible();
-  expect(await page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBeNull();
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem("afterLogin"))).toBeNull();
 });
 
 test.describe("the login form", () => {

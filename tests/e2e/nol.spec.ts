@@ -16,6 +16,11 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await page.getByRole("link", { name: "Traffic Stop" }).click();
   await expect(page).toHaveURL(/\/nol\/creator\/traffic-stop$/);
 
+  // The form's own message, as every form of the site shows it, not the browser's bubble.
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByText("Name this version")).toBeVisible();
+  await expect(page.getByLabel("Name of this version")).toHaveAttribute("aria-invalid", "true");
+
   const version = `Highway patrol ${Date.now()}`;
   await page.getByLabel("Name of this version").fill(version);
   await page.getByRole("button", { name: "Start" }).click();
@@ -76,7 +81,7 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await page.getByLabel("Administrative judgment (USD)").fill("10000");
   await page.getByRole("button", { name: "Save First True Bill" }).click();
   await expectNext("First True Bill Mailing");
-  await expect(versionCard.getByRole("link", { name: "First True Bill", exact: true })).toBeVisible();
+  await expect(versionCard.getByRole("link", { name: "First True Bill: view your answers" })).toBeVisible();
   await continueWith("First True Bill Mailing");
 
   // Each entry opens by its link, with the entry named in the query (spec §2.2).
@@ -94,6 +99,16 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await expect(versionCard.getByRole("link", { name: "Edit" })).toHaveCount(0);
   await versionCard.getByRole("link", { name: "Clear the selection" }).click();
   await expect(versionCard.getByText("Selected", { exact: true })).toHaveCount(0);
+
+  // The billing profile is not read-only: selected, its built-in entry offers Edit.
+  const profileHref = await versionCard
+    .getByRole("link", { name: "Billing Profile: view your answers" })
+    .getAttribute("href");
+  await page.goto(`/nol/creator/traffic-stop?href=${encodeURIComponent(profileHref!)}`);
+  const edit = versionCard.getByRole("link", { name: "Billing Profile: change your answers" });
+  await expect(edit).toHaveAttribute("href", /^\/nol\/seemless\/\d+\/.{31,}%2A\?entry=/);
+  await edit.click();
+  await expect(page.getByRole("heading", { level: 1, name: "Billing Profile" })).toBeVisible();
 });
 
 test("cause status: the tester's testing cause is enabled, the creator's is not; a beta cause is listed and disabled", async ({

@@ -42,6 +42,8 @@ test("the navigation works by keyboard", async ({ page, signIn }) => {
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Community home" })).toBeFocused();
   await page.keyboard.press("Tab");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Respondents" })).toBeFocused();
+  await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/profile$/);
 });
@@ -93,6 +95,9 @@ test.describe("a client error", () => {
   test("shows the red bar and is reported to /api/errors", async ({ page, signIn }) => {
     await signIn("member");
     await page.goto("/");
+    // The error listener is set once the page has hydrated: a busy machine takes a while.
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForLoadState("networkidle");
     const reported = page.waitForRequest((r) => r.url().endsWith("/api/errors") && r.method() === "POST");
     await page.evaluate(() => {
       setTimeout(() => {

@@ -7,6 +7,8 @@ import { seedDemo } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
 import { action as memberAction } from "~/routes/members.($userId)";
 import { action as rejoinAction } from "~/routes/re-join";
+import { action as signupAction } from "~/routes/signup.($action)";
+import { USERNAME_RULE } from "~/domain/account";
 import { DomainError } from "~/domain/errors";
 import { requestPasswordReset, resetPassword, signUp, verifyEmail } from "~/services/accounts.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
@@ -130,6 +132,34 @@ describe.each(drivers)("accounts on %s", (driver) => {
       ).fieldErrors!.password!;
       expect(repeated).toContain('Repeated characters like "aaa" are easy to guess.');
       expect(await database.db.select().from(users).where(eq(users.username, "dora"))).toEqual([]);
+    });
+
+    it("tells a weak password and a taken username together", async () => {
+      const result = await refusal(
+        signUp(services, { username: "alice", email: "new-alice@example.org", password: "iloveyou" }, meta),
+      );
+      expect(result.fieldErrors).toEqual({
+        username: ["That username is taken"],
+        password: ["That password is one of the most common ones; choose another"],
+      });
+    });
+
+    it("the sign-up form checks every field at once: one message each, the password's strength included", async () => {
+      const response = (await signupAction({
+        request: new Request("http://localhost/signup", {
+          method: "POST",
+          body: new URLSearchParams({ username: "ab!", email: "", password: "iloveyou" }),
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" },
+        }),
+        params: {},
+        context: { ...context, clientIp: "192.0.2.91" },
+      })) as Response;
+      expect(response.status).toBe(400);
+      const { result } = (await response.json()) as { result: { error: Record<string, string[] | null> } };
+      expect(result.error.username?.[0]).toBe(`Username: ${USERNAME_RULE}`);
+      expect(result.error.email?.[0]).toBe("Enter your e-mail address");
+      expect(result.error.acceptTerms?.[0]).toBe("Accept the Terms of Service and Privacy Policy to continue");
+      expect(result.error.password).toEqual(["That password is one of the most common ones; choose another"]);
     });
 
     it("counts the member's own name and e-mail as words a guesser tries", async () => {

@@ -16,7 +16,8 @@ import {
 import { seedDemo } from "~/db/seed.server";
 import { type DomainError } from "~/domain/errors";
 import { SANDBOX_CARDS } from "~/providers/payments/sandbox.server";
-import { claimPayments, startCheckout, type CheckoutInput } from "~/services/billing/checkout.server";
+import { claimPayments } from "~/services/billing/checkout-outcome.server";
+import { startCheckout, type CheckoutInput } from "~/services/billing/checkout.server";
 import { applyPaymentEvent } from "~/services/billing/events.server";
 import { sendReceipt } from "~/services/billing/notices.server";
 import { authenticateSandbox, payWithSandboxCard, returnPage } from "~/services/billing/pages.server";

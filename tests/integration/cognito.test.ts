@@ -350,7 +350,7 @@ describe("Cognito webhooks", () => {
       { email: "m@example.org", subject: "Hello", message: "A question", source: "Member Site" },
       { userId: null, ip: "192.0.2.90", actor: null },
     );
-    expect(result).toEqual({ entryNumber: 1 });
+    expect(result).toEqual({ entryNumber: 1, formEntryId: null });
     expect(cognitoEntries.get("255-1")).toMatchObject({ email: "m@example.org", source: "Member Site" });
     expect(await database.db.select().from(formEntries)).toHaveLength(0);
     const [request] = await database.db.select().from(supportRequests);

@@ -60,6 +60,13 @@ const FORM_TARGETS: [string, Role][] = [
   ["/profile/billing", "member"],
   ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "member"],
   ["/notary/sandbox/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", "visitor"],
+  ["/profile/security", "member"],
+  ["/search-for-a-respondent", "member"],
+  ["/suggest-a-new-respondent", "member"],
+  ["/respondent-reassessment", "member"],
+  ["/notice-of-correction", "creator"],
+  ["/respondents/review", "admin"],
+  ["/respondents/review", "member"],
 ];
 const JSON_TARGETS: [string, Role][] = [
   ["/api/errors", "visitor"],
@@ -84,6 +91,10 @@ const JSON_TARGETS: [string, Role][] = [
   ["/api/coupon/discount", "admin"],
   ["/api/coupon/discount", "member"],
   ["/api/billing/membership", "member"],
+  ["/api/forms", "member"],
+  ["/api/forms/entries", "member"],
+  ["/api/forms/entries", "visitor"],
+  ["/api/forms/entries/00000000-0000-4000-8000-000000000000", "member"],
 ];
 const TARGETS: Target[] = [
   ...FORM_TARGETS.map(([path, role]) => ({ path, role, kind: "form" as const })),

@@ -209,6 +209,19 @@ describe("the server's answers to odd requests", () => {
       expect(icon.headers.get("cache-control")).toBe("public, max-age=3600");
     });
 
+    it("lets the browser keep the public configuration, signed in or not, and revalidate it by its ETag", async () => {
+      for (const headers of [{}, { cookie: memberCookie }] as Record<string, string>[]) {
+        const response = await fetch(`${server.url}/api/config`, { headers });
+        await response.arrayBuffer();
+        expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+        const etag = response.headers.get("etag");
+        expect(etag).toMatch(/^"[\w-]{22}"$/);
+        const again = await fetch(`${server.url}/api/config`, { headers: { ...headers, "if-none-match": etag! } });
+        expect(again.status).toBe(304);
+        expect(await again.text()).toBe("");
+      }
+    });
+
     it("lets a visitor's public page be cached by the browser as before", async () => {
       const response = await fetch(`${server.url}/api/schema`);
       await response.arrayBuffer();

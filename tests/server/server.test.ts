@@ -255,9 +255,16 @@ describe("npm start", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain("is listening on");
-      const listening = JSON.parse(output.split("\n").find((line) => line.includes("is listening on"))!);
-      expect(listening).toMatchObject({ nodeEnv: "production", demo: true });
-      expect(output).toContain("Demo logins");
+      // A person at a terminal reads short lines and a banner, not JSON.
+      const listening = output.split("\n").find((line) => line.includes("is listening on"))!;
+      expect(listening).toMatch(
+        /^\d\d:\d\d:\d\d INFO {2}memberhall is listening on \S+ .*nodeEnv=production demo=true/,
+      );
+      await expect.poll(() => output, { timeout: 10_000 }).toContain("memberhall is running at");
+      expect(output).toMatch(/Log in as admin \(admin\), .*member/);
+      expect(output).toContain("Password: memberhall-demo");
+      expect(output).toContain("/db/mail_outbox");
+      expect(output).toContain("npm run demo:reset");
       const url = `http://127.0.0.1:${port}`;
       const login = await fetch(`${url}/login`, {
         method: "POST",

@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { RecordPage } from "~/components/admin/record-page";
 import { LinkList, RECORDS } from "~/components/record-links";
 import { RecordTable, type Column } from "~/components/ui/record-table";
+import { textWithLinks } from "~/domain/links";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
 
@@ -79,7 +80,17 @@ function MailMessage({ message: m }: { message: Extract<RecordView, { view: "mai
           The mail server answered: <code>{m.lastError}</code>
         </p>
       ) : null}
-      <pre className="mail">{m.text}</pre>
+      <pre className="mail">
+        {textWithLinks(m.text).map((part, i) =>
+          "href" in part ? (
+            <a key={i} href={part.href}>
+              {part.href}
+            </a>
+          ) : (
+            part.text
+          ),
+        )}
+      </pre>
     </RecordPage>
   );
 }

@@ -6,7 +6,7 @@ import { Card, FormCard } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { checkoutFormSchema, sandboxCardSchema } from "~/domain/checkout-form";
-import type { CatalogueEntry } from "~/services/billing/checkout.server";
+import type { CatalogueEntry } from "~/services/billing/catalogue.server";
 import type { AuthenticatePage, CardPage, CheckoutSummary, ReturnPage } from "~/services/billing/pages.server";
 import type { SubscriptionPageData } from "~/services/billing/subscription-page.server";
 import { formatMoney } from "~/lib/format";

@@ -55,12 +55,16 @@ export function lastResultOf(data: unknown): SubmissionResult<string[]> | undefi
     : undefined;
 }
 
-/** The messages under a field or a form, read by screen readers with the field they belong to. */
+/**
+ * The message under a field, read by screen readers with the field it belongs to: one per
+ * field, the first rule it breaks (an empty e-mail is "Enter your e-mail address", not that
+ * and "Enter a valid e-mail address" too).
+ */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
     <p id={id} className="field-error">
-      {errors.join(" ")}
+      {errors[0]}
     </p>
   );
 }

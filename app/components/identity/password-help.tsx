@@ -5,6 +5,7 @@ import { Field, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema, resetRequestSchema } from "~/domain/account";
 import { Card, FormCard } from "./card";
+import { OutboxNote } from "./outbox-note";
 
 export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a common password is refused.`;
 
@@ -40,6 +41,7 @@ export function ResetLinkSent({ email }: { email: string }) {
         If an account uses <strong>{email}</strong>, we have sent it a link to set a new password. The link works once,
         for one hour.
       </p>
+      <OutboxNote />
       {backToLogin}
     </Card>
   );

@@ -6,6 +6,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { signupSchema, USERNAME_RULE } from "~/domain/account";
 import { Card, FormCard } from "./card";
+import { OutboxNote } from "./outbox-note";
 import { PASSWORD_HINT } from "./password-help";
 
 export function SignupForm({
@@ -65,6 +66,7 @@ export function CheckEmail({ email, verified, resent }: { email: string; verifie
           setup.
         </p>
       )}
+      {verified ? null : <OutboxNote />}
       {resent === undefined ? null : resent ? (
         <Alert kind="success">We sent a new link.</Alert>
       ) : (

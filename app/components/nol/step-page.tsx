@@ -23,6 +23,24 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
         <Link to={data.causeBase}>{data.cause.name}</Link> · {data.version}
       </p>
       <h1 id="step-title">{data.step.label}</h1>
+      {data.picked ? (
+        data.picked.slot ? (
+          <Alert kind="success">
+            {data.picked.name} is in respondent slot {data.picked.slot}. Save the step to keep it.
+          </Alert>
+        ) : (
+          <Alert kind="warn">
+            {data.picked.name
+              ? `${data.picked.name} is named in this notice already, or no slot is free in this round.`
+              : "That respondent is not in the directory."}
+          </Alert>
+        )
+      ) : null}
+      {data.directoryHref && !data.hosted ? (
+        <p>
+          <Link to={data.directoryHref}>Find a respondent in the directory</Link>
+        </p>
+      ) : null}
       {data.hosted ? (
         <HostedStep hosted={data.hosted} testMode={data.testMode} />
       ) : (

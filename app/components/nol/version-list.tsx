@@ -1,9 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { z } from "zod";
-import { Field } from "~/components/forms/fields";
+import { Field, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
 import { versionSchema } from "~/domain/nol/entries";
@@ -48,7 +47,12 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
       <p>
         {v.roundsDone ? <>Done: {v.roundsDone}. </> : null}
         Next: <strong data-testid="next-step">{v.step.label}</strong>
-        {v.step.notarize ? <span className="muted"> · can be notarized online</span> : null}
+        {v.notarizeHref ? (
+          <>
+            {" · "}
+            <Link to={v.notarizeHref}>Notarize online</Link>
+          </>
+        ) : null}
       </p>
       <ul>
         {v.entries.map((e) => {
@@ -56,14 +60,23 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
           const editHref = safeLinkHref(e.editLink);
           return (
             <li key={e.id}>
-              {/* A document link: the client router reads the hash's trailing "*" as a wildcard. */}
-              {viewHref ? <a href={viewHref}>{e.label}</a> : e.label}
-              {e.status ? ` · ${e.status}` : ""}
-              {e.readOnly ? " · read-only" : ""}
+              <strong>{e.label}</strong>
+              {e.status ? ` (${e.status})` : ""}
+              {/* Document links: the client router reads the hash's trailing "*" as a wildcard. */}
+              {viewHref ? (
+                <>
+                  {" · "}
+                  <a href={viewHref} aria-label={`${e.label}: view your answers`}>
+                    view your answers
+                  </a>
+                </>
+              ) : null}
               {editHref ? (
                 <>
                   {" · "}
-                  <a href={editHref}>Edit</a>
+                  <a href={editHref} aria-label={`${e.label}: change your answers`}>
+                    Edit
+                  </a>
                 </>
               ) : null}
             </li>
@@ -77,7 +90,8 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
           </Link>
         ) : (
           <Link className="button" to={v.elsewhere.href}>
-            {v.step.label}: {v.elsewhere.name.toLowerCase()}
+            Continue: {v.step.label}
+            <span className="muted"> (on the {v.elsewhere.name.toLowerCase()} page)</span>
           </Link>
         )}
         {v.selected ? <Link to={clearSelectionHref}>Clear the selection</Link> : null}
@@ -88,11 +102,7 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
 
 /** A new version starts at its first step's page, named in the query. */
 function NewVersionForm({ action, owner }: { action: string; owner: string | null }) {
-  const [form, fields] = useForm({
-    constraint: getZodConstraint(newVersionSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newVersionSchema }),
-    shouldValidate: "onBlur",
-  });
+  const [form, fields] = useSchemaForm(newVersionSchema);
   return (
     <Form method="get" action={action} className="form" {...getFormProps(form)}>
       {owner ? <input type="hidden" name="username" value={owner} /> : null}

@@ -1,9 +1,13 @@
 import { Link } from "@remix-run/react";
-import { useState } from "react";
-import { SupportDialog } from "~/components/support";
+import { lazy, Suspense, useState } from "react";
+
+// The support form (with the form library and its schema) is loaded when the member first
+// opens it: a page that has no form of its own ships none.
+const SupportDialog = lazy(() => import("~/components/support").then((m) => ({ default: m.SupportDialog })));
 
 export function Footer({ name, email }: { name: string; email: string }) {
   const [supportOpen, setSupportOpen] = useState(false);
+  const [supportLoaded, setSupportLoaded] = useState(false);
   return (
     <footer className="page-footer">
       <span className="footer-name">{name}</span>
@@ -20,6 +24,7 @@ export function Footer({ name, email }: { name: string; email: string }) {
               href="/support"
               onClick={(event) => {
                 event.preventDefault();
+                setSupportLoaded(true);
                 setSupportOpen(true);
               }}
             >
@@ -28,7 +33,17 @@ export function Footer({ name, email }: { name: string; email: string }) {
           </li>
         </ul>
       </nav>
-      <SupportDialog email={email} open={supportOpen} onClose={() => setSupportOpen(false)} />
+      {supportLoaded ? (
+        <Suspense
+          fallback={
+            <p className="muted" role="status">
+              Opening the support form…
+            </p>
+          }
+        >
+          <SupportDialog email={email} open={supportOpen} onClose={() => setSupportOpen(false)} />
+        </Suspense>
+      ) : null}
     </footer>
   );
 }

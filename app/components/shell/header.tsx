@@ -18,6 +18,14 @@ export function TopNav({ session, homeLabel }: { session: SessionState; homeLabe
           {homeLabel}
         </Link>
         <ul className="topnav-links">
+          {session.nolCreator || session.nolTester ? (
+            <li>
+              <Link to="/nol">Notices</Link>
+            </li>
+          ) : null}
+          <li>
+            <Link to="/respondents">Respondents</Link>
+          </li>
           {session.admin ? (
             <>
               <li>

@@ -32,4 +32,8 @@ export type EntryFacts = {
 };
 
 /** "The version text is trimmed." */
-export const versionSchema = z.string().trim().min(1, "Name this version").max(120, "Use at most 120 characters");
+export const versionSchema = z
+  .string({ required_error: "Name this version" })
+  .trim()
+  .min(1, "Name this version")
+  .max(120, "Use at most 120 characters");

@@ -44,7 +44,7 @@ export async function respondentsOf(db: Database, entryIds: string[]) {
 }
 
 /** An entry's own links, or its seamless-page links when the built-in forms made it. */
-function linksOf(row: EntryRow) {
+export function linksOf(row: EntryRow) {
   return {
     edit_link: row.editLink ?? seamlessLink(row, row.editHash),
     view_link: row.viewLink ?? seamlessLink(row, row.viewHash),

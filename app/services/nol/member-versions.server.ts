@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { pendingSubmissions } from "~/db/schema";
+import { DEFAULT_NOL_FEATURES } from "~/domain/documents/notarize-offer";
 import type { UserRow, Viewer } from "../session.server";
 import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
 import { entriesOf, entryJson } from "./entries.server";
@@ -31,7 +32,7 @@ export async function memberVersions(
     versions.set(`${row.causeCode}\0${row.descriptiveVersion}`, {
       CauseCode: row.causeCode,
       DescriptiveVersion: row.descriptiveVersion,
-      AllowNotarizeOnline: true,
+      ...DEFAULT_NOL_FEATURES,
     });
   }
   return {

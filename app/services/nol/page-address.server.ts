@@ -16,6 +16,8 @@ const querySchema = z.object({
   /** An entry's edit or view link (or its hash) to select (spec §4 "Selection"). */
   href: z.string().trim().min(1).max(2_000).optional().catch(undefined),
   auto: z.enum(AUTO_SELECT_MODES).optional().catch(undefined),
+  /** A respondent of the directory to put in the notice's first empty slot. */
+  respondent: z.coerce.number().int().positive().optional().catch(undefined),
 });
 export type NolQuery = z.infer<typeof querySchema>;
 

@@ -8,7 +8,15 @@ import { autoSelect, canEdit, emptySelection, linkHash, selectByHash, type AutoS
 import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
-import { entriesOf, facts, versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
+import {
+  entriesOf,
+  facts,
+  linksOf,
+  versionsOf,
+  versionState,
+  type EntryRow,
+  type VersionState,
+} from "./entries.server";
 
 /** What the NoL pages of a cause show: each page's data, computed by the rules, ready for its view. */
 
@@ -82,6 +90,9 @@ export async function versionsPage(
       roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
       entries: listedEntries(form, state, selectedHere?.id ?? null),
       nextHref: offered ? versionStepHref({ causeBase, other }, version, state.step.kind) : null,
+      // Notarizing is for the member's own notices only.
+      notarizeHref:
+        other === null && state.step.notarize ? `${causeBase}/notarize?${new URLSearchParams({ version })}` : null,
       elsewhere: {
         href: stepHref(elsewhere, cause.slug, state.step.kind, version, other),
         name: FORM_NAMES[elsewhere],
@@ -126,18 +137,8 @@ function listedEntries(form: NolForm, state: VersionState, selectedId: string | 
       const label = entryLabel({ form: e.form, tb_value: e.tbValue });
       // "The edit permission exists only if the selected entry has an edit_link": the
       // entry's own (a hosted form's), and never on a read-only entry.
-      const editable = selectedId === e.id && canEdit({ edit_link: e.editLink }) && !label.readOnly;
-      return { id: e.id, ...label, viewLink: seamlessLink(e, e.viewHash), editLink: editable ? e.editLink : null };
+      const links = linksOf(e);
+      const editable = selectedId === e.id && canEdit(links) && !label.readOnly;
+      return { id: e.id, ...label, viewLink: seamlessLink(e, e.viewHash), editLink: editable ? links.edit_link : null };
     });
-}
-
-/** /nol/{form}/{cause}/notarize: which of the member's versions can be notarized online now. */
-export async function notarizePage(services: AppServices, viewer: Viewer, address: PageAddress, slug: string) {
-  const cause = await requireCause(services, viewer.member, slug);
-  const rows = await entriesOf(services.db, viewer.member.id, cause.code);
-  const versions = versionsOf(rows).map((version) => {
-    const { step } = versionState(rows, version);
-    return { version, step: step.label, notarize: step.notarize };
-  });
-  return { cause: cause.name, causeHref: `${formBase(address.segment)}/${cause.slug}`, versions };
 }

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { directoryRespondents } from "~/db/schema";
 import { conflict, invalid, isDomainError } from "~/domain/errors";
 import { formBase, FORM_NAMES, ownerQuery, stepHref } from "~/domain/nol/addresses";
 import { escalationFee, formForStep, formOffersStep, slotsOpenIn } from "~/domain/nol/billing";
@@ -18,7 +20,7 @@ export async function stepPage(
   services: AppServices,
   viewer: Viewer,
   address: PageAddress,
-  input: { cause: string; kind: StepKind; version: string | undefined },
+  input: { cause: string; kind: StepKind; version: string | undefined; respondent?: number },
 ) {
   const place = await causeOf(services, viewer, address, input.cause);
   const { owner, cause, rows } = place;
@@ -34,6 +36,11 @@ export async function stepPage(
   }
   const profile = (state.creator?.profile ?? state.billingProfile?.profile ?? {}) as { DailyAmount?: number };
   const prior = state.bills.at(-1)?.administrativeJudgment ?? null;
+  const slots = state.step.kind === "notice" ? slotsOpenIn(state.step.round ?? 1) : 0;
+  const respondents: Record<number, { name: string; type: string }> = await knownRespondents(services, state);
+  const picked =
+    slots > 0 && input.respondent ? await pickRespondent(services, respondents, slots, input.respondent) : null;
+  const stepPath = versionStepHref(place, version, state.step.kind);
   return {
     redirectTo: null,
     page: {
@@ -42,9 +49,11 @@ export async function stepPage(
       causeBase: place.causeBase,
       version,
       step: state.step,
-      slots: state.step.kind === "notice" ? slotsOpenIn(state.step.round ?? 1) : 0,
+      slots,
       prefill: prefillOf(state, owner, profile),
-      respondents: await knownRespondents(services, state),
+      respondents,
+      picked,
+      directoryHref: slots > 0 ? `/respondents?${new URLSearchParams({ for: stepPath })}` : null,
       // "The escalation fee is 20% of the prior administrative judgment" (spec §5), as the save adds it.
       escalationFee: prior ? formatMoney(escalationFee(prior), "USD") : null,
       billLines: await nextBillLines(services.db, state),
@@ -102,6 +111,30 @@ function prefillOf(state: VersionState, owner: UserRow, profile: { DailyAmount?:
 }
 
 /** Later rounds show the respondents named before, so nothing has to be typed twice. */
+/** A respondent of the directory in the first empty slot open in this round; the slot it took, or why none. */
+async function pickRespondent(
+  services: AppServices,
+  respondents: Record<number, { name: string; type: string }>,
+  slots: number,
+  id: number,
+): Promise<{ slot: number; name: string } | { slot: null; name: string | null }> {
+  const [row] = await services.db
+    .select({ name: directoryRespondents.name, type: directoryRespondents.type })
+    .from(directoryRespondents)
+    .where(eq(directoryRespondents.id, id));
+  if (!row) return { slot: null, name: null };
+  if (Object.values(respondents).some((r) => r.name.toLowerCase() === row.name.toLowerCase())) {
+    return { slot: null, name: row.name };
+  }
+  for (let slot = 1; slot <= slots; slot += 1) {
+    if (!respondents[slot]?.name) {
+      respondents[slot] = { name: row.name, type: row.type };
+      return { slot, name: row.name };
+    }
+  }
+  return { slot: null, name: row.name };
+}
+
 async function knownRespondents(services: AppServices, state: VersionState) {
   if (state.step.kind !== "notice" || !state.creator) return {};
   const named = await respondentsOf(services.db, [state.creator.id]);
