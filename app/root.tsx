@@ -30,6 +30,7 @@ import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
 import { readFlash } from "./services/flash.server";
+import { supportEmbed } from "./services/hosted-support.server";
 import { getViewer, loginRedirect, sessionState, siteCookies, StateHeaderError } from "./services/session.server";
 import stylesheet from "./styles/app.css";
 
@@ -103,6 +104,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       session: viewer ? sessionState(viewer, config) : null,
       flash,
       supportEmail: config.supportEmail,
+      supportEmbed: supportEmbed(services, viewer?.member ?? null),
       coupon,
       // With the built-in mail provider, messages wait in the admins' outbox: pages that say
       // "check your e-mail" say where it went.
@@ -175,6 +177,7 @@ export default function App() {
         footerName={footerName(pathname, data.community)}
         homeLabel={data.community.homeLabel}
         supportEmail={data.supportEmail}
+        supportEmbed={data.supportEmbed}
         errorDetected={errorDetected}
         stateRejected={recheck === "rejected"}
       >
@@ -207,6 +210,7 @@ export function ErrorBoundary() {
           footerName={data ? footerName(pathname, data.community) : ""}
           homeLabel={data?.community.homeLabel ?? "Home"}
           supportEmail={data?.supportEmail ?? ""}
+          supportEmbed={data?.supportEmbed ?? null}
           errorDetected={!isRouteErrorResponse(error)}
           stateRejected={false}
         >

@@ -23,7 +23,6 @@ export function CognitoEmbed({
   pending: PendingBody;
   testMode: boolean;
 }) {
-  const nonce = useNonce();
   const [state, setState] = useState<"idle" | "saving" | "arrived" | "timed-out">("idle");
   useEffect(() => {
     const onSubmitted = () => {
@@ -49,9 +48,28 @@ export function CognitoEmbed({
     window.addEventListener(SUBMITTED_EVENT, onSubmitted);
     return () => window.removeEventListener(SUBMITTED_EVENT, onSubmitted);
   }, [pending, testMode]);
-  // The embed script is added from an effect: React does not run <script> elements it
-  // renders in the browser, and this page is often reached by a client-side navigation.
-  // The CSP's 'strict-dynamic' trusts a script our own code adds.
+  const host = useSeamlessScript(embed);
+  return (
+    <div className="cognito-embed" ref={host}>
+      <p role="status" aria-live="polite">
+        {state === "saving" ? "Saving your entry…" : null}
+        {state === "arrived" ? "Your entry is saved." : null}
+        {state === "timed-out"
+          ? "Your entry is taking longer than usual; it will appear in your list when it arrives."
+          : null}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Adds a form's seamless-embed script to the returned element, prefills the form and raises
+ * SUBMITTED_EVENT when Cognito reports it sent. The script is added from an effect: React does
+ * not run <script> elements it renders in the browser, and these pages are often reached by a
+ * client-side navigation. The CSP's 'strict-dynamic' trusts a script our own code adds.
+ */
+function useSeamlessScript(embed: SeamlessEmbed) {
+  const nonce = useNonce();
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const container = host.current;
@@ -70,14 +88,22 @@ export function CognitoEmbed({
     container.appendChild(script);
     return () => script.remove();
   }, [embed.scriptSrc, embed.key, embed.formId, embed.entry, nonce]);
+  return host;
+}
+
+/** A hosted form that makes an entry of its own (the support form): it says when it is sent. */
+export function HostedFormEmbed({ embed, sentMessage }: { embed: SeamlessEmbed; sentMessage: string }) {
+  const [sent, setSent] = useState(false);
+  useEffect(() => {
+    const onSubmitted = () => setSent(true);
+    window.addEventListener(SUBMITTED_EVENT, onSubmitted);
+    return () => window.removeEventListener(SUBMITTED_EVENT, onSubmitted);
+  }, []);
+  const host = useSeamlessScript(embed);
   return (
     <div className="cognito-embed" ref={host}>
       <p role="status" aria-live="polite">
-        {state === "saving" ? "Saving your entry…" : null}
-        {state === "arrived" ? "Your entry is saved." : null}
-        {state === "timed-out"
-          ? "Your entry is taking longer than usual; it will appear in your list when it arrives."
-          : null}
+        {sent ? sentMessage : null}
       </p>
     </div>
   );

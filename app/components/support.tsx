@@ -1,7 +1,9 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { HostedFormEmbed } from "~/components/cognito-embed";
 import { SUPPORT_SOURCE, supportSchema } from "~/domain/contact";
+import type { SeamlessEmbed } from "~/lib/seamless-embed";
 import { Field, FormErrors, Honeypot, lastResultOf, TextareaField, useSchemaForm } from "./forms/fields";
 import { Alert } from "./ui/alert";
 import { Modal } from "./ui/modal";
@@ -47,8 +49,21 @@ export function SupportForm({
   );
 }
 
-/** The Contact Support modal of the footer. */
-export function SupportDialog({ email, open, onClose }: { email: string; open: boolean; onClose: () => void }) {
+/**
+ * The Contact Support modal of the footer: the community's hosted support form when it has one
+ * (spec §2.4), else ours.
+ */
+export function SupportDialog({
+  email,
+  embed,
+  open,
+  onClose,
+}: {
+  email: string;
+  embed: SeamlessEmbed | null;
+  open: boolean;
+  onClose: () => void;
+}) {
   // A new fetcher after each sent request, so the next opening shows an empty form; what is
   // typed but not sent stays when the dialog closes.
   const [round, setRound] = useState(0);
@@ -61,7 +76,14 @@ export function SupportDialog({ email, open, onClose }: { email: string; open: b
   }, [open, sent]);
   return (
     <Modal title="Contact Support" open={open} onClose={onClose}>
-      <SupportForm key={round} email={email} reply={fetcher.data} fetcher={fetcher} />
+      {embed ? (
+        <HostedFormEmbed
+          embed={embed}
+          sentMessage="Thank you: your request has reached our support team. We answer by e-mail."
+        />
+      ) : (
+        <SupportForm key={round} email={email} reply={fetcher.data} fetcher={fetcher} />
+      )}
     </Modal>
   );
 }

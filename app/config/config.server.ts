@@ -76,6 +76,8 @@ export type AppConfig = {
   cognitoApiUrl: string;
   cognitoApiKey: string | undefined;
   cognitoEmbedKey: string | undefined;
+  /** The shared support form's embed key (spec §3 "Support also uses a shared external form hash"). */
+  cognitoSupportFormHash: string | undefined;
   cognitoWebhookSecret: string | undefined;
 };
 
@@ -198,6 +200,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cognitoApiUrl: env.COGNITO_API_URL ?? "https://www.cognitoforms.com",
     cognitoApiKey: env.COGNITO_API_KEY,
     cognitoEmbedKey: env.COGNITO_EMBED_KEY,
+    cognitoSupportFormHash: env.COGNITO_SUPPORT_FORM_HASH,
     cognitoWebhookSecret: env.COGNITO_WEBHOOK_SECRET,
   };
 }

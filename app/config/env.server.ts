@@ -132,6 +132,7 @@ export const envSchema = z
     COGNITO_API_URL: optionalHttpUrl,
     COGNITO_API_KEY: optionalText,
     COGNITO_EMBED_KEY: optionalText,
+    COGNITO_SUPPORT_FORM_HASH: optionalText,
     COGNITO_WEBHOOK_SECRET: optionalText.pipe(
       z.string().min(32, { message: "must be at least 32 characters" }).optional(),
     ),

@@ -3,7 +3,8 @@ import { json } from "@remix-run/node";
 import { notFound } from "~/domain/errors";
 import { errorJson, withApiErrors } from "~/lib/http.server";
 import { appServices } from "~/services/app.server";
-import { receiveCognitoEntry, secretMatches } from "~/services/cognito-entries.server";
+import { secretMatches } from "~/lib/same-secret.server";
+import { receiveCognitoEntry } from "~/services/cognito-entries.server";
 import { postOnly, readJsonText } from "~/lib/json-body.server";
 
 const BODY_LIMIT = 512 * 1024;

@@ -2,9 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { FormEntryView } from "~/components/forms/entry-view";
 import { EntryPage } from "~/components/nol/entry-page";
+import { SERVICE_FORMS } from "~/domain/form-entries";
 import { withPageErrors } from "~/lib/http.server";
-import { seamlessPage } from "~/services/nol/seamless.server";
+import { formEntryPage } from "~/services/form-entries.server";
+import { entryQuery, seamlessPage } from "~/services/nol/seamless.server";
 import { requireMember } from "~/services/session.server";
 
 /**
@@ -13,7 +16,9 @@ import { requireMember } from "~/services/session.server";
  * and builds these addresses from SEAMLESS_PATH (domain/nol/addresses.ts).
  */
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.label ?? "Notice" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: (data?.kind === "form" ? data.title : data?.label) ?? "Notice" },
+];
 
 const paramsSchema = z.object({ formId: z.string().optional(), formHash: z.string().default("") });
 
@@ -21,9 +26,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const { formId, formHash } = paramsSchema.parse(params);
   const entry = new URL(request.url).searchParams.get("entry");
-  return withPageErrors(async () => json(await seamlessPage(services, viewer, { formId, formHash, entry })));
+  return withPageErrors(async () => {
+    // The community's other forms keep links of the same shape.
+    if (formId !== undefined && SERVICE_FORMS.includes(Number(formId))) {
+      const { EntryId } = entryQuery(entry);
+      return json(await formEntryPage(services, viewer, { formId: Number(formId), hash: formHash, entryId: EntryId }));
+    }
+    return json(await seamlessPage(services, viewer, { formId, formHash, entry }));
+  });
 }
 
 export default function SeamlessEntry() {
-  return <EntryPage data={useLoaderData<typeof loader>()} />;
+  const data = useLoaderData<typeof loader>();
+  return data.kind === "form" ? <FormEntryView entry={data} /> : <EntryPage data={data} />;
 }

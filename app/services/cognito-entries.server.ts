@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
@@ -6,9 +5,12 @@ import type { Database } from "~/db/client.server";
 import { LOCK, xactLock } from "~/db/locks";
 import { nolEntries, pendingSubmissions, webhookEvents } from "~/db/schema";
 import { conflict, DomainError, invalid, notFound } from "~/domain/errors";
+import { FORM_IDS } from "~/domain/forms";
 import { FORM_BY_ID } from "~/domain/nol/entries";
 import { newFormHash } from "~/lib/form-hash.server";
+import { secretMatches } from "~/lib/same-secret.server";
 import { recordNotices } from "./documents/records.server";
+import { receiveHostedSupport } from "./hosted-support.server";
 import { authEntry, causeOpenTo, memberByUsername, requireCauseCode } from "./nol/access.server";
 
 const isoDate = z
@@ -49,13 +51,6 @@ const nolFieldsSchema = z.object({
   Mail: z.record(z.unknown()).nullish(),
 });
 
-export function secretMatches(given: string, expected: string | undefined): boolean {
-  if (!expected) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * A well-formed delivery this community does not file: a form that is not a NoL form, an
  * unknown member, an auth hash that does not match, a cause closed to the member. Answered
@@ -87,6 +82,8 @@ export async function receiveCognitoEntry(
   if (!readEntry) throw notFound("Not found");
   const entry = readEntry(payload);
   const formId = Number(entry.Id.split("-")[0]);
+  // The support form is embedded in the footer's modal; its entries join the support list.
+  if (formId === FORM_IDS.support) return receiveHostedSupport(services, entry);
   const form = FORM_BY_ID[formId];
   if (!form) throw new RefusedDelivery(`Form ${formId} is not a NoL form`);
   const fields = nolFieldsSchema.safeParse(entry);

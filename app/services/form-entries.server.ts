@@ -1,14 +1,17 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, or } from "drizzle-orm";
+import { z } from "zod";
 import type { AppServices } from "~/context";
 import { formEntries } from "~/db/schema";
 import { supportSchema } from "~/domain/contact";
 import { invalid, notFound } from "~/domain/errors";
 import { SERVICE_FORMS, type CreateEntryInput, type UpdateEntryInput } from "~/domain/form-entries";
 import { FORM_IDS } from "~/domain/forms";
+import { seamlessLink } from "~/domain/nol/addresses";
 import { issuesByPath } from "~/lib/json-body.server";
 import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
 import type { Viewer } from "./session.server";
+import { storeFormEntry } from "./form-store.server";
 import { submitSupportRequest } from "./support.server";
 
 /** The second forms service (app/domain/form-entries.ts): a member's own entries of the community's forms. */
@@ -17,12 +20,21 @@ type EntryRow = typeof formEntries.$inferSelect;
 
 const LIST_LIMIT = 200;
 
+/** An entry's links, of the NoL entries' shape: a hosted entry's own, else our seamless page's. */
+export function formEntryLinks(row: EntryRow) {
+  return {
+    edit_link: row.editLink ?? seamlessLink(row, row.editHash),
+    view_link: row.viewLink ?? seamlessLink(row, row.viewHash),
+  };
+}
+
 export function formEntryJson(row: EntryRow) {
   return {
     id: row.id,
     form: row.formId,
     number: row.entryNumber,
     data: row.data,
+    ...formEntryLinks(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -82,10 +94,9 @@ export async function createFormEntry(
       ip: meta.ip,
       actor: actorOf(viewer),
     });
-    // A hosted forms service keeps the entry itself: there is none of ours to show.
-    return sent.formEntryId ? getFormEntry(services, viewer, sent.formEntryId) : { entry: null, sent: true };
+    return getFormEntry(services, viewer, sent.formEntryId);
   }
-  const entry = await services.providers.forms.submit({
+  const entry = await storeFormEntry(services, {
     formId: input.form,
     userId: viewer.member.id,
     data: input.data,
@@ -118,4 +129,59 @@ export async function deleteFormEntry(services: AppServices, viewer: Viewer, id:
 /** The support form's field errors under `data.`, as the body names them. */
 function prefixed(errors: Record<string, string[] | undefined>) {
   return Object.fromEntries(Object.entries(errors).map(([key, value]) => [`data.${key}`, value]));
+}
+
+const FORM_TITLES: Record<number, string> = {
+  [FORM_IDS.searchRespondent]: "Search for a respondent",
+  [FORM_IDS.suggestRespondent]: "Suggestion of a respondent",
+  [FORM_IDS.respondentReassessment]: "Respondent reassessment",
+  [FORM_IDS.noticeOfCorrection]: "Notice of correction",
+  [FORM_IDS.support]: "Support request",
+};
+
+/** A field name as a person reads it: "respondentName" → "Respondent name". */
+const fieldLabel = (key: string) => {
+  const words = key
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+const shown = (value: unknown) =>
+  value === null || value === undefined || value === ""
+    ? "—"
+    : Array.isArray(value)
+      ? value.map(String).join(", ")
+      : String(value);
+
+/**
+ * One of the community's form entries opened by its edit or view link (the NoL entries' shape,
+ * /nol/seemless/{form}/{hash}?entry={"EntryId":…}): its owner and admins see it; anyone else
+ * gets the same 404 as a wrong link.
+ */
+export async function formEntryPage(
+  services: AppServices,
+  viewer: Viewer,
+  params: { formId: number; hash: string; entryId: unknown },
+) {
+  const id = z.string().uuid().safeParse(params.entryId);
+  if (!id.success) throw notFound();
+  const [row] = await services.db
+    .select()
+    .from(formEntries)
+    .where(
+      and(
+        eq(formEntries.id, id.data),
+        eq(formEntries.formId, params.formId),
+        or(eq(formEntries.editHash, params.hash), eq(formEntries.viewHash, params.hash)),
+      ),
+    );
+  if (!row || (row.userId !== viewer.member.id && !viewer.user.admin)) throw notFound();
+  return {
+    kind: "form" as const,
+    title: `${FORM_TITLES[row.formId] ?? `Form ${row.formId}`} #${row.entryNumber}`,
+    sent: row.createdAt.toISOString(),
+    review: row.reviewStatus ? { status: row.reviewStatus, note: row.reviewNote } : null,
+    fields: Object.entries(row.data).map(([key, value]) => ({ key, label: fieldLabel(key), value: shown(value) })),
+  };
 }

@@ -3,6 +3,7 @@ import { supportRequests } from "~/db/schema";
 import type { SupportInput } from "~/domain/contact";
 import { FORM_IDS } from "~/domain/forms";
 import { audit, type AuditActor } from "./audit.server";
+import { storeFormEntry, type StoredFormEntry } from "./form-store.server";
 import { enforceRateLimit } from "./rate-limit.server";
 
 /** Stores the request as a support form entry (form 255) and mails the support address. */
@@ -10,7 +11,7 @@ export async function submitSupportRequest(
   services: AppServices,
   input: SupportInput,
   meta: { userId: string | null; ip: string; actor: AuditActor | null },
-): Promise<{ entryNumber: number; formEntryId: string | null }> {
+): Promise<{ entryNumber: number; formEntryId: string }> {
   await enforceRateLimit(
     services.db,
     `support:ip:${meta.ip}`,
@@ -18,8 +19,7 @@ export async function submitSupportRequest(
     3_600,
     "You have sent several requests already; wait a while before sending another.",
   );
-  const forms = services.providers.forms;
-  const entry = await forms.submit({
+  const entry = await storeFormEntry(services, {
     formId: FORM_IDS.support,
     userId: meta.userId,
     data: {
@@ -30,6 +30,20 @@ export async function submitSupportRequest(
       source: input.source,
     },
   });
+  await recordSupportRequest(services, entry, input, meta);
+  return { entryNumber: entry.entryNumber, formEntryId: entry.id };
+}
+
+/**
+ * A support form entry becomes a request in the admins' list and a mail to the support inbox:
+ * one sent here, or one the hosted form's webhook delivered.
+ */
+export async function recordSupportRequest(
+  services: AppServices,
+  entry: StoredFormEntry,
+  input: SupportInput,
+  meta: { userId: string | null; actor: AuditActor | null },
+) {
   const [stored] = await services.db
     .insert(supportRequests)
     .values({
@@ -39,8 +53,7 @@ export async function submitSupportRequest(
       subject: input.subject,
       message: input.message,
       source: input.source,
-      // Only built-in entries live in our form_entries table.
-      formEntryId: forms.name === "builtin" ? entry.id : null,
+      formEntryId: entry.id,
     })
     .returning({ id: supportRequests.id });
   // A signed-in request is a write like any other: in agent mode it names both people.
@@ -51,5 +64,4 @@ export async function submitSupportRequest(
     subject: `Support request #${entry.entryNumber}: ${input.subject}`,
     text: `From: ${input.name ? `${input.name} <${input.email}>` : input.email}\nSource: ${input.source}\n\n${input.message}`,
   });
-  return { entryNumber: entry.entryNumber, formEntryId: forms.name === "builtin" ? entry.id : null };
 }

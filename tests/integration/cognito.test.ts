@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { formEntries, nolEntries, supportRequests, webhookEvents } from "~/db/schema";
+import { formEntries, mailOutbox, nolEntries, supportRequests, webhookEvents } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { seamlessEmbed } from "~/lib/seamless-embed";
 import { CognitoError, cognitoForms, fetchCognitoEntry } from "~/providers/forms/cognito.server";
@@ -10,6 +10,9 @@ import { action as stepAction, loader as stepLoader } from "~/routes/nol.$form.$
 import { siteCookies } from "~/services/session.server";
 import { authEntry } from "~/services/nol/access.server";
 import { memberVersions } from "~/services/nol/member-versions.server";
+import { supportEmbed } from "~/services/hosted-support.server";
+import { reviewQueue, suggestRespondent } from "~/services/respondents.server";
+import type { Viewer } from "~/services/session.server";
 import { submitSupportRequest } from "~/services/support.server";
 import { testContext } from "../helpers/context";
 import { createSession } from "../helpers/users";
@@ -350,10 +353,117 @@ describe("Cognito webhooks", () => {
       { email: "m@example.org", subject: "Hello", message: "A question", source: "Member Site" },
       { userId: null, ip: "192.0.2.90", actor: null },
     );
-    expect(result).toEqual({ entryNumber: 1, formEntryId: null });
+    expect(result.entryNumber).toBe(1);
     expect(cognitoEntries.get("255-1")).toMatchObject({ email: "m@example.org", source: "Member Site" });
-    expect(await database.db.select().from(formEntries)).toHaveLength(0);
-    const [request] = await database.db.select().from(supportRequests);
-    expect(request).toMatchObject({ subject: "Hello", formEntryId: null });
+    // Our copy names the hosted entry and keeps its links, for the admins' list.
+    const [copy] = await database.db.select().from(formEntries).where(eq(formEntries.hostedId, "255-1"));
+    expect(copy).toMatchObject({
+      id: result.formEntryId,
+      formId: 255,
+      entryNumber: 1,
+      editLink: expect.stringMatching(/^https:\/\/www\.cognitoforms\.com\/forms\/edit#/),
+    });
+    const [request] = await database.db
+      .select()
+      .from(supportRequests)
+      .where(eq(supportRequests.formEntryId, result.formEntryId));
+    expect(request).toMatchObject({ subject: "Hello" });
+  });
+
+  it("files a suggestion through Cognito's API and puts it in the admins' review queue", async () => {
+    cognitoEntries.clear();
+    const member = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "member") }))!;
+    const viewer = { user: member, member, agent: null } as unknown as Viewer;
+    const made = await suggestRespondent(context.app!, viewer, {
+      name: "Hosted Clerk",
+      type: "Individual",
+      place: "Springfield",
+      reason: "Named in my notice",
+    });
+    expect(made).toEqual({ entryNumber: 1 });
+    expect(cognitoEntries.get("207-1")).toMatchObject({ name: "Hosted Clerk" });
+    const queue = await reviewQueue(context.app!);
+    expect(queue.find((q) => q.data.name === "Hosted Clerk")).toMatchObject({ kind: "suggestion", from: "member" });
+  });
+
+  describe("the hosted support form (255)", () => {
+    const supportEntry = (number: number, version: number, fields: Record<string, unknown> = {}) => ({
+      Id: `255-${number}`,
+      Form: { Id: "255", InternalName: "Support", Name: "Support" },
+      Entry: {
+        Number: number,
+        Version: version,
+        EditLink: `https://www.cognitoforms.com/shared/support#edit${"a".repeat(30)}${number}*`,
+        ViewLink: `https://www.cognitoforms.com/shared/support#view${"a".repeat(30)}${number}*`,
+      },
+      Email: "visitor@example.org",
+      Subject: "Cannot log in",
+      Message: "The page says my password is wrong.",
+      Source: "Member Site",
+      ...fields,
+    });
+    const requestsOf = (subject: string) =>
+      database.db.select().from(supportRequests).where(eq(supportRequests.subject, subject));
+
+    it("joins the support list and the support inbox once, however often it is delivered", async () => {
+      const outboxBefore = (await database.db.select().from(mailOutbox)).length;
+      const first = await post("submit", supportEntry(900, 1));
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual({ entryId: "255-900", duplicate: false });
+      expect(await (await post("submit", supportEntry(900, 1))).json()).toEqual({
+        entryId: "255-900",
+        duplicate: true,
+      });
+      // An update of the entry refreshes our copy, and files no second request.
+      expect((await post("update", supportEntry(900, 2, { Message: "Solved, thanks." }))).status).toBe(200);
+      const requests = await requestsOf("Cannot log in");
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ email: "visitor@example.org", userId: null, source: "Member Site" });
+      const [copy] = await database.db.select().from(formEntries).where(eq(formEntries.hostedId, "255-900"));
+      expect(copy!.data).toMatchObject({ message: "Solved, thanks." });
+      const mails = (await database.db.select().from(mailOutbox)).slice(outboxBefore);
+      expect(mails.filter((m) => m.subject === "Support request #900: Cannot log in")).toHaveLength(1);
+    });
+
+    it("names the member only when the prefilled auth hash matches the username", async () => {
+      await post("submit", supportEntry(901, 1, { Subject: "Signed hash", Username: "creator", Hash: creatorHash }));
+      await post("submit", supportEntry(902, 1, { Subject: "Forged hash", Username: "creator", Hash: "x".repeat(40) }));
+      const creator = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "creator") }))!;
+      expect((await requestsOf("Signed hash"))[0]!.userId).toBe(creator.id);
+      expect((await requestsOf("Forged hash"))[0]!.userId).toBeNull();
+    });
+
+    it("refuses a support entry without its fields with field errors, and files nothing", async () => {
+      const response = await post("submit", supportEntry(903, 1, { Email: "not an address", Subject: "Bad one" }));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ fieldErrors: { email: ["Enter a valid e-mail address"] } });
+      expect(await requestsOf("Bad one")).toEqual([]);
+    });
+
+    it("is embedded in the footer's modal only with the shared form hash, prefilled for the member", async () => {
+      expect(supportEmbed(context.app!, null)).toBeNull();
+      const withHash = testContext(database, {
+        FORMS: "cognito",
+        COGNITO_API_URL: COGNITO_URL,
+        COGNITO_API_KEY: COGNITO_KEY,
+        COGNITO_EMBED_KEY: "embed-key",
+        COGNITO_WEBHOOK_SECRET: SECRET,
+        COGNITO_SUPPORT_FORM_HASH: "shared-support-hash",
+      }).app!;
+      const creator = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "creator") }))!;
+      const embed = supportEmbed(withHash, creator)!;
+      expect(embed).toMatchObject({
+        scriptSrc: `${COGNITO_URL}/f/seamless.js`,
+        key: "shared-support-hash",
+        formId: 255,
+      });
+      expect(JSON.parse(embed.entry)).toEqual({
+        Email: creator.email,
+        Source: "Member Site",
+        Username: "creator",
+        Hash: authEntry(withHash, creator).hash,
+      });
+      expect(JSON.parse(supportEmbed(withHash, null)!.entry)).toEqual({ Email: "", Source: "Member Site" });
+    });
   });
 });

@@ -9,6 +9,7 @@ import { apiInit, BOTH_BODIES_MESSAGE } from "~/lib/api-client";
 import { action as indexAction, loader as indexLoader } from "~/routes/api.forms._index";
 import { action as entryAction, loader as entryLoader } from "~/routes/api.forms.entries.$entryId";
 import { action as listAction, loader as listLoader } from "~/routes/api.forms.entries._index";
+import { loader as seamlessLoader } from "~/routes/nol.seemless.($formId).$formHash";
 import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -98,6 +99,49 @@ describe.each(drivers)("the forms service (%s)", (driver) => {
     expect((await entry("DELETE", id, "member")).body).toEqual({ deleted: true });
     expect((await entry("GET", id, "member")).status).toBe(404);
     expect(await database.db.select().from(formEntries).where(eq(formEntries.id, id))).toEqual([]);
+  });
+
+  it("gives each entry edit and view links of the NoL entries' shape, opened by its owner and admins only", async () => {
+    const made = await create("member", {
+      form: 218,
+      data: { notice: "TS · v1 · First Notice", change: "The address" },
+    });
+    const {
+      id,
+      edit_link: editLink,
+      view_link: viewLink,
+    } = made.body.entry as {
+      id: string;
+      edit_link: string;
+      view_link: string;
+    };
+    for (const link of [editLink, viewLink]) {
+      expect(link).toMatch(new RegExp(`^/nol/seemless/218/[^/?]{31,}%2A\\?entry=`));
+      expect(new URL(link, "http://localhost").searchParams.get("entry")).toBe(JSON.stringify({ EntryId: id }));
+    }
+    expect(editLink).not.toBe(viewLink);
+    const open = (link: string, as: string) => {
+      const url = new URL(link, "http://localhost");
+      const [, , , formId, formHash] = url.pathname.split("/");
+      return call(seamlessLoader, "GET", `${url.pathname}${url.search}`, {
+        as,
+        params: { formId: formId!, formHash: decodeURIComponent(formHash!) },
+      });
+    };
+    for (const as of ["member", "admin"]) {
+      const page = await open(viewLink, as);
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ kind: "form", title: expect.stringMatching(/^Notice of correction #\d+$/) });
+      expect(page.body.fields).toContainEqual({ key: "change", label: "Change", value: "The address" });
+    }
+    expect((await open(editLink, "member")).status).toBe(200);
+    // Another member, a wrong hash and another entry's id are the same 404.
+    expect((await open(viewLink, "creator")).status).toBe(404);
+    expect(
+      (await open(viewLink.replace(/seemless\/218\/[^/?]+/, `seemless/218/${"x".repeat(32)}%2A`), "member")).status,
+    ).toBe(404);
+    const other = await create("member", { form: 218, data: { change: "Another" } });
+    expect((await open(viewLink.replace(id, other.body.entry.id as string), "member")).status).toBe(404);
   });
 
   it("refuses a visitor (401) and a member still in setup (403)", async () => {

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { LoadingBar } from "~/components/loading-bar";
 import { Alert } from "~/components/ui/alert";
 import type { SessionState } from "~/domain/session-state";
+import type { SeamlessEmbed } from "~/lib/seamless-embed";
 import { usernameChangeMessage } from "~/domain/session-state";
 import { subscriptionWarning } from "~/domain/shell";
 import { AgentBanner, CouponBanner, ErrorBar, WarningBar, type CouponBannerData } from "./banners";
@@ -23,6 +24,8 @@ export function AppShell(props: {
   footerName: string;
   homeLabel: string;
   supportEmail: string;
+  /** The hosted support form, when the community uses one. */
+  supportEmbed: SeamlessEmbed | null;
   errorDetected: boolean;
   stateRejected: boolean;
   children: ReactNode;
@@ -76,7 +79,7 @@ export function AppShell(props: {
         ) : null}
         {props.children}
       </main>
-      <Footer name={props.footerName} email={session?.email ?? ""} />
+      <Footer name={props.footerName} email={session?.email ?? ""} embed={props.supportEmbed} />
       {warnStatus ? <WarningBar status={warnStatus} /> : null}
     </div>
   );

@@ -1,11 +1,12 @@
 import { Link } from "@remix-run/react";
 import { lazy, Suspense, useState } from "react";
+import type { SeamlessEmbed } from "~/lib/seamless-embed";
 
 // The support form (with the form library and its schema) is loaded when the member first
 // opens it: a page that has no form of its own ships none.
 const SupportDialog = lazy(() => import("~/components/support").then((m) => ({ default: m.SupportDialog })));
 
-export function Footer({ name, email }: { name: string; email: string }) {
+export function Footer({ name, email, embed }: { name: string; email: string; embed: SeamlessEmbed | null }) {
   const [supportOpen, setSupportOpen] = useState(false);
   const [supportLoaded, setSupportLoaded] = useState(false);
   return (
@@ -41,7 +42,7 @@ export function Footer({ name, email }: { name: string; email: string }) {
             </p>
           }
         >
-          <SupportDialog email={email} open={supportOpen} onClose={() => setSupportOpen(false)} />
+          <SupportDialog email={email} embed={embed} open={supportOpen} onClose={() => setSupportOpen(false)} />
         </Suspense>
       ) : null}
     </footer>

@@ -116,6 +116,8 @@ export function cognitoForms(settings: CognitoSettings): FormsProvider {
         entryNumber: entry.data.Entry.Number,
         editHash: hashOf(entry.data.Entry.EditLink),
         viewHash: hashOf(entry.data.Entry.ViewLink),
+        editLink: entry.data.Entry.EditLink ?? null,
+        viewLink: entry.data.Entry.ViewLink ?? null,
       };
     },
     readEntry(payload): HostedEntry {

@@ -1,4 +1,7 @@
-/** An entry the forms provider stored, with the links that open it again. */
+/**
+ * An entry the forms provider stored, with the links that open it again. The built-in engine's
+ * id is its row in form_entries; a hosted service's is its own ("<form>-<number>").
+ */
 export type FormEntry = {
   /** The entry's id in our database. */
   id: string;
@@ -6,6 +9,9 @@ export type FormEntry = {
   entryNumber: number;
   editHash: string;
   viewHash: string;
+  /** A hosted entry's own links; our own entries open through their hashes. */
+  editLink?: string | null;
+  viewLink?: string | null;
 };
 
 /** A hosted form's entry as its webhook delivers it: `Id` "<form>-<number>", its metadata, and its fields. */

@@ -20,7 +20,7 @@ import { hostedEmbed } from "./hosted.server";
 const entryQuerySchema = z.record(z.unknown());
 
 /** The `entry` query: URL-encoded JSON of an object; anything else fails the page's validation (spec §8: 404). */
-function entryQuery(entryParam: string | null): Record<string, unknown> {
+export function entryQuery(entryParam: string | null): Record<string, unknown> {
   if (!entryParam) throw notFound();
   try {
     const parsed = entryQuerySchema.safeParse(JSON.parse(entryParam));
@@ -89,6 +89,7 @@ export async function seamlessPage(
   const label = entryLabel({ form: row.form, tb_value: row.tbValue });
   const priorRows = embed ? (await entriesOf(services.db, row.userId, row.causeCode)).length : 0;
   return {
+    kind: "nol" as const,
     embed,
     pending: {
       username: owner,
