@@ -202,7 +202,12 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
     await tx
       .insert(directoryRespondents)
       .values([
-        { name: "Officer Example", type: "Official", agency: "Springfield Police Department", place: "Springfield, US" },
+        {
+          name: "Officer Example",
+          type: "Official",
+          agency: "Springfield Police Department",
+          place: "Springfield, US",
+        },
         { name: "Springfield Police Department", type: "Agency", place: "Springfield, US" },
         { name: "County Clerk Example", type: "Official", agency: "Shelby County", place: "Shelbyville, US" },
         { name: "Example Towing Company", type: "Corporation", place: "Springfield, US", address: "1 Depot Road" },
@@ -210,6 +215,13 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         { name: "Revenue Office Example", type: "Agency", place: "Ottawa, CA" },
         { name: "Parking Enforcement Example", type: "Agency", agency: "City of Toronto", place: "Toronto, CA" },
         { name: "Jane Example", type: "Individual", place: "Springfield, US" },
+        { name: "Tax Collector Example", type: "Official", agency: "Shelby County", place: "Shelbyville, US" },
+        {
+          name: "Example Collections Agency",
+          type: "Corporation",
+          place: "Capital City, US",
+          address: "9 Ledger Lane",
+        },
       ])
       .onConflictDoNothing();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { correctionSchema, directoryQuerySchema, sameRespondent, suggestionSchema } from "./respondents";
+import { chosenNotice, correctionSchema, directoryQuerySchema, sameRespondent, suggestionSchema } from "./respondents";
 
 describe("respondent rules", () => {
   it("takes one respondent per name and place, whatever their case and spacing", () => {
@@ -28,5 +28,23 @@ describe("respondent rules", () => {
   it("reads the directory's query leniently and a correction strictly", () => {
     expect(directoryQuerySchema.parse({ q: " clerk ", type: "Nobody" })).toEqual({ q: "clerk", type: undefined });
     expect(correctionSchema.safeParse({ notice: "x", change: "y" }).success).toBe(false);
+  });
+});
+
+describe("the notice a correction opens with", () => {
+  const notices = [
+    { id: 11, cause: "TS", version: "v1", round: 1 },
+    { id: 12, cause: "TS", version: "v1", round: 2 },
+    { id: 21, cause: "TS", version: "v2", round: 1 },
+  ];
+  it("is the one named, when it is the member's", () => {
+    expect(chosenNotice(notices, { notice: 11 })).toBe(11);
+    expect(chosenNotice(notices, { notice: 99, cause: "TS", version: "v1" })).toBeNull();
+  });
+  it("is the latest round of the version named, else none", () => {
+    expect(chosenNotice(notices, { cause: "TS", version: "v1" })).toBe(12);
+    expect(chosenNotice(notices, { cause: "TS", version: "v2" })).toBe(21);
+    expect(chosenNotice(notices, { cause: "XX", version: "v1" })).toBeNull();
+    expect(chosenNotice(notices, {})).toBeNull();
   });
 });

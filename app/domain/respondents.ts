@@ -67,3 +67,16 @@ export function sameRespondent(
 ): boolean {
   return normal(a.name) === normal(b.name) && normal(a.place) === normal(b.place);
 }
+
+/**
+ * The notice a correction form opens with: the one named (`?notice=`), or the latest round of
+ * a cause's version (`?cause=&version=`, from the member's notices page); else none.
+ */
+export function chosenNotice(
+  notices: { id: number; cause: string; version: string; round: number }[],
+  query: { notice?: number | null; cause?: string | null; version?: string | null },
+): number | null {
+  if (query.notice) return notices.some((n) => n.id === query.notice) ? query.notice : null;
+  const ofVersion = notices.filter((n) => n.cause === query.cause && n.version === query.version);
+  return ofVersion.sort((a, b) => b.round - a.round)[0]?.id ?? null;
+}

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { z } from "zod";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { CorrectionForm } from "~/components/respondents/forms";
-import { correctionSchema } from "~/domain/respondents";
+import { chosenNotice, correctionSchema } from "~/domain/respondents";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { correctableNotices, fileCorrection } from "~/services/respondents.server";
@@ -11,9 +12,22 @@ import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Notice of correction" }];
 
+const chosenQuerySchema = z.object({
+  notice: z.coerce.number().int().positive().nullable().catch(null),
+  cause: z.string().max(40).nullable().catch(null),
+  version: z.string().max(120).nullable().catch(null),
+});
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
-  return json({ notices: await correctableNotices(services, viewer) });
+  const params = new URL(request.url).searchParams;
+  const query = chosenQuerySchema.parse({
+    notice: params.get("notice"),
+    cause: params.get("cause"),
+    version: params.get("version"),
+  });
+  const notices = await correctableNotices(services, viewer);
+  return json({ notices: notices.map((n) => ({ id: n.id, label: n.label })), chosen: chosenNotice(notices, query) });
 }
 
 /** Form 218: a correction of one of the member's own notices. */
@@ -32,6 +46,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NoticeOfCorrection() {
-  const { notices } = useLoaderData<typeof loader>();
-  return <CorrectionForm lastResult={lastResultOf(useActionData<typeof action>())} notices={notices} />;
+  const { notices, chosen } = useLoaderData<typeof loader>();
+  return <CorrectionForm lastResult={lastResultOf(useActionData<typeof action>())} notices={notices} chosen={chosen} />;
 }

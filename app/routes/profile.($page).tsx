@@ -33,6 +33,7 @@ import {
   requestEmailChange,
   sessionList,
 } from "~/services/profile.server";
+import { ownCorrections } from "~/services/respondents.server";
 import { requireMember, type Viewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import type { AppServices } from "~/context";
@@ -58,7 +59,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  const none = { billing: null, profile: null, sessions: null, causes: null };
+  const none = { billing: null, profile: null, sessions: null, causes: null, corrections: null };
   switch (page) {
     case "billing":
       return json(
@@ -68,7 +69,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     case "security":
       return json({ ...none, view: page, sessions: await sessionList(services, viewer) }, { headers: NO_STORE });
     case "notices":
-      return json({ ...none, view: page, causes: await noticesOverview(services, viewer) });
+      return json({
+        ...none,
+        view: page,
+        causes: await noticesOverview(services, viewer),
+        corrections: await ownCorrections(services, viewer),
+      });
     case "account":
       return json({ ...none, view: page, profile: profileOf(viewer) });
   }
@@ -160,7 +166,7 @@ export default function Profile() {
   const lastResult = lastResultOf(reply);
   if (data.billing) return <BillingView data={data.billing} lastResult={lastResult} />;
   if (data.sessions) return <SecurityPage sessions={data.sessions} />;
-  if (data.causes) return <NoticesPage causes={data.causes} />;
+  if (data.causes) return <NoticesPage causes={data.causes} corrections={data.corrections ?? []} />;
   const formReply: FormReplyOf =
     reply && "intent" in reply && lastResult ? { intent: String(reply.intent), result: lastResult } : null;
   return <AccountPage profile={data.profile!} reply={formReply} />;

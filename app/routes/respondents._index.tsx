@@ -125,8 +125,11 @@ export default function Respondents() {
           <h2>Your suggestions and requests</h2>
           <ul>
             {requests.map((r) => (
-              <li key={r.number}>
-                #{r.number} {r.name}: {r.status ?? "sent"}
+              <li key={r.viewLink}>
+                <Link to={r.viewLink}>
+                  {r.kind} #{r.number} {r.name}
+                </Link>
+                : {r.status ?? "sent"}
                 {r.note ? ` — ${r.note}` : ""}
               </li>
             ))}

@@ -22,7 +22,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return replyWith(submission);
   return withFormErrors(submission, async () => {
     await recordSearch(services, viewer, submission.value);
-    const query = new URLSearchParams({ q: submission.value.q, ...(submission.value.place ? { place: submission.value.place } : {}) });
+    const query = new URLSearchParams({
+      q: submission.value.q,
+      ...(submission.value.place ? { place: submission.value.place } : {}),
+    });
     return redirect(`/respondents?${query}`);
   });
 }

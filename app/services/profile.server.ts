@@ -142,6 +142,9 @@ export async function noticesOverview(services: AppServices, viewer: Viewer) {
         return {
           version,
           step: state.step.label,
+          correctionHref: state.creator
+            ? `/notice-of-correction?${new URLSearchParams({ cause: code, version })}`
+            : null,
           notarizeHref: base && state.step.notarize ? `${base}/notarize?${query}` : null,
         };
       }),

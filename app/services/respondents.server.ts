@@ -16,6 +16,8 @@ import { roundLabel } from "~/domain/nol/rounds";
 import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
 import { noticesOf } from "./documents/notices.server";
+import { formEntryLinks } from "./form-entries.server";
+import { storeFormEntry } from "./form-store.server";
 import type { Viewer } from "./session.server";
 
 /** The community's respondents directory, the forms that feed it, and the admins' review of them. */
@@ -57,7 +59,7 @@ export async function directoryRespondent(services: AppServices, id: number) {
 
 /** Form 92: the search is kept as the member's entry. */
 export async function recordSearch(services: AppServices, viewer: Viewer, input: { q: string; place?: string }) {
-  await services.providers.forms.submit({
+  await storeFormEntry(services, {
     formId: FORM_IDS.searchRespondent,
     userId: viewer.member.id,
     data: { q: input.q, place: input.place ?? null },
@@ -66,7 +68,7 @@ export async function recordSearch(services: AppServices, viewer: Viewer, input:
 
 /** Stores an entry of one of the reviewed forms, waiting for an admin. */
 async function submitForReview(services: AppServices, viewer: Viewer, formId: number, data: Record<string, unknown>) {
-  const entry = await services.providers.forms.submit({ formId, userId: viewer.member.id, data });
+  const entry = await storeFormEntry(services, { formId, userId: viewer.member.id, data });
   await services.db.update(formEntries).set({ reviewStatus: "pending" }).where(eq(formEntries.id, entry.id));
   await audit(services.db, actorOf(viewer), "respondents.submit", "form_entry", entry.id);
   return entry;
@@ -108,6 +110,9 @@ export async function correctableNotices(services: AppServices, viewer: Viewer) 
   const records = (await Promise.all(causes.map((c) => noticesOf(services.db, viewer.member, c.cause)))).flat();
   return records.map((r) => ({
     id: r.notice.id,
+    cause: r.claim.causeCode,
+    version: r.claim.nolVersion,
+    round: r.notice.roundCnt,
     label: `${r.claim.causeCode} · ${r.claim.nolVersion} · ${roundLabel(r.notice.roundCnt).label ?? r.notice.roundCnt}`,
   }));
 }
@@ -116,13 +121,28 @@ export async function correctableNotices(services: AppServices, viewer: Viewer) 
 export async function fileCorrection(services: AppServices, viewer: Viewer, input: z.infer<typeof correctionSchema>) {
   const notice = (await correctableNotices(services, viewer)).find((n) => n.id === input.notice);
   if (!notice) throw notFound("No such notice");
-  const entry = await services.providers.forms.submit({
+  const entry = await storeFormEntry(services, {
     formId: FORM_IDS.noticeOfCorrection,
     userId: viewer.member.id,
     data: { noticeId: notice.id, notice: notice.label, change: input.change },
   });
   await audit(services.db, actorOf(viewer), "notice.correction", "form_entry", entry.id);
   return { entryNumber: entry.entryNumber, notice: notice.label };
+}
+
+/** The member's filed corrections, newest first, with their view links. */
+export async function ownCorrections(services: AppServices, viewer: Viewer) {
+  const rows = await services.db
+    .select()
+    .from(formEntries)
+    .where(and(eq(formEntries.userId, viewer.member.id), eq(formEntries.formId, FORM_IDS.noticeOfCorrection)))
+    .orderBy(desc(formEntries.createdAt))
+    .limit(20);
+  return rows.map((r) => ({
+    number: r.entryNumber,
+    notice: String((r.data as Record<string, unknown>).notice ?? ""),
+    viewLink: formEntryLinks(r).view_link,
+  }));
 }
 
 /** The suggestions and reassessment requests waiting for an admin, oldest first. */
@@ -218,8 +238,10 @@ export async function ownRequests(services: AppServices, viewer: Viewer) {
     .limit(20);
   return rows.map((r) => ({
     number: r.entryNumber,
+    kind: r.formId === FORM_IDS.suggestRespondent ? "Suggestion" : "Reassessment",
     name: String((r.data as Record<string, unknown>).name ?? (r.data as Record<string, unknown>).respondentName ?? ""),
     status: r.reviewStatus,
     note: r.reviewNote,
+    viewLink: formEntryLinks(r).view_link,
   }));
 }

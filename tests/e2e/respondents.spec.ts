@@ -57,10 +57,19 @@ test("a member suggests a respondent, an admin approves it, and it fills a slot 
       .nth(3),
   ).toHaveText("1");
 
-  await page.goto("/notice-of-correction");
+  // From the member's notices, the correction form opens on the version's latest notice.
+  await page.goto("/profile/notices");
+  await page.getByRole("link", { name: `File a correction of ${version}` }).click();
   await expect(page.getByRole("heading", { name: "Notice of correction" })).toBeVisible();
-  await page.getByLabel("Notice and round").selectOption({ label: `TS · ${version} · Round 1` });
+  await expect(page.getByLabel("Notice and round").locator("option:checked")).toHaveText(`TS · ${version} · Round 1`);
   await page.getByLabel("What changes").fill("The daily amount is 300");
   await page.getByRole("button", { name: "File the correction" }).click();
   await expect(page.getByText(new RegExp(`Correction #\\d+ of TS · ${version} · Round 1 is filed\\.`))).toBeVisible();
+  // The filed correction opens by its view link.
+  await page
+    .getByRole("link", { name: /^Correction #\d+$/ })
+    .first()
+    .click();
+  await expect(page.getByRole("heading", { name: /^Notice of correction #\d+$/ })).toBeVisible();
+  await expect(page.getByText("The daily amount is 300")).toBeVisible();
 });

@@ -10,6 +10,7 @@ import { emailFormSchema, nameFormSchema, passwordFormSchema, type ProfilePage }
 import { formatDateTime } from "~/lib/format";
 import type { profileOf } from "~/services/members.server";
 import type { noticesOverview, sessionList } from "~/services/profile.server";
+import type { ownCorrections } from "~/services/respondents.server";
 
 const TABS: { page: ProfilePage; label: string; to: string }[] = [
   { page: "account", label: "Account", to: "/profile" },
@@ -172,7 +173,13 @@ export function SecurityPage({ sessions }: { sessions: SerializeFrom<Awaited<Ret
 }
 
 /** /profile/notices: the member's notices by cause and version, with the way on. */
-export function NoticesPage({ causes }: { causes: SerializeFrom<Awaited<ReturnType<typeof noticesOverview>>> }) {
+export function NoticesPage({
+  causes,
+  corrections,
+}: {
+  causes: SerializeFrom<Awaited<ReturnType<typeof noticesOverview>>>;
+  corrections: SerializeFrom<Awaited<ReturnType<typeof ownCorrections>>>;
+}) {
   return (
     <ProfileCard page="notices" title="Your notices and documents">
       {causes.length === 0 ? (
@@ -193,12 +200,32 @@ export function NoticesPage({ causes }: { causes: SerializeFrom<Awaited<ReturnTy
                       <Link to={v.notarizeHref}>Documents and notarizing</Link>
                     </>
                   ) : null}
+                  {v.correctionHref ? (
+                    <>
+                      {" · "}
+                      <Link to={v.correctionHref} aria-label={`File a correction of ${v.version}`}>
+                        File a correction
+                      </Link>
+                    </>
+                  ) : null}
                 </li>
               ))}
             </ul>
           </article>
         ))
       )}
+      {corrections.length > 0 ? (
+        <>
+          <h2>Your corrections</h2>
+          <ul>
+            {corrections.map((c) => (
+              <li key={c.viewLink}>
+                <Link to={c.viewLink}>Correction #{c.number}</Link> of {c.notice}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </ProfileCard>
   );
 }

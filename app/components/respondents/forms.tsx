@@ -117,11 +117,16 @@ export function ReassessmentForm({
 export function CorrectionForm({
   lastResult,
   notices,
+  chosen,
 }: {
   lastResult: Result;
   notices: { id: number; label: string }[];
+  chosen: number | null;
 }) {
-  const [form, fields] = useSchemaForm(correctionSchema, { lastResult });
+  const [form, fields] = useSchemaForm(correctionSchema, {
+    lastResult,
+    defaultValue: chosen ? { notice: String(chosen) } : undefined,
+  });
   return (
     <Card
       id="correction-title"
