@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -37,6 +38,9 @@ export type DatabaseOptions =
   | { driver: "postgres"; url: string; poolMax?: number; onPoolError?: (error: Error) => void }
   /** `dir` undefined keeps the embedded database in memory (tests). */
   | { driver: "pglite"; dir?: string; pglite?: PGlite };
+
+/** The extensions the migrations create; PostgreSQL ships them, PGlite loads them. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** Finds the committed migrations whether this runs from source or from a bundle. */
 export function migrationsFolder(): string {
@@ -141,7 +145,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const release = options.dir && !options.pglite ? claimDirectory(options.dir) : () => {};
   let client: PGlite;
   try {
-    client = options.pglite ?? (await PGlite.create(options.dir));
+    client = options.pglite ?? (await PGlite.create(options.dir, { extensions: PGLITE_EXTENSIONS }));
   } catch (error) {
     release();
     throw error;

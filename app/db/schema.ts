@@ -90,12 +90,27 @@ export const users = pgTable(
     needsSetup: boolean("needs_setup").notNull().default(true),
     setupStep: text("setup_step"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /**
+     * Kept by database triggers for the admins' members list: the latest subscription's status
+     * and plan, and the newest use of any of the member's sessions.
+     */
+    subscriptionStatus: text("subscription_status"),
+    subscriptionPlanId: text("subscription_plan_id"),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("users_username_key").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    // The members list: its search (trigram), its default order, and its commonest filters.
+    index("users_username_trgm_idx").using("gin", t.username.op("gin_trgm_ops")),
+    index("users_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
+    index("users_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("users_created_idx").on(t.createdAt, t.id),
+    index("users_country_created_idx").on(t.countryCode, t.createdAt, t.id),
+    index("users_status_created_idx").on(t.subscriptionStatus, t.createdAt, t.id),
+    index("users_last_seen_idx").on(t.lastSeenAt, t.id),
   ],
 );
 
@@ -340,6 +355,7 @@ export const couponRedemptions = pgTable(
   (t) => [
     uniqueIndex("coupon_redemptions_checkout_key").on(t.checkoutId),
     index("coupon_redemptions_coupon_idx").on(t.couponId, t.redeemedAt),
+    index("coupon_redemptions_user_idx").on(t.userId, t.couponId),
   ],
 );
 
@@ -578,6 +594,10 @@ export const formEntries = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     editHash: text("edit_hash").notNull(),
     viewHash: text("view_hash").notNull(),
+    /** With hosted forms: the entry's id there ("<form>-<number>") and its own links. */
+    hostedId: text("hosted_id").unique(),
+    editLink: text("edit_link"),
+    viewLink: text("view_link"),
     /** Suggestions and reassessment requests wait for an admin: pending, then approved or rejected. */
     reviewStatus: reviewStatus("review_status"),
     reviewNote: text("review_note"),

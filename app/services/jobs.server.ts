@@ -7,6 +7,7 @@ import { passwordResetJob } from "./accounts.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
+import { membersMailJob } from "./member-listing.server";
 import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
 
 /**
@@ -49,6 +50,7 @@ export const jobs = {
   "payments-sandbox-renewals": sandboxRenewalsJob,
   "notary-sandbox-events": notarySandboxEventsJob,
   "notary-poll": notaryPollJob,
+  "members-mail": membersMailJob,
 } satisfies JobRegistry;
 
 export type JobName = keyof typeof jobs;

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import { sessions, subscriptions, users } from "~/db/schema";
+import { sessions, users } from "~/db/schema";
 import { rejoinStanding } from "~/domain/account";
 import { invalid, invariant } from "~/domain/errors";
 import { actorOf } from "./accounts.server";
@@ -10,56 +10,8 @@ import { membershipOf, paymentLines } from "./billing/account.server";
 import { renewSandboxSubscriptions } from "./billing/sandbox.server";
 import { latestSubscription, revokeUserSessions, type Viewer } from "./session.server";
 
-export const MEMBERS_PAGE_SIZE = 50;
-
 function roles(u: { admin: boolean; nolCreator: boolean; nolTester: boolean }): string[] {
   return [u.admin && "admin", u.nolCreator && "NoL creator", u.nolTester && "NoL tester"].filter(Boolean) as string[];
-}
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-export async function findMembers(db: Database, q: string, page: number) {
-  const pattern = `%${escapeLike(q)}%`;
-  const where: SQL | undefined = q
-    ? or(ilike(users.username, pattern), ilike(users.email, pattern), ilike(users.name, pattern))
-    : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.createdAt), users.username)
-      .limit(MEMBERS_PAGE_SIZE + 1)
-      .offset((page - 1) * MEMBERS_PAGE_SIZE),
-    db.select({ n: count() }).from(users).where(where),
-  ]);
-  const page_ = rows.slice(0, MEMBERS_PAGE_SIZE);
-  // The latest subscription of each member on the page, in one query.
-  const subs = page_.length
-    ? await db
-        .selectDistinctOn([subscriptions.userId], { userId: subscriptions.userId, status: subscriptions.status })
-        .from(subscriptions)
-        .where(
-          inArray(
-            subscriptions.userId,
-            page_.map((u) => u.id),
-          ),
-        )
-        .orderBy(subscriptions.userId, desc(subscriptions.createdAt))
-    : [];
-  const statusOf = new Map(subs.map((s) => [s.userId, s.status]));
-  return {
-    total: total?.n ?? 0,
-    hasMore: rows.length > MEMBERS_PAGE_SIZE,
-    rows: page_.map((u) => ({
-      id: u.id,
-      username: u.username,
-      email: u.email,
-      needsSetup: u.needsSetup,
-      subStatus: statusOf.get(u.id) ?? null,
-      roles: roles(u),
-    })),
-  };
 }
 
 /** One member for the admins' page; a missing one is not-found. */

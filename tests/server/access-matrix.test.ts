@@ -36,6 +36,9 @@ const MATRIX: Row[] = [
   ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "login", 404, "setup", 404],
   ["/profile/billing/receipts/not-a-payment", "login", 404, "setup", 404],
   ["/members", "login", 403, "setup", 200],
+  ["/members?status=ACTIVE&country=US&sort=email&dir=asc&joined_from=2020-01-01", "login", 403, "setup", 200],
+  ["/members/export.csv", "login", 403, "setup", 200],
+  ["/members/export.csv?q=demo", "login", 403, "setup", 200],
   ["/members/00000000-0000-0000-0000-000000000000", "login", 403, "setup", 404],
   ["/user", "login", "→/profile", "setup", "→/profile"],
   [

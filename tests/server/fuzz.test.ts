@@ -38,6 +38,8 @@ const FORM_TARGETS: [string, Role][] = [
   ["/admin/templates/1/preview", "admin"],
   ["/admin/templates/1", "member"],
   ["/members/{memberId}", "admin"],
+  ["/members", "admin"],
+  ["/members?status=ACTIVE", "member"],
   ["/members/not-a-uuid", "admin"],
   ["/nol/creator/traffic-stop/notice", "creator"],
   ["/nol/creator/traffic-stop/notarize", "creator"],
@@ -357,7 +359,9 @@ describe("fuzz: generated bad input to every form action and API route", () => {
     const bodies: string[] = [];
     for (const view of views) {
       const response = await fetch(`${server.url}${view}`, { headers: { cookie: cookies.admin }, redirect: "manual" });
-      bodies.push(`${view} ${response.status} ${await response.text()}`);
+      // A member's last visit moves as the run's own sessions are used: it is not a record change.
+      const body = (await response.text()).replace(/"seen":"[^"]*"/g, '"seen":"…"');
+      bodies.push(`${view} ${response.status} ${body}`);
     }
     return bodies;
   };

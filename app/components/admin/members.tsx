@@ -1,16 +1,14 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { RecordPage } from "~/components/admin/record-page";
 import { commonFacts } from "~/components/members/member-facts";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
-import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDate } from "~/lib/format";
-import type { findMembers, memberDetail } from "~/services/members.server";
+import type { memberDetail } from "~/services/members.server";
 
 type Detail = SerializeFrom<typeof memberDetail>;
-type List = SerializeFrom<typeof findMembers>;
 
 /** /members/{id}: one member, with the admin's two actions on them. */
 export function MemberDetail({ member: m }: { member: Detail }) {
@@ -35,37 +33,5 @@ export function MemberDetail({ member: m }: { member: Detail }) {
         <ConfirmButton confirmText="Click again to sign them out">Sign out everywhere</ConfirmButton>
       </Form>
     </RecordPage>
-  );
-}
-
-/** /members: find a member by username, e-mail or name, a page at a time. */
-export function MemberList({ list, q, page }: { list: List; q: string; page: number }) {
-  const pageLink = (n: number) => `?q=${encodeURIComponent(q)}&page=${n}`;
-  return (
-    <section className="card card-wide" aria-labelledby="members-title">
-      <h1 id="members-title">Members</h1>
-      <Form method="get" className="form" role="search">
-        <div className="field">
-          <label htmlFor="q">Find a member</label>
-          <input id="q" name="q" type="search" defaultValue={q} placeholder="Username, e-mail or name" />
-        </div>
-      </Form>
-      <p className="muted">
-        {list.total} {list.total === 1 ? "member" : "members"}
-      </p>
-      <DataTable
-        rows={list.rows}
-        columns={[
-          { header: "Username", cell: (m) => <Link to={`/members/${m.id}`}>{m.username}</Link> },
-          { header: "E-mail", cell: (m) => m.email },
-          { header: "Membership", cell: (m) => (m.needsSetup ? "setup not finished" : (m.subStatus ?? "none")) },
-          { header: "Roles", cell: (m) => m.roles.join(", ") },
-        ]}
-      />
-      <nav className="actions" aria-label="Pages">
-        {page > 1 ? <Link to={pageLink(page - 1)}>Previous</Link> : null}
-        {list.hasMore ? <Link to={pageLink(page + 1)}>Next</Link> : null}
-      </nav>
-    </section>
   );
 }

@@ -1,0 +1,233 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import { CsvExport } from "~/components/admin/csv-export";
+import { ListPager, SortHeader } from "~/components/admin/list-parts";
+import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { listSearch, type ListQuery } from "~/domain/listing";
+import { bulkFormSchema } from "~/domain/member-list";
+import { formatDate } from "~/lib/format";
+import type { memberList, memberListChoices } from "~/services/member-listing.server";
+
+type List = SerializeFrom<Awaited<ReturnType<typeof memberList>>> & {
+  query: ListQuery;
+  errors: Record<string, string>;
+  choices: SerializeFrom<Awaited<ReturnType<typeof memberListChoices>>>;
+};
+
+const STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE", "UNPAID", "CANCELED", "INCOMPLETE", "INCOMPLETE_EXPIRED", "PAUSED"];
+const ROLES = [
+  ["admin", "Admin"],
+  ["nolCreator", "NoL creator"],
+  ["nolTester", "NoL tester"],
+  ["none", "No role"],
+] as const;
+
+const SORTABLE: [key: string, label: string][] = [
+  ["username", "Username"],
+  ["email", "E-mail"],
+  ["name", "Name"],
+  ["country", "Country"],
+  ["status", "Membership"],
+  ["plan", "Plan"],
+];
+
+function countText(count: List["count"]) {
+  const n = count.n.toLocaleString("en-US");
+  if (count.capped) return `More than ${n} members match`;
+  return `${n} ${count.n === 1 ? "member matches" : "members match"}`;
+}
+
+/** A filter's value from the query, for the form's fields. */
+function filterText(query: ListQuery, key: string, end?: "from" | "to"): string {
+  const value = query.filters[key];
+  if (value === undefined) return "";
+  if (typeof value === "string") return end ? "" : value;
+  return end ? (value[end] ?? "") : "";
+}
+
+function FilterSelect({
+  name,
+  label,
+  query,
+  options,
+}: {
+  name: string;
+  label: string;
+  query: ListQuery;
+  options: readonly (readonly [string, string])[];
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={`filter-${name}`}>{label}</label>
+      <select id={`filter-${name}`} name={name} defaultValue={filterText(query, name)}>
+        <option value="">Any</option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function DateRange({ name, label, query }: { name: string; label: string; query: ListQuery }) {
+  return (
+    <fieldset className="date-range">
+      <legend>{label}</legend>
+      <label htmlFor={`filter-${name}-from`}>From</label>
+      <input
+        id={`filter-${name}-from`}
+        name={`${name}_from`}
+        type="date"
+        defaultValue={filterText(query, name, "from")}
+      />
+      <label htmlFor={`filter-${name}-to`}>To</label>
+      <input id={`filter-${name}-to`} name={`${name}_to`} type="date" defaultValue={filterText(query, name, "to")} />
+    </fieldset>
+  );
+}
+
+/** The filters: a GET form, so a view of the list is a link to bookmark and share. */
+function MemberFilters({ list }: { list: List }) {
+  const { query, choices } = list;
+  const pairs = (rows: { value: string; label: string }[]) => rows.map((r) => [r.value, r.label] as const);
+  return (
+    <Form method="get" className="form list-filters" role="search" aria-label="Members">
+      <div className="field">
+        <label htmlFor="filter-q">Find a member</label>
+        <input
+          id="filter-q"
+          name="q"
+          type="search"
+          defaultValue={filterText(query, "q")}
+          placeholder="Username, e-mail or name"
+        />
+      </div>
+      <FilterSelect name="role" label="Role" query={query} options={ROLES} />
+      <FilterSelect
+        name="status"
+        label="Membership"
+        query={query}
+        options={[...STATUSES.map((s) => [s, s] as const), ["none", "No membership"] as const]}
+      />
+      <FilterSelect name="plan" label="Plan" query={query} options={pairs(choices.plans)} />
+      <FilterSelect name="coupon" label="Coupon used" query={query} options={pairs(choices.coupons)} />
+      <FilterSelect name="country" label="Country" query={query} options={pairs(choices.countries)} />
+      <FilterSelect name="cause" label="Cause with a NoL" query={query} options={pairs(choices.causes)} />
+      <DateRange name="joined" label="Joined" query={query} />
+      <DateRange name="seen" label="Last seen" query={query} />
+      <input type="hidden" name="sort" value={query.sort} />
+      <input type="hidden" name="dir" value={query.dir} />
+      <div className="actions">
+        <button type="submit" className="button button-primary">
+          Apply
+        </button>
+        <Link to="/members">Clear the filters</Link>
+      </div>
+    </Form>
+  );
+}
+
+/** /members: search, filter, sort and page through the members; act on some or all of them. */
+export function MemberList({ list, lastResult }: { list: List; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useSchemaForm(bulkFormSchema, { lastResult, defaultValue: { scope: "selected" } });
+  const { query } = list;
+  const search = listSearch(query);
+  const ignored = Object.values(list.errors);
+  return (
+    <section className="card card-wide" aria-labelledby="members-title">
+      <h1 id="members-title">Members</h1>
+      <MemberFilters list={list} />
+      {ignored.length > 0 ? (
+        <Alert kind="warn" title="Some filters were left out">
+          <ul>
+            {ignored.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+      <p className="muted" role="status">
+        {countText(list.count)}
+      </p>
+      <CsvExport href={`/members/export.csv?${search}`} rows={list.count} noun="members" />
+      <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
+        <FormErrors form={form} />
+        <div className="table-scroll">
+          <table className="data">
+            <caption className="visually-hidden">Members, sorted by {query.sort}</caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Choose</span>
+                </th>
+                {SORTABLE.map(([key, label]) => (
+                  <SortHeader key={key} column={key} label={label} query={query} />
+                ))}
+                <th scope="col">Roles</th>
+                <SortHeader column="joined" label="Joined" query={query} />
+                <SortHeader column="seen" label="Last seen" query={query} />
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((m) => (
+                <tr key={m.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      name={fields.ids.name}
+                      value={m.id}
+                      aria-label={`Choose ${String(m.username)}`}
+                    />
+                  </td>
+                  <td>
+                    <Link to={`/members/${m.id}`}>{String(m.username)}</Link>
+                  </td>
+                  <td>{String(m.email)}</td>
+                  <td>{m.name ? String(m.name) : "—"}</td>
+                  <td>{m.country ? String(m.country) : "—"}</td>
+                  <td>{m.setup ? (m.status ? String(m.status) : "none") : "setup not finished"}</td>
+                  <td>{m.plan ? String(m.plan) : "—"}</td>
+                  <td>
+                    {[m.admin && "admin", m.nolCreator && "NoL creator", m.nolTester && "NoL tester"]
+                      .filter(Boolean)
+                      .join(", ") || "—"}
+                  </td>
+                  <td>{formatDate(String(m.joined))}</td>
+                  <td>{m.seen ? formatDate(String(m.seen)) : "never"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {list.rows.length === 0 ? <p>No member matches these filters.</p> : null}
+        <ErrorList id={fields.ids.errorId} errors={fields.ids.errors} />
+        <ListPager search={search} previous={list.previous} next={list.next} />
+        <fieldset className="bulk-actions">
+          <legend>Act on members</legend>
+          <SelectField meta={fields.action} label="What to do">
+            <option value="">Choose…</option>
+            <option value="set-nolCreator">Make NoL creator</option>
+            <option value="clear-nolCreator">Remove NoL creator</option>
+            <option value="set-nolTester">Make NoL tester</option>
+            <option value="clear-nolTester">Remove NoL tester</option>
+            <option value="email">Send an e-mail</option>
+          </SelectField>
+          <SelectField meta={fields.scope} label="Which members">
+            <option value="selected">The members ticked on this page</option>
+            <option value="all">{`Every member the filters match (${list.count.capped ? "more than " : ""}${list.count.n.toLocaleString("en-US")})`}</option>
+          </SelectField>
+          <Field meta={fields.subject} label="E-mail subject" hint="For an e-mail only." />
+          <TextareaField meta={fields.body} label="E-mail text" rows={4} />
+          <div className="actions">
+            <SubmitButton pendingText="Working…">Do it</SubmitButton>
+          </div>
+        </fieldset>
+      </Form>
+    </section>
+  );
+}

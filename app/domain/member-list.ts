@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** The members list's bulk actions: on the members ticked, or on every member the filter matches. */
+
+export const BULK_ACTIONS = [
+  "set-nolCreator",
+  "clear-nolCreator",
+  "set-nolTester",
+  "clear-nolTester",
+  "email",
+] as const;
+
+export const bulkFormSchema = z
+  .object({
+    action: z.enum(BULK_ACTIONS, { errorMap: () => ({ message: "Choose what to do" }) }),
+    scope: z.enum(["selected", "all"], { errorMap: () => ({ message: "Choose which members" }) }),
+    ids: z
+      .preprocess(
+        (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+        z
+          .array(z.string().uuid("A member id is not valid"))
+          .max(500, "Tick at most 500 members, or choose every member of the list"),
+      )
+      .default([]),
+    subject: z.string().trim().max(200, "Use at most 200 characters").optional(),
+    body: z.string().trim().max(10_000, "Use at most 10,000 characters").optional(),
+  })
+  .superRefine((form, ctx) => {
+    if (form.scope === "selected" && form.ids.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ids"],
+        message: "Tick the members first, or choose every member of the list",
+      });
+    }
+    if (form.action === "email") {
+      if (!form.subject) ctx.addIssue({ code: "custom", path: ["subject"], message: "Enter the e-mail's subject" });
+      if (!form.body) ctx.addIssue({ code: "custom", path: ["body"], message: "Write the e-mail" });
+    }
+  });
+export type BulkForm = z.infer<typeof bulkFormSchema>;
+
+export type MemberBulkAction =
+  | { kind: "flag"; flag: "nolCreator" | "nolTester"; value: boolean; ids: readonly string[] | "all" }
+  | { kind: "email"; subject: string; body: string; ids: readonly string[] | "all" };
+
+export function bulkActionOf(form: BulkForm): MemberBulkAction {
+  const ids = form.scope === "all" ? "all" : form.ids;
+  if (form.action === "email") return { kind: "email", subject: form.subject ?? "", body: form.body ?? "", ids };
+  const [verb, flag] = form.action.split("-") as ["set" | "clear", "nolCreator" | "nolTester"];
+  return { kind: "flag", flag, value: verb === "set", ids };
+}
+
+/** What a finished bulk action says. */
+export function bulkDoneMessage(action: MemberBulkAction, reached: number): string {
+  const members = `${reached} ${reached === 1 ? "member" : "members"}`;
+  if (action.kind === "email") return `The e-mail is on its way to ${members}.`;
+  const role = action.flag === "nolCreator" ? "NoL creator" : "NoL tester";
+  return action.value ? `${members} became ${role}.` : `${members} are no longer ${role}.`;
+}

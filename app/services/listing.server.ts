@@ -1,0 +1,238 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import {
+  COUNT_CAP,
+  csvLine,
+  encodeCursor,
+  LIST_PAGE_SIZE,
+  type ColumnFilter,
+  type ColumnKind,
+  type Cursor,
+  type FilterValue,
+  type ListColumn,
+  type ListQuery,
+} from "~/domain/listing";
+
+/**
+ * Long lists on the database, for the members list and the data browser: filters, keyset
+ * pages in both directions (no OFFSET), a capped count, and CSV streamed in batches.
+ */
+
+export type SqlColumn = ListColumn & {
+  /** The value shown and exported. */
+  select: SQL;
+  /** What the list sorts and pages by; never null (coalesce a nullable column). Defaults to `select`. */
+  sortBy?: SQL;
+  /** A filter of its own, when it is not a plain test of `select`. */
+  where?: (value: FilterValue) => SQL | undefined;
+};
+
+/** A filter that is not a column of the list (a search, a related record). */
+export type ListFilter = {
+  key: string;
+  label: string;
+  filter: ColumnFilter;
+  where: (value: FilterValue) => SQL | undefined;
+};
+
+export type Listing = {
+  /** The rows' tables: `users`, or `a join b on …`. */
+  from: SQL;
+  /** The row's id and its SQL type, the tie-breaker of every order. */
+  id: { expr: SQL; type: "uuid" | "bigint" | "integer" | "text" };
+  columns: readonly SqlColumn[];
+  filters?: readonly ListFilter[];
+  /** Rows every view of the list leaves out. */
+  always?: SQL;
+};
+
+export type ListRow = Record<string, unknown> & { id: string };
+
+const SQL_TYPE: Record<ColumnKind, string> = {
+  text: "text",
+  number: "numeric",
+  date: "timestamptz",
+  boolean: "boolean",
+};
+
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The test a column's own filter makes. */
+function columnWhere(column: SqlColumn, value: FilterValue): SQL | undefined {
+  if (column.where) return column.where(value);
+  const filter = column.filter;
+  if (!filter) return undefined;
+  if (typeof value !== "string") {
+    const parts: SQL[] = [];
+    // Days are UTC days; the end day is included: everything before the next day begins.
+    if (value.from) parts.push(sql`${column.select} >= (${value.from}::date)::timestamp at time zone 'UTC'`);
+    if (value.to) parts.push(sql`${column.select} < (${value.to}::date + 1)::timestamp at time zone 'UTC'`);
+    return parts.length ? sql.join(parts, sql` and `) : undefined;
+  }
+  switch (filter.kind) {
+    case "contains":
+      return sql`${column.select} ilike ${like(value)}`;
+    case "boolean":
+      return value === "yes" ? sql`${column.select} is true` : sql`${column.select} is not true`;
+    default:
+      return sql`${column.select}::text = ${value}`;
+  }
+}
+
+/** The filters of a query, as one SQL condition. */
+export function listWhere(listing: Listing, filters: ListQuery["filters"]): SQL {
+  const parts: SQL[] = listing.always ? [listing.always] : [];
+  for (const [key, value] of Object.entries(filters)) {
+    const column = listing.columns.find((c) => c.key === key);
+    const extra = listing.filters?.find((f) => f.key === key);
+    const condition = column ? columnWhere(column, value) : extra?.where(value);
+    if (condition) parts.push(sql`(${condition})`);
+  }
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
+}
+
+function sortColumn(listing: Listing, key: string): SqlColumn {
+  const column = listing.columns.find((c) => c.key === key && c.sortable);
+  if (!column) throw new Error(`The list has no sortable column ${key}`);
+  return column;
+}
+
+/** A selected value as the page shows it: dates as ISO text, counts as numbers. */
+function selected(column: SqlColumn): SQL {
+  if (column.kind === "date") {
+    return sql`to_char(${column.select} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+  }
+  return column.select;
+}
+
+const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+
+/** Reads one batch of rows from a position, in the list's order or against it. */
+async function readBatch(
+  db: Database,
+  listing: Listing,
+  query: Pick<ListQuery, "sort" | "dir" | "filters">,
+  position: { after?: Cursor | null; before?: Cursor | null },
+  limit: number,
+) {
+  const column = sortColumn(listing, query.sort);
+  const sortBy = column.sortBy ?? column.select;
+  const id = listing.id.expr;
+  const backwards = Boolean(position.before);
+  // Reading backwards runs the order the other way, then turns the rows round.
+  const ascending = (query.dir === "asc") !== backwards;
+  const cursor = position.after ?? position.before ?? null;
+  const conditions = [listWhere(listing, query.filters)];
+  if (cursor) {
+    const value = sql`cast(${cursor.v === null ? null : String(cursor.v)} as ${sql.raw(SQL_TYPE[column.kind])})`;
+    const cursorId = sql`cast(${String(cursor.id)} as ${sql.raw(listing.id.type)})`;
+    conditions.push(
+      ascending ? sql`(${sortBy}, ${id}) > (${value}, ${cursorId})` : sql`(${sortBy}, ${id}) < (${value}, ${cursorId})`,
+    );
+  }
+  const direction = sql.raw(ascending ? "asc" : "desc");
+  const fields = listing.columns.map((c) => sql`${selected(c)} as ${sql.identifier(c.key)}`);
+  const rows = rowsOf(
+    await db.execute(sql`
+      select ${id}::text as "__id", (${sortBy})::text as "__sort", ${sql.join(fields, sql`, `)}
+      from ${listing.from}
+      where ${sql.join(conditions, sql` and `)}
+      order by ${sortBy} ${direction}, ${id} ${direction}
+      limit ${limit + 1}`),
+  );
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (backwards) page.reverse();
+  return { rows: page, more };
+}
+
+const cursorOf = (row: Record<string, unknown>): Cursor => ({
+  v: row.__sort === null || row.__sort === undefined ? null : String(row.__sort),
+  id: String(row.__id),
+});
+
+function shape(listing: Listing, row: Record<string, unknown>): ListRow {
+  const out: ListRow = { id: String(row.__id) };
+  for (const c of listing.columns) {
+    const value = row[c.key];
+    out[c.key] = c.kind === "number" && typeof value === "string" ? Number(value) : value === undefined ? null : value;
+  }
+  return out;
+}
+
+/** One page of the list, with the cursors of the pages on either side. */
+export async function listPage(db: Database, listing: Listing, query: ListQuery, pageSize = LIST_PAGE_SIZE) {
+  const { rows, more } = await readBatch(db, listing, query, query, pageSize);
+  const first = rows[0];
+  const last = rows.at(-1);
+  const hasPrevious = query.before ? more : Boolean(query.after);
+  const hasNext = query.before ? true : more;
+  return {
+    rows: rows.map((r) => shape(listing, r)),
+    previous: hasPrevious && first ? encodeCursor(cursorOf(first)) : null,
+    next: hasNext && last ? encodeCursor(cursorOf(last)) : null,
+  };
+}
+
+/** How many rows match, counted up to COUNT_CAP: `capped` says there are more. */
+export async function listCount(db: Database, listing: Listing, filters: ListQuery["filters"]) {
+  const [row] = rowsOf(
+    await db.execute(sql`
+      select count(*) as n from (
+        select 1 from ${listing.from} where ${listWhere(listing, filters)} limit ${COUNT_CAP + 1}
+      ) as matching`),
+  );
+  const n = Number(row?.n ?? 0);
+  return { n: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
+}
+
+/** The ids of every row that matches, in batches, for a bulk action on a whole filter result. */
+export async function* listIds(
+  db: Database,
+  listing: Listing,
+  query: Pick<ListQuery, "sort" | "dir" | "filters">,
+  batchSize = 1_000,
+): AsyncGenerator<string[]> {
+  let after: Cursor | null = null;
+  for (;;) {
+    const { rows, more } = await readBatch(db, listing, query, { after }, batchSize);
+    if (rows.length) yield rows.map((r) => String(r.__id));
+    if (!more) return;
+    after = cursorOf(rows.at(-1)!);
+  }
+}
+
+/**
+ * The whole filtered list as CSV, read in batches as the client takes it, so the server holds
+ * one batch at a time however long the list is.
+ */
+export function listCsv(
+  db: Database,
+  listing: Listing,
+  query: Pick<ListQuery, "sort" | "dir" | "filters">,
+  batchSize = 1_000,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after: Cursor | null = null;
+  let started = false;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(csvLine(["id", ...listing.columns.map((c) => c.label)])));
+        return;
+      }
+      if (done) return;
+      const { rows, more } = await readBatch(db, listing, query, { after }, batchSize);
+      const text = rows.map((r) => csvLine([r.__id, ...listing.columns.map((c) => r[c.key])])).join("");
+      if (text) controller.enqueue(encoder.encode(text));
+      if (!more) {
+        done = true;
+        controller.close();
+        return;
+      }
+      after = cursorOf(rows.at(-1)!);
+    },
+  });
+}

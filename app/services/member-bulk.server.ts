@@ -1,0 +1,54 @@
+import { and, inArray, sql } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { users } from "~/db/schema";
+import type { ListQuery } from "~/domain/listing";
+import type { MemberBulkAction } from "~/domain/member-list";
+import { actorOf } from "./accounts.server";
+import { audit } from "./audit.server";
+import { enqueue } from "./jobs.server";
+import { listWhere } from "./listing.server";
+import { mailMembers, memberListing } from "./member-listing.server";
+import type { Viewer } from "./session.server";
+
+/**
+ * The members list's bulk actions. A flag is set or cleared in one statement, on the members
+ * ticked or on every member the filter matches; an e-mail goes at once to the members ticked,
+ * and to a whole filter result from a background job. Each action is audited once, with its
+ * selection and how many members it reached.
+ */
+export async function bulkMemberAction(
+  services: AppServices,
+  admin: Viewer,
+  action: MemberBulkAction,
+  query: ListQuery,
+): Promise<{ reached: number; queued: boolean }> {
+  const { db } = services;
+  const actor = actorOf(admin);
+  const selection = action.ids === "all" ? { filters: query.filters } : { ids: action.ids.length };
+  if (action.kind === "email") {
+    if (action.ids === "all") {
+      await enqueue(services, "members-mail", {
+        filters: query.filters,
+        subject: action.subject,
+        body: action.body,
+        actor,
+      });
+      return { reached: 0, queued: true };
+    }
+    const reached = await mailMembers(services, action.ids, action);
+    await audit(db, actor, "members.bulk.email", "user", null, { selection, reached });
+    return { reached, queued: false };
+  }
+  const column = action.flag === "nolCreator" ? users.nolCreator : users.nolTester;
+  const chosen = action.ids === "all" ? listWhere(memberListing, query.filters) : inArray(users.id, [...action.ids]);
+  const changed = await db
+    .update(users)
+    .set({ [action.flag]: action.value, updatedAt: new Date() })
+    .where(and(chosen, sql`${column} is distinct from ${action.value}`))
+    .returning({ id: users.id });
+  await audit(db, actor, `members.bulk.${action.value ? "set" : "clear"}-${action.flag}`, "user", null, {
+    selection,
+    reached: changed.length,
+  });
+  return { reached: changed.length, queued: false };
+}

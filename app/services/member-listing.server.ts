@@ -1,0 +1,238 @@
+import { and, inArray, isNull, sql } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import {
+  causes,
+  countries,
+  couponRedemptions,
+  coupons,
+  nolEntries,
+  plans,
+  subscriptionStatus,
+  users,
+} from "~/db/schema";
+import { z } from "zod";
+import { readListQuery, type FilterValue, type ListQuery } from "~/domain/listing";
+import { audit } from "./audit.server";
+import type { JobDefinition } from "./jobs.server";
+import { listCount, listCsv, listIds, listPage, type Listing } from "./listing.server";
+
+/**
+ * The admins' members list (/members) at community scale: search, filters, sort by any shown
+ * column, keyset pages, a capped count, bulk actions and CSV export.
+ */
+
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const text = (value: FilterValue) => (typeof value === "string" ? value : "");
+
+export const MEMBER_ROLES = ["admin", "nolCreator", "nolTester", "none"] as const;
+export const MEMBER_STATUSES = [...subscriptionStatus.enumValues, "none"] as const;
+
+export const memberListing: Listing = {
+  from: sql`${users}`,
+  id: { expr: sql`${users.id}`, type: "uuid" },
+  columns: [
+    {
+      key: "username",
+      label: "Username",
+      kind: "text",
+      sortable: true,
+      select: sql`${users.username}`,
+      sortBy: sql`lower(${users.username})`,
+    },
+    {
+      key: "email",
+      label: "E-mail",
+      kind: "text",
+      sortable: true,
+      select: sql`${users.email}`,
+      sortBy: sql`lower(${users.email})`,
+    },
+    {
+      key: "name",
+      label: "Name",
+      kind: "text",
+      sortable: true,
+      select: sql`${users.name}`,
+      sortBy: sql`coalesce(lower(${users.name}), '')`,
+    },
+    {
+      key: "country",
+      label: "Country",
+      kind: "text",
+      sortable: true,
+      select: sql`${users.countryCode}`,
+      sortBy: sql`coalesce(${users.countryCode}, '')`,
+      filter: { kind: "equals" },
+      where: (value) => sql`${users.countryCode} = upper(${text(value)})`,
+    },
+    {
+      key: "status",
+      label: "Membership",
+      kind: "text",
+      sortable: true,
+      select: sql`${users.subscriptionStatus}`,
+      sortBy: sql`coalesce(${users.subscriptionStatus}, '')`,
+      filter: { kind: "equals", options: MEMBER_STATUSES },
+      where: (value) =>
+        value === "none" ? sql`${users.subscriptionStatus} is null` : sql`${users.subscriptionStatus} = ${text(value)}`,
+    },
+    {
+      key: "plan",
+      label: "Plan",
+      kind: "text",
+      sortable: true,
+      select: sql`${users.subscriptionPlanId}`,
+      sortBy: sql`coalesce(${users.subscriptionPlanId}, '')`,
+      filter: { kind: "equals" },
+    },
+    { key: "admin", label: "Admin", kind: "boolean", select: sql`${users.admin}` },
+    { key: "nolCreator", label: "NoL creator", kind: "boolean", select: sql`${users.nolCreator}` },
+    { key: "nolTester", label: "NoL tester", kind: "boolean", select: sql`${users.nolTester}` },
+    { key: "setup", label: "Setup finished", kind: "boolean", select: sql`not ${users.needsSetup}` },
+    {
+      key: "joined",
+      label: "Joined",
+      kind: "date",
+      sortable: true,
+      select: sql`${users.createdAt}`,
+      filter: { kind: "range" },
+    },
+    {
+      key: "seen",
+      label: "Last seen",
+      kind: "date",
+      sortable: true,
+      select: sql`${users.lastSeenAt}`,
+      sortBy: sql`coalesce(${users.lastSeenAt}, '-infinity'::timestamptz)`,
+      filter: { kind: "range" },
+    },
+  ],
+  filters: [
+    {
+      key: "q",
+      label: "Search",
+      filter: { kind: "contains" },
+      where: (value) => {
+        const pattern = like(text(value));
+        return sql`(${users.username} ilike ${pattern} or ${users.email} ilike ${pattern} or ${users.name} ilike ${pattern})`;
+      },
+    },
+    {
+      key: "role",
+      label: "Role",
+      filter: { kind: "equals", options: MEMBER_ROLES },
+      where: (value) => {
+        switch (value) {
+          case "admin":
+            return sql`${users.admin}`;
+          case "nolCreator":
+            return sql`${users.nolCreator}`;
+          case "nolTester":
+            return sql`${users.nolTester}`;
+          default:
+            return sql`not (${users.admin} or ${users.nolCreator} or ${users.nolTester})`;
+        }
+      },
+    },
+    {
+      key: "coupon",
+      label: "Coupon used",
+      filter: { kind: "equals" },
+      where: (value) =>
+        sql`exists (select 1 from ${couponRedemptions} where ${couponRedemptions.userId} = ${users.id} and ${couponRedemptions.couponId} = ${text(value)})`,
+    },
+    {
+      key: "cause",
+      label: "Cause with a NoL",
+      filter: { kind: "equals" },
+      where: (value) =>
+        sql`exists (select 1 from ${nolEntries} where ${nolEntries.userId} = ${users.id} and ${nolEntries.causeCode} = upper(${text(value)}))`,
+    },
+  ],
+};
+
+const DEFAULT_ORDER = { sort: "joined", dir: "desc" } as const;
+
+/** The list's query from the page's URL, with what could not be read named. */
+export function memberListQuery(params: URLSearchParams) {
+  return readListQuery(params, [...memberListing.columns, ...memberListing.filters!], DEFAULT_ORDER);
+}
+
+export async function memberList(services: AppServices, query: ListQuery) {
+  const [page, count] = await Promise.all([
+    listPage(services.db, memberListing, query),
+    listCount(services.db, memberListing, query.filters),
+  ]);
+  return { ...page, count };
+}
+
+export function memberCsv(services: AppServices, query: ListQuery) {
+  return listCsv(services.db, memberListing, query);
+}
+
+/** E-mails a message to the given members (disabled accounts are left out); how many it reached. */
+export async function mailMembers(
+  services: AppServices,
+  ids: readonly string[],
+  message: { subject: string; body: string },
+) {
+  if (ids.length === 0) return 0;
+  const rows = await services.db
+    .select({ email: users.email, username: users.username })
+    .from(users)
+    .where(and(inArray(users.id, [...ids]), isNull(users.disabledAt)));
+  for (const member of rows) {
+    await services.providers.mail.send({
+      to: member.email,
+      template: "admin-message",
+      subject: message.subject,
+      text: `Hello ${member.username},\n\n${message.body}\n`,
+    });
+  }
+  return rows.length;
+}
+
+const filterValue = z.union([
+  z.string().max(200),
+  z.object({ from: z.string().optional(), to: z.string().optional() }),
+]);
+
+/** E-mails every member a filter matches, in batches, in the background; audited when done. */
+export const membersMailJob: JobDefinition<{
+  filters: Record<string, z.infer<typeof filterValue>>;
+  subject: string;
+  body: string;
+  actor: { actorUserId: string | null; agentUserId: string | null };
+}> = {
+  data: z.object({
+    filters: z.record(filterValue),
+    subject: z.string().min(1).max(200),
+    body: z.string().min(1).max(10_000),
+    actor: z.object({ actorUserId: z.string().uuid().nullable(), agentUserId: z.string().uuid().nullable() }),
+  }),
+  // A retry would mail the members reached before the failure again.
+  retry: { limit: 0, delaySeconds: 30 },
+  timeoutSeconds: 3_600,
+  async run(services, data) {
+    let reached = 0;
+    for await (const ids of listIds(services.db, memberListing, { ...DEFAULT_ORDER, filters: data.filters })) {
+      reached += await mailMembers(services, ids, data);
+    }
+    await audit(services.db, data.actor, "members.bulk.email", "user", null, {
+      selection: { filters: data.filters },
+      reached,
+    });
+  },
+};
+
+/** The choices of the list's filters: the plans, coupons, countries and causes there are. */
+export async function memberListChoices(services: AppServices) {
+  const { db } = services;
+  const [planRows, couponRows, countryRows, causeRows] = await Promise.all([
+    db.select({ value: plans.id, label: plans.title }).from(plans).orderBy(plans.title),
+    db.select({ value: coupons.id, label: coupons.name }).from(coupons).orderBy(coupons.name).limit(500),
+    db.select({ value: countries.code, label: countries.name }).from(countries).orderBy(countries.name),
+    db.select({ value: causes.code, label: causes.name }).from(causes).orderBy(causes.name),
+  ]);
+  return { plans: planRows, coupons: couponRows, countries: countryRows, causes: causeRows };
+}

@@ -1,0 +1,50 @@
+CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
+ALTER TABLE "form_entries" ADD COLUMN "hosted_id" text;--> statement-breakpoint
+ALTER TABLE "form_entries" ADD COLUMN "edit_link" text;--> statement-breakpoint
+ALTER TABLE "form_entries" ADD COLUMN "view_link" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "subscription_status" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "subscription_plan_id" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "last_seen_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "coupon_redemptions_user_idx" ON "coupon_redemptions" USING btree ("user_id","coupon_id");--> statement-breakpoint
+CREATE INDEX "users_username_trgm_idx" ON "users" USING gin ("username" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_email_trgm_idx" ON "users" USING gin ("email" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_name_trgm_idx" ON "users" USING gin ("name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_created_idx" ON "users" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "users_country_created_idx" ON "users" USING btree ("country_code","created_at","id");--> statement-breakpoint
+CREATE INDEX "users_status_created_idx" ON "users" USING btree ("subscription_status","created_at","id");--> statement-breakpoint
+CREATE INDEX "users_last_seen_idx" ON "users" USING btree ("last_seen_at","id");--> statement-breakpoint
+ALTER TABLE "form_entries" ADD CONSTRAINT "form_entries_hosted_id_unique" UNIQUE("hosted_id");--> statement-breakpoint
+CREATE OR REPLACE FUNCTION users_keep_subscription() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE users u
+  SET subscription_status = latest.status::text, subscription_plan_id = latest.plan_id
+  FROM (
+    SELECT s.status, s.plan_id FROM subscriptions s
+    WHERE s.user_id = NEW.user_id
+    ORDER BY s.created_at DESC
+    LIMIT 1
+  ) latest
+  WHERE u.id = NEW.user_id
+    AND (u.subscription_status IS DISTINCT FROM latest.status::text OR u.subscription_plan_id IS DISTINCT FROM latest.plan_id);
+  RETURN NULL;
+END;
+$$;--> statement-breakpoint
+CREATE TRIGGER subscriptions_keep_user AFTER INSERT OR UPDATE OF status, plan_id, created_at ON subscriptions
+  FOR EACH ROW EXECUTE FUNCTION users_keep_subscription();--> statement-breakpoint
+CREATE OR REPLACE FUNCTION users_keep_last_seen() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE users SET last_seen_at = NEW.last_seen_at
+  WHERE id = NEW.user_id AND (last_seen_at IS NULL OR last_seen_at < NEW.last_seen_at);
+  RETURN NULL;
+END;
+$$;--> statement-breakpoint
+CREATE TRIGGER sessions_keep_user AFTER INSERT OR UPDATE OF last_seen_at ON sessions
+  FOR EACH ROW EXECUTE FUNCTION users_keep_last_seen();--> statement-breakpoint
+UPDATE users u SET subscription_status = latest.status::text, subscription_plan_id = latest.plan_id
+FROM (
+  SELECT DISTINCT ON (user_id) user_id, status, plan_id FROM subscriptions ORDER BY user_id, created_at DESC
+) latest
+WHERE u.id = latest.user_id;--> statement-breakpoint
+UPDATE users u SET last_seen_at = seen.at
+FROM (SELECT user_id, max(last_seen_at) AS at FROM sessions GROUP BY user_id) seen
+WHERE u.id = seen.user_id;
