@@ -1,10 +1,12 @@
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
+ALTER TABLE "audit_log" ADD COLUMN "ip" text;--> statement-breakpoint
 ALTER TABLE "form_entries" ADD COLUMN "hosted_id" text;--> statement-breakpoint
 ALTER TABLE "form_entries" ADD COLUMN "edit_link" text;--> statement-breakpoint
 ALTER TABLE "form_entries" ADD COLUMN "view_link" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "subscription_status" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "subscription_plan_id" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "last_seen_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "coupon_redemptions_user_idx" ON "coupon_redemptions" USING btree ("user_id","coupon_id");--> statement-breakpoint
 CREATE INDEX "users_username_trgm_idx" ON "users" USING gin ("username" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "users_email_trgm_idx" ON "users" USING gin ("email" gin_trgm_ops);--> statement-breakpoint
@@ -47,4 +49,21 @@ FROM (
 WHERE u.id = latest.user_id;--> statement-breakpoint
 UPDATE users u SET last_seen_at = seen.at
 FROM (SELECT user_id, max(last_seen_at) AS at FROM sessions GROUP BY user_id) seen
-WHERE u.id = seen.user_id;
+WHERE u.id = seen.user_id;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- A deleted member's id is cleared from the entries (the foreign keys' "set null"); nothing else changes.
+  IF TG_OP = 'UPDATE'
+    AND NEW.id = OLD.id AND NEW.action = OLD.action AND NEW.entity = OLD.entity
+    AND NEW.entity_id IS NOT DISTINCT FROM OLD.entity_id AND NEW.data IS NOT DISTINCT FROM OLD.data
+    AND NEW.ip IS NOT DISTINCT FROM OLD.ip AND NEW.created_at = OLD.created_at
+    AND (NEW.actor_user_id IS NULL OR NEW.actor_user_id = OLD.actor_user_id)
+    AND (NEW.agent_user_id IS NULL OR NEW.agent_user_id = OLD.agent_user_id)
+  THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'The audit log is append-only';
+END;
+$$;--> statement-breakpoint
+CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();

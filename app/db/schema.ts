@@ -877,7 +877,13 @@ export const auditLog = pgTable(
     entity: text("entity").notNull(),
     entityId: text("entity_id"),
     data: jsonb("data"),
+    /** The address the request came from. */
+    ip: text("ip"),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_log_created_idx").on(t.createdAt), index("audit_log_entity_idx").on(t.entity, t.entityId)],
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_entity_idx").on(t.entity, t.entityId),
+    index("audit_log_actor_idx").on(t.actorUserId, t.createdAt),
+  ],
 );

@@ -58,3 +58,15 @@ export function bulkDoneMessage(action: MemberBulkAction, reached: number): stri
   const role = action.flag === "nolCreator" ? "NoL creator" : "NoL tester";
   return action.value ? `${members} became ${role}.` : `${members} are no longer ${role}.`;
 }
+
+/** The admin's actions on one member's page (/members/{id}). */
+export const memberActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("end-sessions") }),
+  z.object({ intent: z.literal("renew-now") }),
+  z.object({ intent: z.literal("end-session"), session: z.string().regex(/^[0-9a-f]{16}$/, "Choose a session") }),
+  z.object({
+    intent: z.literal("flags"),
+    nolCreator: z.literal("on").optional(),
+    nolTester: z.literal("on").optional(),
+  }),
+]);

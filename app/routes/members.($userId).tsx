@@ -4,17 +4,17 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { MemberList } from "~/components/admin/member-list";
 import { MemberDetail } from "~/components/admin/members";
-import { MemberBilling } from "~/components/members/member-billing";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { lastResultOf } from "~/components/forms/fields";
 import type { AppServices } from "~/context";
 import { listSearch } from "~/domain/listing";
-import { bulkActionOf, bulkDoneMessage, bulkFormSchema } from "~/domain/member-list";
-import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
+import { bulkActionOf, bulkDoneMessage, bulkFormSchema, memberActionSchema } from "~/domain/member-list";
+import { parseSubmission, readForm, replyWith, withFormErrors } from "~/lib/submission.server";
 import { bulkMemberAction } from "~/services/member-bulk.server";
 import { memberList, memberListChoices, memberListQuery } from "~/services/member-listing.server";
-import { endMemberSessions, memberBilling, memberDetail, renewMemberNow } from "~/services/members.server";
+import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
+import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
 import { requireAdmin, type Viewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
@@ -29,37 +29,48 @@ function memberId(params: { userId?: string }): string {
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { services } = await requireAdmin(request, context);
+  const { viewer, services } = await requireAdmin(request, context);
   if (params.userId) {
-    const detail = await withPageErrors(() => memberDetail(services.db, memberId(params)));
-    const billing = await memberBilling(services, detail.id);
-    return json({ view: "detail" as const, detail, billing, list: null });
+    const id = memberId(params);
+    const page = await withPageErrors(() => memberPage(services, viewer, id));
+    return json({ view: "detail" as const, page, list: null }, { headers: { "Cache-Control": "no-store" } });
   }
   const { query, errors } = memberListQuery(new URL(request.url).searchParams);
   const [list, choices] = await Promise.all([memberList(services, query), memberListChoices(services)]);
-  return json({ view: "list" as const, detail: null, billing: null, list: { ...list, query, errors, choices } });
+  return json({ view: "list" as const, page: null, list: { ...list, query, errors, choices } });
 }
 
 /**
- * POST /members/{id}: an admin signs the member out everywhere (intent end-sessions), or has
- * the sandbox renew the member's membership now (intent renew-now).
+ * POST /members/{id}: an admin sets the member's flags, logs out one session or all of them, or
+ * has the sandbox renew the member's membership now. Each is audited by its service.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   if (!params.userId) return bulkAction(request, viewer, services);
+  const id = memberId(params);
   const { member, message } = await withPageErrors(async () => {
-    const found = await memberDetail(services.db, memberId(params));
-    const form = await request.formData().catch(() => null);
-    const intent = form?.get("intent");
-    if (intent === "end-sessions") {
-      await endMemberSessions(services.db, viewer, found.id);
-      return { member: found, message: `${found.username} is signed out everywhere.` };
+    const found = await memberDetail(services.db, id);
+    const parsed = memberActionSchema.safeParse(Object.fromEntries(await readForm(request)));
+    if (!parsed.success) throw invalid("Unknown action");
+    const form = parsed.data;
+    switch (form.intent) {
+      case "end-sessions":
+        await endMemberSessions(services.db, viewer, found.id);
+        return { member: found, message: `${found.username} is signed out everywhere.` };
+      case "end-session":
+        await endMemberSession(services, viewer, found.id, form.session);
+        return { member: found, message: `That session of ${found.username} is logged out.` };
+      case "flags":
+        await setMemberFlags(services, viewer, found.id, {
+          nolCreator: form.nolCreator === "on",
+          nolTester: form.nolTester === "on",
+        });
+        return { member: found, message: `${found.username}'s flags are saved.` };
+      case "renew-now": {
+        const status = await renewMemberNow(services, viewer, found.id);
+        return { member: found, message: `${found.username}'s membership was renewed: it is now ${status}.` };
+      }
     }
-    if (intent === "renew-now") {
-      const status = await renewMemberNow(services, viewer, found.id);
-      return { member: found, message: `${found.username}'s membership was renewed: it is now ${status}.` };
-    }
-    throw invalid("Unknown action");
   });
   return redirectWithFlash(`/members/${member.id}`, { kind: "success", message }, services.config);
 }
@@ -86,13 +97,6 @@ async function bulkAction(request: Request, viewer: Viewer, services: AppService
 export default function Members() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  if (data.detail) {
-    return (
-      <>
-        <MemberDetail member={data.detail} />
-        {data.billing ? <MemberBilling billing={data.billing} /> : null}
-      </>
-    );
-  }
+  if (data.page) return <MemberDetail page={data.page} />;
   return data.list ? <MemberList list={data.list} lastResult={lastResultOf(actionData)} /> : null;
 }

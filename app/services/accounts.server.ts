@@ -22,7 +22,11 @@ export const RESET_TTL_MS = 3_600_000;
 export const IP_LIMIT_WINDOW_SECONDS = 60;
 
 export function actorOf(viewer: Viewer | null): AuditActor {
-  return { actorUserId: viewer?.user.id ?? null, agentUserId: viewer?.agent?.id ?? null };
+  return {
+    actorUserId: viewer?.user.id ?? null,
+    agentUserId: viewer?.agent?.id ?? null,
+    ip: viewer?.session.ip ?? null,
+  };
 }
 
 /** What an address past its limit is told, per action. */

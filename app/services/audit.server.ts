@@ -1,9 +1,12 @@
 import type { Database } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
 
-export type AuditActor = { actorUserId: string | null; agentUserId: string | null };
+export type AuditActor = { actorUserId: string | null; agentUserId: string | null; ip?: string | null };
 
-/** Records a write: who did it and, in agent mode, for whom. */
+/**
+ * Records a write (or an admin's read of a member's personal page): who did it, in agent mode
+ * for whom, and from where. The log is append-only: the database refuses changes to it.
+ */
 export async function audit(
   db: Database,
   actor: AuditActor,
@@ -19,5 +22,6 @@ export async function audit(
     entity,
     entityId,
     data: data ?? null,
+    ip: actor.ip ?? null,
   });
 }

@@ -202,13 +202,17 @@ export const membersMailJob: JobDefinition<{
   filters: Record<string, z.infer<typeof filterValue>>;
   subject: string;
   body: string;
-  actor: { actorUserId: string | null; agentUserId: string | null };
+  actor: { actorUserId: string | null; agentUserId: string | null; ip?: string | null };
 }> = {
   data: z.object({
     filters: z.record(filterValue),
     subject: z.string().min(1).max(200),
     body: z.string().min(1).max(10_000),
-    actor: z.object({ actorUserId: z.string().uuid().nullable(), agentUserId: z.string().uuid().nullable() }),
+    actor: z.object({
+      actorUserId: z.string().uuid().nullable(),
+      agentUserId: z.string().uuid().nullable(),
+      ip: z.string().max(100).nullish(),
+    }),
   }),
   // A retry would mail the members reached before the failure again.
   retry: { limit: 0, delaySeconds: 30 },

@@ -37,13 +37,7 @@ export async function memberDetail(db: Database, id: string) {
 /** An admin ends every session of a member (DESIGN.md §4 "admin revocation"), audited. */
 export async function endMemberSessions(db: Database, viewer: Viewer, memberId: string): Promise<void> {
   await revokeUserSessions(db, memberId);
-  await audit(
-    db,
-    { actorUserId: viewer.user.id, agentUserId: viewer.agent?.id ?? null },
-    "sessions.revoke",
-    "user",
-    memberId,
-  );
+  await audit(db, actorOf(viewer), "sessions.revoke", "user", memberId);
 }
 
 /** The person signed in ends every other session of theirs and keeps this one, audited. */
@@ -53,13 +47,7 @@ export async function endOtherSessions(db: Database, viewer: Viewer): Promise<vo
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.userId, session.userId), isNull(sessions.revokedAt), ne(sessions.id, session.id)));
-  await audit(
-    db,
-    { actorUserId: viewer.user.id, agentUserId: viewer.agent?.id ?? null },
-    "sessions.revoke-others",
-    "user",
-    session.userId,
-  );
+  await audit(db, actorOf(viewer), "sessions.revoke-others", "user", session.userId);
 }
 
 /** What /profile shows of the signed-in member; a membership not in good standing offers Re-join. */

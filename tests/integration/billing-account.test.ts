@@ -562,7 +562,9 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
       const admin = await adminCookie();
       const page = await memberPage(admin, m.user.id);
       expect(page.status).toBe(200);
-      const { billing: section } = await page.json();
+      const {
+        page: { billing: section },
+      } = await page.json();
       expect(section).toMatchObject({
         canRenew: true,
         membership: { plan: "Monthly membership", status: "ACTIVE", cancelAtPeriodEnd: false },
@@ -596,7 +598,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
       expect((await memberPage(m.cookie, m.user.id)).status).toBe(403);
       const none = await member();
       const admin = await adminCookie();
-      expect((await (await memberPage(admin, none.user.id)).json()).billing).toMatchObject({
+      expect((await (await memberPage(admin, none.user.id)).json()).page.billing).toMatchObject({
         membership: null,
         payments: [],
         canRenew: false,

@@ -18,6 +18,7 @@ import { action as membersAction, loader as membersLoader } from "~/routes/membe
 import { loader as exportLoader } from "~/routes/members_.export[.]csv";
 import { listPage } from "~/services/listing.server";
 import { memberListing, memberListQuery } from "~/services/member-listing.server";
+import { sessionCode } from "~/services/profile.server";
 import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -108,7 +109,7 @@ describe.each(drivers)("the members list (%s)", (driver) => {
   async function call(
     route: Route,
     path: string,
-    options: { as?: string; form?: Record<string, string | string[]> } = {},
+    options: { as?: string; form?: Record<string, string | string[]>; params?: Record<string, string> } = {},
   ) {
     const body = options.form ? new URLSearchParams() : undefined;
     for (const [key, value] of Object.entries(options.form ?? {})) {
@@ -125,7 +126,7 @@ describe.each(drivers)("the members list (%s)", (driver) => {
           },
           body,
         }),
-        params: {},
+        params: options.params ?? {},
         context,
       })) as Response;
     } catch (thrown) {
@@ -396,6 +397,84 @@ describe.each(drivers)("the members list (%s)", (driver) => {
       .from(users)
       .where(inArray(users.id, [made.lm040!]));
     expect(member!.nolCreator).toBe(false);
+  });
+
+  it("shows an admin everything about one member, and audits the read with who and from where", async () => {
+    const id = made.lm010!;
+    const response = await call(membersLoader, `/members/${id}`, { as: "admin", params: { userId: id } });
+    expect(response.status).toBe(200);
+    const { page } = await response.json();
+    expect(page.detail).toMatchObject({ username: "lm010" });
+    expect(page.coupons).toHaveLength(1);
+    expect(page.coupons[0]).toMatchObject({ amountCents: 400, listAmountCents: 500 });
+    expect(page.flags).toEqual({ nolCreator: false, nolTester: false, admin: false });
+    const [read] = await database.db
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.action} = 'members.view' and ${auditLog.entityId} = ${id}`);
+    expect(read).toMatchObject({ entity: "user", ip: "203.0.113.7" });
+    // Members never reach it.
+    expect((await call(membersLoader, `/members/${id}`, { as: "member", params: { userId: id } })).status).toBe(403);
+  });
+
+  it("logs out one session of a member, sets the flags, and shows both in the member's audit trail", async () => {
+    const id = made.lm012!;
+    const one = await createSession(database.db, id);
+    const other = await createSession(database.db, id);
+    const page = async () =>
+      (await (await call(membersLoader, `/members/${id}`, { as: "admin", params: { userId: id } })).json()).page;
+    const before = await page();
+    const code = (before.sessions as { code: string; lastSeenAt: string }[]).find(
+      (s) => s.code === sessionCode(one.id),
+    )!.code;
+    const ended = await call(membersAction, `/members/${id}`, {
+      as: "admin",
+      params: { userId: id },
+      form: { intent: "end-session", session: code },
+    });
+    expect(ended.status).toBe(302);
+    const [row] = await database.db.select().from(sessions).where(eq(sessions.id, one.id));
+    expect(row!.revokedAt).not.toBeNull();
+    const [kept] = await database.db.select().from(sessions).where(eq(sessions.id, other.id));
+    expect(kept!.revokedAt).toBeNull();
+    await call(membersAction, `/members/${id}`, {
+      as: "admin",
+      params: { userId: id },
+      form: { intent: "flags", nolCreator: "on" },
+    });
+    const [flags] = await database.db.select().from(users).where(eq(users.id, id));
+    expect(flags).toMatchObject({ nolCreator: true, nolTester: false });
+    const after = await page();
+    const actions = (after.audit as { action: string; by: string }[]).map((a) => `${a.by} ${a.action}`);
+    expect(actions).toEqual(
+      expect.arrayContaining(["admin sessions.revoke-one", "admin members.flags", "admin members.view"]),
+    );
+    // A session code that is not one of the member's changes nothing.
+    const wrong = await call(membersAction, `/members/${id}`, {
+      as: "admin",
+      params: { userId: id },
+      form: { intent: "end-session", session: "0".repeat(16) },
+    });
+    expect(wrong.status).toBe(404);
+    const bad = await call(membersAction, `/members/${id}`, {
+      as: "admin",
+      params: { userId: id },
+      form: { intent: "end-session", session: "<script>" },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("keeps the audit log append-only", async () => {
+    await expect(database.db.update(auditLog).set({ action: "nothing" })).rejects.toThrow();
+    await expect(database.db.delete(auditLog)).rejects.toThrow();
+    // Deleting a member clears their id from the entries and keeps the entries.
+    const gone = await createUser(database.db, { username: "lmgone" });
+    await database.db
+      .insert(auditLog)
+      .values({ actorUserId: gone.id, agentUserId: null, action: "test.gone", entity: "user" });
+    await database.db.delete(users).where(eq(users.id, gone.id));
+    const [kept] = await database.db.select().from(auditLog).where(eq(auditLog.action, "test.gone"));
+    expect(kept).toMatchObject({ actorUserId: null });
   });
 
   it("keeps each member's membership and last visit on the member, from the subscriptions and sessions", async () => {

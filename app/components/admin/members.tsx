@@ -1,37 +1,183 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { RecordPage } from "~/components/admin/record-page";
 import { commonFacts } from "~/components/members/member-facts";
+import { MemberBilling } from "~/components/members/member-billing";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
+import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { formatDate } from "~/lib/format";
-import type { memberDetail } from "~/services/members.server";
+import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
+import type { memberPage } from "~/services/member-page.server";
 
-type Detail = SerializeFrom<typeof memberDetail>;
+type Page = SerializeFrom<Awaited<ReturnType<typeof memberPage>>>;
 
-/** /members/{id}: one member, with the admin's two actions on them. */
-export function MemberDetail({ member: m }: { member: Detail }) {
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <RecordPage title={m.username} titleId="member-title" back={{ to: "/members", label: "All members" }}>
-      <FactTable
-        facts={[
-          ...commonFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)"),
-          ["Roles", m.roles.join(", ") || "member"],
-          ["Setup", m.needsSetup ? "not finished" : "done"],
-          ["Membership", `${m.subStatus ?? "none"}${m.expiration ? ` until ${formatDate(m.expiration)}` : ""}`],
-          ["Joined", formatDate(m.createdAt)],
-        ]}
-      />
-      <Form method="post" action="/admin" className="actions">
-        <input type="hidden" name="intent" value="start-agent" />
-        <input type="hidden" name="userId" value={m.id} />
-        <SubmitButton pendingText="Switching…">Represent this member</SubmitButton>
-      </Form>
-      <Form method="post" className="actions">
-        <input type="hidden" name="intent" value="end-sessions" />
-        <ConfirmButton confirmText="Click again to sign them out">Sign out everywhere</ConfirmButton>
-      </Form>
-    </RecordPage>
+    <section className="card card-wide" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Rows<T extends { id: string | number }>({
+  rows,
+  empty,
+  columns,
+}: {
+  rows: T[];
+  empty: string;
+  columns: { header: string; cell: (row: T) => ReactNode }[];
+}) {
+  return rows.length ? <DataTable rows={rows} columns={columns} /> : <p>{empty}</p>;
+}
+
+/** /members/{id}: everything about one member, with the admin's actions on them. */
+export function MemberDetail({ page }: { page: Page }) {
+  const m = page.detail;
+  const sessions = page.sessions.map((s) => ({ ...s, id: s.code }));
+  return (
+    <>
+      <RecordPage title={m.username} titleId="member-title" back={{ to: "/members", label: "All members" }}>
+        <FactTable
+          facts={[
+            ...commonFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)"),
+            ["Roles", m.roles.join(", ") || "member"],
+            ["Setup", m.needsSetup ? "not finished" : "done"],
+            ["Membership", `${m.subStatus ?? "none"}${m.expiration ? ` until ${formatDate(m.expiration)}` : ""}`],
+            ["Joined", formatDate(m.createdAt)],
+            ["Last seen", m.lastSeenAt ? formatDateTime(m.lastSeenAt) : "never"],
+          ]}
+        />
+        <Form method="post" className="form member-flags">
+          <fieldset>
+            <legend>Flags</legend>
+            <div className="checkbox">
+              <input
+                id="flag-creator"
+                type="checkbox"
+                name="nolCreator"
+                value="on"
+                defaultChecked={page.flags.nolCreator}
+              />
+              <label htmlFor="flag-creator">NoL creator</label>
+            </div>
+            <div className="checkbox">
+              <input
+                id="flag-tester"
+                type="checkbox"
+                name="nolTester"
+                value="on"
+                defaultChecked={page.flags.nolTester}
+              />
+              <label htmlFor="flag-tester">NoL tester</label>
+            </div>
+          </fieldset>
+          <SubmitButton name="intent" value="flags" pendingText="Saving…">
+            Save the flags
+          </SubmitButton>
+        </Form>
+        <Form method="post" action="/admin" className="actions">
+          <input type="hidden" name="intent" value="start-agent" />
+          <input type="hidden" name="userId" value={m.id} />
+          <SubmitButton pendingText="Switching…">Act as this member</SubmitButton>
+        </Form>
+      </RecordPage>
+      <MemberBilling billing={page.billing} />
+      <Section id="member-coupons" title="Coupons redeemed">
+        <Rows
+          rows={page.coupons}
+          empty="No coupon redeemed."
+          columns={[
+            { header: "Coupon", cell: (c) => `${c.coupon} (${c.code})` },
+            {
+              header: "Paid",
+              cell: (c) => `${formatMoney(c.amountCents, c.currency)} of ${formatMoney(c.listAmountCents, c.currency)}`,
+            },
+            { header: "When", cell: (c) => formatDate(c.redeemedAt) },
+          ]}
+        />
+      </Section>
+      <Section id="member-entries" title="NoL entries">
+        <Rows
+          rows={page.entries}
+          empty="No NoL entries."
+          columns={[
+            { header: "Cause", cell: (e) => e.cause },
+            { header: "Version", cell: (e) => e.version },
+            { header: "Entry", cell: (e) => e.label },
+            { header: "Rounds", cell: (e) => e.rounds },
+            { header: "Updated", cell: (e) => formatDate(e.updatedAt) },
+          ]}
+        />
+        <Rows
+          rows={page.notices}
+          empty="No notices yet."
+          columns={[
+            { header: "Notice", cell: (n) => `${n.cause} · ${n.version} · ${n.round}` },
+            { header: "Notarization", cell: (n) => n.notarization ?? "—" },
+          ]}
+        />
+      </Section>
+      <Section id="member-sessions" title="Sessions">
+        <Rows
+          rows={sessions}
+          empty="No session is open."
+          columns={[
+            { header: "Device", cell: (s) => `${s.device}${s.agentMode ? " (an admin acting)" : ""}` },
+            { header: "Address", cell: (s) => s.ip ?? "—" },
+            { header: "Signed in", cell: (s) => formatDateTime(s.createdAt) },
+            { header: "Last used", cell: (s) => formatDateTime(s.lastSeenAt) },
+            {
+              header: "Action",
+              cell: (s) => (
+                <Form method="post">
+                  <input type="hidden" name="session" value={s.code} />
+                  <SubmitButton
+                    name="intent"
+                    value="end-session"
+                    pendingText="Logging out…"
+                    aria-label={`Log out the session on ${s.device} last used ${formatDateTime(s.lastSeenAt)}`}
+                  >
+                    Log out
+                  </SubmitButton>
+                </Form>
+              ),
+            },
+          ]}
+        />
+        {sessions.length ? (
+          <Form method="post" className="actions">
+            <input type="hidden" name="intent" value="end-sessions" />
+            <ConfirmButton confirmText="Click again to sign them out">Sign out everywhere</ConfirmButton>
+          </Form>
+        ) : null}
+      </Section>
+      <Section id="member-support" title="Support requests">
+        <Rows
+          rows={page.support}
+          empty="No support requests."
+          columns={[
+            { header: "Subject", cell: (r) => r.subject },
+            { header: "Sent", cell: (r) => formatDateTime(r.createdAt) },
+          ]}
+        />
+        {page.support.length ? <Link to="/db/support_requests">All support requests</Link> : null}
+      </Section>
+      <Section id="member-audit" title="Audit trail">
+        <Rows
+          rows={page.audit}
+          empty="Nothing recorded yet."
+          columns={[
+            { header: "When", cell: (a) => formatDateTime(a.at) },
+            { header: "Who", cell: (a) => (a.as ? `${a.by} as ${a.as}` : a.by) },
+            { header: "What", cell: (a) => a.action },
+            { header: "From", cell: (a) => a.ip ?? "—" },
+          ]}
+        />
+      </Section>
+    </>
   );
 }
