@@ -11,7 +11,7 @@ import express, { type Request, type Response } from "express";
 import helmet from "helmet";
 import { pino, type Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { bootApp, embeddedDatabaseIsNew, prepareDatabase } from "./app/boot.server";
+import { bootApp, embeddedDatabaseIsNew, prepareDatabase, seedScaleTask } from "./app/boot.server";
 import { ConfigError } from "./app/config/env.server";
 import { loadConfig, type AppConfig } from "./app/config/config.server";
 import type { AppServices } from "./app/context";
@@ -392,9 +392,17 @@ async function main() {
   if (pendingSignal) onSignal(pendingSignal);
 }
 
+const SEED_SCALE = "seed-scale";
+
 if (process.env.MEMBERHALL_TASK === PREPARE_DATABASE) {
   const config = loadConfig();
   await prepareDatabase(config, makeLogger(config));
+} else if (process.env.MEMBERHALL_TASK === SEED_SCALE) {
+  const config = loadConfig();
+  await seedScaleTask(config, makeLogger(config), {
+    members: Number(process.env.SCALE_MEMBERS ?? 100_000),
+    entries: Number(process.env.SCALE_ENTRIES ?? 1_000_000),
+  });
 } else if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   void main();
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { AppServices } from "./context";
 import { openDatabase, type DatabaseHandle } from "./db/client.server";
+import { seedScale, type ScaleOptions } from "./db/seed-scale.server";
 import { demoLogins, seedDemo, seedDocumentDefaults } from "./db/seed.server";
 import { buildProviders } from "./providers/index.server";
 import { preloadDocumentFonts } from "./services/documents/pdf.server";
@@ -43,6 +44,17 @@ export async function prepareDatabase(config: AppConfig, logger: Logger): Promis
   const database = await openConfiguredDatabase(config, logger);
   try {
     await prepare(database, config, logger);
+  } finally {
+    await database.close();
+  }
+}
+
+/** `npm run seed:scale`: the database made as a first start makes it, then a community of the given size added. */
+export async function seedScaleTask(config: AppConfig, logger: Logger, options: Omit<ScaleOptions, "log">) {
+  const database = await openConfiguredDatabase(config, logger);
+  try {
+    await prepare(database, config, logger);
+    await seedScale(database, { ...options, log: (message) => logger.info(message) });
   } finally {
     await database.close();
   }

@@ -7,6 +7,7 @@ import { inArray } from "drizzle-orm";
 import { loadConfig } from "~/config/config.server";
 import { migrationsFolder, openDatabase, type Database } from "~/db/client.server";
 import { users } from "~/db/schema";
+import { seedScale } from "~/db/seed-scale.server";
 import { seedDemo } from "~/db/seed.server";
 import { publicKeyOf } from "~/services/state-header.server";
 import { loadViewer, sessionState, siteCookies, startSession } from "~/services/session.server";
@@ -89,6 +90,8 @@ export async function prepareDatabase(env: Record<string, string>): Promise<void
   try {
     await database.migrate();
     await seedDemo(database.db, { demoPassword: config.demoPassword });
+    // A thousand more members, for the admins' list to filter and page through.
+    await seedScale(database, { members: 1_000, entries: 2_000 });
     const { db } = database;
     const members = await db
       .select({ id: users.id, username: users.username })
