@@ -1,10 +1,21 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import {
+  freePort,
+  freshPostgres,
+  log,
+  percentile,
+  ROOT,
+  rssMb,
+  signIn,
+  sleep,
+  startApp,
+  startProcess,
+} from "./lib.mjs";
 
 /**
  * npm run bench: builds the app, starts it on a fresh embedded database with the demo data,
@@ -17,100 +28,12 @@ import autocannon from "autocannon";
  * BENCH_SKIP_BUILD=1 to reuse the current build.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const BARE = path.join(ROOT, "bench", "bare");
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = [10, 50];
-const DEMO_PASSWORD = "memberhall-demo";
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 const TARGETS = { ratio: 0.8, p99Ms: 100, firstLoadJsKb: 110, lighthouse: 95, pdfP95Ms: 300 };
-
-const log = (...parts) => process.stderr.write(`${parts.join(" ")}\n`);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Starts a process and waits until `url` answers. */
-async function startProcess(name, args, { cwd = ROOT, env, url }) {
-  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: "pipe" });
-  let output = "";
-  child.stdout.on("data", (c) => (output += c));
-  child.stderr.on("data", (c) => (output += c));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited:\n${output}`);
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${output}`);
-    await sleep(200);
-  }
-  return {
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-/** The resident memory of a process, in MB (Linux). */
-function rssMb(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return Math.round(kb / 1024);
-  } catch {
-    return null;
-  }
-}
-
-async function startApp({ dataDir, databaseUrl }) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    NODE_ENV: "production",
-    DEMO: "1",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
-  const app = await startProcess("the app", ["dist/server.js"], { env, url: `${url}/api/config` });
-  return { ...app, url };
-}
-
-/** Signs a demo member in and returns their session cookie. */
-async function signIn(url, login) {
-  const response = await fetch(`${url}/login`, {
-    method: "POST",
-    headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ login, password: DEMO_PASSWORD }),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("mh_session="));
-  if (!cookie) throw new Error(`could not sign in as ${login} (${response.status})`);
-  return cookie.split(";")[0];
-}
 
 /** One autocannon measurement: requests per second and latency percentiles. */
 async function measure(url, connections, headers = {}, duration = DURATION, sampleRss = null) {
@@ -200,27 +123,6 @@ async function memoryAtRest(databaseUrl) {
   await sleep(3_000);
   const restart = rssMb(again.child.pid);
   return { app: again, dataDir, memory: { firstStartMb: firstStart, restartMb: restart } };
-}
-
-/** A fresh PostgreSQL database for the run, made from DATABASE_URL's server. */
-async function freshPostgres(databaseUrl) {
-  const pg = (await import("pg")).default;
-  const name = `memberhall_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    async drop() {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 async function benchApp(label, databaseUrl, bare) {
@@ -384,8 +286,6 @@ async function postStep(url, cookie, kind, version, fields) {
   await response.arrayBuffer();
   if (response.status !== 302 && response.status !== 303) throw new Error(`${kind} answered ${response.status}`);
 }
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
  * A notice with all 16 respondent slots filled (8 in round 1, 4 more in each of rounds 2 and 3),

@@ -8,13 +8,18 @@ ALTER TABLE "users" ADD COLUMN "subscription_plan_id" text;--> statement-breakpo
 ALTER TABLE "users" ADD COLUMN "last_seen_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "coupon_redemptions_user_idx" ON "coupon_redemptions" USING btree ("user_id","coupon_id");--> statement-breakpoint
-CREATE INDEX "users_username_trgm_idx" ON "users" USING gin ("username" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "users_email_trgm_idx" ON "users" USING gin ("email" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "users_name_trgm_idx" ON "users" USING gin ("name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_search_trgm_idx" ON "users" USING gin ((lower("username") || ' ' || lower("email") || ' ' || lower(coalesce("name", ''))) gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "users_created_idx" ON "users" USING btree ("created_at","id");--> statement-breakpoint
 CREATE INDEX "users_country_created_idx" ON "users" USING btree ("country_code","created_at","id");--> statement-breakpoint
 CREATE INDEX "users_status_created_idx" ON "users" USING btree ("subscription_status","created_at","id");--> statement-breakpoint
 CREATE INDEX "users_last_seen_idx" ON "users" USING btree ("last_seen_at","id");--> statement-breakpoint
+CREATE INDEX "users_name_sort_idx" ON "users" USING btree (coalesce(lower("name"), ''),"id");--> statement-breakpoint
+CREATE INDEX "users_country_sort_idx" ON "users" USING btree (coalesce("country_code", ''),"id");--> statement-breakpoint
+CREATE INDEX "users_status_sort_idx" ON "users" USING btree (coalesce("subscription_status", ''),"id");--> statement-breakpoint
+CREATE INDEX "users_plan_sort_idx" ON "users" USING btree (coalesce("subscription_plan_id", ''),"id");--> statement-breakpoint
+CREATE INDEX "users_seen_sort_idx" ON "users" USING btree (coalesce("last_seen_at", '-infinity'::timestamptz),"id");--> statement-breakpoint
+CREATE INDEX "users_username_sort_idx" ON "users" USING btree (lower("username"),"id");--> statement-breakpoint
+CREATE INDEX "users_email_sort_idx" ON "users" USING btree (lower("email"),"id");--> statement-breakpoint
 ALTER TABLE "form_entries" ADD CONSTRAINT "form_entries_hosted_id_unique" UNIQUE("hosted_id");--> statement-breakpoint
 CREATE OR REPLACE FUNCTION users_keep_subscription() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -17,7 +17,10 @@ const paramsSchema = z.object({ entity: z.string().optional(), view: z.string().
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
   const { entity, view } = paramsSchema.parse(params);
-  return json(await withPageErrors(() => recordView(services.db, entity, view)));
+  const search = new URL(request.url).searchParams;
+  return json(await withPageErrors(() => recordView(services.db, entity, view, search)), {
+    headers: { "Cache-Control": "no-store" },
+  });
 }
 
 export default function RecordsPage() {

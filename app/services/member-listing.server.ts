@@ -3,6 +3,7 @@ import type { AppServices } from "~/context";
 import {
   causes,
   countries,
+  memberSearchText,
   couponRedemptions,
   coupons,
   nolEntries,
@@ -112,10 +113,8 @@ export const memberListing: Listing = {
       key: "q",
       label: "Search",
       filter: { kind: "contains" },
-      where: (value) => {
-        const pattern = like(text(value));
-        return sql`(${users.username} ilike ${pattern} or ${users.email} ilike ${pattern} or ${users.name} ilike ${pattern})`;
-      },
+      // The expression of the trigram index users_search_trgm_idx, so the search uses it.
+      where: (value) => sql`${memberSearchText(users)} like ${like(text(value).toLowerCase())}`,
     },
     {
       key: "role",

@@ -1,17 +1,23 @@
 import { z } from "zod";
 import type { Database } from "~/db/client.server";
-import { invariant, notFound } from "~/domain/errors";
-import { latestErrorReports } from "./errors.server";
-import { auditEntries, outboxMessage, outboxMessages, supportRequestList } from "./records.server";
+import { invariant } from "~/domain/errors";
+import { entityIndex, entityList, entityRecord } from "./data-browser.server";
+import { outboxMessage } from "./records.server";
 
 const mailId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /**
- * The admins' read-only views of the site's own records (/db/{entity?}/{view?}): the list
- * of records, a table of one record kind, or one mail of the outbox. Anything else is not-found.
+ * The admins' read-only data browser (/db/{entity?}/{id?}): the kinds of records, a list of
+ * one kind with its filters, or one record. A mail of the outbox is shown whole, with its
+ * text and links, as the built-in mail provider's inbox. Anything else is not-found.
  */
-export async function recordView(db: Database, entity: string | undefined, view: string | undefined) {
-  if (!entity) return { view: "index" as const };
+export async function recordView(
+  db: Database,
+  entity: string | undefined,
+  view: string | undefined,
+  params: URLSearchParams,
+) {
+  if (!entity) return entityIndex(db);
   if (entity === "mail_outbox" && view) {
     const id = mailId.safeParse(view);
     invariant(id.success);
@@ -19,17 +25,6 @@ export async function recordView(db: Database, entity: string | undefined, view:
     invariant(message);
     return { view: "mail" as const, message };
   }
-  if (view) throw notFound();
-  switch (entity) {
-    case "mail_outbox":
-      return { view: "outbox" as const, rows: await outboxMessages(db) };
-    case "audit_log":
-      return { view: "audit" as const, rows: await auditEntries(db) };
-    case "support_requests":
-      return { view: "support" as const, rows: await supportRequestList(db) };
-    case "error_reports":
-      return { view: "errors" as const, rows: await latestErrorReports(db) };
-    default:
-      throw notFound();
-  }
+  if (view) return entityRecord(db, entity, view);
+  return entityList(db, entity, params);
 }

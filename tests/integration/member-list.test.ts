@@ -16,7 +16,7 @@ import { seedDemo } from "~/db/seed.server";
 import { decodeCursor, LIST_PAGE_SIZE } from "~/domain/listing";
 import { action as membersAction, loader as membersLoader } from "~/routes/members.($userId)";
 import { loader as exportLoader } from "~/routes/members_.export[.]csv";
-import { listPage } from "~/services/listing.server";
+import { listCount, listPage } from "~/services/listing.server";
 import { memberListing, memberListQuery } from "~/services/member-listing.server";
 import { sessionCode } from "~/services/profile.server";
 import { siteCookies } from "~/services/session.server";
@@ -268,8 +268,13 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     ]);
   });
 
-  it("counts up to its cap and says when there are more", async () => {
+  it("counts up to its cap, and past it gives the database's estimate, never below the cap", async () => {
     expect((await list("q=lm0")).count).toEqual({ n: 100, capped: false });
+    const { query } = memberListQuery(new URLSearchParams("q=lm0"));
+    expect(await listCount(database.db, memberListing, query.filters, 100)).toEqual({ n: 100, capped: false });
+    const estimated = await listCount(database.db, memberListing, query.filters, 20);
+    expect(estimated.capped).toBe(true);
+    expect(estimated.n).toBeGreaterThanOrEqual(21);
   });
 
   it("exports the filtered list as CSV, streamed, with formula-starting text made harmless", async () => {

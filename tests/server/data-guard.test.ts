@@ -20,6 +20,7 @@ const PROTECTED: [path: string, routeId: string][] = [
   ["/db/mail_outbox", "routes/db.($entity).($view)"],
   ["/db/audit_log", "routes/db.($entity).($view)"],
   ["/db/users", "routes/db.($entity).($view)"],
+  ["/db/members", "routes/db.($entity).($view)"],
   ["/db/error_reports", "routes/db.($entity).($view)"],
   ["/db/support_requests", "routes/db.($entity).($view)"],
   ["/nol-101", "routes/nol-101"],

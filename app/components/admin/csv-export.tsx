@@ -9,7 +9,7 @@ type Progress =
  */
 export function CsvExport({ href, rows, noun }: { href: string; rows: { n: number; capped: boolean }; noun: string }) {
   const [progress, setProgress] = useState<Progress>({ state: "idle" });
-  const total = `${rows.capped ? "more than " : ""}${rows.n.toLocaleString("en-US")}`;
+  const total = `${rows.capped ? "about " : ""}${rows.n.toLocaleString("en-US")}`;
   async function download() {
     setProgress({ state: "running", rows: 0 });
     try {

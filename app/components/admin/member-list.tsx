@@ -34,9 +34,15 @@ const SORTABLE: [key: string, label: string][] = [
   ["plan", "Plan"],
 ];
 
+/** An estimate to two significant figures: 45,000, not 44,873. */
+function roughly(n: number): string {
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
+  return (Math.round(n / step) * step).toLocaleString("en-US");
+}
+
 function countText(count: List["count"]) {
   const n = count.n.toLocaleString("en-US");
-  if (count.capped) return `More than ${n} members match`;
+  if (count.capped) return `About ${roughly(count.n)} members match`;
   return `${n} ${count.n === 1 ? "member matches" : "members match"}`;
 }
 
@@ -219,7 +225,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
           </SelectField>
           <SelectField meta={fields.scope} label="Which members">
             <option value="selected">The members ticked on this page</option>
-            <option value="all">{`Every member the filters match (${list.count.capped ? "more than " : ""}${list.count.n.toLocaleString("en-US")})`}</option>
+            <option value="all">{`Every member the filters match (${list.count.capped ? `about ${roughly(list.count.n)}` : list.count.n.toLocaleString("en-US")})`}</option>
           </SelectField>
           <Field meta={fields.subject} label="E-mail subject" hint="For an e-mail only." />
           <TextareaField meta={fields.body} label="E-mail text" rows={4} />

@@ -1,72 +1,151 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { CsvExport } from "~/components/admin/csv-export";
+import { ListPager, SortHeader } from "~/components/admin/list-parts";
 import { RecordPage } from "~/components/admin/record-page";
-import { LinkList, RECORDS } from "~/components/record-links";
-import { RecordTable, type Column } from "~/components/ui/record-table";
+import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
+import { listSearch, type ListQuery } from "~/domain/listing";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
 
-type RecordView = SerializeFrom<typeof recordView>;
-type TableView = Extract<RecordView, { rows: unknown[] }>;
-type RowOf<V extends TableView["view"]> = Extract<TableView, { view: V }>["rows"][number];
-type TableRow = TableView["rows"][number];
+type RecordView = SerializeFrom<Awaited<ReturnType<typeof recordView>>>;
+type ListView = Extract<RecordView, { view: "list" }>;
 
-function ErrorMessage({ report }: { report: RowOf<"errors"> }) {
+const cellText = (value: unknown, kind: string) =>
+  value === null || value === undefined || value === ""
+    ? "—"
+    : kind === "date"
+      ? formatDateTime(String(value))
+      : String(value);
+
+function filterValue(query: ListQuery, key: string, end?: "from" | "to") {
+  const value = query.filters[key];
+  if (value === undefined) return "";
+  if (typeof value === "string") return end ? "" : value;
+  return end ? (value[end] ?? "") : "";
+}
+
+/** The list's filters, one per shown column: a GET form, so a view is a link to keep. */
+function ListFilters({ list }: { list: ListView }) {
+  const query = list.query as ListQuery;
   return (
-    <>
-      {report.message}
-      {report.stack ? (
-        <details>
-          <summary>Stack</summary>
-          <pre className="mail">{report.stack}</pre>
-        </details>
-      ) : null}
-    </>
+    <Form method="get" className="form list-filters" role="search" aria-label={list.title}>
+      {list.columns.map((c) => {
+        const id = `filter-${c.key}`;
+        if (!c.filter) return null;
+        if (c.filter.kind === "range") {
+          return (
+            <fieldset key={c.key} className="date-range">
+              <legend>{c.label}</legend>
+              <label htmlFor={`${id}-from`}>From</label>
+              <input
+                id={`${id}-from`}
+                name={`${c.key}_from`}
+                type="date"
+                defaultValue={filterValue(query, c.key, "from")}
+              />
+              <label htmlFor={`${id}-to`}>To</label>
+              <input id={`${id}-to`} name={`${c.key}_to`} type="date" defaultValue={filterValue(query, c.key, "to")} />
+            </fieldset>
+          );
+        }
+        const options =
+          c.filter.kind === "boolean" ? ["yes", "no"] : c.filter.kind === "equals" ? (c.filter.options ?? null) : null;
+        return (
+          <div className="field" key={c.key}>
+            <label htmlFor={id}>{c.label}</label>
+            {options ? (
+              <select id={id} name={c.key} defaultValue={filterValue(query, c.key)}>
+                <option value="">Any</option>
+                {options.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input id={id} name={c.key} type="search" defaultValue={filterValue(query, c.key)} />
+            )}
+          </div>
+        );
+      })}
+      <input type="hidden" name="sort" value={query.sort} />
+      <input type="hidden" name="dir" value={query.dir} />
+      <div className="actions">
+        <button type="submit" className="button button-primary">
+          Apply
+        </button>
+        <Link to={`/db/${list.name}`}>Clear the filters</Link>
+      </div>
+    </Form>
   );
 }
 
-/** Each table of records: its heading, what it says when empty, and its columns. */
-const TABLES: { [V in TableView["view"]]: { title: string; empty?: string; columns: Column<RowOf<V>>[] } } = {
-  outbox: {
-    title: "Mail outbox",
-    columns: [
-      { header: "Sent", cell: (m) => formatDateTime(m.createdAt) },
-      { header: "To", cell: (m) => m.to },
-      { header: "Subject", cell: (m) => <Link to={`/db/mail_outbox/${m.id}`}>{m.subject}</Link> },
-      { header: "Status", cell: (m) => m.status },
-    ],
-  },
-  support: {
-    title: "Support requests",
-    columns: [
-      { header: "When", cell: (r) => formatDateTime(r.createdAt) },
-      { header: "From", cell: (r) => r.email },
-      { header: "Subject", cell: (r) => r.subject },
-      { header: "Message", cell: (r) => r.message },
-      { header: "Source", cell: (r) => r.source },
-    ],
-  },
-  errors: {
-    title: "Error reports",
-    empty: "No client errors have been reported.",
-    columns: [
-      { header: "When", cell: (r) => formatDateTime(r.time) },
-      { header: "Page", cell: (r) => r.href },
-      { header: "Message", cell: (r) => <ErrorMessage report={r} /> },
-    ],
-  },
-  audit: {
-    title: "Audit log",
-    columns: [
-      { header: "When", cell: (e) => formatDateTime(e.createdAt) },
-      { header: "Who", cell: (e) => e.actor ?? "—" },
-      { header: "For", cell: (e) => e.agent ?? "—" },
-      { header: "Action", cell: (e) => e.action },
-      { header: "On", cell: (e) => `${e.entity}${e.entityId ? ` ${e.entityId}` : ""}` },
-    ],
-  },
-};
+/** One kind of record: filters, sortable columns, keyset pages and the CSV export. */
+function RecordList({ list }: { list: ListView }) {
+  const query = list.query as ListQuery;
+  const search = listSearch(query);
+  const ignored = Object.values(list.errors);
+  const count = list.count.capped
+    ? `About ${list.count.n.toLocaleString("en-US")} records match`
+    : `${list.count.n.toLocaleString("en-US")} ${list.count.n === 1 ? "record matches" : "records match"}`;
+  return (
+    <section className="card card-wide" aria-labelledby="db-list-title">
+      <p>
+        <Link to="/db">All records</Link>
+      </p>
+      <h1 id="db-list-title">{list.title}</h1>
+      <ListFilters list={list} />
+      {ignored.length > 0 ? (
+        <Alert kind="warn" title="Some filters were left out">
+          <ul>
+            {ignored.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+      <p className="muted" role="status">
+        {count}
+      </p>
+      <CsvExport href={`/db/${list.name}/export.csv?${search}`} rows={list.count} noun="records" />
+      {list.rows.length === 0 ? (
+        <p>No record matches.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                {list.columns.map((c) => (
+                  <SortHeader key={c.key} column={c.key} label={c.label} query={query} />
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((row) => (
+                <tr key={String(row.id)}>
+                  {list.columns.map((c) => (
+                    <td key={c.key}>
+                      {c.key === list.link ? (
+                        <Link to={`/db/${list.name}/${encodeURIComponent(String(row.id))}`}>
+                          {cellText(row[c.key], c.kind)}
+                        </Link>
+                      ) : (
+                        cellText(row[c.key], c.kind)
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ListPager search={search} previous={list.previous} next={list.next} />
+    </section>
+  );
+}
 
 function MailMessage({ message: m }: { message: Extract<RecordView, { view: "mail" }>["message"] }) {
   return (
@@ -101,13 +180,35 @@ export function Records({ data }: { data: RecordView }) {
     return (
       <section className="card" aria-labelledby="db-title">
         <h1 id="db-title">Records</h1>
-        <LinkList links={RECORDS} />
+        <ul className="link-list">
+          {data.tables.map((t) => (
+            <li key={t.name}>
+              <Link to={`/db/${t.name}`}>{t.title}</Link>
+              {t.about !== null ? <span className="muted"> · about {t.about.toLocaleString("en-US")}</span> : null}
+            </li>
+          ))}
+        </ul>
       </section>
     );
   }
   if (data.view === "mail") return <MailMessage message={data.message} />;
-  // The service returns each view with its own rows; TypeScript cannot follow that pairing
-  // through the union, so the columns are read as columns of any of its rows.
-  const table = TABLES[data.view] as unknown as { title: string; empty?: string; columns: Column<TableRow>[] };
-  return <RecordTable title={table.title} empty={table.empty} rows={data.rows} columns={table.columns} />;
+  if (data.view === "record") {
+    return (
+      <RecordPage
+        title={`${data.title}: ${data.id}`}
+        titleId="record-title"
+        back={{ to: `/db/${data.name}`, label: data.title }}
+      >
+        <dl className="details">
+          {data.fields.map((f) => (
+            <div key={f.key}>
+              <dt>{f.label}</dt>
+              <dd>{f.value ?? "—"}</dd>
+            </div>
+          ))}
+        </dl>
+      </RecordPage>
+    );
+  }
+  return <RecordList list={data} />;
 }

@@ -1,0 +1,290 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "~/db/client.server";
+import {
+  auditLog,
+  claims,
+  couponDiscounts,
+  couponRedemptions,
+  coupons,
+  directoryRespondents,
+  errorReports,
+  formEntries,
+  mailOutbox,
+  nolEntries,
+  notarizations,
+  notices,
+  payments,
+  plans,
+  sessions,
+  subscriptions,
+  supportRequests,
+  webhookEvents,
+} from "~/db/schema";
+import { notFound } from "~/domain/errors";
+import { readListQuery, type ColumnKind, type ListQuery } from "~/domain/listing";
+import { listCount, listCsv, listPage, type Listing, type SqlColumn } from "./listing.server";
+import { memberListing } from "./member-listing.server";
+
+/**
+ * The admins' data browser (/db/{entity}/{id?}): every main table as a list with filters on its
+ * columns, keyset pages and CSV export, and each record on its own. Read-only: writes go
+ * through the pages that own them. Secrets (password hashes, session ids, tokens, capability
+ * hashes, client secrets, mail bodies with their links) never appear; a session is named by
+ * its code, as the member's own security page names it.
+ */
+
+/** Columns never shown, by SQL name. */
+const SECRET = new Set([
+  "password_hash",
+  "token_hash",
+  "client_secret",
+  "edit_hash",
+  "view_hash",
+  "text",
+  "html",
+  "payload",
+]);
+
+type Entity = {
+  title: string;
+  listing: Listing;
+  /** The columns the list shows (all of them on the record's own page). */
+  shown: string[];
+  /** The column whose cell opens the record. */
+  link: string;
+};
+
+const label = (key: string) => {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+function kindOf(column: PgColumn): ColumnKind {
+  if (column.dataType === "date" || column.columnType === "PgDate") return "date";
+  if (column.dataType === "number" || column.dataType === "bigint") return "number";
+  if (column.dataType === "boolean") return "boolean";
+  return "text";
+}
+
+/** A table's columns as list columns: each filterable and sortable, secrets left out. */
+function columnsOf(table: PgTable, overrides: Record<string, SqlColumn> = {}): SqlColumn[] {
+  return Object.entries(getTableColumns(table))
+    .filter(([, column]) => !SECRET.has(column.name))
+    .map(([key, column]): SqlColumn => {
+      if (overrides[key]) return overrides[key];
+      const kind = kindOf(column);
+      const isEnum = "enumValues" in column && Array.isArray(column.enumValues) && column.enumValues.length > 0;
+      const select: SQL =
+        column.dataType === "json" ? sql`${column}::text` : isEnum ? sql`${column}::text` : sql`${column}`;
+      return {
+        key,
+        label: label(key),
+        kind,
+        sortable: true,
+        select,
+        // A nullable column sorts with its missing values first, so paging never loses them.
+        sortBy: column.notNull
+          ? select
+          : sql`coalesce(${select}, ${kind === "date" ? sql`'-infinity'::timestamptz` : kind === "number" ? sql`'-Infinity'::numeric` : kind === "boolean" ? sql`false` : sql`''`})`,
+        filter:
+          kind === "date"
+            ? { kind: "range" }
+            : kind === "boolean"
+              ? { kind: "boolean" }
+              : isEnum
+                ? { kind: "equals", options: (column as unknown as { enumValues: string[] }).enumValues }
+                : kind === "number"
+                  ? { kind: "equals" }
+                  : { kind: "contains" },
+      };
+    });
+}
+
+function entity(
+  table: PgTable,
+  options: { title: string; shown: string[]; link?: string; id?: Listing["id"]; overrides?: Record<string, SqlColumn> },
+): Entity {
+  const columns = getTableColumns(table);
+  const primary = Object.values(columns).find((c) => c.primary)!;
+  const idType = primary.columnType === "PgUUID" ? "uuid" : primary.dataType === "number" ? "bigint" : "text";
+  return {
+    title: options.title,
+    listing: {
+      from: sql`${table}`,
+      id: options.id ?? { expr: sql`${primary}`, type: idType },
+      columns: columnsOf(table, options.overrides),
+    },
+    shown: options.shown,
+    link: options.link ?? options.shown[0]!,
+  };
+}
+
+/** A session's code: its id, which is its secret, never leaves the server. */
+const sessionCodeSql = sql`left(encode(sha256(convert_to(${sessions.id}, 'UTF8')), 'hex'), 16)`;
+
+export const ENTITIES: Record<string, Entity> = {
+  members: {
+    title: "Members",
+    listing: memberListing,
+    shown: ["username", "email", "status", "plan", "joined", "seen"],
+    link: "username",
+  },
+  sessions: entity(sessions, {
+    title: "Sessions",
+    shown: ["userId", "carrier", "ip", "createdAt", "lastSeenAt", "revokedAt"],
+    link: "userId",
+    id: { expr: sessionCodeSql, type: "text" },
+    overrides: {
+      id: {
+        key: "id",
+        label: "Code",
+        kind: "text",
+        sortable: true,
+        select: sessionCodeSql,
+        filter: { kind: "equals" },
+      },
+    },
+  }),
+  plans: entity(plans, { title: "Plans", shown: ["id", "title", "kind", "amountCents", "currency", "interval"] }),
+  coupons: entity(coupons, {
+    title: "Coupons",
+    shown: ["id", "name", "duration", "percentOff", "amountOff", "timesRedeemed", "valid"],
+  }),
+  coupon_discounts: entity(couponDiscounts, {
+    title: "Coupon offers",
+    shown: ["couponSlug", "couponId", "groupName", "active"],
+  }),
+  coupon_redemptions: entity(couponRedemptions, {
+    title: "Coupon redemptions",
+    shown: ["couponId", "email", "amountCents", "listAmountCents", "redeemedAt"],
+  }),
+  subscriptions: entity(subscriptions, {
+    title: "Subscriptions",
+    shown: ["userId", "planId", "status", "provider", "currentPeriodEnd", "createdAt"],
+  }),
+  payments: entity(payments, {
+    title: "Payments",
+    shown: ["email", "kind", "amountCents", "currency", "status", "createdAt"],
+  }),
+  nol_entries: entity(nolEntries, {
+    title: "NoL entries",
+    shown: ["id", "form", "userId", "causeCode", "descriptiveVersion", "round", "updatedAt"],
+  }),
+  claims: entity(claims, { title: "Claims", shown: ["id", "claimantId", "causeCode", "nolVersion", "createdAt"] }),
+  notices: entity(notices, { title: "Notices", shown: ["id", "claimId", "roundCnt", "createdAt"] }),
+  notarizations: entity(notarizations, {
+    title: "Notarizations",
+    shown: ["id", "noticeId", "provider", "nzStatus", "nzUpdated"],
+  }),
+  form_entries: entity(formEntries, {
+    title: "Form entries",
+    shown: ["formId", "entryNumber", "userId", "reviewStatus", "createdAt"],
+  }),
+  respondents: entity(directoryRespondents, { title: "Respondents", shown: ["name", "type", "agency", "place"] }),
+  webhook_events: entity(webhookEvents, {
+    title: "Webhook events",
+    shown: ["provider", "type", "eventId", "receivedAt", "processedAt", "error"],
+    link: "eventId",
+  }),
+  mail_outbox: entity(mailOutbox, {
+    title: "Mail outbox",
+    shown: ["createdAt", "to", "subject", "status"],
+    link: "subject",
+  }),
+  error_reports: entity(errorReports, { title: "Error reports", shown: ["time", "href", "message"], link: "message" }),
+  support_requests: entity(supportRequests, {
+    title: "Support requests",
+    shown: ["createdAt", "email", "subject", "source"],
+    link: "subject",
+  }),
+  audit_log: entity(auditLog, {
+    title: "Audit log",
+    shown: ["createdAt", "action", "entity", "entityId", "actorUserId", "ip"],
+    link: "action",
+  }),
+};
+
+export function entityOf(name: string): Entity {
+  const found = Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined;
+  if (!found) throw notFound("No such record kind");
+  return found;
+}
+
+/** The list's query: by default its newest records first, by the id. */
+export function entityQuery(entity: Entity, params: URLSearchParams) {
+  const byDate = entity.listing.columns.find((c) => c.key === "createdAt" || c.key === "joined");
+  return readListQuery(params, entity.listing.columns, { sort: byDate?.key ?? "id", dir: "desc" });
+}
+
+export async function entityList(db: Database, name: string, params: URLSearchParams) {
+  const entity = entityOf(name);
+  const { query, errors } = entityQuery(entity, params);
+  const [page, count] = await Promise.all([
+    listPage(db, entity.listing, query),
+    listCount(db, entity.listing, query.filters),
+  ]);
+  const columns = entity.shown.map((key) => entity.listing.columns.find((c) => c.key === key)!);
+  return {
+    view: "list" as const,
+    name,
+    title: entity.title,
+    link: entity.link,
+    columns: columns.map(({ key, label: text, kind, filter }) => ({ key, label: text, kind, filter: filter ?? null })),
+    rows: page.rows.map((row) =>
+      Object.fromEntries([["id", row.id], ...entity.shown.map((key) => [key, row[key] ?? null])]),
+    ),
+    previous: page.previous,
+    next: page.next,
+    count,
+    query,
+    errors,
+  };
+}
+
+export function entityCsv(db: Database, name: string, query: ListQuery) {
+  return listCsv(db, entityOf(name).listing, query);
+}
+
+/** One record, every column but the secret ones. */
+export async function entityRecord(db: Database, name: string, id: string) {
+  const entity = entityOf(name);
+  const { listing } = entity;
+  if (listing.id.type === "uuid" && !/^[0-9a-f-]{36}$/i.test(id)) throw notFound("No such record");
+  if (listing.id.type === "bigint" && !/^\d{1,18}$/.test(id)) throw notFound("No such record");
+  const fields = listing.columns.map((c) =>
+    c.kind === "date"
+      ? sql`to_char(${c.select} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as ${sql.identifier(c.key)}`
+      : sql`${c.select} as ${sql.identifier(c.key)}`,
+  );
+  const result = (await db.execute(
+    sql`select ${sql.join(fields, sql`, `)} from ${listing.from} where ${listing.id.expr} = cast(${id} as ${sql.raw(listing.id.type)}) limit 1`,
+  )) as unknown as { rows: Record<string, unknown>[] };
+  const row = result.rows[0];
+  if (!row) throw notFound("No such record");
+  return {
+    view: "record" as const,
+    name,
+    title: entity.title,
+    id,
+    fields: listing.columns.map((c) => ({
+      key: c.key,
+      label: c.label,
+      value: row[c.key] === null || row[c.key] === undefined ? null : String(row[c.key]),
+    })),
+  };
+}
+
+/** The index of the browser: each kind of record, with about how many there are. */
+export async function entityIndex(db: Database) {
+  const tables = Object.entries(ENTITIES).map(([name, e]) => ({ name, title: e.title }));
+  const result = (await db.execute(
+    sql`select relname as table, greatest(reltuples, 0)::bigint as n from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
+  )) as unknown as { rows: { table: string; n: string | number }[] };
+  const sizes = new Map(result.rows.map((r) => [r.table, Number(r.n)]));
+  const tableOf: Record<string, string> = { members: "users", respondents: "directory_respondents" };
+  return {
+    view: "index" as const,
+    tables: tables.map((t) => ({ ...t, about: sizes.get(tableOf[t.name] ?? t.name) ?? null })),
+  };
+}

@@ -1,0 +1,118 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+/** What the benchmarks share: free ports, the app's process, signing in, memory, percentiles. */
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+export const DEMO_PASSWORD = "memberhall-demo";
+
+export const log = (...parts) => process.stderr.write(`${parts.join(" ")}\n`);
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts a process and waits until `url` answers. */
+export async function startProcess(name, args, { cwd = ROOT, env, url }) {
+  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: "pipe" });
+  let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited:\n${output}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${output}`);
+    await sleep(200);
+  }
+  return {
+    child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** The resident memory of a process, in MB (Linux). */
+export function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
+}
+
+export async function startApp({ dataDir, databaseUrl }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    NODE_ENV: "production",
+    DEMO: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const app = await startProcess("the app", ["dist/server.js"], { env, url: `${url}/api/config` });
+  return { ...app, url };
+}
+
+/** Signs a demo member in and returns their session cookie. */
+export async function signIn(url, login) {
+  const response = await fetch(`${url}/login`, {
+    method: "POST",
+    headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ login, password: DEMO_PASSWORD }),
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("mh_session="));
+  if (!cookie) throw new Error(`could not sign in as ${login} (${response.status})`);
+  return cookie.split(";")[0];
+}
+
+/** A fresh PostgreSQL database for the run, made from DATABASE_URL's server. */
+export async function freshPostgres(databaseUrl) {
+  const pg = (await import("pg")).default;
+  const name = `memberhall_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

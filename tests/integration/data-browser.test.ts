@@ -1,0 +1,109 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessions, users } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
+import { loader as exportLoader } from "~/routes/db_.$entity.export[.]csv";
+import { ENTITIES } from "~/services/data-browser.server";
+import { siteCookies } from "~/services/session.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createSession } from "../helpers/users";
+
+type Route = (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => unknown;
+
+/** The admins' data browser (/db/{entity}/{id?}): every main table, read-only, without secrets. */
+describe.each(drivers)("the data browser (%s)", (driver) => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  const cookie: Record<string, string> = {};
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database);
+    for (const u of await database.db.select().from(users)) {
+      const session = await createSession(database.db, u.id);
+      cookie[u.username] = await siteCookies(context.app!.config).session.serialize(session.id);
+      secrets.push(session.id);
+      if (u.passwordHash) secrets.push(u.passwordHash);
+    }
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  async function call(route: Route, path: string, params: Record<string, string>, as = "admin") {
+    try {
+      return (await route({
+        request: new Request(`http://localhost${path}`, { headers: { cookie: cookie[as] ?? "" } }),
+        params,
+        context,
+      })) as Response;
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  }
+
+  it("lists every kind of record, and none of them shows a secret", async () => {
+    const index = await (await call(recordsLoader, "/db", {})).json();
+    expect(index.tables.map((t: { name: string }) => t.name)).toEqual(Object.keys(ENTITIES));
+    for (const name of Object.keys(ENTITIES)) {
+      const page = await call(recordsLoader, `/db/${name}`, { entity: name });
+      expect(page.status, name).toBe(200);
+      const text = await page.text();
+      const csv = await (await call(exportLoader, `/db/${name}/export.csv`, { entity: name })).text();
+      for (const secret of secrets) {
+        expect(text.includes(secret), `${name} shows a secret`).toBe(false);
+        expect(csv.includes(secret), `${name}'s CSV holds a secret`).toBe(false);
+      }
+      expect(csv.split("\r\n")[0]).toMatch(/^id,/);
+    }
+  });
+
+  it("names a session by its code, and opens it by that code", async () => {
+    const list = await (
+      await call(recordsLoader, "/db/sessions?sort=createdAt&dir=asc", { entity: "sessions" })
+    ).json();
+    const [first] = list.rows as { id: string }[];
+    expect(first!.id).toMatch(/^[0-9a-f]{16}$/);
+    const record = await (
+      await call(recordsLoader, `/db/sessions/${first!.id}`, { entity: "sessions", view: first!.id })
+    ).json();
+    expect(record.fields.find((f: { key: string }) => f.key === "id").value).toBe(first!.id);
+    const [row] = await database.db.select().from(sessions).limit(1);
+    expect((await call(recordsLoader, `/db/sessions/${row!.id}`, { entity: "sessions", view: row!.id })).status).toBe(
+      404,
+    );
+  });
+
+  it("filters a list on its columns and pages it, and opens one record", async () => {
+    const audit = await (await call(recordsLoader, "/db/plans?kind=subscription", { entity: "plans" })).json();
+    expect(audit.rows.length).toBeGreaterThan(0);
+    expect(audit.rows.every((r: { kind: string }) => r.kind === "subscription")).toBe(true);
+    const refused = await (await call(recordsLoader, "/db/plans?kind=free-lunch", { entity: "plans" })).json();
+    expect(refused.errors).toEqual({ kind: 'Kind: "free-lunch" is not one of the choices' });
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    const record = await (
+      await call(recordsLoader, `/db/members/${admin!.id}`, { entity: "members", view: admin!.id })
+    ).json();
+    expect(record.fields.find((f: { key: string }) => f.key === "username").value).toBe("admin");
+  });
+
+  it("answers 404 for a kind or a record it does not have, and keeps members out", async () => {
+    expect((await call(recordsLoader, "/db/users", { entity: "users" })).status).toBe(404);
+    expect((await call(recordsLoader, "/db/constructor", { entity: "constructor" })).status).toBe(404);
+    expect(
+      (await call(recordsLoader, "/db/members/not-a-uuid", { entity: "members", view: "not-a-uuid" })).status,
+    ).toBe(404);
+    expect((await call(recordsLoader, "/db/notices/12345678", { entity: "notices", view: "12345678" })).status).toBe(
+      404,
+    );
+    expect((await call(exportLoader, "/db/nothing/export.csv", { entity: "nothing" })).status).toBe(404);
+    expect((await call(recordsLoader, "/db/plans", { entity: "plans" }, "member")).status).toBe(403);
+    expect((await call(exportLoader, "/db/plans/export.csv", { entity: "plans" }, "member")).status).toBe(403);
+  });
+});
