@@ -1,11 +1,23 @@
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
+CREATE TABLE "nol_version_features" (
+	"user_id" uuid NOT NULL,
+	"cause_code" text NOT NULL,
+	"descriptive_version" text NOT NULL,
+	"features" jsonb NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "nol_version_features_user_id_cause_code_descriptive_version_pk" PRIMARY KEY("user_id","cause_code","descriptive_version")
+);
+--> statement-breakpoint
 ALTER TABLE "audit_log" ADD COLUMN "ip" text;--> statement-breakpoint
+ALTER TABLE "causes" ADD COLUMN "default_features" jsonb DEFAULT '{"AllowNotarizeOnline":true}'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "form_entries" ADD COLUMN "hosted_id" text;--> statement-breakpoint
 ALTER TABLE "form_entries" ADD COLUMN "edit_link" text;--> statement-breakpoint
 ALTER TABLE "form_entries" ADD COLUMN "view_link" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "subscription_status" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "subscription_plan_id" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "last_seen_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "nol_version_features" ADD CONSTRAINT "nol_version_features_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "nol_version_features" ADD CONSTRAINT "nol_version_features_cause_code_causes_code_fk" FOREIGN KEY ("cause_code") REFERENCES "public"."causes"("code") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "coupon_redemptions_user_idx" ON "coupon_redemptions" USING btree ("user_id","coupon_id");--> statement-breakpoint
 CREATE INDEX "users_search_trgm_idx" ON "users" USING gin ((lower("username") || ' ' || lower("email") || ' ' || lower(coalesce("name", ''))) gin_trgm_ops);--> statement-breakpoint
@@ -71,4 +83,8 @@ BEGIN
 END;
 $$;--> statement-breakpoint
 CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
-  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();;--> statement-breakpoint
+INSERT INTO nol_version_features (user_id, cause_code, descriptive_version, features)
+SELECT DISTINCT e.user_id, e.cause_code, e.descriptive_version, c.default_features
+FROM nol_entries e JOIN causes c ON c.code = e.cause_code
+ON CONFLICT DO NOTHING;

@@ -54,6 +54,11 @@ export const causes = pgTable("causes", {
   code: text("code").primaryKey(),
   label: text("label").notNull(),
   name: text("name").notNull(),
+  /** The NoL features a new member version of the cause starts with (spec §3 nolFeatures). */
+  defaultFeatures: jsonb("default_features")
+    .$type<{ AllowNotarizeOnline: boolean }>()
+    .notNull()
+    .default({ AllowNotarizeOnline: true }),
   createdAt: createdAt(),
 });
 
@@ -537,6 +542,26 @@ export const nolEntries = pgTable(
     uniqueIndex("nol_entries_edit_hash_key").on(t.editHash),
     uniqueIndex("nol_entries_view_hash_key").on(t.viewHash),
   ],
+);
+
+/**
+ * A member version's NoL features (spec §3): its cause's defaults when its first entry was
+ * made, then as an admin sets them. Changing a cause's defaults changes new versions only.
+ */
+export const nolVersionFeatures = pgTable(
+  "nol_version_features",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code),
+    descriptiveVersion: text("descriptive_version").notNull(),
+    features: jsonb("features").$type<{ AllowNotarizeOnline: boolean }>().notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.causeCode, t.descriptiveVersion] })],
 );
 
 export const respondents = pgTable(

@@ -65,6 +65,12 @@ export const memberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("renew-now") }),
   z.object({ intent: z.literal("end-session"), session: z.string().regex(/^[0-9a-f]{16}$/, "Choose a session") }),
   z.object({
+    intent: z.literal("version-features"),
+    cause: z.string().trim().min(1).max(40),
+    version: z.string().trim().min(1).max(120),
+    allowNotarizeOnline: z.literal("on").optional(),
+  }),
+  z.object({
     intent: z.literal("flags"),
     nolCreator: z.literal("on").optional(),
     nolTester: z.literal("on").optional(),

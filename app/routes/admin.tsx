@@ -2,16 +2,21 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPage, ENTER_USERNAME, representSchema } from "~/components/admin/admin-page";
+import { Dashboard } from "~/components/admin/dashboard";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
+import { dashboard } from "~/services/dashboard.server";
 import { requireAdmin } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { viewer } = await requireAdmin(request, context);
-  return json({ agent: viewer.agent?.username ?? null });
+  const { viewer, services } = await requireAdmin(request, context);
+  return json(
+    { agent: viewer.agent?.username ?? null, dashboard: await dashboard(services) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -36,6 +41,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Admin() {
-  const { agent } = useLoaderData<typeof loader>();
-  return <AdminPage agent={agent} lastResult={useActionData<typeof action>()?.result} />;
+  const { agent, dashboard: numbers } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <AdminPage agent={agent} lastResult={useActionData<typeof action>()?.result} />
+      <Dashboard data={numbers} />
+    </>
+  );
 }

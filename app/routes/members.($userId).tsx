@@ -15,6 +15,7 @@ import { bulkMemberAction } from "~/services/member-bulk.server";
 import { memberList, memberListChoices, memberListQuery } from "~/services/member-listing.server";
 import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
 import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
+import { setVersionFeatures } from "~/services/nol/features.server";
 import { requireAdmin, type Viewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
@@ -60,6 +61,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       case "end-session":
         await endMemberSession(services, viewer, found.id, form.session);
         return { member: found, message: `That session of ${found.username} is logged out.` };
+      case "version-features":
+        await setVersionFeatures(
+          services,
+          viewer,
+          { userId: found.id, causeCode: form.cause, version: form.version },
+          { AllowNotarizeOnline: form.allowNotarizeOnline === "on" },
+        );
+        return { member: found, message: `The features of ${form.cause} · ${form.version} are saved.` };
       case "flags":
         await setMemberFlags(services, viewer, found.id, {
           nolCreator: form.nolCreator === "on",

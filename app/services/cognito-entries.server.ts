@@ -11,6 +11,7 @@ import { newFormHash } from "~/lib/form-hash.server";
 import { secretMatches } from "~/lib/same-secret.server";
 import { recordNotices } from "./documents/records.server";
 import { receiveHostedSupport } from "./hosted-support.server";
+import { keepVersionFeatures } from "./nol/features.server";
 import { authEntry, causeOpenTo, memberByUsername, requireCauseCode } from "./nol/access.server";
 
 const isoDate = z
@@ -163,6 +164,11 @@ export async function receiveCognitoEntry(
     const knownVersion = Number((existing?.data as { Entry?: { Version?: number } } | undefined)?.Entry?.Version ?? 0);
     if (!existing) {
       await tx.insert(nolEntries).values({ id: entry.Id, editHash: newFormHash(), viewHash: newFormHash(), ...values });
+      await keepVersionFeatures(tx as unknown as Database, {
+        userId: owner.id,
+        causeCode: f.Cause,
+        version: f.DescriptiveVersion,
+      });
     } else if (entry.Entry.Version > knownVersion) {
       // An older version delivered late never overwrites a newer one.
       await tx.update(nolEntries).set(values).where(eq(nolEntries.id, entry.Id));

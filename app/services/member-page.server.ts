@@ -20,6 +20,7 @@ import { deviceOf } from "~/domain/profile";
 import { actorOf } from "./accounts.server";
 import { audit } from "./audit.server";
 import { memberBilling, memberDetail } from "./members.server";
+import { featuresOf } from "./nol/features.server";
 import { sessionCode } from "./profile.server";
 import type { Viewer } from "./session.server";
 
@@ -101,6 +102,13 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
       .orderBy(desc(auditLog.id))
       .limit(50),
   ]);
+  const versionRows = await db
+    .selectDistinct({ cause: nolEntries.causeCode, version: nolEntries.descriptiveVersion })
+    .from(nolEntries)
+    .where(eq(nolEntries.userId, id))
+    .orderBy(nolEntries.causeCode, nolEntries.descriptiveVersion)
+    .limit(50);
+  const features = await featuresOf(db, id, null);
   await audit(db, actorOf(admin), "members.view", "user", id);
   return {
     detail: { ...detail, lastSeenAt: iso(member.lastSeenAt) },
@@ -115,6 +123,7 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
       rounds: e.nolTracking.length,
       updatedAt: e.updatedAt.toISOString(),
     })),
+    versions: versionRows.map((v, i) => ({ ...v, id: `${v.cause}-${i + 1}`, ...features(v.cause, v.version) })),
     notices: noticeRows.map(({ notice, claim, notarization }) => ({
       id: notice.id,
       cause: claim.causeCode,

@@ -61,6 +61,7 @@ const MATRIX: Row[] = [
   ["/profile/notices", "login", 200, "setup", 200],
   ["/profile/account", "login", 404, "setup", 404],
   ["/admin", "login", 403, "setup", 200],
+  ["/causes", "login", 403, "setup", 200],
   ["/admin/jobs", "login", 403, "setup", 200],
   ["/admin/templates", "login", 403, "setup", 200],
   ["/admin/templates/1", "login", 403, "setup", 200],

@@ -15,6 +15,7 @@ const PROTECTED: [path: string, routeId: string][] = [
   ["/members", "routes/members.($userId)"],
   ["/members/00000000-0000-0000-0000-000000000000", "routes/members.($userId)"],
   ["/admin", "routes/admin"],
+  ["/causes", "routes/causes"],
   ["/admin/jobs", "routes/admin_.jobs"],
   ["/db", "routes/db.($entity).($view)"],
   ["/db/mail_outbox", "routes/db.($entity).($view)"],

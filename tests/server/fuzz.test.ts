@@ -39,6 +39,7 @@ const FORM_TARGETS: [string, Role][] = [
   ["/admin/templates/1", "member"],
   ["/members/{memberId}", "admin"],
   ["/members", "admin"],
+  ["/causes", "admin"],
   ["/members?status=ACTIVE", "member"],
   ["/members/not-a-uuid", "admin"],
   ["/nol/creator/traffic-stop/notice", "creator"],

@@ -22,6 +22,7 @@ export const representSchema = z.discriminatedUnion("intent", [
 const ADMIN_LINKS = [
   { to: "/members", label: "Members" },
   { to: "/coupon/discounts", label: "Coupons" },
+  { to: "/causes", label: "Causes" },
   { to: "/admin/jobs", label: "Background jobs" },
   { to: "/admin/templates", label: "Document templates" },
   ...RECORDS,

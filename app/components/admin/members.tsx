@@ -113,6 +113,40 @@ export function MemberDetail({ page }: { page: Page }) {
           ]}
         />
         <Rows
+          rows={page.versions}
+          empty="No member versions."
+          columns={[
+            { header: "Version", cell: (v) => `${v.cause} · ${v.version}` },
+            {
+              header: "Features",
+              cell: (v) => (
+                <Form method="post" className="inline-form">
+                  <input type="hidden" name="cause" value={v.cause} />
+                  <input type="hidden" name="version" value={v.version} />
+                  <div className="checkbox">
+                    <input
+                      id={`features-${v.id}`}
+                      type="checkbox"
+                      name="allowNotarizeOnline"
+                      value="on"
+                      defaultChecked={v.AllowNotarizeOnline}
+                    />
+                    <label htmlFor={`features-${v.id}`}>May be notarized online</label>
+                  </div>
+                  <SubmitButton
+                    name="intent"
+                    value="version-features"
+                    pendingText="Saving…"
+                    aria-label={`Save the features of ${v.cause} · ${v.version}`}
+                  >
+                    Save
+                  </SubmitButton>
+                </Form>
+              ),
+            },
+          ]}
+        />
+        <Rows
           rows={page.notices}
           empty="No notices yet."
           columns={[

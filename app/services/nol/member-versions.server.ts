@@ -1,10 +1,10 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { pendingSubmissions } from "~/db/schema";
-import { DEFAULT_NOL_FEATURES } from "~/domain/documents/notarize-offer";
 import type { UserRow, Viewer } from "../session.server";
 import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
 import { entriesOf, entryJson } from "./entries.server";
+import { featuresOf } from "./features.server";
 
 /**
  * GET /api/entry/nol-member-versions (spec §7): the owner's entries (of a cause, or one by
@@ -27,12 +27,13 @@ export async function memberVersions(
       ),
     )
     .orderBy(desc(pendingSubmissions.createdAt));
+  const features = await featuresOf(services.db, owner.id, query.cause);
   const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
   for (const row of rows) {
     versions.set(`${row.causeCode}\0${row.descriptiveVersion}`, {
       CauseCode: row.causeCode,
       DescriptiveVersion: row.descriptiveVersion,
-      ...DEFAULT_NOL_FEATURES,
+      ...features(row.causeCode, row.descriptiveVersion),
     });
   }
   return {

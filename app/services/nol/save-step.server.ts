@@ -32,6 +32,7 @@ import {
   type VersionState,
 } from "./entries.server";
 import { recordPending } from "./pending.server";
+import { keepVersionFeatures } from "./features.server";
 
 /** Saving one step of a member version through the built-in forms (spec §4, §5). */
 
@@ -144,6 +145,11 @@ class StepWriter {
         ...values,
       })
       .returning();
+    await keepVersionFeatures(this.tx, {
+      userId: this.owner.id,
+      causeCode: this.input.causeCode,
+      version: this.input.version,
+    });
     return row!;
   }
 

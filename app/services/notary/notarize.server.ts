@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { claims, notarizations, notices } from "~/db/schema";
-import { DEFAULT_NOL_FEATURES, notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
+import { notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
 import { documentFilename } from "~/domain/documents/document-data";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { noticeIdsSchema } from "~/domain/documents/notice-ids";
@@ -12,6 +12,7 @@ import { NotaryRefused, NotaryUnavailable, type NotaryStatus, type NotaryTransac
 import { noticeJson, noticeOf, noticesOf, type NoticeRecord } from "../documents/notices.server";
 import { renderNoticePdf } from "../documents/render.server";
 import { entriesOf, versionState } from "../nol/entries.server";
+import { featuresOf } from "../nol/features.server";
 import type { UserRow, Viewer } from "../session.server";
 
 /**
@@ -82,8 +83,9 @@ function idempotencyKey(noticeId: number, existing: NotarizationRow | null, now:
 export async function versionOffer(db: Database, member: Pick<UserRow, "id">, causeCode: string, version: string) {
   const state = versionState(await entriesOf(db, member.id, causeCode), version);
   const records = (await noticesOf(db, member, causeCode)).filter((r) => r.claim.nolVersion === version);
+  const features = await featuresOf(db, member.id, causeCode);
   const offer = notarizeOffer({
-    features: DEFAULT_NOL_FEATURES,
+    features: features(causeCode, version),
     step: state.step,
     noticeRounds: records.map((r) => r.notice.roundCnt),
   });

@@ -1,0 +1,160 @@
+import type { SubmissionResult } from "@conform-to/react";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { ErrorList } from "~/components/forms/fields";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-admin";
+import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
+
+type Data = SerializeFrom<Awaited<ReturnType<typeof causeCatalogueAdmin>>>;
+type Result = SubmissionResult<string[]> | undefined;
+
+/** The errors of the form that was sent, shown by that form only. */
+function errorsFor(result: Result, code: string | null, field: string): string[] | undefined {
+  const sent = (result?.initialValue as Record<string, unknown> | undefined) ?? {};
+  const sameForm = code === null ? sent.intent === "add-cause" : sent.intent === "save-cause" && sent.code === code;
+  return sameForm ? (result?.error?.[field] ?? undefined) : undefined;
+}
+
+function TextInput({
+  id,
+  name,
+  label,
+  value,
+  errors,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  errors?: string[];
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        defaultValue={value}
+        required
+        maxLength={80}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? `${id}-error` : undefined}
+      />
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+function CauseEditor({
+  cause,
+  countries,
+  lastResult,
+}: {
+  cause: Data["causes"][number];
+  countries: Data["countries"];
+  lastResult: Result;
+}) {
+  const id = (part: string) => `cause-${cause.code}-${part}`;
+  const formErrors = errorsFor(lastResult, cause.code, "");
+  return (
+    <article className="card" aria-labelledby={id("title")}>
+      <h2 id={id("title")}>
+        {cause.name} <span className="muted">({cause.code})</span>
+      </h2>
+      <Form method="post" className="form">
+        <input type="hidden" name="intent" value="save-cause" />
+        <input type="hidden" name="code" value={cause.code} />
+        {formErrors ? <ErrorList errors={formErrors} /> : null}
+        <TextInput
+          id={id("name")}
+          name="name"
+          label="Name"
+          value={cause.name}
+          errors={errorsFor(lastResult, cause.code, "name")}
+        />
+        <TextInput
+          id={id("label")}
+          name="label"
+          label="Label"
+          value={cause.label}
+          errors={errorsFor(lastResult, cause.code, "label")}
+        />
+        <fieldset>
+          <legend>Offered in</legend>
+          <div className="list-filters">
+            {countries.map((country) => (
+              <div className="field" key={country.code}>
+                <label htmlFor={id(`status-${country.code}`)}>{country.name}</label>
+                <select
+                  id={id(`status-${country.code}`)}
+                  name={`status.${country.code.trim()}`}
+                  defaultValue={cause.status[country.code.trim()] ?? NOT_OFFERED}
+                >
+                  <option value={NOT_OFFERED}>Not offered</option>
+                  {CAUSE_STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ))}
+          </div>
+        </fieldset>
+        <div className="checkbox">
+          <input
+            id={id("notarize")}
+            type="checkbox"
+            name="allowNotarizeOnline"
+            value="on"
+            defaultChecked={cause.allowNotarizeOnline}
+          />
+          <label htmlFor={id("notarize")}>New versions may be notarized online (AllowNotarizeOnline)</label>
+        </div>
+        <p className="muted">A change of this reaches new member versions only; a member's page changes one version.</p>
+        <SubmitButton name="intent" value="save-cause" pendingText="Saving…" aria-label={`Save ${cause.name}`}>
+          Save
+        </SubmitButton>
+      </Form>
+    </article>
+  );
+}
+
+/** /causes: each cause's statuses by country (live, testing, beta), its forms, and the features of its new versions. */
+export function CauseCatalogue({ data, lastResult }: { data: Data; lastResult: Result }) {
+  return (
+    <>
+      <section className="card card-wide" aria-labelledby="causes-title">
+        <h1 id="causes-title">Causes</h1>
+        {data.causes.length === 0 ? (
+          <Alert kind="warn" title="Missing causes">
+            The catalogue has no causes: members cannot start a notice until one is added.
+          </Alert>
+        ) : null}
+        <p>
+          Every cause uses the NoL forms {CAUSE_FORMS.map((f) => `${f.name} (${f.id})`).join(", ")}. A live cause is
+          open to NoL creators and testers, a testing cause to testers only, and a beta cause is listed but closed.
+        </p>
+        <Form method="post" className="form">
+          <h2>Add a cause</h2>
+          <input type="hidden" name="intent" value="add-cause" />
+          <TextInput
+            id="new-code"
+            name="code"
+            label="Code (2 to 6 letters)"
+            value=""
+            errors={errorsFor(lastResult, null, "code")}
+          />
+          <TextInput id="new-name" name="name" label="Name" value="" errors={errorsFor(lastResult, null, "name")} />
+          <TextInput id="new-label" name="label" label="Label" value="" errors={errorsFor(lastResult, null, "label")} />
+          <SubmitButton pendingText="Adding…">Add the cause</SubmitButton>
+        </Form>
+      </section>
+      {data.causes.map((cause) => (
+        <CauseEditor key={cause.code} cause={cause} countries={data.countries} lastResult={lastResult} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** The admins' cause catalogue (/causes): a cause's names, its statuses by country, and the features new versions start with. */
+
+export const CAUSE_STATUSES = ["live", "testing", "beta"] as const;
+export const NOT_OFFERED = "none";
+
+/** The NoL forms every cause uses (spec §3 form ids). */
+export const CAUSE_FORMS = [
+  { id: 187, name: "NoL creator 2" },
+  { id: 189, name: "Profile billing" },
+  { id: 194, name: "Billing" },
+] as const;
+
+const causeCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2,6}$/, "A cause code is 2 to 6 letters");
+const text = (what: string) =>
+  z
+    .string({ required_error: `Enter the ${what}` })
+    .trim()
+    .min(1, `Enter the ${what}`)
+    .max(80, "Use at most 80 characters");
+
+export const causeFormSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("save-cause"),
+    code: causeCode,
+    label: text("label"),
+    name: text("name"),
+    allowNotarizeOnline: z.literal("on").optional(),
+    // One status per country: status.US=live …; "none" leaves the cause out of that country.
+    status: z.record(z.string().regex(/^[A-Z]{2}$/), z.enum([...CAUSE_STATUSES, NOT_OFFERED])).default({}),
+  }),
+  z.object({ intent: z.literal("add-cause"), code: causeCode, label: text("label"), name: text("name") }),
+]);
+export type CauseForm = z.infer<typeof causeFormSchema>;
