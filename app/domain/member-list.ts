@@ -8,6 +8,7 @@ export const BULK_ACTIONS = [
   "set-nolTester",
   "clear-nolTester",
   "email",
+  "export",
 ] as const;
 
 export const bulkFormSchema = z
@@ -42,11 +43,13 @@ export type BulkForm = z.infer<typeof bulkFormSchema>;
 
 export type MemberBulkAction =
   | { kind: "flag"; flag: "nolCreator" | "nolTester"; value: boolean; ids: readonly string[] | "all" }
-  | { kind: "email"; subject: string; body: string; ids: readonly string[] | "all" };
+  | { kind: "email"; subject: string; body: string; ids: readonly string[] | "all" }
+  | { kind: "export"; ids: readonly string[] | "all" };
 
 export function bulkActionOf(form: BulkForm): MemberBulkAction {
   const ids = form.scope === "all" ? "all" : form.ids;
   if (form.action === "email") return { kind: "email", subject: form.subject ?? "", body: form.body ?? "", ids };
+  if (form.action === "export") return { kind: "export", ids };
   const [verb, flag] = form.action.split("-") as ["set" | "clear", "nolCreator" | "nolTester"];
   return { kind: "flag", flag, value: verb === "set", ids };
 }
@@ -55,6 +58,7 @@ export function bulkActionOf(form: BulkForm): MemberBulkAction {
 export function bulkDoneMessage(action: MemberBulkAction, reached: number): string {
   const members = `${reached} ${reached === 1 ? "member" : "members"}`;
   if (action.kind === "email") return `The e-mail is on its way to ${members}.`;
+  if (action.kind === "export") return `${members} exported.`;
   const role = action.flag === "nolCreator" ? "NoL creator" : "NoL tester";
   return action.value ? `${members} became ${role}.` : `${members} are no longer ${role}.`;
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { json, redirectDocument } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { MemberList } from "~/components/admin/member-list";
@@ -95,6 +95,11 @@ async function bulkAction(request: Request, viewer: Viewer, services: AppService
   const { query } = memberListQuery(url.searchParams);
   return withFormErrors(submission, async () => {
     const action = bulkActionOf(submission.value);
+    // An export is the list's CSV, of the members ticked or of the whole filter: a download.
+    if (action.kind === "export") {
+      const ticked = action.ids === "all" ? [] : action.ids.map((id) => ["ids", id]);
+      return redirectDocument(`/members/export.csv?${listSearch(query)}&${new URLSearchParams(ticked)}`);
+    }
     const { reached, queued } = await bulkMemberAction(services, viewer, action, query);
     const message = queued
       ? "The e-mail is being sent to every member of the list; the jobs page shows how it goes."

@@ -25,6 +25,7 @@ export async function bulkMemberAction(
   const { db } = services;
   const actor = actorOf(admin);
   const selection = action.ids === "all" ? { filters: query.filters } : { ids: action.ids.length };
+  if (action.kind === "export") throw new Error("An export is a download, not a change");
   if (action.kind === "email") {
     if (action.ids === "all") {
       await enqueue(services, "members-mail", {

@@ -134,6 +134,18 @@ export const memberListing: Listing = {
       },
     },
     {
+      key: "ids",
+      label: "Members ticked",
+      filter: { kind: "equals" },
+      where: (value) =>
+        sql`${users.id} in (${sql.join(
+          text(value)
+            .split(",")
+            .map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+    },
+    {
       key: "coupon",
       label: "Coupon used",
       filter: { kind: "equals" },
@@ -154,7 +166,15 @@ const DEFAULT_ORDER = { sort: "joined", dir: "desc" } as const;
 
 /** The list's query from the page's URL, with what could not be read named. */
 export function memberListQuery(params: URLSearchParams) {
-  return readListQuery(params, [...memberListing.columns, ...memberListing.filters!], DEFAULT_ORDER);
+  const fields = [...memberListing.columns, ...memberListing.filters!].filter((f) => f.key !== "ids");
+  const read = readListQuery(params, fields, DEFAULT_ORDER);
+  // The members ticked for an export: ?ids=…&ids=…
+  if (params.has("ids")) {
+    const ids = z.array(z.string().uuid()).min(1).max(500).safeParse(params.getAll("ids"));
+    if (ids.success) read.query.filters.ids = ids.data.join(",");
+    else read.errors.ids = "Members ticked: at most 500 members, each by its id";
+  }
+  return read;
 }
 
 export async function memberList(services: AppServices, query: ListQuery) {

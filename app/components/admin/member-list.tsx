@@ -222,6 +222,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
             <option value="set-nolTester">Make NoL tester</option>
             <option value="clear-nolTester">Remove NoL tester</option>
             <option value="email">Send an e-mail</option>
+            <option value="export">Export as CSV</option>
           </SelectField>
           <SelectField meta={fields.scope} label="Which members">
             <option value="selected">The members ticked on this page</option>
