@@ -207,7 +207,7 @@ export const ENTITIES: Record<string, Entity> = {
 
 export function entityOf(name: string): Entity {
   const found = Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined;
-  if (!found) throw notFound("No such record kind");
+  if (!found) throw notFound();
   return found;
 }
 
@@ -250,8 +250,8 @@ export function entityCsv(db: Database, name: string, query: ListQuery) {
 export async function entityRecord(db: Database, name: string, id: string) {
   const entity = entityOf(name);
   const { listing } = entity;
-  if (listing.id.type === "uuid" && !/^[0-9a-f-]{36}$/i.test(id)) throw notFound("No such record");
-  if (listing.id.type === "bigint" && !/^\d{1,18}$/.test(id)) throw notFound("No such record");
+  if (listing.id.type === "uuid" && !/^[0-9a-f-]{36}$/i.test(id)) throw notFound();
+  if (listing.id.type === "bigint" && !/^\d{1,18}$/.test(id)) throw notFound();
   const fields = listing.columns.map((c) =>
     c.kind === "date"
       ? sql`to_char(${c.select} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as ${sql.identifier(c.key)}`
@@ -261,7 +261,7 @@ export async function entityRecord(db: Database, name: string, id: string) {
     sql`select ${sql.join(fields, sql`, `)} from ${listing.from} where ${listing.id.expr} = cast(${id} as ${sql.raw(listing.id.type)}) limit 1`,
   )) as unknown as { rows: Record<string, unknown>[] };
   const row = result.rows[0];
-  if (!row) throw notFound("No such record");
+  if (!row) throw notFound();
   return {
     view: "record" as const,
     name,

@@ -373,7 +373,7 @@ describe("Cognito webhooks", () => {
   it("files a suggestion through Cognito's API and puts it in the admins' review queue", async () => {
     cognitoEntries.clear();
     const member = (await database.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.username, "member") }))!;
-    const viewer = { user: member, member, agent: null } as unknown as Viewer;
+    const viewer = { user: member, member, agent: null, session: { ip: "203.0.113.9" } } as unknown as Viewer;
     const made = await suggestRespondent(context.app!, viewer, {
       name: "Hosted Clerk",
       type: "Individual",

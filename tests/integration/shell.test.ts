@@ -211,10 +211,11 @@ describe("the app shell's services", () => {
           params: { entity, view },
           context,
         }).catch((thrown: unknown) => thrown as Response);
-      expect(await (await load("audit_log")).json()).toMatchObject({ view: "audit" });
+      expect(await (await load("audit_log")).json()).toMatchObject({ view: "list", title: "Audit log" });
       for (const [entity, view] of [
         ["users", undefined],
-        ["audit_log", "1"],
+        ["audit_log", "999999999"],
+        ["audit_log", "not-a-number"],
         ["mail_outbox", "abc"],
         ["mail_outbox", "999999"],
       ]) {
