@@ -25,6 +25,9 @@ CREATE INDEX "users_created_idx" ON "users" USING btree ("created_at","id");--> 
 CREATE INDEX "users_country_created_idx" ON "users" USING btree ("country_code","created_at","id");--> statement-breakpoint
 CREATE INDEX "users_status_created_idx" ON "users" USING btree ("subscription_status","created_at","id");--> statement-breakpoint
 CREATE INDEX "users_last_seen_idx" ON "users" USING btree ("last_seen_at","id");--> statement-breakpoint
+CREATE INDEX "users_admin_created_idx" ON "users" USING btree ("created_at","id") WHERE "users"."admin";--> statement-breakpoint
+CREATE INDEX "users_creator_created_idx" ON "users" USING btree ("created_at","id") WHERE "users"."nol_creator";--> statement-breakpoint
+CREATE INDEX "users_tester_created_idx" ON "users" USING btree ("created_at","id") WHERE "users"."nol_tester";--> statement-breakpoint
 CREATE INDEX "users_name_sort_idx" ON "users" USING btree (coalesce(lower("name"), ''),"id");--> statement-breakpoint
 CREATE INDEX "users_country_sort_idx" ON "users" USING btree (coalesce("country_code", ''),"id");--> statement-breakpoint
 CREATE INDEX "users_status_sort_idx" ON "users" USING btree (coalesce("subscription_status", ''),"id");--> statement-breakpoint

@@ -121,6 +121,16 @@ export const users = pgTable(
     index("users_country_created_idx").on(t.countryCode, t.createdAt, t.id),
     index("users_status_created_idx").on(t.subscriptionStatus, t.createdAt, t.id),
     index("users_last_seen_idx").on(t.lastSeenAt, t.id),
+    // The few admins, creators and testers, newest first.
+    index("users_admin_created_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.admin}`),
+    index("users_creator_created_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.nolCreator}`),
+    index("users_tester_created_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.nolTester}`),
     // The list's sort orders of the nullable columns (app/services/member-listing.server.ts).
     index("users_name_sort_idx").on(sql`coalesce(lower(${t.name}), '')`, t.id),
     index("users_country_sort_idx").on(sql`coalesce(${t.countryCode}, '')`, t.id),

@@ -23,7 +23,7 @@ import {
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
 import { readListQuery, type ColumnKind, type ListQuery } from "~/domain/listing";
-import { listCount, listCsv, listPage, type Listing, type SqlColumn } from "./listing.server";
+import { listCsv, listView, type Listing, type SqlColumn } from "./listing.server";
 import { memberListing } from "./member-listing.server";
 
 /**
@@ -220,10 +220,7 @@ export function entityQuery(entity: Entity, params: URLSearchParams) {
 export async function entityList(db: Database, name: string, params: URLSearchParams) {
   const entity = entityOf(name);
   const { query, errors } = entityQuery(entity, params);
-  const [page, count] = await Promise.all([
-    listPage(db, entity.listing, query),
-    listCount(db, entity.listing, query.filters),
-  ]);
+  const { count, ...page } = await listView(db, entity.listing, query);
   const columns = entity.shown.map((key) => entity.listing.columns.find((c) => c.key === key)!);
   return {
     view: "list" as const,

@@ -33,6 +33,12 @@ export type ListFilter = {
   label: string;
   filter: ColumnFilter;
   where: (value: FilterValue) => SQL | undefined;
+  /**
+   * Whether the value can find its rows through an index of its own (a trigram search). When
+   * the rows it finds are few, the list sorts them rather than walking its sort order's index
+   * past all the others (listView).
+   */
+  narrows?: (value: FilterValue) => boolean;
 };
 
 export type Listing = {
@@ -105,6 +111,19 @@ function selected(column: SqlColumn): SQL {
   return column.select;
 }
 
+function unindexed(expr: SQL, kind: ColumnKind): SQL {
+  switch (kind) {
+    case "date":
+      return sql`(${expr} + interval '0 seconds')`;
+    case "number":
+      return sql`(${expr} + 0)`;
+    case "boolean":
+      return sql`(${expr} and true)`;
+    default:
+      return sql`(${expr} || '')`;
+  }
+}
+
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 /** Reads one batch of rows from a position, in the list's order or against it. */
@@ -114,9 +133,12 @@ async function readBatch(
   query: Pick<ListQuery, "sort" | "dir" | "filters">,
   position: { after?: Cursor | null; before?: Cursor | null },
   limit: number,
+  narrowed = false,
 ) {
   const column = sortColumn(listing, query.sort);
-  const sortBy = column.sortBy ?? column.select;
+  // The same order, written so that no index serves it: the planner then reads the few rows
+  // the narrowing filter's index finds and sorts them.
+  const sortBy = narrowed ? unindexed(column.sortBy ?? column.select, column.kind) : (column.sortBy ?? column.select);
   const id = listing.id.expr;
   const backwards = Boolean(position.before);
   // Reading backwards runs the order the other way, then turns the rows round.
@@ -161,8 +183,14 @@ function shape(listing: Listing, row: Record<string, unknown>): ListRow {
 }
 
 /** One page of the list, with the cursors of the pages on either side. */
-export async function listPage(db: Database, listing: Listing, query: ListQuery, pageSize = LIST_PAGE_SIZE) {
-  const { rows, more } = await readBatch(db, listing, query, query, pageSize);
+export async function listPage(
+  db: Database,
+  listing: Listing,
+  query: ListQuery,
+  pageSize = LIST_PAGE_SIZE,
+  narrowed = false,
+) {
+  const { rows, more } = await readBatch(db, listing, query, query, pageSize, narrowed);
   const first = rows[0];
   const last = rows.at(-1);
   const hasPrevious = query.before ? more : Boolean(query.after);
@@ -190,6 +218,23 @@ export async function listCount(db: Database, listing: Listing, filters: ListQue
   const n = Number(row?.n ?? 0);
   if (n <= cap) return { n, capped: false };
   return { n: Number.isFinite(estimate) ? Math.max(cap + 1, estimate) : cap + 1, capped: true };
+}
+
+/** Rows a narrowing filter may find and still be sorted rather than read in index order. */
+const NARROW_ROWS = 2_000;
+
+/**
+ * A page and the count. The count comes first: when a filter that has an index of its own
+ * (a search) finds few rows, the page sorts those instead of walking the sort order's index.
+ */
+export async function listView(db: Database, listing: Listing, query: ListQuery) {
+  const count = await listCount(db, listing, query.filters);
+  const narrowing = (listing.filters ?? []).some((f) => {
+    const value = query.filters[f.key];
+    return value !== undefined && f.narrows?.(value) === true;
+  });
+  const narrowed = narrowing && !count.capped && count.n <= NARROW_ROWS;
+  return { ...(await listPage(db, listing, query, LIST_PAGE_SIZE, narrowed)), count };
 }
 
 /** The top node's row estimate of an EXPLAIN (FORMAT JSON) answer, as either driver returns it. */

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { readListQuery, type FilterValue, type ListQuery } from "~/domain/listing";
 import { audit } from "./audit.server";
 import type { JobDefinition } from "./jobs.server";
-import { listCount, listCsv, listIds, listPage, type Listing } from "./listing.server";
+import { listCsv, listIds, listView, type Listing } from "./listing.server";
 
 /**
  * The admins' members list (/members) at community scale: search, filters, sort by any shown
@@ -115,6 +115,8 @@ export const memberListing: Listing = {
       filter: { kind: "contains" },
       // The expression of the trigram index users_search_trgm_idx, so the search uses it.
       where: (value) => sql`${memberSearchText(users)} like ${like(text(value).toLowerCase())}`,
+      // Three characters make a trigram: shorter text matches too many members to narrow.
+      narrows: (value) => text(value).length >= 3,
     },
     {
       key: "role",
@@ -178,11 +180,7 @@ export function memberListQuery(params: URLSearchParams) {
 }
 
 export async function memberList(services: AppServices, query: ListQuery) {
-  const [page, count] = await Promise.all([
-    listPage(services.db, memberListing, query),
-    listCount(services.db, memberListing, query.filters),
-  ]);
-  return { ...page, count };
+  return listView(services.db, memberListing, query);
 }
 
 export function memberCsv(services: AppServices, query: ListQuery) {

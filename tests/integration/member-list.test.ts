@@ -268,6 +268,31 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     ]);
   });
 
+  it("pages a narrow search the same whether it sorts the rows found or walks the sort's index", async () => {
+    for (const sort of ["joined", "username", "seen"]) {
+      const { query } = memberListQuery(new URLSearchParams(`q=lm0&sort=${sort}&dir=desc`));
+      const read = async (narrowed: boolean) => {
+        const all: string[] = [];
+        let after: string | null = null;
+        do {
+          const page = await listPage(
+            database.db,
+            memberListing,
+            { ...query, after: decodeCursor(after) },
+            13,
+            narrowed,
+          );
+          all.push(...page.rows.map((r) => String(r.username)));
+          after = page.next;
+        } while (after);
+        return all;
+      };
+      const walked = await read(false);
+      expect(walked).toHaveLength(100);
+      expect(await read(true)).toEqual(walked);
+    }
+  });
+
   it("counts up to its cap, and past it gives the database's estimate, never below the cap", async () => {
     expect((await list("q=lm0")).count).toEqual({ n: 100, capped: false });
     const { query } = memberListQuery(new URLSearchParams("q=lm0"));
