@@ -50,12 +50,12 @@ test("an admin filters members, sorts, pages, exports, opens a member, logs out 
   await page.getByRole("link", { name: "sm000051" }).click();
   await expect(page.getByRole("heading", { name: "sm000051" })).toBeVisible();
   const sessions = page.getByRole("region", { name: "Sessions" });
-  await sessions
-    .getByRole("button", { name: /^Log out the session/ })
-    .first()
-    .click();
+  const logOut = sessions.getByRole("button", { name: /^Log out the session/ });
+  const open = await logOut.count();
+  expect(open).toBeGreaterThan(0);
+  await logOut.first().click();
   await expect(page.getByText("That session of sm000051 is logged out.")).toBeVisible();
-  await expect(sessions.getByText("No session is open.")).toBeVisible();
+  await expect(logOut).toHaveCount(open - 1);
   const trail = page.getByRole("region", { name: "Audit trail" });
   await expect(trail.getByRole("row", { name: /admin.*sessions\.revoke-one/ })).toBeVisible();
 });

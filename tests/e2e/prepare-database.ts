@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import path from "node:path";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex } from "@noble/hashes/utils";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { loadConfig } from "~/config/config.server";
 import { migrationsFolder, openDatabase, type Database } from "~/db/client.server";
 import { users } from "~/db/schema";
@@ -90,9 +90,19 @@ export async function prepareDatabase(env: Record<string, string>): Promise<void
   try {
     await database.migrate();
     await seedDemo(database.db, { demoPassword: config.demoPassword });
-    // A thousand more members, for the admins' list to filter and page through.
+    // A thousand more members, for the admins' list to filter and page through; one of them
+    // with sessions enough for the admin's test to log one out each time it runs.
     await seedScale(database, { members: 1_000, entries: 2_000 });
     const { db } = database;
+    const [listed] = await db.select({ id: users.id }).from(users).where(eq(users.username, "sm000051"));
+    for (let i = 0; i < 10; i += 1) {
+      await startSession(db, {
+        userId: listed!.id,
+        carrier: "cookie",
+        ip: "198.51.100.51",
+        userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0",
+      });
+    }
     const members = await db
       .select({ id: users.id, username: users.username })
       .from(users)
