@@ -7,7 +7,9 @@ export function requiredText(message: string, max: number, tooLong?: string) {
   return z.string({ required_error: message }).trim().min(1, message).max(max, tooLong);
 }
 
-export const USERNAME_RULE = "3 to 32 characters: lower-case letters, digits, _ and -";
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_RULE } from "./account-text";
+
+export { PASSWORD_MAX, PASSWORD_MIN, USERNAME_RULE };
 
 export const usernameSchema = z
   .string({ required_error: "Choose a username" })
@@ -20,9 +22,6 @@ export const usernameSchema = z
 export const emailSchema = requiredText("Enter your e-mail address", 254, "That e-mail address is too long")
   .email("Enter a valid e-mail address")
   .transform((v) => v.toLowerCase());
-
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
 
 /** Length rules only; the common-password check needs the server's list. */
 export const passwordSchema = z

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { lastResultOf } from "~/components/forms/fields";
+import { lastResultOf } from "~/components/forms/inputs";
 import { LoginForm } from "~/components/identity/login";
 import { safeRedirectPath } from "~/domain/guard";
 import { replyWith, replyWithError } from "~/lib/submission.server";

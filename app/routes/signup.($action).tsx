@@ -1,16 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { ExpiredLink } from "~/components/expired-link";
-import { lastResultOf } from "~/components/forms/fields";
+import { lastResultOf } from "~/components/forms/inputs";
 import { CheckEmail, SignupForm } from "~/components/identity/signup";
-import { linkTokenOf, signupSchema } from "~/domain/account";
 import { notFoundPage } from "~/lib/http.server";
 import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { descriptionMeta } from "~/root";
-import { ipLimit, resendVerification, signUp, signupPasswordWeakness, verifyEmail } from "~/services/accounts.server";
+import {
+  ipLimit,
+  linkTokenOf,
+  paidEmailOf,
+  resendVerification,
+  signUp,
+  signupPasswordWeakness,
+  signupPageOf,
+  signupSchema,
+  verifyEmail,
+} from "~/services/accounts.server";
 import { sessionCookies } from "~/services/auth.server";
 import { clientMeta, optionalViewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -22,11 +30,9 @@ export const handle = { layout: "logo" };
 export const meta: MetaFunction = ({ matches }) => [{ title: "Sign up" }, ...descriptionMeta(matches)];
 
 /** /signup (the form), /signup/check-email (after it), /signup/verify?token=… (the e-mailed link). */
-const actionSchema = z.enum(["check-email", "verify"]).optional();
-
 function pageOf(action: string | undefined) {
-  const parsed = actionSchema.safeParse(action);
-  return parsed.success ? parsed.data : notFoundPage();
+  const page = signupPageOf(action);
+  return page === null ? notFoundPage() : page;
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -56,8 +62,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   if (viewer) throw redirect(viewer.member.needsSetup ? "/setup" : "/");
   // A visitor who paid first arrives with the payment's e-mail: signing up with it claims the payment.
-  const given = z.string().email().max(254).safeParse(new URL(request.url).searchParams.get("email"));
-  return json({ page: "form" as const, email: given.success ? given.data : null, verified: false });
+  const email = paidEmailOf(new URL(request.url).searchParams.get("email"));
+  return json({ page: "form" as const, email, verified: false });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -13,6 +13,22 @@ import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
 import { revokeUserSessions, startSession, type ClientMeta, type Viewer } from "./session.server";
 import { consumeToken, issueToken, tokenOwner } from "./tokens.server";
 
+// The sign-up page's action reads its form with these; from here, its browser code stays
+// without the schema library (docs/decisions/026-light-sign-in-pages.md).
+export { linkTokenOf, signupSchema } from "~/domain/account";
+
+/** The sign-up page named in the path: the form (none), "check-email" or "verify"; null for anything else. */
+export function signupPageOf(action: string | undefined): "check-email" | "verify" | undefined | null {
+  const parsed = z.enum(["check-email", "verify"]).optional().safeParse(action);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The e-mail of a payment made before signing up, from the sign-up link's query; null unless it is one. */
+export function paidEmailOf(given: string | null): string | null {
+  const parsed = z.string().email().max(254).safeParse(given);
+  return parsed.success ? parsed.data : null;
+}
+
 /** An account's life: sign-up, the e-mail confirmation, the password reset. Login is in auth.server.ts. */
 
 export const VERIFY_TTL_MS = 48 * 3_600_000;

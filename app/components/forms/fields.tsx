@@ -1,23 +1,13 @@
-import {
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-  type FormMetadata,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import type { z } from "zod";
 
-/**
- * The form fields of the house, on conform: each wires its label, its hint, its errors and
- * `aria-invalid` / `aria-describedby`, so no form writes those by hand. The same zod schema
- * validates in the browser (conform's onValidate) and in the action (parseWithZod).
- */
+export * from "./inputs";
 
-type Meta = FieldMetadata<unknown>;
+/**
+ * The same zod schema validates in the browser (conform's onValidate) and in the action
+ * (parseWithZod); the fields themselves are in ./inputs.
+ */
 
 /**
  * conform's useForm with the house's settings: the schema's constraints on the inputs, the
@@ -46,155 +36,4 @@ export function useSchemaForm<Schema extends z.ZodTypeAny>(
   // that changes nothing (a bail-out): reading every error here keeps them all subscribed.
   void form.allErrors;
   return [form, fields] as const;
-}
-
-/** The conform answer inside an action's data, when the data is one (an action may answer other things too). */
-export function lastResultOf(data: unknown): SubmissionResult<string[]> | undefined {
-  return data && typeof data === "object" && "result" in data
-    ? (data as { result: SubmissionResult<string[]> }).result
-    : undefined;
-}
-
-/**
- * The message under a field, read by screen readers with the field it belongs to: one per
- * field, the first rule it breaks (an empty e-mail is "Enter your e-mail address", not that
- * and "Enter a valid e-mail address" too).
- */
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className="field-error">
-      {errors[0]}
-    </p>
-  );
-}
-
-/** The form's own errors (not tied to a field), announced when they appear. */
-export function FormErrors({ form }: { form: Pick<FormMetadata<never, string[]>, "errors" | "errorId"> }) {
-  if (!form.errors?.length) return null;
-  return (
-    <div id={form.errorId} className="alert alert-error" role="alert">
-      {form.errors.join(" ")}
-    </div>
-  );
-}
-
-function described(meta: Meta, hint: ReactNode) {
-  // conform adds the error's id itself when the field is invalid.
-  return hint ? meta.descriptionId : undefined;
-}
-
-function FieldShell({
-  meta,
-  label,
-  hint,
-  children,
-}: {
-  meta: Meta;
-  label: string;
-  hint?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      {hint ? (
-        <p id={meta.descriptionId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {children}
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
-  );
-}
-
-type InputType = "text" | "email" | "password" | "number" | "date" | "tel" | "url" | "search" | "hidden";
-
-/** A labelled input. `type` defaults to text; a password never keeps what was typed. */
-export function Field({
-  meta,
-  label,
-  hint,
-  type = "text",
-  ...input
-}: { meta: Meta; label: string; hint?: ReactNode; type?: InputType } & Omit<
-  InputHTMLAttributes<HTMLInputElement>,
-  "type" | "name" | "id" | "form"
->) {
-  const props = getInputProps(meta, { type, ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
-  return (
-    <FieldShell meta={meta} label={label} hint={hint}>
-      <input {...props} key={props.key} {...(type === "password" ? { defaultValue: undefined } : {})} {...input} />
-    </FieldShell>
-  );
-}
-
-/** A labelled select with its options. */
-export function SelectField({
-  meta,
-  label,
-  hint,
-  children,
-  ...select
-}: { meta: Meta; label: string; hint?: ReactNode; children: ReactNode } & Omit<
-  SelectHTMLAttributes<HTMLSelectElement>,
-  "name" | "id" | "form"
->) {
-  const props = getSelectProps(meta, { ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
-  return (
-    <FieldShell meta={meta} label={label} hint={hint}>
-      <select {...props} key={props.key} {...select}>
-        {children}
-      </select>
-    </FieldShell>
-  );
-}
-
-/** A labelled text area. */
-export function TextareaField({
-  meta,
-  label,
-  hint,
-  ...textarea
-}: { meta: Meta; label: string; hint?: ReactNode } & Omit<
-  TextareaHTMLAttributes<HTMLTextAreaElement>,
-  "name" | "id" | "form"
->) {
-  const props = getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
-  return (
-    <FieldShell meta={meta} label={label} hint={hint}>
-      <textarea {...props} key={props.key} {...textarea} />
-    </FieldShell>
-  );
-}
-
-/** A checkbox with its label beside it. */
-export function CheckboxField({
-  meta,
-  label,
-  ...input
-}: { meta: Meta; label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form">) {
-  const props = getInputProps(meta, { type: "checkbox", ariaAttributes: true, ariaDescribedBy: described(meta, null) });
-  return (
-    <div className="field">
-      <div className="checkbox">
-        <input {...props} key={props.key} {...input} />
-        <label htmlFor={meta.id}>{label}</label>
-      </div>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
-  );
-}
-
-/** A field robots fill and people never see. */
-export function Honeypot() {
-  return (
-    <div className="honeypot" aria-hidden="true">
-      <label>
-        Leave this empty
-        <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </label>
-    </div>
-  );
 }

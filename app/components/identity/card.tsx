@@ -1,7 +1,7 @@
 import { getFormProps, type FormMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { FormErrors, Honeypot } from "~/components/forms/fields";
+import { FormErrors, Honeypot } from "~/components/forms/inputs";
 
 /** The one-card page of the identity pages (login, sign-up, setup…): a heading and what follows. */
 export function Card({

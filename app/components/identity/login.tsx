@@ -2,9 +2,9 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { DeviceKeyField } from "~/components/device-key-field";
-import { Field, useSchemaForm } from "~/components/forms/fields";
+import { Field, useServerForm } from "~/components/forms/inputs";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { loginSchema } from "~/domain/account";
+import { PASSWORD_MAX } from "~/domain/account-text";
 import { safeRedirectPath } from "~/domain/guard";
 import { inFrame } from "~/lib/state-client";
 import { FormCard } from "./card";
@@ -34,7 +34,7 @@ export function LoginForm({
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const target = useRememberedTarget(redirectTo);
-  const [form, fields] = useSchemaForm(loginSchema, { lastResult });
+  const [form, fields] = useServerForm<{ login: string; password: string }>({ lastResult });
   return (
     <FormCard
       id="login-title"
@@ -48,8 +48,15 @@ export function LoginForm({
         </p>
       }
     >
-      <Field meta={fields.login} label="Username or e-mail address" autoComplete="username" />
-      <Field meta={fields.password} label="Password" type="password" autoComplete="current-password" />
+      <Field meta={fields.login} label="Username or e-mail address" autoComplete="username" required maxLength={254} />
+      <Field
+        meta={fields.password}
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={PASSWORD_MAX * 4}
+      />
       {target ? <input type="hidden" name="redirectTo" value={target} /> : null}
       <DeviceKeyField />
     </FormCard>

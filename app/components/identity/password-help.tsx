@@ -3,11 +3,10 @@ import { Link } from "@remix-run/react";
 import { ExpiredLink } from "~/components/expired-link";
 import { Field, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema, resetRequestSchema } from "~/domain/account";
+import { resetPasswordSchema, resetRequestSchema } from "~/domain/account";
+import { PASSWORD_HINT } from "~/domain/account-text";
 import { Card, FormCard } from "./card";
 import { OutboxNote } from "./outbox-note";
-
-export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters; a common password is refused.`;
 
 const backToLogin = (
   <p className="muted">

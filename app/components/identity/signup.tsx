@@ -1,13 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { DeviceKeyField } from "~/components/device-key-field";
-import { CheckboxField, Field, useSchemaForm } from "~/components/forms/fields";
+import { CheckboxField, Field, useServerForm } from "~/components/forms/inputs";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { signupSchema, USERNAME_RULE } from "~/domain/account";
+import { PASSWORD_HINT, USERNAME_RULE } from "~/domain/account-text";
 import { Card, FormCard } from "./card";
 import { OutboxNote } from "./outbox-note";
-import { PASSWORD_HINT } from "./password-help";
 
 export function SignupForm({
   lastResult,
@@ -17,7 +16,10 @@ export function SignupForm({
   /** The e-mail of a payment made before signing up. */
   email?: string | null;
 }) {
-  const [form, fields] = useSchemaForm(signupSchema, { lastResult, defaultValue: email ? { email } : undefined });
+  const [form, fields] = useServerForm<{ username: string; email: string; password: string; acceptTerms: string }>({
+    lastResult,
+    defaultValue: email ? { email } : undefined,
+  });
   return (
     <FormCard
       id="signup-title"

@@ -1,0 +1,192 @@
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type FormMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+
+/**
+ * The form fields of the house, on conform: each wires its label, its hint, its errors and
+ * `aria-invalid` / `aria-describedby`, so no form writes those by hand. This module has no
+ * schema library in it: a page whose form checks in the browser uses useSchemaForm
+ * (./fields), a page that must stay light uses useServerForm.
+ */
+
+type Meta = FieldMetadata<unknown>;
+
+/**
+ * conform's useForm for a form checked by its action only: the fields show the action's last
+ * answer. The sign-in and sign-up pages use it, so their first load carries no schema library
+ * (docs/decisions/026-light-sign-in-pages.md).
+ */
+export function useServerForm<Fields extends Record<string, unknown>>(
+  options: {
+    lastResult?: SubmissionResult<string[]> | null;
+    defaultValue?: Partial<Record<string, string | string[]>>;
+    id?: string;
+  } = {},
+) {
+  const [form, fields] = useForm<Fields>({
+    id: options.id,
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue as never,
+    shouldValidate: "onSubmit",
+  });
+  void form.allErrors;
+  return [form, fields] as const;
+}
+
+/** The conform answer inside an action's data, when the data is one (an action may answer other things too). */
+export function lastResultOf(data: unknown): SubmissionResult<string[]> | undefined {
+  return data && typeof data === "object" && "result" in data
+    ? (data as { result: SubmissionResult<string[]> }).result
+    : undefined;
+}
+
+/**
+ * The message under a field, read by screen readers with the field it belongs to: one per
+ * field, the first rule it breaks (an empty e-mail is "Enter your e-mail address", not that
+ * and "Enter a valid e-mail address" too).
+ */
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="field-error">
+      {errors[0]}
+    </p>
+  );
+}
+
+/** The form's own errors (not tied to a field), announced when they appear. */
+export function FormErrors({ form }: { form: Pick<FormMetadata<never, string[]>, "errors" | "errorId"> }) {
+  if (!form.errors?.length) return null;
+  return (
+    <div id={form.errorId} className="alert alert-error" role="alert">
+      {form.errors.join(" ")}
+    </div>
+  );
+}
+
+function described(meta: Meta, hint: ReactNode) {
+  // conform adds the error's id itself when the field is invalid.
+  return hint ? meta.descriptionId : undefined;
+}
+
+function FieldShell({
+  meta,
+  label,
+  hint,
+  children,
+}: {
+  meta: Meta;
+  label: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={meta.descriptionId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+type InputType = "text" | "email" | "password" | "number" | "date" | "tel" | "url" | "search" | "hidden";
+
+/** A labelled input. `type` defaults to text; a password never keeps what was typed. */
+export function Field({
+  meta,
+  label,
+  hint,
+  type = "text",
+  ...input
+}: { meta: Meta; label: string; hint?: ReactNode; type?: InputType } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "type" | "name" | "id" | "form"
+>) {
+  const props = getInputProps(meta, { type, ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
+  return (
+    <FieldShell meta={meta} label={label} hint={hint}>
+      <input {...props} key={props.key} {...(type === "password" ? { defaultValue: undefined } : {})} {...input} />
+    </FieldShell>
+  );
+}
+
+/** A labelled select with its options. */
+export function SelectField({
+  meta,
+  label,
+  hint,
+  children,
+  ...select
+}: { meta: Meta; label: string; hint?: ReactNode; children: ReactNode } & Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  "name" | "id" | "form"
+>) {
+  const props = getSelectProps(meta, { ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
+  return (
+    <FieldShell meta={meta} label={label} hint={hint}>
+      <select {...props} key={props.key} {...select}>
+        {children}
+      </select>
+    </FieldShell>
+  );
+}
+
+/** A labelled text area. */
+export function TextareaField({
+  meta,
+  label,
+  hint,
+  ...textarea
+}: { meta: Meta; label: string; hint?: ReactNode } & Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "name" | "id" | "form"
+>) {
+  const props = getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
+  return (
+    <FieldShell meta={meta} label={label} hint={hint}>
+      <textarea {...props} key={props.key} {...textarea} />
+    </FieldShell>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function CheckboxField({
+  meta,
+  label,
+  ...input
+}: { meta: Meta; label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form">) {
+  const props = getInputProps(meta, { type: "checkbox", ariaAttributes: true, ariaDescribedBy: described(meta, null) });
+  return (
+    <div className="field">
+      <div className="checkbox">
+        <input {...props} key={props.key} {...input} />
+        <label htmlFor={meta.id}>{label}</label>
+      </div>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** A field robots fill and people never see. */
+export function Honeypot() {
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label>
+        Leave this empty
+        <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}
