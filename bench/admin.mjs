@@ -64,7 +64,7 @@ async function timed(url, cookie) {
 
 /** The loader's JSON of the members list, for its next-page cursor and a member to open. */
 async function listData(base, cookie, search) {
-  const response = await fetch(`${base}/members?${search}&_data=${encodeURIComponent("routes/members.($userId)")}`, {
+  const response = await fetch(`${base}/members?${search}&_data=${encodeURIComponent("routes/members._index")}`, {
     headers: { cookie },
   });
   return (await response.json()).list;

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { firstLoadByRoute } from "./first-load.mjs";
 import {
   freePort,
   freshPostgres,
@@ -386,11 +387,24 @@ function printTable(run, baselines) {
   return out.join("\n");
 }
 
+/** Every page route's first-load JavaScript from the build's manifest: the largest few and the verdict. */
+function printEveryPage(everyPage) {
+  const sorted = Object.entries(everyPage).sort((a, b) => b[1].kb - a[1].kb);
+  const over = sorted.filter(([, js]) => js.kb > TARGETS.firstLoadJsKb);
+  const out = [
+    `\nfirst-load JavaScript of every page (${sorted.length} page routes, from the build manifest): ${mark(over.length === 0)} ≤110 kB${over.length ? ` — over: ${over.map(([id]) => id).join(", ")}` : ""}`,
+  ];
+  for (const [id, js] of sorted.slice(0, 5))
+    out.push(`${id.padEnd(40)} ${String(js.kb).padStart(6)} kB ${String(js.scripts).padStart(3)} scripts`);
+  return out.join("\n");
+}
+
 async function main() {
   build();
   log("capturing the app's JSON answers for the baselines…");
   const answers = await captureAnswers();
   const baselines = await benchBaselines(answers);
+  const everyPage = await firstLoadByRoute(ROOT);
   const runs = [await benchApp("embedded database (PGlite)", undefined, baselines)];
   if (process.env.DATABASE_URL) {
     const database = await freshPostgres(process.env.DATABASE_URL);
@@ -406,11 +420,12 @@ async function main() {
     durationSeconds: DURATION,
     targets: TARGETS,
     baselines,
+    firstLoadJsEveryPage: everyPage,
     runs,
   };
   writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const text = runs.map((run) => printTable(run, baselines)).join("\n");
-  process.stdout.write(`${text}\n\nwritten to bench/results.json\n`);
+  process.stdout.write(`${text}\n${printEveryPage(everyPage)}\n\nwritten to bench/results.json\n`);
 }
 
 main().catch((error) => {

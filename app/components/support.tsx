@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { HostedFormEmbed } from "~/components/cognito-embed";
-import { SUPPORT_SOURCE, supportSchema } from "~/domain/contact";
+import { SUPPORT_SOURCE } from "~/domain/forms";
 import type { SeamlessEmbed } from "~/lib/seamless-embed";
 import { Field, FormErrors, Honeypot, lastResultOf, TextareaField, useSchemaForm } from "./forms/fields";
 import { Alert } from "./ui/alert";
@@ -21,7 +21,10 @@ export function SupportForm({
   reply: SupportReply | undefined;
   fetcher?: ReturnType<typeof useFetcher<SupportReply>>;
 }) {
-  const [form, fields] = useSchemaForm(supportSchema, { lastResult: lastResultOf(reply), defaultValue: { email } });
+  const [form, fields] = useSchemaForm(() => import("~/domain/contact").then((m) => m.supportSchema), {
+    lastResult: lastResultOf(reply),
+    defaultValue: { email },
+  });
   if (reply && "entryNumber" in reply) {
     return (
       <Alert kind="success" title="Thank you">

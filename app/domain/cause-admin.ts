@@ -1,16 +1,9 @@
 import { z } from "zod";
+import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "./cause-catalogue";
+
+export { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED };
 
 /** The admins' cause catalogue (/causes): a cause's names, its statuses by country, and the features new versions start with. */
-
-export const CAUSE_STATUSES = ["live", "testing", "beta"] as const;
-export const NOT_OFFERED = "none";
-
-/** The NoL forms every cause uses (spec §3 form ids). */
-export const CAUSE_FORMS = [
-  { id: 187, name: "NoL creator 2" },
-  { id: 189, name: "Profile billing" },
-  { id: 194, name: "Billing" },
-] as const;
 
 const causeCode = z
   .string()

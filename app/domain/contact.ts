@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { emailSchema, honeypotSchema, linkTokenSchema, requiredText } from "./account";
+import { SUPPORT_SOURCE } from "./forms";
+
+export { SUPPORT_SOURCE };
 
 /** The forms a visitor reaches the community with: Contact Support (form 255) and the newsletter. */
-
-export const SUPPORT_SOURCE = "Member Site";
 
 export const supportSchema = z.object({
   email: requiredText("Enter your e-mail address", 254).email("Enter a valid e-mail address"),

@@ -6,10 +6,9 @@
 import { z } from "zod";
 import { parseAmount } from "./billing";
 import type { CouponTerms } from "./coupons";
+import { CHOOSE_COUPON, COUPON_ID_RULE, COUPON_SLUG_RULE, redeemByDate } from "./coupons";
 
-export const COUPON_SLUG_RULE = "1 to 64 characters: lower-case letters, digits and hyphens";
-export const CHOOSE_COUPON = "Choose a coupon";
-export const COUPON_ID_RULE = "1 to 40 characters: letters, digits, _ and -";
+export { CHOOSE_COUPON, COUPON_ID_RULE, COUPON_SLUG_RULE, redeemByDate };
 
 /** The slug of a landing page /c/{slug}: kept lower-case, so that it is unique whatever the case. */
 export const couponSlugSchema = z
@@ -190,11 +189,6 @@ export const couponFormSchema = z
 
 /** The coupon forms' other action: archive a coupon (valid = false). */
 export const archiveCouponSchema = z.object({ intent: z.literal("archive-coupon"), coupon_id: couponIdSchema });
-
-/** "2026-12-31" for a coupon's redeem_by, as the date field shows it (UTC). */
-export function redeemByDate(date: Date | string | null): string {
-  return date ? new Date(date).toISOString().slice(0, 10) : "";
-}
 
 /** A coupon discount's id as a path names it; null for anything else (which names no discount). */
 export function discountIdOf(param: string | undefined): number | null {

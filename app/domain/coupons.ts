@@ -88,3 +88,12 @@ export function priceAfterCoupon(price: {
   if (couponPayments <= 1) return `${formatMoney(amountCents, currency)} for the first ${interval}, ${then}`;
   return `${pricePer(amountCents, currency, interval)} for ${couponPayments} ${interval}s, ${then}`;
 }
+
+export const COUPON_SLUG_RULE = "1 to 64 characters: lower-case letters, digits and hyphens";
+export const CHOOSE_COUPON = "Choose a coupon";
+export const COUPON_ID_RULE = "1 to 40 characters: letters, digits, _ and -";
+
+/** "2026-12-31" for a coupon's redeem_by, as the date field shows it (UTC). */
+export function redeemByDate(date: Date | string | null): string {
+  return date ? new Date(date).toISOString().slice(0, 10) : "";
+}

@@ -28,3 +28,6 @@ export function formTimezone(value: unknown): string {
     return "UTC";
   }
 }
+
+/** The source a Contact Support request names (spec §2.4). */
+export const SUPPORT_SOURCE = "Member Site";

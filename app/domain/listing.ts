@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { listSearch } from "./list-search";
+
+export { listSearch };
 
 /**
  * The admins' long lists (members, the data browser): columns, filters from the query string,
@@ -134,22 +137,6 @@ export function readListQuery(
   const after = decodeCursor(params.get("after"));
   const before = after ? null : decodeCursor(params.get("before"));
   return { query: { sort, dir, after, before, filters }, errors };
-}
-
-/** The query string of a list's view: its filters and sort, without a page position. */
-export function listSearch(query: Pick<ListQuery, "sort" | "dir" | "filters">, extra: Record<string, string> = {}) {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query.filters)) {
-    if (typeof value === "string") params.set(key, value);
-    else {
-      if (value.from) params.set(`${key}_from`, value.from);
-      if (value.to) params.set(`${key}_to`, value.to);
-    }
-  }
-  params.set("sort", query.sort);
-  params.set("dir", query.dir);
-  for (const [key, value] of Object.entries(extra)) params.set(key, value);
-  return params.toString();
 }
 
 /**

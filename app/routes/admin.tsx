@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AdminPage, ENTER_USERNAME, representSchema } from "~/components/admin/admin-page";
+import { AdminPage } from "~/components/admin/admin-page";
+import { ENTER_USERNAME, representSchema } from "~/lib/schemas.server";
 import { Dashboard } from "~/components/admin/dashboard";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { startAgent, stopAgent } from "~/services/agent.server";

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { JobsPage } from "~/components/admin/jobs";
 import { notFoundPage } from "~/lib/http.server";
-import { JOB_STATES, jobsOverview } from "~/services/jobs.server";
+import { JOB_STATES, jobsOverview, jobsQuerySchema } from "~/services/jobs.server";
 import { requireAdmin } from "~/services/session.server";
 
 // admin_: its own page at /admin/jobs, not a part drawn inside the /admin page.
@@ -12,11 +11,9 @@ export const handle = { layout: "container" };
 
 export const meta: MetaFunction = () => [{ title: "Background jobs" }];
 
-const querySchema = z.object({ state: z.enum(JOB_STATES).optional() });
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
-  const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = jobsQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) notFoundPage();
   return json({ ...(await jobsOverview(services, query.data.state ?? null)), states: JOB_STATES });
 }

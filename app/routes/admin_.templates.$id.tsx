@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { TemplateEditor } from "~/components/documents/template-editor";
 import { lastResultOf } from "~/components/forms/fields";
-import { templateBodySchema, templateIdOf } from "~/domain/documents/templates";
+import { templateBodySchema, templateIdOf } from "~/lib/schemas.server";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { parseSubmission, replyWith } from "~/lib/submission.server";
 import { saveTemplateVersion, templateById, templateEditor } from "~/services/documents/templates.server";

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { TemplateList } from "~/components/documents/template-list";
-import { disclaimerSchema, newTemplateSchema } from "~/domain/documents/templates";
+import { disclaimerSchema, newTemplateSchema } from "~/lib/schemas.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
 import { createTemplateScope, saveDocumentDisclaimer, templatesOverview } from "~/services/documents/templates.server";
 import { redirectWithFlash } from "~/services/flash.server";

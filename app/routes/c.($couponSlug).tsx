@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { z } from "zod";
+import { dismissCouponSchema } from "~/lib/schemas.server";
 import { CouponLanding } from "~/components/coupons/landing";
 import { ErrorCard } from "~/components/shell/error-page";
 import { OFFER_UNAVAILABLE } from "~/domain/coupons";
@@ -39,16 +39,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return json({ offer, subscribed: false }, { headers: { "Set-Cookie": keep } });
 }
 
-const dismissSchema = z.object({
-  intent: z.literal("dismiss-coupon"),
-  slug: z.string().max(64),
-  redirectTo: z.string().max(2_000),
-});
-
 /** POST /c: dismisses the coupon banner (it stays on /c/ and /signup pages). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
-  const parsed = dismissSchema.safeParse(Object.fromEntries(await readForm(request)));
+  const parsed = dismissCouponSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return json({ error: "Nothing to dismiss" }, { status: 400 });
   return redirect(safeRedirectPath(parsed.data.redirectTo), {
     headers: { "Set-Cookie": await siteCookies(services.config).couponDismissed.serialize(parsed.data.slug) },

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { CauseCatalogue } from "~/components/admin/cause-catalogue";
-import { causeFormSchema } from "~/domain/cause-admin";
+import { causeFormSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { causeCatalogueAdmin, saveCause } from "~/services/cause-admin.server";
 import { redirectWithFlash } from "~/services/flash.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { communityParamsSchema } from "~/lib/schemas.server";
 import { CommunityPage } from "~/components/community/community-page";
 import { communityFor } from "~/domain/community";
 import { notFoundPage } from "~/lib/http.server";
@@ -10,10 +10,9 @@ import { appServices } from "~/services/app.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Community" }];
 
 /** /community (about) and /community/join (how to join). */
-const paramsSchema = z.object({ action: z.enum(["join"]).optional() });
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const parsed = paramsSchema.safeParse(params);
+  const parsed = communityParamsSchema.safeParse(params);
   if (!parsed.success) notFoundPage();
   const { config } = await appServices(context);
   const community = communityFor(config.community);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { DiscountEditor } from "~/components/coupons/discount-form";
-import { discountFormSchema, discountIdOf } from "~/domain/coupon-forms";
+import { discountFormSchema, discountIdOf } from "~/lib/schemas.server";
 import { couponOptions } from "~/domain/coupons";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { CouponDiscountsPage } from "~/components/coupons/discount-list";
-import { archiveCouponSchema, couponFormSchema } from "~/domain/coupon-forms";
+import { archiveCouponSchema, couponFormSchema } from "~/lib/schemas.server";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
 import { archiveCoupon, saveCoupon } from "~/services/coupon-changes.server";
-import { couponAdminPage, DISCOUNT_FILTERS } from "~/services/coupons-admin.server";
+import { couponAdminPage, discountsQuerySchema } from "~/services/coupons-admin.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
 
@@ -15,15 +14,10 @@ export const handle = { layout: "container" };
 
 export const meta: MetaFunction = () => [{ title: "Coupon discounts" }];
 
-const querySchema = z.object({
-  show: z.enum(DISCOUNT_FILTERS).catch("active"),
-  coupon: z.string().max(64).optional().catch(undefined),
-});
-
 /** /coupon/discounts?show=active|inactive|all[&coupon={id}]: the discounts, the coupons, and the coupon form. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
-  const { show, coupon } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { show, coupon } = discountsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const page = await couponAdminPage(services, show);
   const editing = page.coupons.find((c) => c.id === coupon && c.valid) ?? null;
   return json({ ...page, show, editing });

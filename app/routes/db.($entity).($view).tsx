@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { recordParamsSchema } from "~/lib/schemas.server";
 import { Records } from "~/components/admin/records";
 import { withPageErrors } from "~/lib/http.server";
 import { recordView } from "~/services/record-views.server";
@@ -11,12 +11,10 @@ export const handle = { layout: "container" };
 
 export const meta: MetaFunction = () => [{ title: "Records" }];
 
-const paramsSchema = z.object({ entity: z.string().optional(), view: z.string().optional() });
-
 /** Read-only views of the site's own records for admins: /db, /db/mail_outbox[/id], /db/audit_log… */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
-  const { entity, view } = paramsSchema.parse(params);
+  const { entity, view } = recordParamsSchema.parse(params);
   const search = new URL(request.url).searchParams;
   return json(await withPageErrors(() => recordView(services.db, entity, view, search)), {
     headers: { "Cache-Control": "no-store" },

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { ResetPasswordForm } from "~/components/identity/password-help";
-import { linkTokenOf, resetPasswordSchema } from "~/domain/account";
+import { linkTokenOf, resetPasswordSchema } from "~/lib/schemas.server";
 import { notFoundPage } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { resetPassword } from "~/services/accounts.server";

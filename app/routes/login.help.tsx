@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { LoginHelpForm, ResetLinkSent } from "~/components/identity/password-help";
-import { resetRequestSchema } from "~/domain/account";
+import { resetRequestSchema } from "~/lib/schemas.server";
 import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { ipLimit } from "~/services/accounts.server";

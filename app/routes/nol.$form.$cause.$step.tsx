@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { StepPage } from "~/components/nol/step-page";
 import { isDomainError } from "~/domain/errors";
 import { withPageErrors } from "~/lib/http.server";
+import { versionChoiceSchema } from "~/lib/schemas.server";
 import { readForm, replyWithError, submissionOf } from "~/lib/submission.server";
 import { nolAddress, stepParam } from "~/services/nol/page-address.server";
 import { stepPage, takeStep } from "~/services/nol/step-page.server";
@@ -35,7 +35,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { address, query } = nolAddress(request, params);
   const kind = stepParam(params);
   const form = await readForm(request);
-  const submission = submissionOf(form, z.object({ version: z.string().optional() }));
+  const submission = submissionOf(form, versionChoiceSchema);
   return withPageErrors(async () => {
     try {
       const taken = await takeStep(services, viewer, address, {

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EditorList } from "~/components/nol/editor-list";
 import { isDomainError } from "~/domain/errors";
-import { editorFormSchema } from "~/domain/nol/editors";
+import { editorFormSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, replyWithError } from "~/lib/submission.server";
 import { addEditor, editorsOf, removeEditor } from "~/services/nol/editors.server";
 import { requireMember } from "~/services/session.server";

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { FormEntryView } from "~/components/forms/entry-view";
 import { EntryPage } from "~/components/nol/entry-page";
-import { SERVICE_FORMS } from "~/domain/form-entries";
+import { seamlessParamsSchema, SERVICE_FORMS } from "~/lib/schemas.server";
 import { withPageErrors } from "~/lib/http.server";
 import { formEntryPage } from "~/services/form-entries.server";
 import { entryQuery, seamlessPage } from "~/services/nol/seamless.server";
@@ -20,11 +19,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: (data?.kind === "form" ? data.title : data?.label) ?? "Notice" },
 ];
 
-const paramsSchema = z.object({ formId: z.string().optional(), formHash: z.string().default("") });
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
-  const { formId, formHash } = paramsSchema.parse(params);
+  const { formId, formHash } = seamlessParamsSchema.parse(params);
   const entry = new URL(request.url).searchParams.get("entry");
   return withPageErrors(async () => {
     // The community's other forms keep links of the same shape.

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { z } from "zod";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { CorrectionForm } from "~/components/respondents/forms";
-import { chosenNotice, correctionSchema } from "~/domain/respondents";
+import { chosenNotice, correctionQuerySchema, correctionSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { correctableNotices, fileCorrection } from "~/services/respondents.server";
@@ -12,16 +11,10 @@ import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Notice of correction" }];
 
-const chosenQuerySchema = z.object({
-  notice: z.coerce.number().int().positive().nullable().catch(null),
-  cause: z.string().max(40).nullable().catch(null),
-  version: z.string().max(120).nullable().catch(null),
-});
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const params = new URL(request.url).searchParams;
-  const query = chosenQuerySchema.parse({
+  const query = correctionQuerySchema.parse({
     notice: params.get("notice"),
     cause: params.get("cause"),
     version: params.get("version"),

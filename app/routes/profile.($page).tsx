@@ -1,11 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { randomUUID } from "node:crypto";
-import { BillingView } from "~/components/billing/account";
 import { lastResultOf } from "~/components/forms/fields";
 import { AccountPage, NoticesPage, SecurityPage, type FormReplyOf } from "~/components/members/profile-pages";
-import { billingActionSchema, type BillingAction } from "~/domain/billing-account";
 import {
   emailFormSchema,
   nameFormSchema,
@@ -13,17 +10,9 @@ import {
   PROFILE_PAGES,
   sessionFormSchema,
   type ProfilePage,
-} from "~/domain/profile";
-import { formatDate } from "~/lib/format";
+} from "~/lib/schemas.server";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
-import { parseSubmission, readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
-import { billingPage } from "~/services/billing/account.server";
-import {
-  cancelMembership,
-  changeMembershipPlan,
-  resumeMembership,
-  startCardUpdate,
-} from "~/services/billing/account-changes.server";
+import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
 import { endOtherSessions, profileOf } from "~/services/members.server";
 import {
   changeName,
@@ -34,24 +23,27 @@ import {
   sessionList,
 } from "~/services/profile.server";
 import { ownCorrections } from "~/services/respondents.server";
-import { requireMember, type Viewer } from "~/services/session.server";
+import { requireMember } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import type { AppServices } from "~/context";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: TITLES[data?.view ?? "account"] }];
 
-const TITLES: Record<ProfilePage, string> = {
+type Page = Exclude<ProfilePage, "billing">;
+
+const TITLES: Record<Page, string> = {
   account: "Profile",
   security: "Security",
   notices: "Notices and documents",
-  billing: "Billing and payments",
 };
 
-/** The sub-pages of /profile/{page?} (spec §2.2): the account itself, security, notices, billing. */
-function pageOf(params: { page?: string }): ProfilePage {
+/**
+ * The sub-pages of /profile/{page?} (spec §2.2): the account itself, security and notices;
+ * /profile/billing is its own route (profile.billing._index).
+ */
+function pageOf(params: { page?: string }): Page {
   if (!params.page) return "account";
-  const page = PROFILE_PAGES.find((p) => p === params.page && p !== "account");
-  return page ?? notFoundPage();
+  const page = PROFILE_PAGES.find((p) => p === params.page && p !== "account" && p !== "billing");
+  return (page as Page | undefined) ?? notFoundPage();
 }
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -59,13 +51,8 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  const none = { billing: null, profile: null, sessions: null, causes: null, corrections: null };
+  const none = { profile: null, sessions: null, causes: null, corrections: null };
   switch (page) {
-    case "billing":
-      return json(
-        { ...none, view: page, billing: await billingPage(services, viewer, randomUUID()) },
-        { headers: NO_STORE },
-      );
     case "security":
       return json({ ...none, view: page, sessions: await sessionList(services, viewer) }, { headers: NO_STORE });
     case "notices":
@@ -82,12 +69,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const page = pageOf(params);
-  if (page === "billing") {
-    const { viewer, services } = await requireMember(request, context);
-    const { submission } = await parseSubmission(request, billingActionSchema);
-    if (submission.status !== "success") return replyWith(submission);
-    return withFormErrors(submission, () => billingAction(services, viewer, submission.value));
-  }
   const { viewer, services } = await requireMember(request, context);
   const form = await readForm(request);
   const here = page === "account" ? "/profile" : `/profile/${page}`;
@@ -140,31 +121,10 @@ async function withIntent(response: Response, intent: string): Promise<Response>
   return json({ ...body, intent }, { status: response.status, headers: response.headers });
 }
 
-/** One of /profile/billing's forms: the change at the provider, then back to the page with what happened. */
-async function billingAction(services: AppServices, viewer: Viewer, input: BillingAction): Promise<Response> {
-  const done = (message: string) =>
-    redirectWithFlash("/profile/billing", { kind: "success", message }, services.config);
-  switch (input.intent) {
-    case "change-plan":
-      return done(`Your membership is now the ${await changeMembershipPlan(services, viewer, input)}.`);
-    case "cancel": {
-      const { endsOn } = await cancelMembership(services, viewer);
-      const until = endsOn ? `on ${formatDate(endsOn)}` : "at the end of this period";
-      return done(`Your membership ends ${until}. You can resume it until then.`);
-    }
-    case "resume":
-      await resumeMembership(services, viewer);
-      return done("Your membership renews again.");
-    case "update-card":
-      return redirect(await startCardUpdate(services, viewer, input.attempt));
-  }
-}
-
 export default function Profile() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const lastResult = lastResultOf(reply);
-  if (data.billing) return <BillingView data={data.billing} lastResult={lastResult} />;
   if (data.sessions) return <SecurityPage sessions={data.sessions} />;
   if (data.causes) return <NoticesPage causes={data.causes} corrections={data.corrections ?? []} />;
   const formReply: FormReplyOf =

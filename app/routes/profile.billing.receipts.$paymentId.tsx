@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ReceiptView } from "~/components/billing/account-receipt";
 import { lastResultOf } from "~/components/forms/fields";
-import { emailReceiptSchema } from "~/domain/billing-account";
+import { emailReceiptSchema } from "~/lib/schemas.server";
 import { withPageErrors } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { emailReceipt, receiptPage } from "~/services/billing/account-receipt.server";

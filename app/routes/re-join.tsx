@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RejoinView } from "~/components/identity/rejoin";
-import { rejoinStanding } from "~/domain/account";
+import { rejoinStanding } from "~/lib/schemas.server";
 import { requireMember, requireViewer, type Viewer } from "~/services/session.server";
 import { rejoin } from "~/services/setup.server";
 

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { lastResultOf } from "~/components/forms/fields";
 import { ReassessmentForm } from "~/components/respondents/forms";
-import { reassessmentSchema } from "~/domain/respondents";
+import { chosenRespondentSchema, reassessmentSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requestReassessment, searchDirectory } from "~/services/respondents.server";
@@ -12,11 +11,9 @@ import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Respondent reassessment" }];
 
-const chosenSchema = z.coerce.number().int().positive().nullable().catch(null);
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireMember(request, context);
-  const chosen = chosenSchema.parse(new URL(request.url).searchParams.get("respondent"));
+  const chosen = chosenRespondentSchema.parse(new URL(request.url).searchParams.get("respondent"));
   const respondents = (await searchDirectory(services, {})).map((r) => ({ id: r.id, name: r.name, place: r.place }));
   return json({ respondents, chosen });
 }

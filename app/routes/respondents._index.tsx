@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { RESPONDENT_TYPES } from "~/domain/nol/billing";
 import { safeRedirectPath } from "~/domain/guard";
-import { directoryQuerySchema } from "~/domain/respondents";
+import { directoryQuerySchema } from "~/lib/schemas.server";
 import { ownRequests, searchDirectory } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";
 

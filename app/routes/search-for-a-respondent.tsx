@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { SearchForm } from "~/components/respondents/forms";
-import { searchFormSchema } from "~/domain/respondents";
+import { searchFormSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { recordSearch } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { SetupView } from "~/components/identity/setup";
-import { amountToCents, membershipStepSchema, profileStepSchema, setupDestination } from "~/domain/setup";
+import { amountToCents, membershipStepSchema, profileStepSchema, setupDestination } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { checkoutPagePath } from "~/services/billing/pages.server";
 import { saveProfileStep, setupPage, startMembershipCheckout } from "~/services/setup.server";

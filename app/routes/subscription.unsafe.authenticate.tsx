@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticateView } from "~/components/billing/checkout-pages";
-import { authenticationSchema, checkoutQuerySchema } from "~/domain/checkout-form";
+import { authenticationSchema, checkoutQuerySchema } from "~/lib/schemas.server";
 import { errorPage, notFoundPage } from "~/lib/http.server";
 import { invalid } from "~/domain/errors";
 import { authenticatePage, authenticateSandbox, ownCheckout } from "~/services/billing/pages.server";

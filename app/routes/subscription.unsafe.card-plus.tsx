@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { CardPageView } from "~/components/billing/checkout-pages";
-import { checkoutQuerySchema, sandboxCardSchema } from "~/domain/checkout-form";
+import { checkoutQuerySchema, sandboxCardSchema } from "~/lib/schemas.server";
 import { notFoundPage } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { cardPage, ownCheckout, payWithSandboxCard } from "~/services/billing/pages.server";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ReturnView } from "~/components/billing/checkout-pages";
-import { checkoutQuerySchema } from "~/domain/checkout-form";
+import { checkoutQuerySchema } from "~/lib/schemas.server";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { ownCheckout, returnPage } from "~/services/billing/pages.server";
 import { optionalViewer } from "~/services/session.server";

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { SuggestionForm } from "~/components/respondents/forms";
-import { suggestionSchema } from "~/domain/respondents";
+import { suggestionSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { suggestRespondent } from "~/services/respondents.server";

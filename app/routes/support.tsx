@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Card } from "~/components/identity/card";
 import { SupportForm } from "~/components/support";
-import { supportSchema } from "~/domain/contact";
+import { supportSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { actorOf } from "~/services/accounts.server";
 import { optionalViewer } from "~/services/session.server";

@@ -1,15 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import { userIdSchema } from "~/lib/schemas.server";
 import { formatDate } from "~/lib/format";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { memberCard } from "~/services/member-card.server";
 import { requireMember } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? data.username : "Member" }];
-
-const userIdSchema = z.string().uuid();
 
 /**
  * /user/{user_id?} (spec §2.2): a member's card for other members; an admin gets the member's

@@ -1,4 +1,5 @@
 import { json, type AppLoadContext } from "@remix-run/node";
+import { z } from "zod";
 import { asc, count, desc, eq, max, sql, type SQL } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
@@ -14,6 +15,12 @@ import { requireApiAdmin, withState } from "./session.server";
  */
 
 export const DISCOUNT_FILTERS = ["active", "inactive", "all"] as const;
+
+/** /coupon/discounts?show=active|inactive|all[&coupon={id}]. */
+export const discountsQuerySchema = z.object({
+  show: z.enum(DISCOUNT_FILTERS).catch("active"),
+  coupon: z.string().max(64).optional().catch(undefined),
+});
 export type DiscountFilter = (typeof DISCOUNT_FILTERS)[number];
 
 const FILTERS: Record<DiscountFilter, SQL | undefined> = {

@@ -242,6 +242,9 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
 }
 
 export const JOB_STATES = ["created", "retry", "active", "completed", "cancelled", "failed"] as const;
+
+/** /admin/jobs?state={state}: the jobs in one state, or all. */
+export const jobsQuerySchema = z.object({ state: z.enum(JOB_STATES).optional() });
 export type JobState = (typeof JOB_STATES)[number];
 
 const jobRow = z.object({

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { startServer, tempDataDir } from "../helpers/server";
 import { HANDOFF_SECRET, startLearningSite } from "./learning-site";
 import { prepareDatabase, serverSecrets } from "./prepare-database";
@@ -23,6 +24,9 @@ export default async function globalSetup() {
   process.env.E2E_LEARNING_SITE = learningSite.url;
   return async () => {
     await server.stop();
+    // The server's log, to read after a failed run.
+    mkdirSync(".cache", { recursive: true });
+    writeFileSync(".cache/e2e-server.log", server.output());
     await learningSite.close();
   };
 }

@@ -1,10 +1,14 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 /**
  * A member made as a visitor makes one: signs up, confirms the e-mail from the outbox (read
  * by an admin) and fills in the profile step, leaving the page on setup's membership step.
  */
 export async function signUpToMembership(page: Page, admin: Page): Promise<{ username: string; email: string }> {
+  // A new account's password hash takes seconds when both cores are busy: a test that makes
+  // one and then pays has a minute at least.
+  const info = test.info();
+  info.setTimeout(Math.max(info.timeout, 60_000));
   const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const email = `${username}@example.org`;
   await page.goto("/signup");

@@ -5,7 +5,7 @@ import type { AppServices } from "~/context";
 import { auditLog, mailOutbox, oneTimeTokens, sessions, subscriptions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
-import { action as memberAction } from "~/routes/members.($userId)";
+import { action as memberAction } from "~/routes/members.$userId";
 import { action as rejoinAction } from "~/routes/re-join";
 import { action as signupAction } from "~/routes/signup.($action)";
 import { USERNAME_RULE } from "~/domain/account";

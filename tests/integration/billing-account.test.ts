@@ -9,8 +9,9 @@ import { SANDBOX_CARDS } from "~/providers/payments/sandbox.server";
 import { PaymentDeclined, PaymentsUnavailable } from "~/providers/payments/types";
 import { loader as membershipApi } from "~/routes/api.billing.membership";
 import { loader as embedLoader } from "~/routes/embed.subscription";
-import { action as membersAction, loader as membersLoader } from "~/routes/members.($userId)";
-import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
+import { action as membersAction, loader as membersLoader } from "~/routes/members.$userId";
+import { loader as profilePageLoader } from "~/routes/profile.($page)";
+import { action as profileAction, loader as profileLoader } from "~/routes/profile.billing._index";
 import { action as receiptAction, loader as receiptLoader } from "~/routes/profile.billing.receipts.$paymentId";
 import { action as cardAction, loader as cardLoader } from "~/routes/subscription.unsafe.card-plus";
 import { loader as returnLoader } from "~/routes/subscription.unsafe.payment-intent";
@@ -123,7 +124,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
     it("is not found under another sub-page name", async () => {
       const m = await member();
       const response = await answer(
-        profileLoader({ request: get("/profile/bills", m.cookie), params: { page: "bills" }, context }),
+        profilePageLoader({ request: get("/profile/bills", m.cookie), params: { page: "bills" }, context }),
       );
       expect(response.status).toBe(404);
     });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, causes, countryCauses, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as causesAction, loader as causesLoader } from "~/routes/causes";
-import { action as memberAction } from "~/routes/members.($userId)";
+import { action as memberAction } from "~/routes/members.$userId";
 import { featuresOf, keepVersionFeatures } from "~/services/nol/features.server";
 import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";

@@ -14,7 +14,8 @@ import {
 } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { decodeCursor, LIST_PAGE_SIZE } from "~/domain/listing";
-import { action as membersAction, loader as membersLoader } from "~/routes/members.($userId)";
+import { action as memberAction, loader as memberLoader } from "~/routes/members.$userId";
+import { action as membersAction, loader as membersLoader } from "~/routes/members._index";
 import { loader as exportLoader } from "~/routes/members_.export[.]csv";
 import { listCount, listPage } from "~/services/listing.server";
 import { memberListing, memberListQuery } from "~/services/member-listing.server";
@@ -449,7 +450,7 @@ describe.each(drivers)("the members list (%s)", (driver) => {
 
   it("shows an admin everything about one member, and audits the read with who and from where", async () => {
     const id = made.lm010!;
-    const response = await call(membersLoader, `/members/${id}`, { as: "admin", params: { userId: id } });
+    const response = await call(memberLoader, `/members/${id}`, { as: "admin", params: { userId: id } });
     expect(response.status).toBe(200);
     const { page } = await response.json();
     expect(page.detail).toMatchObject({ username: "lm010" });
@@ -462,7 +463,7 @@ describe.each(drivers)("the members list (%s)", (driver) => {
       .where(sql`${auditLog.action} = 'members.view' and ${auditLog.entityId} = ${id}`);
     expect(read).toMatchObject({ entity: "user", ip: "203.0.113.7" });
     // Members never reach it.
-    expect((await call(membersLoader, `/members/${id}`, { as: "member", params: { userId: id } })).status).toBe(403);
+    expect((await call(memberLoader, `/members/${id}`, { as: "member", params: { userId: id } })).status).toBe(403);
   });
 
   it("logs out one session of a member, sets the flags, and shows both in the member's audit trail", async () => {
@@ -470,12 +471,12 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     const one = await createSession(database.db, id);
     const other = await createSession(database.db, id);
     const page = async () =>
-      (await (await call(membersLoader, `/members/${id}`, { as: "admin", params: { userId: id } })).json()).page;
+      (await (await call(memberLoader, `/members/${id}`, { as: "admin", params: { userId: id } })).json()).page;
     const before = await page();
     const code = (before.sessions as { code: string; lastSeenAt: string }[]).find(
       (s) => s.code === sessionCode(one.id),
     )!.code;
-    const ended = await call(membersAction, `/members/${id}`, {
+    const ended = await call(memberAction, `/members/${id}`, {
       as: "admin",
       params: { userId: id },
       form: { intent: "end-session", session: code },
@@ -485,7 +486,7 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     expect(row!.revokedAt).not.toBeNull();
     const [kept] = await database.db.select().from(sessions).where(eq(sessions.id, other.id));
     expect(kept!.revokedAt).toBeNull();
-    await call(membersAction, `/members/${id}`, {
+    await call(memberAction, `/members/${id}`, {
       as: "admin",
       params: { userId: id },
       form: { intent: "flags", nolCreator: "on" },
@@ -498,13 +499,13 @@ describe.each(drivers)("the members list (%s)", (driver) => {
       expect.arrayContaining(["admin sessions.revoke-one", "admin members.flags", "admin members.view"]),
     );
     // A session code that is not one of the member's changes nothing.
-    const wrong = await call(membersAction, `/members/${id}`, {
+    const wrong = await call(memberAction, `/members/${id}`, {
       as: "admin",
       params: { userId: id },
       form: { intent: "end-session", session: "0".repeat(16) },
     });
     expect(wrong.status).toBe(404);
-    const bad = await call(membersAction, `/members/${id}`, {
+    const bad = await call(memberAction, `/members/${id}`, {
       as: "admin",
       params: { userId: id },
       form: { intent: "end-session", session: "<script>" },

@@ -66,13 +66,15 @@ describe.each(drivers)("the profile (%s)", (driver) => {
 
   it("shows each page to the member, sends a visitor to log in, and has no other page", async () => {
     const { cookie } = await member();
-    for (const page of [undefined, "security", "notices", "billing"]) {
+    for (const page of [undefined, "security", "notices"]) {
       expect((await load(page, cookie)).status, page ?? "account").toBe(200);
       const visitor = await load(page, "");
       expect(visitor.status).toBe(302);
       expect(visitor.headers.get("location")).toMatch(/^\/login/);
     }
     expect((await load("account", cookie)).status).toBe(404);
+    // /profile/billing is a route of its own (profile.billing._index).
+    expect((await load("billing", cookie)).status).toBe(404);
     expect((await load("secrets", cookie)).status).toBe(404);
   });
 

@@ -1,23 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
-import { z } from "zod";
-import { Field } from "~/components/forms/fields";
+import { Field, useSchemaValidation, browserCheck } from "~/components/forms/fields";
 import { LinkList, RECORDS } from "~/components/record-links";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-
-export const ENTER_USERNAME = "Enter the username of the member to represent";
-
-/** Start representing a member (by username from this form, by id from a member's page), or stop. */
-export const representSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("start-agent"),
-    userId: z.string().uuid().optional(),
-    username: z.string().trim().min(1, ENTER_USERNAME).max(32, ENTER_USERNAME).optional(),
-  }),
-  z.object({ intent: z.literal("stop-agent") }),
-]);
 
 const ADMIN_LINKS = [
   { to: "/members", label: "Members" },
@@ -38,8 +24,9 @@ export function AdminPage({
 }) {
   const [form, fields] = useForm<{ intent: string; userId?: string; username?: string }>({
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: representSchema }),
+    ...browserCheck(useSchemaValidation(() => import("~/domain/represent").then((m) => m.representSchema))),
     shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
   });
   return (
     <section className="card" aria-labelledby="admin-title">

@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { ErrorList } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-admin";
+import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-catalogue";
 import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof causeCatalogueAdmin>>>;

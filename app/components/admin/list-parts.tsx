@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { listSearch, type ListQuery } from "~/domain/listing";
+import { listSearch } from "~/domain/list-search";
+import type { ListQuery } from "~/domain/listing";
 
 /** A column header that sorts the list by its column; a second click turns the order round. */
 export function SortHeader({ column, label, query }: { column: string; label: string; query: ListQuery }) {

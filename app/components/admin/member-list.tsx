@@ -6,8 +6,8 @@ import { ListPager, SortHeader } from "~/components/admin/list-parts";
 import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { listSearch, type ListQuery } from "~/domain/listing";
-import { bulkFormSchema } from "~/domain/member-list";
+import { listSearch } from "~/domain/list-search";
+import type { ListQuery } from "~/domain/listing";
 import { formatDate } from "~/lib/format";
 import type { memberList, memberListChoices } from "~/services/member-listing.server";
 
@@ -140,7 +140,10 @@ function MemberFilters({ list }: { list: List }) {
 
 /** /members: search, filter, sort and page through the members; act on some or all of them. */
 export function MemberList({ list, lastResult }: { list: List; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useSchemaForm(bulkFormSchema, { lastResult, defaultValue: { scope: "selected" } });
+  const [form, fields] = useSchemaForm(() => import("~/domain/member-list").then((m) => m.bulkFormSchema), {
+    lastResult,
+    defaultValue: { scope: "selected" },
+  });
   const { query } = list;
   const search = listSearch(query);
   const ignored = Object.values(list.errors);

@@ -5,7 +5,8 @@ import { ListPager, SortHeader } from "~/components/admin/list-parts";
 import { RecordPage } from "~/components/admin/record-page";
 import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
-import { listSearch, type ListQuery } from "~/domain/listing";
+import { listSearch } from "~/domain/list-search";
+import type { ListQuery } from "~/domain/listing";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
 

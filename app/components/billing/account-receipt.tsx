@@ -5,7 +5,6 @@ import { useEffect, useState } from "react";
 import { FormErrors, useSchemaForm } from "~/components/forms/fields";
 import { FactTable } from "~/components/ui/fact-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { emailReceiptSchema } from "~/domain/billing-account";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { ReceiptPage } from "~/services/billing/account-receipt.server";
 import { periodText } from "./account-payments";
@@ -15,7 +14,10 @@ type Reply = SubmissionResult<string[]> | undefined;
 /** A receipt for printing: the page's own chrome is left off the paper (app.css, print). */
 export function ReceiptView({ data, lastResult }: { data: SerializeFrom<ReceiptPage>; lastResult: Reply }) {
   const { payment } = data;
-  const [form] = useSchemaForm(emailReceiptSchema, { id: "email-receipt", lastResult });
+  const [form] = useSchemaForm(() => import("~/domain/billing-account").then((m) => m.emailReceiptSchema), {
+    id: "email-receipt",
+    lastResult,
+  });
   // Printing needs the browser's script: without it, the browser's own Print does the same.
   const [canPrint, setCanPrint] = useState(false);
   useEffect(() => setCanPrint(true), []);

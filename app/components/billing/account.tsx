@@ -2,18 +2,12 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { FormErrors, SelectField, useSchemaForm } from "~/components/forms/fields";
+import { FormErrors, SelectField, useSchemaForm, useServerForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import {
-  cancelSchema,
-  changePlanSchema,
-  resumeSchema,
-  updateCardSchema,
-  type BillingIntent,
-} from "~/domain/billing-account";
+import type { BillingIntent } from "~/domain/billing-account";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { BillingPage } from "~/services/billing/account.server";
 import { Amount, PaymentTable } from "./account-payments";
@@ -127,19 +121,18 @@ function MembershipFacts({ membership: m, card }: { membership: Membership; card
 function ActionForm({
   id,
   label,
-  schema,
   lastResult,
   children,
   hint,
 }: {
   id: string;
   label: string;
-  schema: typeof cancelSchema | typeof resumeSchema | typeof updateCardSchema;
   lastResult: Reply;
   children: ReactNode;
   hint?: ReactNode;
 }) {
-  const [form] = useSchemaForm(schema, { id, lastResult });
+  // Its only field is the intent: the action answers it.
+  const [form] = useServerForm({ id, lastResult });
   return (
     <Form method="post" className="form" aria-label={label} {...getFormProps(form)}>
       <FormErrors form={form} />
@@ -151,7 +144,7 @@ function ActionForm({
 
 function UpdateCardForm({ attempt, lastResult, primary }: { attempt: string; lastResult: Reply; primary: boolean }) {
   return (
-    <ActionForm id="update-card" label="Update your card" schema={updateCardSchema} lastResult={lastResult}>
+    <ActionForm id="update-card" label="Update your card" lastResult={lastResult}>
       <input type="hidden" name="attempt" value={attempt} />
       <SubmitButton
         name="intent"
@@ -166,7 +159,7 @@ function UpdateCardForm({ attempt, lastResult, primary }: { attempt: string; las
 }
 
 function ChangePlanForm({ data, lastResult }: { data: Data; lastResult: Reply }) {
-  const [form, fields] = useSchemaForm(changePlanSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/billing-account").then((m) => m.changePlanSchema), {
     id: "change-plan",
     lastResult,
     defaultValue: { intent: "change-plan", attempt: data.attempt, planId: data.plans[0]?.id ?? "" },
@@ -203,7 +196,6 @@ function CancelForm({ membership, lastResult }: { membership: Membership; lastRe
     <ActionForm
       id="cancel"
       label="Cancel your membership"
-      schema={cancelSchema}
       lastResult={lastResult}
       hint={
         <>
@@ -223,7 +215,7 @@ function CancelForm({ membership, lastResult }: { membership: Membership; lastRe
 
 function ResumeForm({ lastResult }: { lastResult: Reply }) {
   return (
-    <ActionForm id="resume" label="Resume your membership" schema={resumeSchema} lastResult={lastResult}>
+    <ActionForm id="resume" label="Resume your membership" lastResult={lastResult}>
       <SubmitButton name="intent" value="resume" pendingText="Resuming…">
         Resume your membership
       </SubmitButton>

@@ -5,7 +5,6 @@ import { ErrorList, Field, useSchemaForm } from "~/components/forms/fields";
 import { Card, FormCard } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { checkoutFormSchema, sandboxCardSchema } from "~/domain/checkout-form";
 import type { CatalogueEntry } from "~/services/billing/catalogue.server";
 import type { AuthenticatePage, CardPage, CheckoutSummary, ReturnPage } from "~/services/billing/pages.server";
 import type { SubscriptionPageData } from "~/services/billing/subscription-page.server";
@@ -31,7 +30,7 @@ function priceText(entry: CatalogueEntry): { now: string; before: string | null;
 
 /** /subscription: the plans with their prices (the offer in force applied), a donation, then pay. */
 export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageData; lastResult: Reply }) {
-  const [form, fields] = useSchemaForm(checkoutFormSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/checkout-form").then((m) => m.checkoutFormSchema), {
     lastResult,
     defaultValue: {
       planId: data.chosen ?? data.plans[0]?.plan.id ?? "",
@@ -196,7 +195,9 @@ function SandboxCardForm({
   title: string;
   failed: React.ReactNode;
 }) {
-  const [form, fields] = useSchemaForm(sandboxCardSchema, { lastResult });
+  const [form, fields] = useSchemaForm(() => import("~/domain/checkout-form").then((m) => m.sandboxCardSchema), {
+    lastResult,
+  });
   return (
     <FormCard
       id="card-title"

@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, type SubmissionResult } from "@confor
 import { Form, Link } from "@remix-run/react";
 import { ErrorList, Field, FormErrors, SelectField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { COUPON_ID_RULE, couponFormSchema, redeemByDate } from "~/domain/coupon-forms";
+import { COUPON_ID_RULE, redeemByDate } from "~/domain/coupons";
 import { formatCents } from "~/lib/format";
 
 export type EditedCoupon = {
@@ -53,7 +53,7 @@ export function CouponForm({
   currencies: string[];
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const [form, fields] = useSchemaForm(couponFormSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/coupon-forms").then((m) => m.couponFormSchema), {
     id: "coupon-form",
     lastResult,
     defaultValue: defaults(editing, currencies[0] ?? "usd"),

@@ -6,7 +6,7 @@ import { CheckboxField, Field, FormErrors, SelectField, TextareaField, useSchema
 import { RecordPage } from "~/components/admin/record-page";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { COUPON_SLUG_RULE, discountFormSchema } from "~/domain/coupon-forms";
+import { COUPON_SLUG_RULE } from "~/domain/coupons";
 import { describeCoupon } from "~/domain/coupons";
 import type { CouponJson, DiscountJson, PlanJson } from "~/services/coupons.server";
 
@@ -15,7 +15,7 @@ type Data = SerializeFrom<{ coupon_discount: DiscountJson | null; coupons: Coupo
 /** /coupon/discount/{id?}: a coupon discount's landing page, group, welcome, coupon, and whether it is open. */
 export function DiscountEditor({ data, lastResult }: { data: Data; lastResult?: SubmissionResult<string[]> }) {
   const discount = data.coupon_discount;
-  const [form, fields] = useSchemaForm(discountFormSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/coupon-forms").then((m) => m.discountFormSchema), {
     lastResult,
     defaultValue: discount
       ? {

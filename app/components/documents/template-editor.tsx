@@ -1,11 +1,11 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { Fragment, useEffect, useMemo, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import { FormErrors, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { placeholdersFor } from "~/domain/documents/placeholders";
-import { scopeLabel, templateBodySchema, type TemplateScope } from "~/domain/documents/templates";
+import { scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
 import { formatDateTime } from "~/lib/format";
 import { DocumentDisclaimer } from "./disclaimer";
 
@@ -33,8 +33,10 @@ export function TemplateEditor({
   disclaimer: string;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const schema = useMemo(() => templateBodySchema(template.kind), [template.kind]);
-  const [form, fields] = useSchemaForm(schema, { id: "template", lastResult, defaultValue: { body: template.body } });
+  const [form, fields] = useSchemaForm(
+    () => import("~/domain/documents/templates").then((m) => m.templateBodySchema(template.kind)),
+    { id: "template", key: template.kind, lastResult, defaultValue: { body: template.body } },
+  );
   const formRef = useRef<HTMLFormElement>(null);
   const previewRef = useRef<HTMLButtonElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();

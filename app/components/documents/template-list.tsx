@@ -3,13 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import { Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
-import {
-  disclaimerSchema,
-  KIND_NAMES,
-  newTemplateSchema,
-  scopeLabel,
-  type TemplateScope,
-} from "~/domain/documents/templates";
+import { KIND_NAMES, scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
 import { formatDateTime } from "~/lib/format";
 import { DocumentDisclaimer } from "./disclaimer";
 
@@ -79,7 +73,10 @@ function NewTemplateForm({
   causes: { code: string; name: string }[];
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useSchemaForm(newTemplateSchema, { id: "new-template", lastResult });
+  const [form, fields] = useSchemaForm(() => import("~/domain/documents/templates").then((m) => m.newTemplateSchema), {
+    id: "new-template",
+    lastResult,
+  });
   return (
     <>
       <h2>A template for a cause or a round</h2>
@@ -116,7 +113,7 @@ function NewTemplateForm({
 }
 
 function DisclaimerForm({ disclaimer, lastResult }: { disclaimer: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useSchemaForm(disclaimerSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/documents/templates").then((m) => m.disclaimerSchema), {
     id: "disclaimer",
     lastResult,
     defaultValue: { disclaimer },

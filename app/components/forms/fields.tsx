@@ -1,35 +1,74 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { useForm, type Submission } from "@conform-to/react";
+import { useEffect, useState } from "react";
 import type { z } from "zod";
+import type { ServerFormOptions } from "./inputs";
 
 export * from "./inputs";
 
 /**
- * The same zod schema validates in the browser (conform's onValidate) and in the action
- * (parseWithZod); the fields themselves are in ./inputs.
+ * Forms that check their fields in the browser with the action's own zod schema. The schema
+ * and conform's zod adapter load after the page has (docs/decisions/027-schemas-after-load.md),
+ * so no page's first load carries a schema library: until they arrive the form is checked by
+ * its action, as it is without JavaScript. The fields themselves are in ./inputs.
  */
 
+type Validate = (formData: FormData) => Submission<unknown>;
+
 /**
- * conform's useForm with the house's settings: the schema's constraints on the inputs, the
- * schema validating in the browser (on blur, then as the member types), and the action's
- * last answer shown by the fields.
+ * The browser check of a form: null until `loadSchema`'s schema and the zod adapter have
+ * loaded, then a function that checks the form's data with it. `key` names the schema, for a
+ * page that changes it without remounting (a NoL step after the next one).
+ */
+export function useSchemaValidation(loadSchema: () => Promise<z.ZodTypeAny>, key = ""): Validate | null {
+  const [validate, setValidate] = useState<Validate | null>(null);
+  useEffect(() => {
+    let live = true;
+    Promise.all([loadSchema(), import("@conform-to/zod")]).then(
+      ([schema, { parseWithZod }]) => {
+        if (live) setValidate(() => (formData: FormData) => parseWithZod(formData, { schema }));
+      },
+      // A schema that cannot load (the network dropped) leaves the check to the action.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+    // The schema is named by its key: a new function each render must not reload it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return validate;
+}
+
+/**
+ * conform's settings for a form checked in the browser once `validate` is there: on blur, then
+ * as the member types. Until then, on submit only, so no keystroke sends the form to the action.
+ */
+export function browserCheck<Value>(validate: Validate | null) {
+  return validate
+    ? {
+        onValidate: ({ formData }: { formData: FormData }) => validate(formData) as Submission<Value>,
+        shouldValidate: "onBlur" as const,
+        shouldRevalidate: "onInput" as const,
+      }
+    : { shouldValidate: "onSubmit" as const, shouldRevalidate: "onSubmit" as const };
+}
+
+/**
+ * conform's useForm with the house's settings: the schema (loaded after the page, see
+ * useSchemaValidation) checking in the browser, and the action's last answer shown by the
+ * fields. `loadSchema` is a dynamic import of the module that holds it, e.g.
+ * `() => import("~/domain/contact").then((m) => m.supportSchema)`.
  */
 export function useSchemaForm<Schema extends z.ZodTypeAny>(
-  schema: Schema,
-  options: {
-    lastResult?: SubmissionResult<string[]> | null;
-    defaultValue?: Partial<Record<string, string | string[]>>;
-    id?: string;
-  } = {},
+  loadSchema: () => Promise<Schema>,
+  options: ServerFormOptions & { key?: string } = {},
 ) {
+  const validate = useSchemaValidation(loadSchema, options.key);
   const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue as never,
-    constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...browserCheck<z.output<Schema>>(validate),
   });
   // conform re-renders the component that read a piece of state. The field components read
   // their own errors, which React may skip when it re-runs this component for a state update

@@ -18,18 +18,19 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 
 type Meta = FieldMetadata<unknown>;
 
+/** What a form's hook takes: the action's last answer, the first values, the form's id. */
+export type ServerFormOptions = {
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: Partial<Record<string, string | string[]>>;
+  id?: string;
+};
+
 /**
  * conform's useForm for a form checked by its action only: the fields show the action's last
  * answer. The sign-in and sign-up pages use it, so their first load carries no schema library
  * (docs/decisions/026-light-sign-in-pages.md).
  */
-export function useServerForm<Fields extends Record<string, unknown>>(
-  options: {
-    lastResult?: SubmissionResult<string[]> | null;
-    defaultValue?: Partial<Record<string, string | string[]>>;
-    id?: string;
-  } = {},
-) {
+export function useServerForm<Fields extends Record<string, unknown>>(options: ServerFormOptions = {}) {
   const [form, fields] = useForm<Fields>({
     id: options.id,
     lastResult: options.lastResult,

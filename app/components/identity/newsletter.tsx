@@ -6,7 +6,6 @@ import { Field, FormErrors, Honeypot, useSchemaForm } from "~/components/forms/f
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { newsletterSchema } from "~/domain/contact";
 import { Card } from "./card";
 
 export type NewsletterDone = "sent" | "confirmed" | "unsubscribed" | "expired";
@@ -43,7 +42,10 @@ export function NewsletterView({
   done: NewsletterDone | undefined;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const [form, fields] = useSchemaForm(newsletterSchema, { lastResult, defaultValue: { email } });
+  const [form, fields] = useSchemaForm(() => import("~/domain/contact").then((m) => m.newsletterSchema), {
+    lastResult,
+    defaultValue: { email },
+  });
   const message = done ? MESSAGES[done] : null;
   return (
     <Card id="newsletter-title" title="Newsletter">

@@ -3,7 +3,6 @@ import { Link } from "@remix-run/react";
 import { ExpiredLink } from "~/components/expired-link";
 import { Field, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { resetPasswordSchema, resetRequestSchema } from "~/domain/account";
 import { PASSWORD_HINT } from "~/domain/account-text";
 import { Card, FormCard } from "./card";
 import { OutboxNote } from "./outbox-note";
@@ -16,7 +15,9 @@ const backToLogin = (
 
 /** /login/help: the form that asks for a new-password link. */
 export function LoginHelpForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useSchemaForm(resetRequestSchema, { lastResult });
+  const [form, fields] = useSchemaForm(() => import("~/domain/account").then((m) => m.resetRequestSchema), {
+    lastResult,
+  });
   return (
     <FormCard
       id="help-title"
@@ -54,7 +55,9 @@ export function ResetPasswordForm({
   token: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const [form, fields] = useSchemaForm(resetPasswordSchema, { lastResult });
+  const [form, fields] = useSchemaForm(() => import("~/domain/account").then((m) => m.resetPasswordSchema), {
+    lastResult,
+  });
   if (!token) {
     return (
       <ExpiredLink

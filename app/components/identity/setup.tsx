@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { membershipStepSchema, profileStepSchema, type SetupPage } from "~/domain/setup";
+import type { SetupPage } from "~/domain/setup";
 import { FormCard } from "./card";
 
 type Reply = SubmissionResult<string[]> | undefined;
@@ -25,7 +25,7 @@ function StepForm<Schema extends Record<string, unknown>>({
 }
 
 function ProfileStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
-  const [form, fields] = useSchemaForm(profileStepSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/setup").then((m) => m.profileStepSchema), {
     lastResult,
     defaultValue: { name: data.name, country: data.country },
   });
@@ -51,7 +51,7 @@ function ProfileStep({ data, lastResult }: { data: SetupPage; lastResult: Reply 
 }
 
 function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
-  const [form, fields] = useSchemaForm(membershipStepSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/setup").then((m) => m.membershipStepSchema), {
     lastResult,
     defaultValue: { planId: data.plans[0]?.id ?? "", attempt: data.attempt },
   });

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
 import { ProfileFacts } from "~/components/members/member-facts";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { emailFormSchema, nameFormSchema, passwordFormSchema, type ProfilePage } from "~/domain/profile";
+import type { ProfilePage } from "~/domain/profile";
 import { formatDateTime } from "~/lib/format";
 import type { profileOf } from "~/services/members.server";
 import type { noticesOverview, sessionList } from "~/services/profile.server";
@@ -53,19 +53,22 @@ function ProfileCard({ page, title, children }: { page: ProfilePage; title: stri
 
 /** /profile: the member's facts; their name, e-mail address and password, each changed by its own form. */
 export function AccountPage({ profile, reply }: { profile: SerializeFrom<typeof profileOf>; reply: FormReplyOf }) {
-  const [nameForm, nameFields] = useSchemaForm(nameFormSchema, {
+  const [nameForm, nameFields] = useSchemaForm(() => import("~/domain/profile").then((m) => m.nameFormSchema), {
     id: "name-form",
     lastResult: replyFor(reply, "name"),
     defaultValue: { name: profile.name ?? "" },
   });
-  const [emailForm, emailFields] = useSchemaForm(emailFormSchema, {
+  const [emailForm, emailFields] = useSchemaForm(() => import("~/domain/profile").then((m) => m.emailFormSchema), {
     id: "email-form",
     lastResult: replyFor(reply, "email"),
   });
-  const [passwordForm, passwordFields] = useSchemaForm(passwordFormSchema, {
-    id: "password-form",
-    lastResult: replyFor(reply, "password"),
-  });
+  const [passwordForm, passwordFields] = useSchemaForm(
+    () => import("~/domain/profile").then((m) => m.passwordFormSchema),
+    {
+      id: "password-form",
+      lastResult: replyFor(reply, "password"),
+    },
+  );
   return (
     <ProfileCard page="account" title={profile.username}>
       <ProfileFacts member={profile} />

@@ -1,22 +1,17 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { Field } from "~/components/forms/fields";
+import { Field, useSchemaForm } from "~/components/forms/fields";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { editorFormSchema } from "~/domain/nol/editors";
 import type { editorsOf } from "~/services/nol/editors.server";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof editorsOf>>>;
 
 /** Who edits the member's notices (with a way to add and remove them), and whose the member edits. */
 export function EditorList({ data, lastResult }: { data: Data; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(() => import("~/domain/nol/editors").then((m) => m.editorFormSchema), {
     lastResult,
-    constraint: getZodConstraint(editorFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: editorFormSchema }),
-    shouldValidate: "onBlur",
   });
   return (
     <section className="card" aria-labelledby="editors-title">

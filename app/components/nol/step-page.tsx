@@ -1,15 +1,13 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { CognitoEmbed } from "~/components/cognito-embed";
-import { FormErrors } from "~/components/forms/fields";
+import { browserCheck, FormErrors, useSchemaValidation } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { safeLinkHref } from "~/domain/links";
-import { stepSchema } from "~/domain/nol/step-form";
 import type { stepPage } from "~/services/nol/step-page.server";
 import { StepFields } from "./step-fields";
 
@@ -90,13 +88,14 @@ function defaultsOf(data: StepData): Record<string, string> {
 
 function StepForm({ data, lastResult }: { data: StepData; lastResult?: SubmissionResult<string[]> }) {
   const { step } = data;
-  const schema = useMemo(() => stepSchema(step), [step]);
+  const validate = useSchemaValidation(
+    () => import("~/domain/nol/step-form").then((m) => m.stepSchema(step)),
+    `${step.kind}/${step.round}`,
+  );
   const [form, fields] = useForm<Record<string, unknown>>({
     lastResult,
     defaultValue: defaultsOf(data),
-    constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
+    ...browserCheck(validate),
   });
   return (
     <Form method="post" className="form" {...getFormProps(form)}>

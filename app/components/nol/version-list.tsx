@@ -1,17 +1,13 @@
 import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { z } from "zod";
 import { Field, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
-import { versionSchema } from "~/domain/nol/entries";
 import type { versionsPage } from "~/services/nol/pages.server";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof versionsPage>>["page"]>;
 type Version = Data["versions"][number];
-
-const newVersionSchema = z.object({ version: versionSchema });
 
 /** A cause's versions: each with its next step, its entries, and the way on. */
 export function VersionList({ data }: { data: Data }) {
@@ -102,7 +98,7 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
 
 /** A new version starts at its first step's page, named in the query. */
 function NewVersionForm({ action, owner }: { action: string; owner: string | null }) {
-  const [form, fields] = useSchemaForm(newVersionSchema);
+  const [form, fields] = useSchemaForm(() => import("~/domain/nol/entries").then((m) => m.newVersionSchema));
   return (
     <Form method="get" action={action} className="form" {...getFormProps(form)}>
       {owner ? <input type="hidden" name="username" value={owner} /> : null}

@@ -26,7 +26,7 @@ import {
   notarizedHref,
   signingHref,
 } from "~/domain/documents/notarize-view";
-import { PREVIEW_PATH } from "~/domain/documents/notice-ids";
+import { PREVIEW_PATH } from "~/domain/documents/paths";
 import { roundLabel } from "~/domain/nol/rounds";
 import { api } from "~/lib/api-client";
 import { runRequest } from "~/lib/request-state";

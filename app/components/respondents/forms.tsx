@@ -5,7 +5,6 @@ import { Card } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { RESPONDENT_TYPES } from "~/domain/nol/billing";
-import { correctionSchema, reassessmentSchema, searchFormSchema, suggestionSchema } from "~/domain/respondents";
 
 /** The respondent forms and the notice of correction, on the built-in forms (spec §3 form ids 92, 207, 134, 218). */
 
@@ -13,7 +12,9 @@ type Result = SubmissionResult<string[]> | undefined;
 
 /** /search-for-a-respondent (form 92). */
 export function SearchForm({ lastResult }: { lastResult: Result }) {
-  const [form, fields] = useSchemaForm(searchFormSchema, { lastResult });
+  const [form, fields] = useSchemaForm(() => import("~/domain/respondents").then((m) => m.searchFormSchema), {
+    lastResult,
+  });
   return (
     <Card id="search-title" title="Search for a respondent" lead="Look a respondent up in the community's directory.">
       <FormErrors form={form} />
@@ -36,7 +37,9 @@ export function SuggestionForm({
   lastResult: Result;
   existing: { id: number; name: string; place: string | null } | null;
 }) {
-  const [form, fields] = useSchemaForm(suggestionSchema, { lastResult });
+  const [form, fields] = useSchemaForm(() => import("~/domain/respondents").then((m) => m.suggestionSchema), {
+    lastResult,
+  });
   return (
     <Card
       id="suggest-title"
@@ -83,7 +86,7 @@ export function ReassessmentForm({
   respondents: { id: number; name: string; place: string | null }[];
   chosen: number | null;
 }) {
-  const [form, fields] = useSchemaForm(reassessmentSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/respondents").then((m) => m.reassessmentSchema), {
     lastResult,
     defaultValue: chosen ? { respondent: String(chosen) } : undefined,
   });
@@ -123,7 +126,7 @@ export function CorrectionForm({
   notices: { id: number; label: string }[];
   chosen: number | null;
 }) {
-  const [form, fields] = useSchemaForm(correctionSchema, {
+  const [form, fields] = useSchemaForm(() => import("~/domain/respondents").then((m) => m.correctionSchema), {
     lastResult,
     defaultValue: chosen ? { notice: String(chosen) } : undefined,
   });

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { versionSchema } from "../nol/entries";
 import { LAST_ROUND } from "./templates";
+import { PREVIEW_PATH } from "./paths";
+
+export { PREVIEW_PATH };
 
 /**
  * spec §3 "The current NoL is identified by cf_number, cf_version and round_cnt": the form
@@ -24,8 +27,6 @@ export const noticeIdsQuerySchema = z.object({
   round_cnt: z.coerce.number().pipe(round),
   download: z.literal("1").optional(),
 });
-
-export const PREVIEW_PATH = "/api/nol/preview";
 
 /** The address of a notice's document: shown in a frame, or saved with `download`. */
 export function previewHref(ids: NoticeIds, options: { download?: boolean } = {}): string {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { NOTICE_ROUNDS } from "../nol/rounds";
 import { DOCUMENT_KINDS, templateProblems, type DocumentKind } from "./placeholders";
+import { KIND_NAMES, scopeLabel, type TemplateScope } from "./template-scope";
+
+export { KIND_NAMES, scopeLabel, type TemplateScope };
 
 /**
  * Document templates (docs/decisions/020): a template's scope is a cause (or any) and a round
@@ -8,7 +11,6 @@ import { DOCUMENT_KINDS, templateProblems, type DocumentKind } from "./placehold
  * the most specific scope that has one makes a round's document.
  */
 
-export type TemplateScope = { causeCode: string | null; kind: DocumentKind; round: number | null };
 export type VersionedTemplate = TemplateScope & { version: number };
 
 /** The largest round a true bill template may name (the Cognito form takes rounds up to 200). */
@@ -46,14 +48,6 @@ export function templateIdOf(param: string | undefined): number | null {
   if (!param || !/^[1-9]\d{0,9}$/.test(param)) return null;
   const id = Number(param);
   return id <= 2 ** 31 - 1 ? id : null;
-}
-
-export const KIND_NAMES: Record<DocumentKind, string> = { notice: "Notice", "true-bill": "True bill" };
-
-/** "Notice · round 2 · Traffic Stop", "True bill · any round · any cause". */
-export function scopeLabel(scope: TemplateScope, causeName: string | null): string {
-  const round = scope.round === null ? "any round" : `round ${scope.round}`;
-  return `${KIND_NAMES[scope.kind]} · ${round} · ${causeName ?? "any cause"}`;
 }
 
 export const MAX_TEMPLATE_LENGTH = 20_000;

@@ -37,3 +37,6 @@ export const versionSchema = z
   .trim()
   .min(1, "Name this version")
   .max(120, "Use at most 120 characters");
+
+/** The form that starts a new version: its name. */
+export const newVersionSchema = z.object({ version: versionSchema });

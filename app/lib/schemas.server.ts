@@ -1,0 +1,23 @@
+/**
+ * The rules (zod schemas and their helpers) that loaders and actions read, for route modules.
+ * A route module that imports a schema module directly links it into the page's browser code,
+ * even when only its loader or action uses it; through this `.server` module it never does.
+ * Pages check their forms in the browser with the same schemas, loaded after the page
+ * (useSchemaForm in ~/components/forms/fields).
+ */
+export * from "~/domain/account";
+export * from "~/domain/billing-account";
+export * from "~/domain/cause-admin";
+export * from "~/domain/checkout-form";
+export * from "~/domain/contact";
+export * from "~/domain/coupon-forms";
+export * from "~/domain/documents/templates";
+export * from "~/domain/form-entries";
+export * from "~/domain/listing";
+export * from "~/domain/member-list";
+export * from "~/domain/nol/editors";
+export * from "~/domain/profile";
+export * from "~/domain/respondents";
+export * from "~/domain/setup";
+export * from "~/domain/represent";
+export * from "~/domain/page-params";

@@ -1,0 +1,77 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { MemberDetail } from "~/components/admin/members";
+import { invalid } from "~/domain/errors";
+import { notFoundPage, withPageErrors } from "~/lib/http.server";
+import { memberActionSchema, userIdSchema } from "~/lib/schemas.server";
+import { readForm } from "~/lib/submission.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
+import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
+import { setVersionFeatures } from "~/services/nol/features.server";
+import { requireAdmin } from "~/services/session.server";
+
+export const handle = { layout: "container" };
+
+export const meta: MetaFunction = () => [{ title: "Members" }];
+
+/** A member's id in the path; anything else names no member. */
+function memberId(params: { userId?: string }): string {
+  const id = userIdSchema.safeParse(params.userId);
+  return id.success ? id.data : notFoundPage();
+}
+
+/** /members/{user_id}: a member's page for admins (reading it is audited by the service). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { viewer, services } = await requireAdmin(request, context);
+  const id = memberId(params);
+  const page = await withPageErrors(() => memberPage(services, viewer, id));
+  return json({ page }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * POST /members/{id}: an admin sets the member's flags, logs out one session or all of them, or
+ * has the sandbox renew the member's membership now. Each is audited by its service.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { viewer, services } = await requireAdmin(request, context);
+  const id = memberId(params);
+  const { member, message } = await withPageErrors(async () => {
+    const found = await memberDetail(services.db, id);
+    const parsed = memberActionSchema.safeParse(Object.fromEntries(await readForm(request)));
+    if (!parsed.success) throw invalid("Unknown action");
+    const form = parsed.data;
+    switch (form.intent) {
+      case "end-sessions":
+        await endMemberSessions(services.db, viewer, found.id);
+        return { member: found, message: `${found.username} is signed out everywhere.` };
+      case "end-session":
+        await endMemberSession(services, viewer, found.id, form.session);
+        return { member: found, message: `That session of ${found.username} is logged out.` };
+      case "version-features":
+        await setVersionFeatures(
+          services,
+          viewer,
+          { userId: found.id, causeCode: form.cause, version: form.version },
+          { AllowNotarizeOnline: form.allowNotarizeOnline === "on" },
+        );
+        return { member: found, message: `The features of ${form.cause} · ${form.version} are saved.` };
+      case "flags":
+        await setMemberFlags(services, viewer, found.id, {
+          nolCreator: form.nolCreator === "on",
+          nolTester: form.nolTester === "on",
+        });
+        return { member: found, message: `${found.username}'s flags are saved.` };
+      case "renew-now": {
+        const status = await renewMemberNow(services, viewer, found.id);
+        return { member: found, message: `${found.username}'s membership was renewed: it is now ${status}.` };
+      }
+    }
+  });
+  return redirectWithFlash(`/members/${member.id}`, { kind: "success", message }, services.config);
+}
+
+export default function Member() {
+  return <MemberDetail page={useLoaderData<typeof loader>().page} />;
+}

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { firstLoadByRoute } from "../../bench/first-load.mjs";
+
+/**
+ * The JavaScript a page loads before it can be used, read off the production build: the
+ * entry, the root and the page's route chain with every module they import, gzipped.
+ */
+const ROOT = path.resolve(__dirname, "../..");
+const LIMIT_KB = 110;
+
+describe("first-load JavaScript", () => {
+  it("stays within 110 kB gzip on every page, sign-in and sign-up included", async () => {
+    const pages = (await firstLoadByRoute(ROOT)) as Record<string, { kb: number; scripts: number }>;
+    expect(Object.keys(pages).length).toBeGreaterThan(40);
+    expect(pages["routes/login._index"]).toBeDefined();
+    expect(Object.keys(pages).some((id) => id.startsWith("routes/signup"))).toBe(true);
+    const over = Object.entries(pages).filter(([, js]) => js.kb > LIMIT_KB);
+    expect(over).toEqual([]);
+  });
+
+  it("loads the schema library on no page at first, only after the page is up", async () => {
+    const build = await import(/* @vite-ignore */ path.join(ROOT, "build", "index.js"));
+    const { entry, routes } = build.assets as {
+      entry: { module: string; imports?: string[] };
+      routes: Record<string, { module: string; imports?: string[]; parentId?: string }>;
+    };
+    const isZod = (url: string) =>
+      readFileSync(path.join(ROOT, "public", url.replace(/^\//, "")), "utf8").includes("ZodError");
+    const firstLoad = new Set([entry.module, ...(entry.imports ?? [])]);
+    for (const route of Object.values(routes)) for (const f of [route.module, ...(route.imports ?? [])]) firstLoad.add(f);
+    expect([...firstLoad].filter(isZod)).toEqual([]);
+    const lazy = readdirSync(path.join(ROOT, "public", "build"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => `/build/${f}`);
+    expect(lazy.filter(isZod).length).toBeGreaterThan(0);
+  });
+});
