@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freshPostgres, log, percentile, ROOT, rssMb, signIn, sleep, startApp } from "./lib.mjs";
+import { freshPostgres, log, percentile, ROOT, rssMb, seedScale, signIn, sleep, startApp } from "./lib.mjs";
 
 /**
  * npm run bench:admin: the admin area at community scale. Fills a database with the scale
@@ -23,29 +23,6 @@ function build() {
   if (process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(ROOT, "dist/server.js"))) return;
   log("building the app…");
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-/** The scale seed into a data directory (PGlite) or a database (PostgreSQL), as npm run seed:scale does. */
-function seed({ dataDir, databaseUrl }) {
-  log(`filling ${databaseUrl ? "PostgreSQL" : "PGlite"} with the scale seed…`);
-  const started = Date.now();
-  const result = spawnSync(process.execPath, ["dist/server.js"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      DEMO: "1",
-      LOG_LEVEL: "warn",
-      DATA_DIR: dataDir,
-      MEMBERHALL_TASK: "seed-scale",
-      SCALE_MEMBERS: process.env.SCALE_MEMBERS ?? "100000",
-      SCALE_ENTRIES: process.env.SCALE_ENTRIES ?? "1000000",
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
-  });
-  if (result.status !== 0) throw new Error("the scale seed failed");
-  return Math.round((Date.now() - started) / 1000);
 }
 
 /** Requests one address `RUNS` times, one after the other, after a warm-up: p50 and p95 in ms. */
@@ -164,7 +141,7 @@ async function main() {
   const seededMarker = path.join(dataDir, ".scale-seeded");
   let seedSeconds = null;
   if (!existsSync(seededMarker)) {
-    seedSeconds = seed({ dataDir });
+    seedSeconds = seedScale({ dataDir });
     writeFileSync(seededMarker, new Date().toISOString());
   }
   runs.push({ ...(await benchAdmin("embedded database (PGlite)", { dataDir })), seedSeconds });
@@ -172,7 +149,7 @@ async function main() {
     const database = await freshPostgres(process.env.DATABASE_URL);
     try {
       const pgDir = mkdtempSync(path.join(os.tmpdir(), "memberhall-bench-admin-pg-"));
-      const pgSeed = seed({ dataDir: pgDir, databaseUrl: database.url });
+      const pgSeed = seedScale({ dataDir: pgDir, databaseUrl: database.url });
       runs.push({
         ...(await benchAdmin("PostgreSQL", { dataDir: pgDir, databaseUrl: database.url })),
         seedSeconds: pgSeed,

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -78,6 +78,33 @@ export async function startApp({ dataDir, databaseUrl }) {
   };
   const app = await startProcess("the app", ["dist/server.js"], { env, url: `${url}/api/config` });
   return { ...app, url };
+}
+
+/**
+ * The scale seed (npm run seed:scale) into a data directory (PGlite) or a database
+ * (PostgreSQL), on top of the demo data: `members` members and `entries` NoL entries, by
+ * default SCALE_MEMBERS / SCALE_ENTRIES or 100,000 and 1,000,000. Returns its seconds.
+ */
+export function seedScale({ dataDir, databaseUrl, members, entries }) {
+  log(`filling ${databaseUrl ? "PostgreSQL" : "PGlite"} with the scale seed${members ? ` (${members} members)` : ""}…`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, ["dist/server.js"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      DEMO: "1",
+      LOG_LEVEL: "warn",
+      DATA_DIR: dataDir,
+      MEMBERHALL_TASK: "seed-scale",
+      SCALE_MEMBERS: String(members ?? process.env.SCALE_MEMBERS ?? "100000"),
+      SCALE_ENTRIES: String(entries ?? process.env.SCALE_ENTRIES ?? "1000000"),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+  });
+  if (result.status !== 0) throw new Error("the scale seed failed");
+  return Math.round((Date.now() - started) / 1000);
 }
 
 /** Signs a demo member in and returns their session cookie. */

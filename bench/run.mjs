@@ -12,6 +12,7 @@ import {
   percentile,
   ROOT,
   rssMb,
+  seedScale,
   signIn,
   sleep,
   startApp,
@@ -26,7 +27,8 @@ import {
  * DATABASE_URL set, the app is measured on PostgreSQL too.
  *
  * BENCH_DURATION (seconds per measurement, default 8), BENCH_LIGHTHOUSE=0 to skip Lighthouse,
- * BENCH_SKIP_BUILD=1 to reuse the current build.
+ * BENCH_SKIP_BUILD=1 to reuse the current build, BENCH_SCALE=0 to skip the scale runs,
+ * BENCH_SCALE_SIZES (members, default 1000,10000,100000) to choose them.
  */
 
 const BARE = path.join(ROOT, "bench", "bare");
@@ -198,7 +200,9 @@ async function benchApp(label, databaseUrl, bare) {
     }
   }
   log(`${label}: the document of a notice with 16 respondents…`);
-  const pdf = await pdfBench(app.url, cookies.creator);
+  const pdf = await pdfBench(app.url, cookies.creator).catch((error) => {
+    throw new Error(`${error.message}; the app said:\n${app.output().slice(-4000)}`, { cause: error });
+  });
   const atRest = rssMb(app.child.pid);
   await app.stop();
   return {
@@ -338,6 +342,62 @@ async function pdfBench(url, cookie, runs = Number(process.env.BENCH_PDF_RUNS ??
 
 const mark = (ok) => (ok === null ? "  " : ok ? "ok" : "NO");
 
+/**
+ * Cost as the community grows: the scale seed (ten NoL entries a member) on a fresh embedded
+ * database for each size, then the members list, the NoL step page and the member's versions
+ * API at 10 connections, with the server's memory at rest and under that load.
+ */
+async function benchScale() {
+  if (process.env.BENCH_SCALE === "0") return [];
+  const sizes = (process.env.BENCH_SCALE_SIZES ?? "1000,10000,100000").split(",").map(Number);
+  const runs = [];
+  for (const members of sizes) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "memberhall-bench-scale-"));
+    const seedSeconds = seedScale({ dataDir, members, entries: members * 10 });
+    const app = await startApp({ dataDir });
+    try {
+      await sleep(3_000);
+      const restMb = rssMb(app.child.pid);
+      const cookies = { admin: await signIn(app.url, "admin"), creator: await signIn(app.url, "creator") };
+      const targets = {
+        "admin members list": { path: "/members", cookie: cookies.admin },
+        "NoL step page": { path: "/nol/creator/traffic-stop/notice?version=Bench", cookie: cookies.creator },
+        "/api/entry/nol-member-versions": { path: "/api/entry/nol-member-versions", cookie: cookies.creator },
+      };
+      const rows = {};
+      let peakMb = restMb;
+      for (const [name, target] of Object.entries(targets)) {
+        const headers = { cookie: target.cookie };
+        await measure(`${app.url}${target.path}`, 10, headers, 2); // warm-up
+        log(`scale ${members}: ${name} at 10 connections…`);
+        const measured = await measure(`${app.url}${target.path}`, 10, headers, DURATION, app.child.pid);
+        if (measured.non2xx > 0) throw new Error(`${name} answered ${measured.non2xx} errors at ${members} members`);
+        peakMb = Math.max(peakMb, measured.peakRssMb ?? 0);
+        rows[name] = measured;
+      }
+      runs.push({ members, entries: members * 10, seedSeconds, memory: { restMb, underLoadPeakMb: peakMb }, rows });
+    } finally {
+      await app.stop();
+    }
+  }
+  return runs;
+}
+
+function printScale(scale) {
+  if (scale.length === 0) return "";
+  const names = Object.keys(scale[0].rows);
+  const out = ["\ncost as the community grows (PGlite, 10 connections: rps / p50 / p99 ms; memory MB at rest / under load)"];
+  out.push(`${"members".padStart(8)}  ${names.map((n) => n.padEnd(32)).join("")}memory`);
+  for (const run of scale) {
+    const cells = names.map((n) => {
+      const r = run.rows[n];
+      return `${r.rps} / ${r.p50} / ${r.p99}`.padEnd(32);
+    });
+    out.push(`${String(run.members).padStart(8)}  ${cells.join("")}${run.memory.restMb} / ${run.memory.underLoadPeakMb}`);
+  }
+  return out.join("\n");
+}
+
 function printTable(run, baselines) {
   const out = [];
   out.push(`\n== ${run.label}`);
@@ -406,6 +466,7 @@ async function main() {
   const baselines = await benchBaselines(answers);
   const everyPage = await firstLoadByRoute(ROOT);
   const runs = [await benchApp("embedded database (PGlite)", undefined, baselines)];
+  const scale = await benchScale();
   if (process.env.DATABASE_URL) {
     const database = await freshPostgres(process.env.DATABASE_URL);
     try {
@@ -422,10 +483,11 @@ async function main() {
     baselines,
     firstLoadJsEveryPage: everyPage,
     runs,
+    scale,
   };
   writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const text = runs.map((run) => printTable(run, baselines)).join("\n");
-  process.stdout.write(`${text}\n${printEveryPage(everyPage)}\n\nwritten to bench/results.json\n`);
+  process.stdout.write(`${text}\n${printEveryPage(everyPage)}\n${printScale(scale)}\n\nwritten to bench/results.json\n`);
 }
 
 main().catch((error) => {
