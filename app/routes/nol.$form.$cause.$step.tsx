@@ -23,6 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       cause: params.cause ?? "",
       kind,
       version: query.version,
+      badVersion: query.badVersion?.value,
       respondent: query.respondent,
     }),
   );

@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const headers = new Headers();
   if (remember?.set) headers.append("Set-Cookie", await cookie.serialize(remember.set));
   if (remember?.clear) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
-  return json(page, { headers });
+  return json({ ...page, badVersion: query.badVersion }, { headers });
 }
 
 export default function NolVersions() {

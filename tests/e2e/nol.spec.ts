@@ -149,3 +149,21 @@ test.describe("addresses that do not fit", () => {
     expect(closed?.status()).toBe(403);
   });
 });
+
+test("without JavaScript, starting a version without a name says so on the cause's page", async ({
+  browser,
+  signIn,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn("creator", page);
+  await page.goto("/nol/creator/traffic-stop");
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page).toHaveURL(/\/nol\/creator\/traffic-stop\?version=$/);
+  await expect(page.getByText("Name this version")).toBeVisible();
+  await expect(page.getByLabel("Name of this version")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Name of this version").fill("Spring patrol");
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
+  await context.close();
+});

@@ -334,6 +334,35 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const noVersion = await open("/nol/creator/traffic-stop/notice", params);
       expect(noVersion.headers.get("location")).toBe("/nol/creator/traffic-stop");
     });
+
+    it("sends a blank or too long version name back to its cause, whose new version form says why", async () => {
+      const params = { form: "creator", cause: "traffic-stop", step: "notice" };
+      const blank = await open("/nol/creator/traffic-stop/notice?version=%20", params);
+      expect(blank.status).toBe(302);
+      expect(blank.headers.get("location")).toBe("/nol/creator/traffic-stop?version=+");
+      const long = "x".repeat(121);
+      const tooLong = await open(`/nol/creator/traffic-stop/notice?version=${long}`, params);
+      expect(tooLong.headers.get("location")).toBe(`/nol/creator/traffic-stop?version=${long}`);
+      for (const [search, message, value] of [
+        ["?version=+", "Name this version", " "],
+        [`?version=${long}`, "Use at most 120 characters", long],
+      ] as const) {
+        const page = (await versionsPageLoader({
+          request: new Request(`http://localhost/nol/creator/traffic-stop${search}`, {
+            headers: { cookie: cookie.creator! },
+          }),
+          params: { form: "creator", cause: "traffic-stop" },
+          context,
+        })) as Response;
+        expect((await page.json()).badVersion).toEqual({ value, message });
+      }
+      const plain = (await versionsPageLoader({
+        request: new Request("http://localhost/nol/creator/traffic-stop", { headers: { cookie: cookie.creator! } }),
+        params: { form: "creator", cause: "traffic-stop" },
+        context,
+      })) as Response;
+      expect((await plain.json()).badVersion).toBeNull();
+    });
   });
 
   describe("the built-in forms through the steps", () => {

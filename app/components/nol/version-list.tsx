@@ -6,7 +6,9 @@ import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
 import type { versionsPage } from "~/services/nol/pages.server";
 
-type Data = SerializeFrom<Awaited<ReturnType<typeof versionsPage>>["page"]>;
+type Data = SerializeFrom<Awaited<ReturnType<typeof versionsPage>>["page"]> & {
+  badVersion: { value: string; message: string } | null;
+};
 type Version = Data["versions"][number];
 
 /** A cause's versions: each with its next step, its entries, and the way on. */
@@ -24,7 +26,11 @@ export function VersionList({ data }: { data: Data }) {
         <VersionCard key={v.version} version={v} clearSelectionHref={data.clearSelectionHref} />
       ))}
       <h2>Start a new notice</h2>
-      <NewVersionForm action={`${data.causeBase}/notice`} owner={data.ownsNotices ? null : data.owner} />
+      <NewVersionForm
+        action={`${data.causeBase}/notice`}
+        owner={data.ownsNotices ? null : data.owner}
+        badVersion={data.badVersion}
+      />
     </section>
   );
 }
@@ -97,8 +103,22 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
 }
 
 /** A new version starts at its first step's page, named in the query. */
-function NewVersionForm({ action, owner }: { action: string; owner: string | null }) {
-  const [form, fields] = useSchemaForm(() => import("~/domain/nol/entries").then((m) => m.newVersionSchema));
+function NewVersionForm({
+  action,
+  owner,
+  badVersion,
+}: {
+  action: string;
+  owner: string | null;
+  badVersion: { value: string; message: string } | null;
+}) {
+  // A name the step page refused (sent before the page's check had loaded, or without JavaScript).
+  const lastResult = badVersion
+    ? { status: "error" as const, initialValue: { version: badVersion.value }, error: { version: [badVersion.message] } }
+    : undefined;
+  const [form, fields] = useSchemaForm(() => import("~/domain/nol/entries").then((m) => m.newVersionSchema), {
+    lastResult,
+  });
   return (
     <Form method="get" action={action} className="form" {...getFormProps(form)}>
       {owner ? <input type="hidden" name="username" value={owner} /> : null}

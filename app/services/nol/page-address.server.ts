@@ -19,13 +19,21 @@ const querySchema = z.object({
   /** A respondent of the directory to put in the notice's first empty slot. */
   respondent: z.coerce.number().int().positive().optional().catch(undefined),
 });
-export type NolQuery = z.infer<typeof querySchema>;
+export type NolQuery = z.infer<typeof querySchema> & {
+  /** A version name the query gave that is not one (blank, too long), and why: the new version form's error. */
+  badVersion: { value: string; message: string } | null;
+};
 
 /** The form of the address, and whose notices: an unknown form goes to /nol/NotFound (spec §2.2). */
 export function nolAddress(request: Request, params: Params): { address: PageAddress; query: NolQuery } {
   const form = formFromParam(params.form);
   if (!params.form || !form) throw redirect("/nol/NotFound");
-  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const search = new URL(request.url).searchParams;
+  const parsed = querySchema.parse(Object.fromEntries(search));
+  const raw = search.get("version");
+  const problem = raw !== null && parsed.version === undefined ? versionSchema.safeParse(raw).error : undefined;
+  const badVersion = problem && raw !== null ? { value: raw, message: problem.issues[0]?.message ?? "Name this version" } : null;
+  const query = { ...parsed, badVersion };
   return { address: { segment: params.form, form, username: query.username }, query };
 }
 

@@ -20,12 +20,18 @@ export async function stepPage(
   services: AppServices,
   viewer: Viewer,
   address: PageAddress,
-  input: { cause: string; kind: StepKind; version: string | undefined; respondent?: number },
+  input: { cause: string; kind: StepKind; version: string | undefined; badVersion?: string; respondent?: number },
 ) {
   const place = await causeOf(services, viewer, address, input.cause);
   const { owner, cause, rows } = place;
   const { version } = input;
-  if (!version) return { redirectTo: place.causeBase } as const;
+  if (!version) {
+    // A name that is not one goes back with it, for the new version form to say why.
+    if (input.badVersion === undefined) return { redirectTo: place.causeBase } as const;
+    const back = `${place.causeBase}${ownerQuery(place.other)}`;
+    const join = back.includes("?") ? "&" : "?";
+    return { redirectTo: `${back}${join}${new URLSearchParams({ version: input.badVersion })}` } as const;
+  }
   const state = versionState(rows, version);
   const billed = state.bills.length > 0;
   if (state.step.kind !== input.kind) return { redirectTo: versionStepHref(place, version, state.step.kind) } as const;
