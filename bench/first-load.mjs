@@ -8,6 +8,14 @@ import { gzipSync } from "node:zlib";
  * manifest: the entry, the root and each route in the chain with their imports, gzipped.
  * This is what the HTML of the page preloads, so it covers every route without a server.
  */
+/** The scripts a route's page loads first: the entry's, then each route's of its chain, with their imports. */
+export function firstLoadFiles(entry, routes, route) {
+  const files = new Set([entry.module, ...(entry.imports ?? [])]);
+  for (let r = route; r; r = r.parentId ? routes[r.parentId] : null)
+    for (const f of [r.module, ...(r.imports ?? [])]) files.add(f);
+  return files;
+}
+
 export async function firstLoadByRoute(root) {
   const build = await import(pathToFileURL(path.join(root, "build", "index.js")).href);
   const { entry, routes } = build.assets;
@@ -22,10 +30,7 @@ export async function firstLoadByRoute(root) {
   const result = {};
   for (const [id, route] of Object.entries(routes)) {
     if (!build.routes[id]?.module?.default) continue;
-    const chain = [];
-    for (let r = route; r; r = r.parentId ? routes[r.parentId] : null) chain.push(r);
-    const files = new Set([entry.module, ...(entry.imports ?? [])]);
-    for (const r of chain) for (const f of [r.module, ...(r.imports ?? [])]) files.add(f);
+    const files = firstLoadFiles(entry, routes, route);
     let bytes = 0;
     for (const f of files) bytes += gz(f);
     result[id] = { kb: Math.round((bytes / 1024) * 10) / 10, scripts: files.size };

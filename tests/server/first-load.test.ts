@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { firstLoadByRoute } from "../../bench/first-load.mjs";
+import { firstLoadByRoute, firstLoadFiles } from "../../bench/first-load.mjs";
 
 /**
  * The JavaScript a page loads before it can be used, read off the production build: the
@@ -28,8 +28,8 @@ describe("first-load JavaScript", () => {
     };
     const isZod = (url: string) =>
       readFileSync(path.join(ROOT, "public", url.replace(/^\//, "")), "utf8").includes("ZodError");
-    const firstLoad = new Set([entry.module, ...(entry.imports ?? [])]);
-    for (const route of Object.values(routes)) for (const f of [route.module, ...(route.imports ?? [])]) firstLoad.add(f);
+    const firstLoad = new Set<string>();
+    for (const route of Object.values(routes)) for (const f of firstLoadFiles(entry, routes, route)) firstLoad.add(f);
     expect([...firstLoad].filter(isZod)).toEqual([]);
     const lazy = readdirSync(path.join(ROOT, "public", "build"), { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith(".js"))

@@ -31,8 +31,8 @@ export function nolAddress(request: Request, params: Params): { address: PageAdd
   const search = new URL(request.url).searchParams;
   const parsed = querySchema.parse(Object.fromEntries(search));
   const raw = search.get("version");
-  const problem = raw !== null && parsed.version === undefined ? versionSchema.safeParse(raw).error : undefined;
-  const badVersion = problem && raw !== null ? { value: raw, message: problem.issues[0]?.message ?? "Name this version" } : null;
+  const problem = raw === null ? undefined : versionSchema.safeParse(raw).error;
+  const badVersion = problem ? { value: raw!, message: problem.issues[0]?.message ?? "Name this version" } : null;
   const query = { ...parsed, badVersion };
   return { address: { segment: params.form, form, username: query.username }, query };
 }
