@@ -7,6 +7,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: false,
+    // Both cores: the default leaves one free, and most of a file's time is its own
+    // database (PGlite in the worker, or PostgreSQL beside it).
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
