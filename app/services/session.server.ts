@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
@@ -86,15 +86,20 @@ export async function revokeUserSessions(db: Database, userId: string): Promise<
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
-export async function latestSubscription(db: Database, userId: string): Promise<SubscriptionRow | null> {
-  const [row] = await db
-    .select({ subscription: subscriptions, features: plans.features })
+/** The newest subscription of the user a row names (`userId`), with its plan's features. */
+function latestSubscriptionOf(db: Database, userId: SQLWrapper) {
+  return db
+    .select({ ...getTableColumns(subscriptions), features: plans.features })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
     .where(eq(subscriptions.userId, userId))
     .orderBy(desc(subscriptions.createdAt))
     .limit(1);
-  return row ? { ...row.subscription, features: row.features } : null;
+}
+
+export async function latestSubscription(db: Database, userId: string): Promise<SubscriptionRow | null> {
+  const [row] = await latestSubscriptionOf(db, sql`${userId}`);
+  return row ?? null;
 }
 
 /**
@@ -121,10 +126,14 @@ export async function loadViewer(
     now = new Date(),
   }: { idleDays?: number; graceDays?: number; now?: Date } = {},
 ): Promise<Viewer | null> {
+  // The session, its user and the user's latest subscription in one round trip: every
+  // signed-in request asks for them.
+  const latest = latestSubscriptionOf(db, sessions.userId).as("latest");
   const [row] = await db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, subscription: latest._.selectedFields })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoinLateral(latest, sql`true`)
     .where(
       and(
         eq(sessions.id, sessionId),
@@ -150,7 +159,7 @@ export async function loadViewer(
     const [represented] = await db.select().from(users).where(eq(users.id, row.session.agentUserId)).limit(1);
     agent = represented ?? null;
   }
-  const subscription = await latestSubscription(db, (agent ?? row.user).id);
+  const subscription = agent ? await latestSubscription(db, agent.id) : row.subscription;
   const member = withPlanFeatures(agent ?? row.user, subscription, now, graceDays);
   const user = agent ? row.user : member;
   return { session: row.session, user, agent, member, subscription };

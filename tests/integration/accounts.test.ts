@@ -436,6 +436,59 @@ describe.each(drivers)("accounts on %s", (driver) => {
     });
   });
 
+  describe("the viewer", () => {
+    it("carries the user's newest subscription with what its plan grants, or none", async () => {
+      const user = await createUser(database.db);
+      const session = await createSession(database.db, user.id);
+      const none = (await loadViewer(database.db, session.id))!;
+      expect(none.subscription).toBeNull();
+      expect(none.member.nolCreator).toBe(false);
+
+      const day = 86_400_000;
+      await database.db.insert(subscriptions).values([
+        {
+          userId: user.id,
+          planId: "supporter",
+          status: "CANCELED",
+          provider: "sandbox",
+          createdAt: new Date(Date.now() - 2 * day),
+        },
+        {
+          userId: user.id,
+          planId: "monthly",
+          status: "ACTIVE",
+          provider: "sandbox",
+          createdAt: new Date(Date.now() - day),
+        },
+      ]);
+      const viewer = (await loadViewer(database.db, session.id))!;
+      expect(viewer.subscription).toMatchObject({
+        userId: user.id,
+        planId: "monthly",
+        status: "ACTIVE",
+        features: ["nolCreator"],
+      });
+      expect(viewer.member.nolCreator).toBe(true);
+    });
+
+    it("while an admin represents a member, carries the member's subscription, not the admin's", async () => {
+      const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+      const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
+      const session = await createSession(database.db, admin!.id);
+      await startAgent(services, (await loadViewer(database.db, session.id))!, { username: "member" });
+      const viewer = (await loadViewer(database.db, session.id))!;
+      const [newest] = await database.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, member!.id))
+        .orderBy(desc(subscriptions.createdAt))
+        .limit(1);
+      expect(newest).toBeDefined();
+      expect(viewer.subscription).toMatchObject({ id: newest!.id, userId: member!.id });
+      expect(viewer.user.id).toBe(admin!.id);
+    });
+  });
+
   describe("agent mode", () => {
     it("lets an admin act for a member, recording both ids, and stop", async () => {
       const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));

@@ -71,6 +71,27 @@ describe("route matching", () => {
     expect(compiled).not.toHaveBeenCalled();
   });
 
+  it("matches a path it has matched before without working it out again, and each caller gets matches of its own", () => {
+    const first = router.matchRoutes(ROUTES, "/nol/creator/traffic-stop/notice")!;
+    const decode = vi.spyOn(globalThis, "decodeURIComponent");
+    const again = router.matchRoutes(ROUTES, "/nol/creator/traffic-stop/notice")!;
+    expect(decode).not.toHaveBeenCalled();
+    expect(again).toEqual(first);
+    again[1]!.params.cause = "changed";
+    expect(router.matchRoutes(ROUTES, "/nol/creator/traffic-stop/notice")![1]!.params.cause).toBe("traffic-stop");
+    expect(first[1]!.params.cause).toBe("traffic-stop");
+  });
+
+  it("keeps matching right past the number of paths it keeps", () => {
+    for (let n = 0; n < 2_500; n++) {
+      expect(router.matchRoutes(ROUTES, `/members/${n}`)?.map((m) => [m.route.id, m.params.userId])).toEqual([
+        ["root", `${n}`],
+        ["member", `${n}`],
+      ]);
+    }
+    expect(router.matchRoutes(ROUTES, "/login")?.map((m) => m.route.id)).toEqual(["root", "login"]);
+  });
+
   it("still sees a route added in place to a routes array it has matched", () => {
     const routes: RouteObject[] = [{ id: "root", path: "", children: [{ id: "a", path: "a" }] }];
     expect(router.matchRoutes(routes, "/b")).toBeNull();
@@ -79,6 +100,47 @@ describe("route matching", () => {
       ["root", "7"],
       ["b", "7"],
     ]);
+  });
+});
+
+describe("the loaders of a request", () => {
+  const data = require("@remix-run/server-runtime/dist/data.js") as {
+    callRouteLoader(args: {
+      loadContext: unknown;
+      loader: (args: { request: Request }) => unknown;
+      params: Record<string, string>;
+      request: Request;
+      routeId: string;
+      singleFetch: boolean;
+    }): Promise<Response>;
+  };
+  const requestSeenBy = async (request: Request) => {
+    let seen: Request | undefined;
+    await data.callRouteLoader({
+      loadContext: {},
+      loader: ({ request }) => {
+        seen = request;
+        return null;
+      },
+      params: {},
+      request,
+      routeId: "root",
+      singleFetch: false,
+    });
+    return seen!;
+  };
+
+  it("share the request when there is nothing to take off its address, so what is read for it is read once", async () => {
+    const request = new Request("http://localhost/members?q=ada");
+    expect(await requestSeenBy(request)).toBe(request);
+  });
+
+  it("get the address without the router's own parameters when it has them", async () => {
+    for (const url of ["http://localhost/members?q=ada&_data=root", "http://localhost/members?index&q=ada"]) {
+      const seen = await requestSeenBy(new Request(url, { headers: { cookie: "a=1" } }));
+      expect(seen.url).toBe("http://localhost/members?q=ada");
+      expect(seen.headers.get("cookie")).toBe("a=1");
+    }
   });
 });
 
