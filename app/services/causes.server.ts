@@ -1,8 +1,8 @@
-import { inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { causes, countryCauses, settings } from "~/db/schema";
-import { buildCauseCatalogue, type CauseCatalogue } from "~/domain/causes";
+import { buildCauseCatalogue, type CauseCatalogue, type CauseRow, type CountryCauseRow } from "~/domain/causes";
 
 const linkSettingsSchema = z.object({
   mnInviteLink: z.string().url().nullable().catch(null),
@@ -11,25 +11,30 @@ const linkSettingsSchema = z.object({
 
 export type CauseCatalogueResponse = CauseCatalogue & z.infer<typeof linkSettingsSchema>;
 
-/** GET /api/config/causes: the catalogue and the community links, from the database. */
+type CatalogueRow = {
+  causes: CauseRow[];
+  country_causes: CountryCauseRow[];
+  mn_invite_link: unknown;
+  mighty_links: unknown;
+};
+
+/**
+ * GET /api/config/causes: the catalogue and the community links, from the database, in one
+ * query (the NoL pages and the API read it on every request).
+ */
 export async function getCauseCatalogue(db: Database): Promise<CauseCatalogueResponse> {
-  const [causeRows, countryRows, linkRows] = await Promise.all([
-    db.select({ code: causes.code, label: causes.label, name: causes.name }).from(causes),
-    db
-      .select({
-        countryCode: countryCauses.countryCode,
-        causeCode: countryCauses.causeCode,
-        status: countryCauses.status,
-      })
-      .from(countryCauses),
-    db
-      .select({ key: settings.key, value: settings.value })
-      .from(settings)
-      .where(inArray(settings.key, ["mnInviteLink", "mightyLinks"])),
-  ]);
+  const setting = (key: string) => sql`(select ${settings.value} from ${settings} where ${settings.key} = ${key})`;
+  const result = await db.execute(sql`select
+    (select coalesce(json_agg(json_build_object('code', ${causes.code}, 'label', ${causes.label}, 'name', ${causes.name})), '[]'::json)
+       from ${causes}) as causes,
+    (select coalesce(json_agg(json_build_object('countryCode', ${countryCauses.countryCode}, 'causeCode', ${countryCauses.causeCode}, 'status', ${countryCauses.status})), '[]'::json)
+       from ${countryCauses}) as country_causes,
+    ${setting("mnInviteLink")} as mn_invite_link,
+    ${setting("mightyLinks")} as mighty_links`);
+  const [row] = (result as unknown as { rows: CatalogueRow[] }).rows;
   const links = linkSettingsSchema.parse({
-    mnInviteLink: linkRows.find((r) => r.key === "mnInviteLink")?.value ?? null,
-    mightyLinks: linkRows.find((r) => r.key === "mightyLinks")?.value ?? {},
+    mnInviteLink: row!.mn_invite_link ?? null,
+    mightyLinks: row!.mighty_links ?? {},
   });
-  return { ...buildCauseCatalogue(causeRows, countryRows), ...links };
+  return { ...buildCauseCatalogue(row!.causes, row!.country_causes), ...links };
 }

@@ -1,4 +1,4 @@
-import { and, inArray, isNull, sql } from "drizzle-orm";
+import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import {
   causes,
@@ -246,14 +246,22 @@ export const membersMailJob: JobDefinition<{
   },
 };
 
-/** The choices of the list's filters: the plans, coupons, countries and causes there are. */
+type Choice = { value: string; label: string };
+
+/** The rows of a choice list as JSON: [{ value, label }, …] in the order of their labels. */
+const choiceList = (rows: SQL) =>
+  sql`(select coalesce(json_agg(json_build_object('value', c.value, 'label', c.label) order by c.label), '[]'::json) from (${rows}) c)`;
+
+/**
+ * The choices of the list's filters: the plans, coupons, countries and causes there are, read
+ * in one query (every view of the list shows them).
+ */
 export async function memberListChoices(services: AppServices) {
-  const { db } = services;
-  const [planRows, couponRows, countryRows, causeRows] = await Promise.all([
-    db.select({ value: plans.id, label: plans.title }).from(plans).orderBy(plans.title),
-    db.select({ value: coupons.id, label: coupons.name }).from(coupons).orderBy(coupons.name).limit(500),
-    db.select({ value: countries.code, label: countries.name }).from(countries).orderBy(countries.name),
-    db.select({ value: causes.code, label: causes.name }).from(causes).orderBy(causes.name),
-  ]);
-  return { plans: planRows, coupons: couponRows, countries: countryRows, causes: causeRows };
+  const result = await services.db.execute(sql`select
+    ${choiceList(sql`select ${plans.id} as value, ${plans.title} as label from ${plans}`)} as plans,
+    ${choiceList(sql`select ${coupons.id} as value, ${coupons.name} as label from ${coupons} order by ${coupons.name} limit 500`)} as coupons,
+    ${choiceList(sql`select ${countries.code} as value, ${countries.name} as label from ${countries}`)} as countries,
+    ${choiceList(sql`select ${causes.code} as value, ${causes.name} as label from ${causes}`)} as causes`);
+  const [row] = (result as unknown as { rows: Record<"plans" | "coupons" | "countries" | "causes", Choice[]>[] }).rows;
+  return { plans: row!.plans, coupons: row!.coupons, countries: row!.countries, causes: row!.causes };
 }

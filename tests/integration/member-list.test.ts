@@ -3,11 +3,14 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auditLog,
+  causes,
   checkouts,
+  countries,
   couponRedemptions,
   coupons,
   mailOutbox,
   nolEntries,
+  plans,
   sessions,
   subscriptions,
   users,
@@ -24,6 +27,8 @@ import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser } from "../helpers/users";
+
+const byLabel = (a: { label: string }, b: { label: string }) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 
 type Route = (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => unknown;
 
@@ -189,6 +194,23 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     ]);
     expect(listed((await list(`seen_from=${today}&seen_to=${today}`)).rows)).toEqual(["lm012"]);
     expect(listed((await list("seen_to=2025-01-01")).rows)).toEqual([]);
+  });
+
+  it("offers every plan, coupon, country and cause as a filter's choice, each list in the order of its names", async () => {
+    const response = await call(membersLoader, "/members", { as: "admin" });
+    const { choices } = (
+      (await response.json()) as { list: { choices: Record<string, { value: string; label: string }[]> } }
+    ).list;
+    const { db } = database;
+    const expected = {
+      plans: (await db.select({ value: plans.id, label: plans.title }).from(plans)).sort(byLabel),
+      coupons: (await db.select({ value: coupons.id, label: coupons.name }).from(coupons)).sort(byLabel),
+      countries: (await db.select({ value: countries.code, label: countries.name }).from(countries)).sort(byLabel),
+      causes: (await db.select({ value: causes.code, label: causes.name }).from(causes)).sort(byLabel),
+    };
+    for (const kind of ["plans", "coupons", "countries", "causes"] as const)
+      expect(expected[kind].length).toBeGreaterThan(1);
+    expect(choices).toEqual(expected);
   });
 
   it("leaves out a filter it cannot read and says why, instead of failing", async () => {
