@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +34,7 @@ import {
  */
 
 const BARE = path.join(ROOT, "bench", "bare");
+const execFileAsync = promisify(execFile);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = [10, 50];
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -76,7 +78,7 @@ async function firstLoadJs(base, pathname, cookie) {
 }
 
 /** Lighthouse's performance score (0–100) with the machine's Chromium, or why there is none. */
-function lighthouse(url, cookie) {
+async function lighthouse(url, cookie) {
   if (process.env.BENCH_LIGHTHOUSE === "0") return { score: null, note: "skipped (BENCH_LIGHTHOUSE=0)" };
   if (!existsSync(CHROME)) return { score: null, note: `no Chromium at ${CHROME}` };
   const dir = mkdtempSync(path.join(os.tmpdir(), "memberhall-lh-"));
@@ -97,7 +99,9 @@ function lighthouse(url, cookie) {
     args.push(`--extra-headers=${headers}`);
   }
   try {
-    execFileSync("npx", args, { env: { ...process.env, CHROME_PATH: CHROME }, stdio: "pipe", timeout: 180_000 });
+    // Not the synchronous call: the connections this process keeps open to the app must see
+    // the app close them while Lighthouse runs, or the next request goes out on a closed one.
+    await execFileAsync("npx", args, { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 180_000 });
     const report = JSON.parse(readFileSync(out, "utf8"));
     return { score: Math.round(report.categories.performance.score * 100), note: null };
   } catch (error) {
@@ -106,9 +110,10 @@ function lighthouse(url, cookie) {
 }
 
 /** The median of a few Lighthouse runs (BENCH_LIGHTHOUSE_RUNS, default 3): one run varies by several points. */
-function lighthouseMedian(url, cookie) {
+async function lighthouseMedian(url, cookie) {
   const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-  const results = Array.from({ length: runs }, () => lighthouse(url, cookie));
+  const results = [];
+  for (let i = 0; i < runs; i += 1) results.push(await lighthouse(url, cookie));
   const scores = results.map((r) => r.score).filter((score) => score !== null);
   if (scores.length === 0) return results[0];
   scores.sort((a, b) => a - b);
@@ -173,7 +178,7 @@ async function benchApp(label, databaseUrl, bare) {
       { name: "NoL step page", path: "/nol/creator/traffic-stop/notice?version=Bench", cookie: cookies.creator },
     ]) {
       log(`${label}: Lighthouse on ${page.name}…`);
-      lighthouseScores[page.name] = lighthouseMedian(`${app.url}${page.path}`, page.cookie);
+      lighthouseScores[page.name] = await lighthouseMedian(`${app.url}${page.path}`, page.cookie);
     }
   }
   const rows = [];
