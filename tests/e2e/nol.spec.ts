@@ -167,3 +167,17 @@ test("without JavaScript, starting a version without a name says so on the cause
   await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
   await context.close();
 });
+
+test("a name the step page refused, sent before the page's own check had loaded, shows its reason once the page runs", async ({
+  page,
+  signIn,
+}) => {
+  await signIn("creator");
+  // Where the step page sends a blank name back to: the cause's page, with the name it refused.
+  await page.goto("/nol/creator/traffic-stop?version=");
+  await expect(page.getByText("Name this version")).toBeVisible();
+  await expect(page.getByLabel("Name of this version")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Name of this version").fill("Autumn patrol");
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
+});

@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
+import { useMemo } from "react";
 import { Field, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
@@ -113,9 +114,16 @@ function NewVersionForm({
   badVersion: { value: string; message: string } | null;
 }) {
   // A name the step page refused (sent before the page's check had loaded, or without JavaScript).
-  const lastResult = badVersion
-    ? { status: "error" as const, initialValue: { version: badVersion.value }, error: { version: [badVersion.message] } }
-    : undefined;
+  // The form reports a result each time it is given a new one: the same result keeps the same object.
+  const refused = badVersion?.value;
+  const reason = badVersion?.message;
+  const lastResult = useMemo(
+    () =>
+      refused !== undefined && reason !== undefined
+        ? { status: "error" as const, initialValue: { version: refused }, error: { version: [reason] } }
+        : undefined,
+    [refused, reason],
+  );
   const [form, fields] = useSchemaForm(() => import("~/domain/nol/entries").then((m) => m.newVersionSchema), {
     lastResult,
   });
