@@ -3,11 +3,6 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
-/**
- * The first-load JavaScript of every page route, read off the production build's assets
- * manifest: the entry, the root and each route in the chain with their imports, gzipped.
- * This is what the HTML of the page preloads, so it covers every route without a server.
- */
 /** The scripts a route's page loads first: the entry's, then each route's of its chain, with their imports. */
 export function firstLoadFiles(entry, routes, route) {
   const files = new Set([entry.module, ...(entry.imports ?? [])]);
@@ -16,6 +11,11 @@ export function firstLoadFiles(entry, routes, route) {
   return files;
 }
 
+/**
+ * The first-load JavaScript of every page route, read off the production build's assets
+ * manifest: the entry, the root and each route in the chain with their imports, gzipped.
+ * This is what the HTML of the page preloads, so it covers every route without a server.
+ */
 export async function firstLoadByRoute(root) {
   const build = await import(pathToFileURL(path.join(root, "build", "index.js")).href);
   const { entry, routes } = build.assets;

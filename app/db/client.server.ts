@@ -18,6 +18,11 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** Rows of raw SQL, as node-postgres and PGlite both give them. */
 export type SqlRows = { rows: Record<string, unknown>[] };
 
+/** The rows `db.execute(sql`…`)` answers: both drivers give them as `{ rows }`. */
+export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
+}
+
 export type DatabaseHandle = {
   db: Database;
   driver: "pglite" | "postgres";

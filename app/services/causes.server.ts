@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "~/db/client.server";
+import { rowsOf, type Database } from "~/db/client.server";
 import { causes, countryCauses, settings } from "~/db/schema";
 import { buildCauseCatalogue, type CauseCatalogue, type CauseRow, type CountryCauseRow } from "~/domain/causes";
 
@@ -31,7 +31,7 @@ export async function getCauseCatalogue(db: Database): Promise<CauseCatalogueRes
        from ${countryCauses}) as country_causes,
     ${setting("mnInviteLink")} as mn_invite_link,
     ${setting("mightyLinks")} as mighty_links`);
-  const [row] = (result as unknown as { rows: CatalogueRow[] }).rows;
+  const [row] = rowsOf<CatalogueRow>(result);
   const links = linkSettingsSchema.parse({
     mnInviteLink: row!.mn_invite_link ?? null,
     mightyLinks: row!.mighty_links ?? {},

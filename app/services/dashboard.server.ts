@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { rowsOf } from "~/db/client.server";
 import {
   causes,
   couponRedemptions,
@@ -21,7 +22,6 @@ import {
 
 const WEEKS = 12;
 
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 const num = (value: unknown) => Number(value ?? 0);
 
 export async function dashboard(services: AppServices) {

@@ -1,6 +1,6 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Database } from "~/db/client.server";
+import { rowsOf, type Database } from "~/db/client.server";
 import {
   auditLog,
   claims,
@@ -254,10 +254,11 @@ export async function entityRecord(db: Database, name: string, id: string) {
       ? sql`to_char(${c.select} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as ${sql.identifier(c.key)}`
       : sql`${c.select} as ${sql.identifier(c.key)}`,
   );
-  const result = (await db.execute(
-    sql`select ${sql.join(fields, sql`, `)} from ${listing.from} where ${listing.id.expr} = cast(${id} as ${sql.raw(listing.id.type)}) limit 1`,
-  )) as unknown as { rows: Record<string, unknown>[] };
-  const row = result.rows[0];
+  const [row] = rowsOf(
+    await db.execute(
+      sql`select ${sql.join(fields, sql`, `)} from ${listing.from} where ${listing.id.expr} = cast(${id} as ${sql.raw(listing.id.type)}) limit 1`,
+    ),
+  );
   if (!row) throw notFound();
   return {
     view: "record" as const,
@@ -275,10 +276,12 @@ export async function entityRecord(db: Database, name: string, id: string) {
 /** The index of the browser: each kind of record, with about how many there are. */
 export async function entityIndex(db: Database) {
   const tables = Object.entries(ENTITIES).map(([name, e]) => ({ name, title: e.title }));
-  const result = (await db.execute(
-    sql`select relname as table, greatest(reltuples, 0)::bigint as n from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
-  )) as unknown as { rows: { table: string; n: string | number }[] };
-  const sizes = new Map(result.rows.map((r) => [r.table, Number(r.n)]));
+  const rows = rowsOf<{ table: string; n: string | number }>(
+    await db.execute(
+      sql`select relname as table, greatest(reltuples, 0)::bigint as n from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
+    ),
+  );
+  const sizes = new Map(rows.map((r) => [r.table, Number(r.n)]));
   const tableOf: Record<string, string> = { members: "users", respondents: "directory_respondents" };
   return {
     view: "index" as const,

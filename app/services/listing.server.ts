@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import { rowsOf, type Database } from "~/db/client.server";
 import {
   COUNT_CAP,
   csvLine,
@@ -123,8 +123,6 @@ function unindexed(expr: SQL, kind: ColumnKind): SQL {
       return sql`(${expr} || '')`;
   }
 }
-
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 /** Reads one batch of rows from a position, in the list's order or against it. */
 async function readBatch(

@@ -1,5 +1,6 @@
 import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { rowsOf } from "~/db/client.server";
 import {
   causes,
   countries,
@@ -262,6 +263,6 @@ export async function memberListChoices(services: AppServices) {
     ${choiceList(sql`select ${coupons.id} as value, ${coupons.name} as label from ${coupons} order by ${coupons.name} limit 500`)} as coupons,
     ${choiceList(sql`select ${countries.code} as value, ${countries.name} as label from ${countries}`)} as countries,
     ${choiceList(sql`select ${causes.code} as value, ${causes.name} as label from ${causes}`)} as causes`);
-  const [row] = (result as unknown as { rows: Record<"plans" | "coupons" | "countries" | "causes", Choice[]>[] }).rows;
+  const [row] = rowsOf<Record<"plans" | "coupons" | "countries" | "causes", Choice[]>>(result);
   return { plans: row!.plans, coupons: row!.coupons, countries: row!.countries, causes: row!.causes };
 }

@@ -11,7 +11,6 @@ type Params = LoaderFunctionArgs["params"];
 /** The params and query of the /nol/{form}/… pages, read once for all of them. */
 
 const querySchema = z.object({
-  version: versionSchema.optional().catch(undefined),
   username: z.string().trim().min(1).max(32).optional().catch(undefined),
   /** An entry's edit or view link (or its hash) to select (spec §4 "Selection"). */
   href: z.string().trim().min(1).max(2_000).optional().catch(undefined),
@@ -20,6 +19,7 @@ const querySchema = z.object({
   respondent: z.coerce.number().int().positive().optional().catch(undefined),
 });
 export type NolQuery = z.infer<typeof querySchema> & {
+  version: z.output<typeof versionSchema> | undefined;
   /** A version name the query gave that is not one (blank, too long), and why: the new version form's error. */
   badVersion: { value: string; message: string } | null;
 };
@@ -29,11 +29,16 @@ export function nolAddress(request: Request, params: Params): { address: PageAdd
   const form = formFromParam(params.form);
   if (!params.form || !form) throw redirect("/nol/NotFound");
   const search = new URL(request.url).searchParams;
-  const parsed = querySchema.parse(Object.fromEntries(search));
   const raw = search.get("version");
-  const problem = raw === null ? undefined : versionSchema.safeParse(raw).error;
-  const badVersion = problem ? { value: raw!, message: problem.issues[0]?.message ?? "Name this version" } : null;
-  const query = { ...parsed, badVersion };
+  const version = raw === null ? null : versionSchema.safeParse(raw);
+  const query: NolQuery = {
+    ...querySchema.parse(Object.fromEntries(search)),
+    version: version?.success ? version.data : undefined,
+    badVersion:
+      raw !== null && version?.error
+        ? { value: raw, message: version.error.issues[0]?.message ?? "Name this version" }
+        : null,
+  };
   return { address: { segment: params.form, form, username: query.username }, query };
 }
 

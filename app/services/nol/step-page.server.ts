@@ -28,9 +28,9 @@ export async function stepPage(
   if (!version) {
     // A name that is not one goes back with it, for the new version form to say why.
     if (input.badVersion === undefined) return { redirectTo: place.causeBase } as const;
-    const back = `${place.causeBase}${ownerQuery(place.other)}`;
-    const join = back.includes("?") ? "&" : "?";
-    return { redirectTo: `${back}${join}${new URLSearchParams({ version: input.badVersion })}` } as const;
+    const back = new URLSearchParams(place.other ? { username: place.other } : {});
+    back.set("version", input.badVersion);
+    return { redirectTo: `${place.causeBase}?${back}` } as const;
   }
   const state = versionState(rows, version);
   const billed = state.bills.length > 0;
