@@ -7,6 +7,14 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { redactUrl } from "./domain/requests";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server";
+import { runServerProcess } from "./server/main.server";
+
+/**
+ * The production server itself comes from here: server.ts loads the build and starts it
+ * through this export, so the server and the routes share one copy of every module.
+ */
+export { runServerProcess };
+export type ServerEntry = { runServerProcess: typeof runServerProcess };
 
 export const streamTimeout = 5_000;
 

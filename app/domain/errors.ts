@@ -25,9 +25,9 @@ export const STATUS_OF: Record<DomainErrorKind, number> = {
 };
 
 /**
- * The production server is two bundles (dist/server.js builds the providers, build/index.js
- * holds the routes), each with its own copy of this class: the brand, shared through the
- * global symbol registry, makes `instanceof DomainError` true for an error of either copy.
+ * The server runs one copy of this module, but a class is a poor thing to recognise an error
+ * by: the brand, shared through the global symbol registry, makes `instanceof DomainError`
+ * true for an error made by any copy of it (a bundle of its own, a test's module graph).
  */
 const BRAND = Symbol.for("memberhall.DomainError");
 

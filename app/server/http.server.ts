@@ -1,0 +1,262 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type Request, type Response } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { AppServices } from "~/context";
+import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "~/domain/framing";
+import {
+  crossSiteWrite,
+  dependsOnSession,
+  hasNul,
+  normalisedPath,
+  redactUrl,
+  sessionFreePath,
+} from "~/domain/requests";
+import { limitBodies } from "~/lib/body-limit.server";
+import {
+  renderUnavailable,
+  sawDatabaseUnavailable,
+  UNAVAILABLE_MESSAGE,
+  UNAVAILABLE_RETRY_SECONDS,
+} from "~/lib/database-unavailable.server";
+import { remixRequest, sendResponse } from "~/lib/remix-express.server";
+import { siteCookies } from "~/services/session.server";
+
+type Locals = { cspNonce: string; shuttingDown?: boolean };
+const locals = (res: Response) => res.locals as Locals;
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/** What the server is serving: the build the launcher loaded and the project folder it sits in. */
+export type Served = { build: ServerBuild; root: string };
+
+/** The app's HTTP server: headers, limits, health, static files, then the Remix handler. */
+export function createApp(services: AppServices, { build, root }: Served, state: { shuttingDown: boolean }) {
+  const { config, database, logger } = services;
+  // The hosted forms' own scripts, styles and requests, when Cognito Forms is the provider.
+  const formsOrigin = config.forms === "cognito" ? [new URL(config.cognitoApiUrl).origin] : [];
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    }),
+  );
+
+  app.use((req, res, next) => {
+    locals(res).cspNonce = randomBytes(16).toString("base64");
+    // While draining, ask every client to open its next request elsewhere.
+    if (state.shuttingDown) res.setHeader("Connection", "close");
+    next();
+  });
+
+  // A path no page can have (broken percent-encoding, a backslash) is a missing page. It
+  // goes to the router as a plain unknown path, so it gets the shell's 404 like any other;
+  // as it was, it made the static files fail with their own error page and the router's
+  // URL building throw.
+  app.use((req, _res, next) => {
+    if (normalisedPath(req.path) === null)
+      req.url = req.originalUrl = req.path.startsWith("/api/") ? "/api/not-found" : "/not-found";
+    next();
+  });
+
+  // The payments provider's script, frames and API, on the card pages only; 'self' stands in elsewhere.
+  const cardPageSources = (req: Request, kind: "script" | "frame" | "connect") =>
+    paymentSources(pathOf(req), config.payments)[kind].join(" ") || "'self'";
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": [
+            "'strict-dynamic'",
+            "'self'",
+            (_req, res) => `'nonce-${locals(res as Response).cspNonce}'`,
+            (req) => cardPageSources(req as Request, "script"),
+          ],
+          "style-src": ["'self'", ...formsOrigin],
+          "style-src-attr": ["'unsafe-inline'"],
+          "img-src": ["'self'", "data:", ...formsOrigin],
+          "font-src": ["'self'", ...formsOrigin],
+          "connect-src": ["'self'", ...formsOrigin, (req) => cardPageSources(req as Request, "connect")],
+          // blob: the notarize page shows the preview it fetched (a PDF made for this member) in a frame.
+          "frame-src": ["'self'", "blob:", ...formsOrigin, (req) => cardPageSources(req as Request, "frame")],
+          "form-action": ["'self'", ...formsOrigin],
+          "object-src": ["'none'"],
+          "base-uri": ["'none'"],
+          "frame-ancestors": [(req) => frameAncestors(pathOf(req as Request), config.lrmUrl)],
+          ...(config.isProduction ? { "upgrade-insecure-requests": [] } : {}),
+        },
+      },
+      strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      // X-Frame-Options cannot name an origin: frame-ancestors above governs, this only
+      // backs it up for old browsers on pages that are never framed.
+      xFrameOptions: false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use((req, res, next) => {
+    const path = pathOf(req);
+    if (isDocumentPath(path)) res.setHeader("X-Frame-Options", "SAMEORIGIN");
+    else if (!isFrameablePath(path)) res.setHeader("X-Frame-Options", "DENY");
+    next();
+  });
+
+  app.use((req, res, next) => {
+    if (hasNul(req.originalUrl)) {
+      res.status(400).json({ error: "The address contains a character that cannot be used" });
+      return;
+    }
+    const write = {
+      method: req.method,
+      path: req.path,
+      origin: req.headers.origin,
+      referer: req.headers.referer,
+      host: req.headers.host,
+      signed: req.headers["state-sig"] !== undefined,
+    };
+    if (crossSiteWrite(write)) {
+      res.status(403).json({ error: "Requests from other sites cannot change anything here" });
+      return;
+    }
+    next();
+  });
+
+  // Before the router reads anything, and so before any rate limit counts the request.
+  app.use(limitBodies());
+
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (state.shuttingDown) {
+      res.status(503).json({ ok: false, db: "unknown", shuttingDown: true });
+      return;
+    }
+    try {
+      await database.ping(2_000);
+      res.json({ ok: true, db: "ok" });
+    } catch (error) {
+      logger.warn({ err: error }, "health check: database unavailable");
+      res.status(503).json({ ok: false, db: "unavailable" });
+    }
+  });
+
+  // Fingerprinted by the compiler: safe to cache for a year.
+  // A missing asset is a plain 404, never a page: the client's chunk-load handling relies on it.
+  // It is answered here rather than by the static middleware's error, which Express renders
+  // outside production as a page naming the file's absolute path.
+  app.use(
+    "/build",
+    express.static(path.join(root, "public/build"), { immutable: true, maxAge: "1y", index: false }),
+    (_req, res) => {
+      res.status(404).type("text/plain").send("Not found");
+    },
+  );
+  // The few files at public/'s top (favicon, robots.txt), listed once: a page or an API call
+  // never costs a look at the disk.
+  const publicFiles = new Set(
+    readdirSync(path.join(root, "public"), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${entry.name}`),
+  );
+  const publicStatic = express.static(path.join(root, "public"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
+
+  // Whatever the router answers may show the session (the shell names the member), so no
+  // cache may keep it for someone else. Decided here, once for pages, data requests and
+  // the API alike, rather than in each route's headers or in the document entry, which
+  // resource routes never reach; and at the moment the headers go out, so that neither a
+  // route's own Cache-Control nor a session cookie set on the way can slip past it. The
+  // files above answer before this and keep their caching.
+  const sessionCookie = siteCookies(config).session.name;
+  app.use((req, res, next) => {
+    res.vary("Cookie");
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+      const setCookie = res.getHeader("Set-Cookie");
+      const setCookies = Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [String(setCookie)];
+      // An answer the same for everyone does not depend on the cookie that came along.
+      const cookie = sessionFreePath(req.path) ? undefined : req.headers.cookie;
+      const request = { cookie, state: req.headers.state !== undefined };
+      if (dependsOnSession(request, setCookies, sessionCookie)) res.setHeader("Cache-Control", "no-store");
+      return writeHead.apply(this, args);
+    } as typeof res.writeHead;
+    next();
+  });
+
+  const handleRequest = createRequestHandler(build, config.nodeEnv === "production" ? "production" : "development");
+  app.all("*", async (req, res, next) => {
+    try {
+      // A chunked body was read by limitBodies; the router reads its replay.
+      const request = remixRequest(req, res, res.locals.body as Readable | undefined);
+      const context = {
+        app: services,
+        cspNonce: locals(res).cspNonce,
+        requestId: String(req.id),
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      };
+      let response = await handleRequest(request, context);
+      if (response.status >= 500 && sawDatabaseUnavailable(context)) {
+        await response.body?.cancel();
+        response = await unavailable(request, () =>
+          handleRequest(unavailablePage(request), renderUnavailable(context)),
+        );
+      }
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return app;
+}
+
+/**
+ * A request the database failed (it is down or restarting) answers 503 with Retry-After, as
+ * /healthz does: the API and data requests as JSON, pages as the shell's error page.
+ */
+async function unavailable(request: globalThis.Request, page: () => Promise<globalThis.Response>) {
+  const url = new URL(request.url);
+  const headers = { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS), "Cache-Control": "no-store" };
+  if (url.pathname.startsWith("/api/") || url.searchParams.has("_data")) {
+    return globalThis.Response.json({ error: UNAVAILABLE_MESSAGE }, { status: 503, headers });
+  }
+  const response = await page();
+  const answer = new globalThis.Response(response.body, { status: 503, headers: response.headers });
+  for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
+  return answer;
+}
+
+/** The same page asked for again as a plain GET, to render the error page. */
+function unavailablePage(request: globalThis.Request): globalThis.Request {
+  return new globalThis.Request(request.url, { method: "GET", headers: request.headers, signal: request.signal });
+}
+
+function pathOf(req: Request): string {
+  return req.path || "/";
+}

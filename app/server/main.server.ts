@@ -1,0 +1,151 @@
+import { spawn } from "node:child_process";
+import type { Server } from "node:http";
+import { pino, type Logger } from "pino";
+import { bootApp, embeddedDatabaseIsNew, prepareDatabase, seedScaleTask } from "~/boot.server";
+import { loadConfig, type AppConfig } from "~/config/config.server";
+import { ConfigError } from "~/config/env.server";
+import { demoLogins } from "~/db/seed.server";
+import { demoBanner } from "~/lib/demo-banner.server";
+import { textDestination } from "~/lib/log-text.server";
+import { startJobs } from "~/services/jobs.server";
+import { createApp, type Served } from "./http.server";
+
+async function startServer(config: AppConfig, logger: Logger, served: Served) {
+  const services = await bootApp(config, logger);
+  const jobs = await startJobs(services);
+  const state = { shuttingDown: false };
+  const app = createApp(services, served, state);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s)).on("error", reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  logger.info(
+    { port: config.port, url: config.baseUrl, nodeEnv: config.nodeEnv, demo: config.demo },
+    `memberhall is listening on ${config.baseUrl}`,
+  );
+  if (config.isProduction && config.mail === "outbox") {
+    logger.warn("MAIL=outbox: e-mail is kept in the outbox for admins and not sent; set MAIL=smtp and SMTP_URL");
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (signal: string) =>
+    (stopping ??= (async () => {
+      logger.info({ signal }, "shutting down: finishing requests in flight");
+      state.shuttingDown = true;
+      // The runner stops taking jobs now and lets the running ones finish while requests drain.
+      const jobsStopped = jobs.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => {
+        logger.warn("requests still open after the shutdown timeout: closing their connections");
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(force);
+      await jobsStopped;
+      await services.providers.mail.settled();
+      await services.database.close();
+      logger.info("stopped");
+    })());
+  return { server, stop, services };
+}
+
+/** JSON lines, or short text lines for a person at a terminal (LOG_FORMAT). */
+function makeLogger(config: AppConfig): Logger {
+  const options = { level: config.logLevel, base: { service: "memberhall" } };
+  return config.logFormat === "text" ? pino(options, textDestination()) : pino(options);
+}
+
+const PREPARE_DATABASE = "prepare-database";
+
+/**
+ * A first start makes the embedded database in a child process: the migrations and the seed
+ * grow PGlite's WASM memory, which never shrinks while its instance lives, and a process's
+ * memory goes back to the system when it ends. The server then opens the made database as a
+ * restart would.
+ */
+function prepareInChild(logger: Logger, script: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script], {
+      env: { ...process.env, MEMBERHALL_TASK: PREPARE_DATABASE },
+      stdio: "inherit",
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`making the database failed (the process ended with ${code})`));
+    });
+    logger.info("making the embedded database");
+  });
+}
+
+async function main(launch: Launch) {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = makeLogger(config);
+  // The handlers are in place before the server says it listens: a signal that arrives
+  // while it starts is kept and carried out as soon as there is something to stop. A
+  // terminal's Ctrl-C reaches both `npm start` and this process; a repeated signal joins
+  // the shutdown already under way instead of killing the process mid-drain.
+  let stopServer: ((signal: string) => Promise<void>) | undefined;
+  let pendingSignal: string | undefined;
+  const onSignal = (signal: string) => {
+    if (!stopServer) {
+      pendingSignal ??= signal;
+      return;
+    }
+    stopServer(signal).then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => onSignal(signal));
+  try {
+    if (embeddedDatabaseIsNew(config)) await prepareInChild(logger, launch.script);
+    const started = await startServer(config, logger, launch);
+    stopServer = started.stop;
+    if (config.demo && config.logFormat === "text") {
+      process.stdout.write(demoBanner(config, await demoLogins(started.services.db)));
+    }
+  } catch (error) {
+    logger.fatal({ err: error }, `could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  if (pendingSignal) onSignal(pendingSignal);
+}
+
+const SEED_SCALE = "seed-scale";
+
+/** What the launcher (server.ts) hands over: the build it loaded, the project folder and its own file. */
+export type Launch = Served & { script: string };
+
+/**
+ * The production server's process: the server itself, or one of the tasks a process of it is
+ * started for (MEMBERHALL_TASK): making a new embedded database, seeding a community at scale.
+ */
+export async function runServerProcess(launch: Launch): Promise<void> {
+  const task = process.env.MEMBERHALL_TASK;
+  if (task === PREPARE_DATABASE) {
+    const config = loadConfig();
+    await prepareDatabase(config, makeLogger(config));
+  } else if (task === SEED_SCALE) {
+    const config = loadConfig();
+    await seedScaleTask(config, makeLogger(config), {
+      members: Number(process.env.SCALE_MEMBERS ?? 100_000),
+      entries: Number(process.env.SCALE_ENTRIES ?? 1_000_000),
+    });
+  } else {
+    await main(launch);
+  }
+}
