@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
+import { providerErrorCode } from "../errors";
 import {
   documentSchema,
   errorMessages,
@@ -99,7 +100,7 @@ export function proofNotary(settings: ProofSettings, options: { timeoutMs?: numb
       }
       return { status: response.status, body: json };
     } catch (error) {
-      if (error instanceof NotaryUnavailable || error instanceof NotaryRefused) throw error;
+      if (providerErrorCode(error)) throw error;
       // A dropped connection, a DNS failure, a reset mid-body.
       throw new NotaryUnavailable(UNAVAILABLE, { cause: error });
     } finally {

@@ -1,3 +1,5 @@
+import { ProviderError } from "../errors";
+
 /**
  * Online notarizing: one interface, two adapters (Proof's Business API, and the built-in
  * sandbox notary).
@@ -80,25 +82,31 @@ export type NotaryEvent = {
 };
 
 /** The provider cannot be reached, failed (5xx), is rate-limiting us or did not answer in time: try again later. */
-export class NotaryUnavailable extends Error {
+export class NotaryUnavailable extends ProviderError {
   override name = "NotaryUnavailable";
+  constructor(message: string, options?: ErrorOptions) {
+    super("notary", "provider_unavailable", message, options);
+  }
 }
 
 /** The provider refused the request (4xx); the message is the provider's own. */
-export class NotaryRefused extends Error {
+export class NotaryRefused extends ProviderError {
   override name = "NotaryRefused";
   constructor(
     message: string,
     readonly status: number,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super("notary", "notary_refused", message, options);
   }
 }
 
 /** A webhook delivery whose signature does not check out (answer 400), or that the sandbox cannot have sent. */
-export class InvalidNotaryWebhook extends Error {
+export class InvalidNotaryWebhook extends ProviderError {
   override name = "InvalidNotaryWebhook";
+  constructor(message: string, options?: ErrorOptions) {
+    super("notary", "invalid_signature", message, options);
+  }
 }
 
 export interface NotaryProvider {

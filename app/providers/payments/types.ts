@@ -1,3 +1,5 @@
+import { ProviderError } from "../errors";
+
 /**
  * Card payments: one interface, two adapters (Stripe, and the built-in sandbox).
  *
@@ -149,18 +151,27 @@ export type CardUpdateData = {
 };
 
 /** A refusal the member should read, from the provider (a decline, a bad coupon at Stripe). */
-export class PaymentDeclined extends Error {
+export class PaymentDeclined extends ProviderError {
   override name = "PaymentDeclined";
+  constructor(message: string, options?: ErrorOptions) {
+    super("payments", "payment_declined", message, options);
+  }
 }
 
 /** The provider cannot be reached or failed: nothing was charged, try again later. */
-export class PaymentsUnavailable extends Error {
+export class PaymentsUnavailable extends ProviderError {
   override name = "PaymentsUnavailable";
+  constructor(message: string, options?: ErrorOptions) {
+    super("payments", "provider_unavailable", message, options);
+  }
 }
 
 /** A webhook delivery whose signature does not check out (400). */
-export class InvalidWebhookSignature extends Error {
+export class InvalidWebhookSignature extends ProviderError {
   override name = "InvalidWebhookSignature";
+  constructor(message: string, options?: ErrorOptions) {
+    super("payments", "invalid_signature", message, options);
+  }
 }
 
 export interface PaymentsProvider {

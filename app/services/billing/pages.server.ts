@@ -4,7 +4,8 @@ import type { AppServices } from "~/context";
 import { checkouts, plans } from "~/db/schema";
 import { invalid } from "~/domain/errors";
 import { formatMoney } from "~/lib/format";
-import { PaymentDeclined, type BrowserClient } from "~/providers/payments/types";
+import { isProviderError } from "~/providers/errors";
+import type { BrowserClient } from "~/providers/payments/types";
 import type { Viewer } from "../session.server";
 import { siteCookies } from "../session.server";
 import { checkoutOutcome, intentRefOf, type CheckoutOutcome } from "./checkout-outcome.server";
@@ -124,7 +125,7 @@ export async function payWithSandboxCard(
       cvc: card.cvc,
     });
   } catch (error) {
-    if (error instanceof PaymentDeclined) throw invalid(error.message);
+    if (isProviderError(error, "payment_declined")) throw invalid(error.message);
     throw error;
   }
   await deliverSandboxEvents(services);

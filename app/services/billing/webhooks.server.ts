@@ -1,6 +1,6 @@
 import type { AppServices } from "~/context";
 import { DomainError, invalid, notFound } from "~/domain/errors";
-import { InvalidWebhookSignature } from "~/providers/payments/types";
+import { isProviderError } from "~/providers/errors";
 import { receivePaymentEvent } from "./events.server";
 
 /**
@@ -20,7 +20,7 @@ export async function receiveStripeWebhook(
   try {
     event = provider.readWebhook(raw, signature);
   } catch (error) {
-    if (error instanceof InvalidWebhookSignature)
+    if (isProviderError(error, "invalid_signature"))
       throw invalid("The Stripe-Signature header does not match this event");
     throw error;
   }

@@ -4,8 +4,9 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { notarizations, webhookEvents } from "~/db/schema";
 import { invalid, notFound } from "~/domain/errors";
-import { InvalidNotaryWebhook, type NotaryEvent, type NotaryProviderName } from "~/providers/notary/types";
-import type { JobDefinition } from "../jobs.server";
+import { isProviderError } from "~/providers/errors";
+import type { NotaryEvent, NotaryProviderName } from "~/providers/notary/types";
+import type { JobDefinition } from "../queue.server";
 import { OPEN_STATUSES, removedFields, transactionFields } from "./notarize.server";
 import { deliverInBatches } from "../provider-events.server";
 
@@ -99,7 +100,7 @@ export async function receiveNotaryWebhook(services: AppServices, rawBody: strin
   try {
     event = services.providers.notary.readWebhook(rawBody, headers);
   } catch (error) {
-    if (error instanceof InvalidNotaryWebhook) throw invalid(error.message);
+    if (isProviderError(error, "invalid_signature")) throw invalid(error.message);
     throw error;
   }
   const { outcome } = await receiveNotaryEvent(services, event);
@@ -128,6 +129,7 @@ export async function pollOpenNotarizations(services: AppServices): Promise<numb
 }
 
 export const notarySandboxEventsJob = {
+  name: "notary-sandbox-events",
   data: z.object({}),
   schedule: "* * * * *",
   policy: "stately",
@@ -138,6 +140,7 @@ export const notarySandboxEventsJob = {
 } satisfies JobDefinition<Record<string, never>>;
 
 export const notaryPollJob = {
+  name: "notary-poll",
   data: z.object({}),
   schedule: "*/5 * * * *",
   policy: "stately",

@@ -8,7 +8,8 @@ import { documentFilename } from "~/domain/documents/document-data";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { noticeIdsSchema } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
-import { NotaryRefused, NotaryUnavailable, type NotaryStatus, type NotaryTransaction } from "~/providers/notary/types";
+import { providerErrorCode } from "~/providers/errors";
+import type { NotaryStatus, NotaryTransaction } from "~/providers/notary/types";
 import { noticeJson, noticeOf, noticesOf, type NoticeRecord } from "../documents/notices.server";
 import { renderNoticePdf } from "../documents/render.server";
 import { entriesOf, versionState } from "../nol/entries.server";
@@ -51,8 +52,9 @@ async function atProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof NotaryUnavailable) throw unavailable(NOTARY_UNAVAILABLE_MESSAGE);
-    if (error instanceof NotaryRefused) throw invalid(error.message);
+    const code = providerErrorCode(error);
+    if (code === "provider_unavailable") throw unavailable(NOTARY_UNAVAILABLE_MESSAGE);
+    if (code === "notary_refused") throw invalid((error as Error).message);
     throw error;
   }
 }

@@ -3,7 +3,8 @@ import type { AppServices } from "~/context";
 import { communityFor } from "~/domain/community";
 import { safeRedirectPath } from "~/domain/guard";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
-import { NotaryRefused, type SignerStep } from "~/providers/notary/types";
+import { isProviderError } from "~/providers/errors";
+import type { SignerStep } from "~/providers/notary/types";
 
 /**
  * The sandbox notary's signer page (/notary/sandbox/{id}): what Proof's signer app is to a Proof
@@ -86,7 +87,7 @@ export async function takeSignerStep(
     const done = intent === "meet" ? await sandbox.meetNotary(transactionId) : await sandbox.sign(transactionId);
     return done ? { ok: true } : null;
   } catch (error) {
-    if (error instanceof NotaryRefused) return { ok: false, message: error.message };
+    if (isProviderError(error, "notary_refused")) return { ok: false, message: error.message };
     throw error;
   }
 }

@@ -1,0 +1,47 @@
+/**
+ * What an outside service's failure means, as a stable code the services read. A code is a
+ * plain field: it survives what an error class does not (a second copy of a module, a
+ * worker thread, a job's stored failure), so no failure of a provider ever reaches a member
+ * as a 500 for want of being recognised.
+ */
+export const PROVIDER_ERROR_CODES = [
+  /** The payer's card or coupon was refused: the member should read the message. */
+  "payment_declined",
+  /** The provider cannot be reached, failed (5xx), rate-limits us or did not answer in time: nothing was done. */
+  "provider_unavailable",
+  /** The notary refused the request (4xx); the message is its own. */
+  "notary_refused",
+  /** A webhook delivery whose signature does not check out, or that the provider cannot have sent. */
+  "invalid_signature",
+] as const;
+
+export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
+
+export type ProviderArea = "payments" | "notary";
+
+export class ProviderError extends Error {
+  readonly code: ProviderErrorCode;
+  readonly provider: ProviderArea;
+
+  constructor(provider: ProviderArea, code: ProviderErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.provider = provider;
+    this.code = code;
+  }
+}
+
+const CODES: ReadonlySet<string> = new Set(PROVIDER_ERROR_CODES);
+
+/** The code of a provider's failure, read from its fields alone; null for any other error. */
+export function providerErrorCode(error: unknown): ProviderErrorCode | null {
+  if (typeof error !== "object" || error === null) return null;
+  const { code, provider } = error as { code?: unknown; provider?: unknown };
+  if (provider !== "payments" && provider !== "notary") return null;
+  return typeof code === "string" && CODES.has(code) ? (code as ProviderErrorCode) : null;
+}
+
+/** Whether the error is a provider's failure with this code. */
+export const isProviderError = (
+  error: unknown,
+  code: ProviderErrorCode,
+): error is ProviderError & { message: string } => providerErrorCode(error) === code;
