@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { withPageErrors } from "~/lib/http.server";
-import { actorOf } from "~/services/accounts.server";
-import { audit } from "~/services/audit.server";
+import { audit, actorOf } from "~/services/audit.server";
 import { entityCsv, entityOf, entityQuery } from "~/services/data-browser.server";
 import { requireAdmin } from "~/services/session.server";
 

@@ -6,9 +6,8 @@ import { LoginHelpForm, ResetLinkSent } from "~/components/identity/password-hel
 import { resetRequestSchema } from "~/lib/schemas.server";
 import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
-import { ipLimit } from "~/services/accounts.server";
+import { ipLimit, queuePasswordReset } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
-import { enqueue } from "~/services/jobs.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
 
@@ -24,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return withFormErrors(submission, async () => {
     if (submission.status !== "success") return replyWith(submission);
     // Whether the address has an account is decided off the request, so both answers take as long.
-    await enqueue(services, "password-reset-mail", { email: submission.value.email });
+    await queuePasswordReset(services, submission.value.email);
     return json({ sentTo: submission.value.email });
   });
 }

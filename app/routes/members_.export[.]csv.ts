@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { memberCsv, memberListQuery } from "~/services/member-listing.server";
-import { actorOf } from "~/services/accounts.server";
-import { audit } from "~/services/audit.server";
+import { audit, actorOf } from "~/services/audit.server";
 import { requireAdmin } from "~/services/session.server";
 
 /**

@@ -5,7 +5,7 @@ import { Card } from "~/components/identity/card";
 import { SupportForm } from "~/components/support";
 import { supportSchema } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
-import { actorOf } from "~/services/accounts.server";
+import { actorOf } from "~/services/audit.server";
 import { optionalViewer } from "~/services/session.server";
 import { submitSupportRequest } from "~/services/support.server";
 

@@ -5,12 +5,12 @@ import { communityFor } from "~/domain/community";
 import { invalid, type FieldErrors } from "~/domain/errors";
 import { z } from "zod";
 import { claimPayments } from "./billing/checkout-outcome.server";
-import { audit, type AuditActor } from "./audit.server";
-import type { JobDefinition } from "./jobs.server";
+import { audit } from "./audit.server";
+import { enqueue, type JobDefinition } from "./queue.server";
 import { hashPassword } from "~/lib/password.server";
 import { passwordWeakness, personalWords, refuseWeakPassword } from "./password.server";
 import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
-import { revokeUserSessions, startSession, type ClientMeta, type Viewer } from "./session.server";
+import { revokeUserSessions, startSession, type ClientMeta } from "./session.server";
 import { consumeToken, issueToken, tokenOwner } from "./tokens.server";
 
 // The sign-up page's action reads its form with these; from here, its browser code stays
@@ -36,14 +36,6 @@ export const RESET_TTL_MS = 3_600_000;
 
 /** Per client address, for login, sign-up and reset (DESIGN.md §8): AUTH_RATE_LIMIT a minute. */
 export const IP_LIMIT_WINDOW_SECONDS = 60;
-
-export function actorOf(viewer: Viewer | null): AuditActor {
-  return {
-    actorUserId: viewer?.user.id ?? null,
-    agentUserId: viewer?.agent?.id ?? null,
-    ip: viewer?.session.ip ?? null,
-  };
-}
 
 /** What an address past its limit is told, per action. */
 const IP_LIMIT_MESSAGES = {
@@ -203,12 +195,18 @@ export async function requestPasswordReset(services: AppServices, email: string)
  * so its answer takes as long either way and does not tell which addresses have an account.
  */
 export const passwordResetJob = {
+  name: "password-reset-mail",
   data: z.object({ email: z.string().max(320) }),
   retry: { limit: 2, delaySeconds: 30 },
   async run(services, data) {
     await requestPasswordReset(services, data.email);
   },
 } satisfies JobDefinition<{ email: string }>;
+
+/** /login/help: the reset mail for this address, if it has an account, goes out in the background. */
+export async function queuePasswordReset(services: AppServices, email: string): Promise<void> {
+  await enqueue(services, passwordResetJob, { email });
+}
 
 export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired or was already used. Ask for a new one.";
 

@@ -1,5 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
+import type { Viewer } from "./session.server";
 
 export type AuditActor = { actorUserId: string | null; agentUserId: string | null; ip?: string | null };
 
@@ -24,4 +25,13 @@ export async function audit(
     data: data ?? null,
     ip: actor.ip ?? null,
   });
+}
+
+/** Who did it, for the log: the member, the admin acting for them, and the address it came from. */
+export function actorOf(viewer: Viewer | null): AuditActor {
+  return {
+    actorUserId: viewer?.user.id ?? null,
+    agentUserId: viewer?.agent?.id ?? null,
+    ip: viewer?.session.ip ?? null,
+  };
 }

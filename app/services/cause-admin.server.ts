@@ -3,8 +3,7 @@ import type { AppServices } from "~/context";
 import { causes, countries, countryCauses } from "~/db/schema";
 import type { CauseForm } from "~/domain/cause-admin";
 import { conflict, notFound } from "~/domain/errors";
-import { actorOf } from "./accounts.server";
-import { audit } from "./audit.server";
+import { audit, actorOf } from "./audit.server";
 import type { Viewer } from "./session.server";
 
 /**

@@ -4,8 +4,8 @@ import { couponDiscounts, couponPlans, couponRedemptions, coupons } from "~/db/s
 import { CHOOSE_COUPON, redeemByDate, type CouponInput, type DiscountInput } from "~/domain/coupon-forms";
 import { changedCouponTerms, unixSeconds, type CouponTermsRecord } from "~/domain/coupons";
 import { invalid, invariant, type FieldErrors } from "~/domain/errors";
-import { actorOf, isUniqueViolation } from "./accounts.server";
-import { audit } from "./audit.server";
+import { isUniqueViolation } from "./accounts.server";
+import { audit, actorOf } from "./audit.server";
 import {
   discountJson,
   planIdsByCoupon,

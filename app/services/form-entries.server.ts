@@ -8,8 +8,7 @@ import { SERVICE_FORMS, type CreateEntryInput, type UpdateEntryInput } from "~/d
 import { FORM_IDS } from "~/domain/forms";
 import { seamlessLink } from "~/domain/nol/addresses";
 import { issuesByPath } from "~/lib/json-body.server";
-import { actorOf } from "./accounts.server";
-import { audit } from "./audit.server";
+import { audit, actorOf } from "./audit.server";
 import type { Viewer } from "./session.server";
 import { storeFormEntry } from "./form-store.server";
 import { submitSupportRequest } from "./support.server";

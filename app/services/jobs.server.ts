@@ -1,46 +1,33 @@
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import { z } from "zod";
 import type { AppServices } from "~/context";
-import type { DatabaseHandle } from "~/db/client.server";
-import { SINGLE_LOCK } from "~/db/locks";
 import { passwordResetJob } from "./accounts.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
 import { membersMailJob } from "./member-listing.server";
 import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
+import {
+  installQueues,
+  JOB_SCHEMA,
+  newBoss,
+  sendThroughRunner,
+  type EnqueueOptions,
+  type JobDefinition,
+} from "./queue.server";
 
 /**
- * Background work runs on pg-boss, in the app's own database: every server runs the runner,
- * and a job runs once however many servers there are (docs/decisions/009-jobs-on-pg-boss.md).
+ * The job runner and the registry of every job, above the services whose jobs it lists:
+ * services define and queue their jobs through the queue (queue.server.ts) and never import
+ * this file.
  */
-
-/** One kind of background work: the data it takes, what it does, how it repeats and retries. */
-export type JobDefinition<Data> = {
-  /** Checked when the job runs: a queued job can outlive the deploy that queued it. */
-  data: z.ZodType<Data, z.ZodTypeDef, unknown>;
-  run(services: AppServices, data: Data, job: { id: string; retryCount: number }): Promise<void>;
-  /** A cron line (UTC) for work that repeats; one job per tick across all servers. */
-  schedule?: string;
-  /** False where this server's configuration has no use for the job: it is then neither scheduled nor run. */
-  enabled?(services: AppServices): boolean;
-  /**
-   * Tries after the first failure (default 3), the first one `delaySeconds` later (default 30),
-   * each next one about twice as late, with jitter, unless `backoff` is false. Then the job is
-   * marked failed and stays on /admin/jobs.
-   */
-  retry?: { limit: number; delaySeconds: number; backoff?: boolean };
-  /** A try still running after this long counts as failed (default 15 minutes). */
-  timeoutSeconds?: number;
-  /** "stately": at most one job waiting and one running at a time, for sweeps that repeat. */
-  policy?: "standard" | "stately";
-  /** Jobs one poll takes at once (default 1); each runs, succeeds and fails on its own. */
-  batchSize?: number;
-};
 
 export type JobRegistry = Record<string, JobDefinition<unknown>>;
 
-/** Every job the app runs, by name. A new job is one entry here and a definition beside its service. */
+/**
+ * Every job the app runs, by its name. A new job is one entry here and a definition beside its
+ * service; the runner refuses to start when an entry's name is not its job's own.
+ */
 export const jobs = {
   "mail-retry-pending": mailRetryJob,
   "password-reset-mail": passwordResetJob,
@@ -53,89 +40,7 @@ export const jobs = {
   "members-mail": membersMailJob,
 } satisfies JobRegistry;
 
-export type JobName = keyof typeof jobs;
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;
-export type JobData<N extends JobName> = DataOf<(typeof jobs)[N]>;
-
-export type EnqueueOptions = Pick<PgBoss.SendOptions, "startAfter" | "singletonKey" | "priority">;
-
-export const JOB_SCHEMA = "pgboss";
-
-const DEFAULT_RETRY = { limit: 3, delaySeconds: 30, backoff: true };
-const DEFAULT_TIMEOUT_SECONDS = 15 * 60;
-
-function newBoss(db: PgBoss.Db, options: PgBoss.ConstructorOptions = {}): PgBoss {
-  return new PgBoss({ db, schema: JOB_SCHEMA, ...options });
-}
-
-// Any 64-bit number that is ours alone; it serialises queue creation across app servers.
-const QUEUE_CREATION_LOCK_ID = SINGLE_LOCK.jobQueues;
-const QUEUE_NAME = /^[\w-]{1,100}$/;
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
-// pg-boss's own queue for scheduled jobs; its scheduler creates it with default settings.
-const SCHEDULER_QUEUE = "__pgboss__send-it";
-
-const createQueueScript = (name: string, options: object) => `BEGIN;
-  SELECT pg_advisory_xact_lock(${QUEUE_CREATION_LOCK_ID});
-  SELECT ${JOB_SCHEMA}.create_queue(${quote(name)}, ${quote(JSON.stringify(options))}::json);
-  COMMIT;`;
-
-/**
- * Installs pg-boss's schema and creates each queue once, giving it today's settings (a deploy
- * may change them). pg-boss's create_queue attaches a partition and a foreign key, and two
- * servers creating queues at the same time deadlock on PostgreSQL, so creation runs one at a
- * time under an advisory lock; that includes the scheduler's own queue, which a runner's
- * scheduler would otherwise create on its own as it starts. The pg-boss returned only writes.
- */
-async function prepareDatabase(database: DatabaseHandle, registry: JobRegistry): Promise<PgBoss> {
-  const db = { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) };
-  const boss = newBoss(db, { supervise: false, schedule: false });
-  await boss.start();
-  // A script without parameters runs in one transaction on both drivers (DatabaseHandle.executeSql).
-  await database.executeSql(createQueueScript(SCHEDULER_QUEUE, { policy: "standard" }));
-  for (const [name, job] of Object.entries(registry)) {
-    if (!QUEUE_NAME.test(name)) throw new Error(`A job name takes letters, digits, _ and - only: ${name}`);
-    const retry = { ...DEFAULT_RETRY, ...job.retry };
-    const options = {
-      policy: job.policy ?? "standard",
-      retryLimit: retry.limit,
-      retryDelay: retry.delaySeconds,
-      retryBackoff: retry.backoff,
-      expireInSeconds: job.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
-    };
-    await database.executeSql(createQueueScript(name, options));
-    await boss.updateQueue(name, { name, ...options });
-  }
-  return boss;
-}
-
-// enqueue() on a server without a running runner (a bare remix-serve, a test) sends through a
-// pg-boss that only writes: no polling, no maintenance, no timers.
-const senders = new WeakMap<DatabaseHandle, Promise<PgBoss>>();
-
-function senderFor(database: DatabaseHandle, registry: JobRegistry): Promise<PgBoss> {
-  let sender = senders.get(database);
-  if (!sender) {
-    sender = prepareDatabase(database, registry);
-    sender.catch(() => senders.delete(database));
-    senders.set(database, sender);
-  }
-  return sender;
-}
-
-/**
- * Queues a job; any server's runner takes it. Resolves with its id, or null when the queue's
- * policy already holds an equal job waiting (a "stately" sweep).
- */
-export async function enqueue<N extends JobName>(
-  services: AppServices,
-  name: N,
-  data: JobData<N>,
-  options?: EnqueueOptions,
-): Promise<string | null> {
-  return (await senderFor(services.database, jobs)).send(name, data as object, options ?? {});
-}
 
 export type JobRunner<R extends JobRegistry> = {
   /** Takes no new job, lets the running ones finish (up to the shutdown timeout). */
@@ -205,8 +110,11 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
     }
   };
 
+  for (const [name, job] of Object.entries(registry)) {
+    if (job.name !== name) throw new Error(`The job ${job.name} is listed as ${name}`);
+  }
   // Before this runner's scheduler starts, so it finds its queue made.
-  const installer = await prepareDatabase(database, registry);
+  const installer = await installQueues(database, Object.values(registry));
   await installer.stop({ graceful: false, close: false });
   try {
     await boss.start();
@@ -225,8 +133,7 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
     await boss.stop({ graceful: false, close: false }).catch(() => {});
     throw error;
   }
-  const sender = Promise.resolve(boss);
-  senders.set(database, sender);
+  const forgetSender = sendThroughRunner(database, boss, Object.values(registry));
   logger.info({ jobs: Object.keys(registry) }, "job runner started");
 
   return {
@@ -235,7 +142,7 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
       await boss.stop({ graceful: true, close: false, timeout: config.shutdownTimeoutMs });
       while ((pending > 0 || running > 0) && Date.now() < deadline) await tick();
       closed = true;
-      if (senders.get(database) === sender) senders.delete(database);
+      forgetSender();
     },
     enqueue: (name, data, sendOptions) => boss.send(name, data as object, sendOptions ?? {}),
   };

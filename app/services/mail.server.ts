@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JobDefinition } from "./jobs.server";
+import type { JobDefinition } from "./queue.server";
 
 /**
  * With SMTP, tries again every minute the e-mails the mail server has not taken yet. One sweep
@@ -8,6 +8,7 @@ import type { JobDefinition } from "./jobs.server";
  * retried: the next minute's sweep is its retry, and the failure stays visible on /admin/jobs.
  */
 export const mailRetryJob = {
+  name: "mail-retry-pending",
   data: z.object({}),
   schedule: "* * * * *",
   enabled: (services) => services.providers.mail.name === "smtp",

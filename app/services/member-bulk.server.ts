@@ -3,11 +3,10 @@ import type { AppServices } from "~/context";
 import { users } from "~/db/schema";
 import type { ListQuery } from "~/domain/listing";
 import type { MemberBulkAction } from "~/domain/member-list";
-import { actorOf } from "./accounts.server";
-import { audit } from "./audit.server";
-import { enqueue } from "./jobs.server";
+import { audit, actorOf } from "./audit.server";
 import { listWhere } from "./listing.server";
-import { mailMembers, memberListing } from "./member-listing.server";
+import { mailMembers, memberListing, membersMailJob } from "./member-listing.server";
+import { enqueue } from "./queue.server";
 import type { Viewer } from "./session.server";
 
 /**
@@ -28,7 +27,7 @@ export async function bulkMemberAction(
   if (action.kind === "export") throw new Error("An export is a download, not a change");
   if (action.kind === "email") {
     if (action.ids === "all") {
-      await enqueue(services, "members-mail", {
+      await enqueue(services, membersMailJob, {
         filters: query.filters,
         subject: action.subject,
         body: action.body,

@@ -15,7 +15,7 @@ import {
 import { z } from "zod";
 import { readListQuery, type FilterValue, type ListQuery } from "~/domain/listing";
 import { audit } from "./audit.server";
-import type { JobDefinition } from "./jobs.server";
+import type { JobDefinition } from "./queue.server";
 import { listCsv, listIds, listView, type Listing } from "./listing.server";
 
 /**
@@ -222,6 +222,7 @@ export const membersMailJob: JobDefinition<{
   body: string;
   actor: { actorUserId: string | null; agentUserId: string | null; ip?: string | null };
 }> = {
+  name: "members-mail",
   data: z.object({
     filters: z.record(filterValue),
     subject: z.string().min(1).max(200),

@@ -13,8 +13,7 @@ import {
   type Suggestion,
 } from "~/domain/respondents";
 import { roundLabel } from "~/domain/nol/rounds";
-import { actorOf } from "./accounts.server";
-import { audit } from "./audit.server";
+import { audit, actorOf } from "./audit.server";
 import { noticesOf } from "./documents/notices.server";
 import { formEntryLinks } from "./form-entries.server";
 import { storeFormEntry } from "./form-store.server";

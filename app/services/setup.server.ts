@@ -5,10 +5,9 @@ import { countries, plans, users } from "~/db/schema";
 import { invalid } from "~/domain/errors";
 import { activeSetupSteps, nextSetupStep, type SetupPage, type SetupStepId } from "~/domain/setup";
 import { formatMoney } from "~/lib/format";
-import { actorOf } from "./accounts.server";
 import { couponOfSlug } from "./billing/catalogue.server";
 import { startCheckout, type CheckoutRow } from "./billing/checkout.server";
-import { audit } from "./audit.server";
+import { audit, actorOf } from "./audit.server";
 import type { Viewer } from "./session.server";
 
 /** Setup (spec §2.3): the steps a new member takes before using the site, and re-joining. */

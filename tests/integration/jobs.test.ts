@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { loader as jobsPage } from "~/routes/admin_.jobs";
-import { enqueue, JOB_SCHEMA, listJobs, startJobs, type JobDefinition, type JobRunner } from "~/services/jobs.server";
+import { listJobs, startJobs, type JobRunner } from "~/services/jobs.server";
+import { mailRetryJob } from "~/services/mail.server";
+import { enqueue, JOB_SCHEMA, type JobDefinition } from "~/services/queue.server";
 import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -38,6 +40,7 @@ describe.each(drivers)("the job runner on %s", (driver) => {
 
     const testJobs = (runner: keyof typeof byRunner) => ({
       count: {
+        name: "count",
         data: z.object({ n: z.number().int() }),
         batchSize: 20,
         async run(_services, _data, job) {
@@ -46,6 +49,7 @@ describe.each(drivers)("the job runner on %s", (driver) => {
         },
       } satisfies JobDefinition<{ n: number }>,
       explode: {
+        name: "explode",
         data: z.object({}),
         retry: { limit: 1, delaySeconds: 1 },
         async run() {
@@ -132,6 +136,7 @@ describe.each(drivers)("the job runner on %s", (driver) => {
     let release: () => void = () => {};
     const slowJobs = {
       slow: {
+        name: "slow",
         data: z.object({ label: z.string() }),
         async run(_services, { label }) {
           ran.push(`${label} started`);
@@ -166,7 +171,7 @@ describe.each(drivers)("the job runner on %s", (driver) => {
       const runner = await startJobs(services, POLL);
       try {
         expect(await schedules()).toContainEqual({ name: "mail-retry-pending", cron: "* * * * *" });
-        await enqueue(services, "mail-retry-pending", {});
+        await enqueue(services, mailRetryJob, {});
         await expect.poll(() => retryPending.mock.calls.length, { timeout: 10_000, interval: 50 }).toBe(1);
       } finally {
         await runner.stop();

@@ -3,9 +3,9 @@ import type { AppServices } from "~/context";
 import { billingCustomers, checkouts, coupons, plans, subscriptions } from "~/db/schema";
 import { quote } from "~/domain/billing";
 import { conflict, DomainError, invalid, notFound, unauthorized, unavailable } from "~/domain/errors";
-import { PaymentDeclined, PaymentsUnavailable, type PricedPlan, type ProviderCoupon } from "~/providers/payments/types";
-import { actorOf } from "../accounts.server";
-import { audit } from "../audit.server";
+import { providerErrorCode } from "~/providers/errors";
+import type { PricedPlan, ProviderCoupon } from "~/providers/payments/types";
+import { audit, actorOf } from "../audit.server";
 import type { Viewer } from "../session.server";
 import { billingPlan, couponOfSlug } from "./catalogue.server";
 import { deliverSandboxEvents } from "./sandbox.server";
@@ -99,9 +99,10 @@ export async function callProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof PaymentDeclined)
-      throw new DomainError("invalid", error.message, { extra: { declined: true } });
-    if (error instanceof PaymentsUnavailable) throw unavailable(PAYMENTS_DOWN_MESSAGE);
+    const code = providerErrorCode(error);
+    if (code === "payment_declined")
+      throw new DomainError("invalid", (error as Error).message, { extra: { declined: true } });
+    if (code === "provider_unavailable") throw unavailable(PAYMENTS_DOWN_MESSAGE);
     throw error;
   }
 }

@@ -14,6 +14,8 @@ import {
   type AfterEvent,
   type Tx,
 } from "./payment-records.server";
+import { enqueue } from "../queue.server";
+import { paymentFailedNoticeJob, paymentReceiptJob } from "./notices.server";
 import type { InvoiceData, PaymentEvent, SubscriptionData } from "~/providers/payments/types";
 
 /**
@@ -48,13 +50,11 @@ export async function applyPaymentEvent(db: Database, event: PaymentEvent): Prom
 export async function receivePaymentEvent(services: AppServices, event: PaymentEvent): Promise<EventOutcome> {
   const result = await applyPaymentEvent(services.db, await withDefaultCard(services, event));
   if (result.after.receipts.length > 0 || result.after.failedPayments.length > 0) {
-    // Imported here: the job registry imports this module's neighbours.
-    const { enqueue } = await import("../jobs.server");
     for (const paymentId of result.after.receipts) {
-      await enqueue(services, "payment-receipt", { paymentId }, { singletonKey: `receipt:${paymentId}` });
+      await enqueue(services, paymentReceiptJob, { paymentId }, { singletonKey: `receipt:${paymentId}` });
     }
     for (const paymentId of result.after.failedPayments) {
-      await enqueue(services, "payment-failed-notice", { paymentId }, { singletonKey: `failed:${paymentId}` });
+      await enqueue(services, paymentFailedNoticeJob, { paymentId }, { singletonKey: `failed:${paymentId}` });
     }
   }
   if (result.outcome === "applied") {

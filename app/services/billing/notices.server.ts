@@ -4,7 +4,7 @@ import type { AppServices } from "~/context";
 import { payments, plans, users } from "~/db/schema";
 import { communityFor } from "~/domain/community";
 import { formatDate, formatMoney } from "~/lib/format";
-import type { JobDefinition } from "../jobs.server";
+import type { JobDefinition } from "../queue.server";
 
 /** The e-mails money sends: a receipt for each payment, a notice for each failed renewal. */
 
@@ -91,6 +91,7 @@ export async function sendPaymentFailedNotice(services: AppServices, paymentId: 
 const paymentJob = z.object({ paymentId: z.string().uuid() });
 
 export const paymentReceiptJob = {
+  name: "payment-receipt",
   data: paymentJob,
   retry: { limit: 5, delaySeconds: 60 },
   async run(services, { paymentId }) {
@@ -99,6 +100,7 @@ export const paymentReceiptJob = {
 } satisfies JobDefinition<{ paymentId: string }>;
 
 export const paymentFailedNoticeJob = {
+  name: "payment-failed-notice",
   data: paymentJob,
   retry: { limit: 5, delaySeconds: 60 },
   async run(services, { paymentId }) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { SandboxPayments } from "~/providers/payments/types";
 import { DomainError } from "~/domain/errors";
-import type { JobDefinition } from "../jobs.server";
+import type { JobDefinition } from "../queue.server";
 import { receivePaymentEvent } from "./events.server";
 import { deliverInBatches } from "../provider-events.server";
 
@@ -36,6 +36,7 @@ export async function renewSandboxSubscriptions(
 const sandboxOnly = (services: AppServices) => services.providers.paymentsSandbox !== null;
 
 export const sandboxEventsJob = {
+  name: "payments-sandbox-events",
   data: z.object({}),
   schedule: "* * * * *",
   policy: "stately",
@@ -47,6 +48,7 @@ export const sandboxEventsJob = {
 
 /** Renewals on the real clock: every minute, the subscriptions whose period has ended. */
 export const sandboxRenewalsJob = {
+  name: "payments-sandbox-renewals",
   data: z.object({}),
   schedule: "* * * * *",
   policy: "stately",

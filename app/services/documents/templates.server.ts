@@ -11,8 +11,7 @@ import {
   type TemplateScope,
 } from "~/domain/documents/templates";
 import { notFound } from "~/domain/errors";
-import { actorOf } from "../accounts.server";
-import { audit } from "../audit.server";
+import { audit, actorOf } from "../audit.server";
 import type { Viewer } from "../session.server";
 
 /** The document templates and their versions, and the community's "not legal advice" notice (docs/decisions/020). */

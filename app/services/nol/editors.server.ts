@@ -3,8 +3,7 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { nolEditors, users } from "~/db/schema";
 import { invalid } from "~/domain/errors";
-import { actorOf } from "../accounts.server";
-import { audit } from "../audit.server";
+import { audit, actorOf } from "../audit.server";
 import type { Viewer } from "../session.server";
 import { memberByUsername } from "./access.server";
 

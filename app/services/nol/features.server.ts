@@ -4,8 +4,7 @@ import type { Database } from "~/db/client.server";
 import { causes, nolVersionFeatures } from "~/db/schema";
 import { DEFAULT_NOL_FEATURES, type NolFeatures } from "~/domain/documents/notarize-offer";
 import { notFound } from "~/domain/errors";
-import { actorOf } from "../accounts.server";
-import { audit } from "../audit.server";
+import { audit, actorOf } from "../audit.server";
 import type { Viewer } from "../session.server";
 
 /**

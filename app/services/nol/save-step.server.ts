@@ -19,9 +19,8 @@ import { trueBillName } from "~/domain/nol/rounds";
 import { stepSchema } from "~/domain/nol/step-form";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
-import { actorOf } from "../accounts.server";
 import { recordNotices } from "../documents/records.server";
-import { audit } from "../audit.server";
+import { audit, actorOf } from "../audit.server";
 import type { UserRow, Viewer } from "../session.server";
 import {
   billFlagsOf,
