@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { crossSiteWrite, dependsOnSession, hasNul, normalisedPath, redactUrl, type WriteRequest } from "./requests";
+import {
+  crossSiteWrite,
+  dependsOnSession,
+  hasNul,
+  normalisedPath,
+  redactUrl,
+  unsupportedMethod,
+  type WriteRequest,
+} from "./requests";
 
 describe("request rules", () => {
   it("spots a NUL character, raw, percent-encoded or JSON-escaped", () => {
@@ -7,6 +15,18 @@ describe("request rules", () => {
     expect(hasNul("/login?x=%00")).toBe(true);
     expect(hasNul('{"m":"\\u0000"}')).toBe(true);
     expect(hasNul("plain text")).toBe(false);
+  });
+
+  it.each([
+    ["TRACE", true],
+    ["trace", true],
+    ["CONNECT", true],
+    ["GET", false],
+    ["POST", false],
+    ["OPTIONS", false],
+    ["PROPFIND", false],
+  ])("%s is a method no route takes: %s", (method, expected) => {
+    expect(unsupportedMethod(method)).toBe(expected);
   });
 
   const HOST = "members.example.org";

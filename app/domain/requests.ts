@@ -122,3 +122,16 @@ export function decodedSegment(segment: string): string | null {
     return null;
   }
 }
+
+/**
+ * Methods no page or API call takes, whatever the path: TRACE echoes a request back
+ * (cross-site tracing) and CONNECT opens a tunnel. The Fetch API refuses to make a Request of
+ * them, so the router could not even be asked: they are answered 501 before it.
+ */
+const UNSUPPORTED_METHODS = new Set(["CONNECT", "TRACE"]);
+
+export function unsupportedMethod(method: string): boolean {
+  return UNSUPPORTED_METHODS.has(method.toUpperCase());
+}
+
+export const UNSUPPORTED_METHOD_MESSAGE = "This site does not take that HTTP method";

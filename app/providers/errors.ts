@@ -13,6 +13,8 @@ export const PROVIDER_ERROR_CODES = [
   "notary_refused",
   /** A webhook delivery whose signature does not check out, or that the provider cannot have sent. */
   "invalid_signature",
+  /** A correctly signed delivery the app cannot read: kept for admins and acknowledged, as a resend would not read better. */
+  "unreadable_event",
 ] as const;
 
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];

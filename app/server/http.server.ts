@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, { type Request, type Response } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type { AppServices } from "~/context";
@@ -16,6 +16,8 @@ import {
   normalisedPath,
   redactUrl,
   sessionFreePath,
+  UNSUPPORTED_METHOD_MESSAGE,
+  unsupportedMethod,
 } from "~/domain/requests";
 import { limitBodies } from "~/lib/body-limit.server";
 import {
@@ -26,6 +28,8 @@ import {
 } from "~/lib/database-unavailable.server";
 import { remixRequest, sendResponse } from "~/lib/remix-express.server";
 import { siteCookies } from "~/services/session.server";
+
+const SERVER_FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
 
 type Locals = { cspNonce: string; shuttingDown?: boolean };
 const locals = (res: Response) => res.locals as Locals;
@@ -62,7 +66,9 @@ export function createApp(services: AppServices, { build, root }: Served, state:
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      // A method no route takes (501) is the client's doing, not a failure of ours.
+      customLogLevel: (_req, res, error) =>
+        res.statusCode === 501 ? "warn" : error || res.statusCode >= 500 ? "error" : "info",
     }),
   );
 
@@ -70,7 +76,22 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     locals(res).cspNonce = randomBytes(16).toString("base64");
     // While draining, ask every client to open its next request elsewhere.
     if (state.shuttingDown) res.setHeader("Connection", "close");
+    // An answer sent before its request's body was read (a refusal, a 405) leaves the rest of
+    // the body on the connection, where the next request would wait behind it: it is read and
+    // dropped, as Node does for a body nobody touched. The body limits below cap what that reads.
+    res.on("finish", () => {
+      if (req.complete || req.destroyed) return;
+      req.removeAllListeners("data");
+      req.resume();
+    });
     next();
+  });
+
+  app.use((req, res, next) => {
+    if (!unsupportedMethod(req.method)) return next();
+    res.status(501);
+    if (req.path.startsWith("/api/")) res.json({ error: UNSUPPORTED_METHOD_MESSAGE });
+    else res.type("text/plain").send(`${UNSUPPORTED_METHOD_MESSAGE}.`);
   });
 
   // A path no page can have (broken percent-encoding, a backslash) is a missing page. It
@@ -232,6 +253,16 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     } catch (error) {
       next(error);
     }
+  });
+
+  // The last word on a failure outside the router: logged with its request id, answered
+  // without a stack (Express's own handler prints one to stderr and, in development, to the client).
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    req.log.error({ err: error }, "the server failed a request");
+    if (res.headersSent) return next(error);
+    res.status(500);
+    if (req.path.startsWith("/api/")) res.json({ error: SERVER_FAILED_MESSAGE });
+    else res.type("text/plain").send(SERVER_FAILED_MESSAGE);
   });
   return app;
 }

@@ -1,14 +1,29 @@
 import { spawn } from "node:child_process";
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
 import { pino, type Logger } from "pino";
 import { bootApp, embeddedDatabaseIsNew, prepareDatabase, seedScaleTask } from "~/boot.server";
 import { loadConfig, type AppConfig } from "~/config/config.server";
 import { ConfigError } from "~/config/env.server";
 import { demoLogins } from "~/db/seed.server";
+import { UNSUPPORTED_METHOD_MESSAGE } from "~/domain/requests";
 import { demoBanner } from "~/lib/demo-banner.server";
 import { textDestination } from "~/lib/log-text.server";
 import { startJobs } from "~/services/jobs.server";
 import { createApp, type Served } from "./http.server";
+
+/**
+ * A CONNECT request asks for a tunnel, which this site never opens. Node hands it to the
+ * server apart from every other request (and, unheard, drops the socket without a word): it
+ * gets the same 501 that TRACE gets, then the connection closes.
+ */
+function refuseTunnel(_req: IncomingMessage, socket: Duplex) {
+  const body = JSON.stringify({ error: UNSUPPORTED_METHOD_MESSAGE });
+  socket.end(
+    `HTTP/1.1 501 Not Implemented\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 async function startServer(config: AppConfig, logger: Logger, served: Served) {
   const services = await bootApp(config, logger);
@@ -19,6 +34,7 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
     const s = app.listen(config.port, config.host, () => resolve(s)).on("error", reject);
   });
   server.keepAliveTimeout = 65_000;
+  server.on("connect", refuseTunnel);
   logger.info(
     { port: config.port, url: config.baseUrl, nodeEnv: config.nodeEnv, demo: config.demo },
     `memberhall is listening on ${config.baseUrl}`,

@@ -53,7 +53,10 @@ export async function dashboard(services: AppServices) {
       db.execute(sql`select count(*) filter (where ${mailOutbox.status} = 'pending') as pending,
                             count(*) filter (where ${mailOutbox.status} = 'failed') as failed
                      from ${mailOutbox}`),
-      db.execute(sql`select count(*) as n from ${webhookEvents} where ${webhookEvents.processedAt} is null`),
+      // A delivery kept with an error could not be read: it waits for an admin, not for the handler.
+      db.execute(sql`select count(*) filter (where ${webhookEvents.error} is null) as backlog,
+                            count(*) filter (where ${webhookEvents.error} is not null) as unreadable
+                     from ${webhookEvents} where ${webhookEvents.processedAt} is null`),
       db.execute(sql`select count(*) as n from ${causes}`),
       db.execute(sql`
         with weeks as (
@@ -89,7 +92,8 @@ export async function dashboard(services: AppServices) {
       href: r.href === null ? null : String(r.href),
     })),
     outbox: { pending: num(o?.pending), failed: num(o?.failed) },
-    webhookBacklog: num(rowsOf(webhooks)[0]?.n),
+    webhookBacklog: num(rowsOf(webhooks)[0]?.backlog),
+    webhookUnreadable: num(rowsOf(webhooks)[0]?.unreadable),
     missingCauses,
     weeks: rowsOf(weeks).map((r) => ({ week: String(r.week), signups: num(r.signups), revenueCents: num(r.revenue) })),
   };

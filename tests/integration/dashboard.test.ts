@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { errorReports } from "~/db/schema";
+import { errorReports, webhookEvents } from "~/db/schema";
 import { seedScale } from "~/db/seed-scale.server";
 import { seedDemo } from "~/db/seed.server";
 import { loader as adminLoader } from "~/routes/admin";
@@ -52,6 +52,23 @@ describe.each(drivers)("the dashboard (%s)", (driver) => {
       ),
     );
     expect(numbers.missingCauses).toBe(false);
+  });
+
+  it("counts webhook events waiting to be applied apart from those kept because they could not be read", async () => {
+    await database.db.insert(webhookEvents).values([
+      { provider: "stripe", eventId: "evt_waiting", type: "invoice.paid", payload: {} },
+      { provider: "stripe", eventId: "evt_done", type: "invoice.paid", payload: {}, processedAt: new Date() },
+      { provider: "stripe", eventId: "evt_unreadable", type: "invoice.paid", payload: {}, error: "cannot read it" },
+    ]);
+    const numbers = await dashboard(context.app!);
+    expect(numbers.webhookBacklog).toBe(
+      await count("select count(*) as n from webhook_events where processed_at is null and error is null"),
+    );
+    expect(numbers.webhookUnreadable).toBe(
+      await count("select count(*) as n from webhook_events where processed_at is null and error is not null"),
+    );
+    expect(numbers.webhookUnreadable).toBeGreaterThanOrEqual(1);
+    expect(numbers.webhookBacklog).toBeGreaterThanOrEqual(1);
   });
 
   it("groups the client errors by message, newest first, with the newest stack", async () => {

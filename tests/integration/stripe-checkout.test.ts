@@ -43,7 +43,7 @@ describe("checkout with Stripe", () => {
   });
 
   const deliver = async (event: unknown, signature?: string) => {
-    const payload = JSON.stringify(event);
+    const payload = typeof event === "string" ? event : JSON.stringify(event);
     const header = signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET });
     const request = new Request("http://localhost/api/webhooks/stripe", {
       method: "POST",
@@ -143,6 +143,42 @@ describe("checkout with Stripe", () => {
       .where(eq(webhookEvents.eventId, event.id as string));
     expect(stored).toMatchObject({ provider: "stripe", type: "customer.created" });
     expect(stored!.processedAt).not.toBeNull();
+  });
+
+  describe("a signed delivery it cannot read", () => {
+    const unreadableRows = () =>
+      database.db
+        .select()
+        .from(webhookEvents)
+        .then((rows) => rows.filter((row) => row.error !== null));
+
+    it.each([
+      ["an event without its id", { type: "invoice.paid", created: 1, data: { object: {} } }, "invoice.paid"],
+      [
+        "an invoice.paid whose invoice has no id",
+        { id: "evt_unreadable_1", type: "invoice.paid", created: 1, data: { object: { object: "invoice" } } },
+        "invoice.paid",
+      ],
+      ["a body that is not JSON", "{not json", "unreadable"],
+    ])("keeps %s for admins, unapplied, and answers 200 once and for its resends", async (_what, event, type) => {
+      const before = (await unreadableRows()).length;
+      const first = await deliver(event);
+      expect(first).toEqual({ status: 200, body: { received: true, duplicate: false, unreadable: true } });
+      const again = await deliver(event);
+      expect(again).toEqual({ status: 200, body: { received: true, duplicate: true, unreadable: true } });
+      const rows = await unreadableRows();
+      expect(rows).toHaveLength(before + 1);
+      const kept = rows.at(-1)!;
+      expect(kept).toMatchObject({ provider: "stripe", type, processedAt: null });
+      expect(kept.error).toMatch(/cannot read|not JSON/);
+    });
+
+    it("still refuses an unreadable body with a bad signature, keeping nothing", async () => {
+      const before = (await unreadableRows()).length;
+      const { status } = await deliver("{not json", "t=1,v1=abc");
+      expect(status).toBe(400);
+      expect(await unreadableRows()).toHaveLength(before);
+    });
   });
 
   it("fails (so Stripe retries) when applying fails, stores nothing, and applies the retry", async () => {

@@ -107,6 +107,11 @@ export function Dashboard({ data }: { data: Data }) {
           value={n(data.webhookBacklog)}
           to="/db/webhook_events?sort=processedAt&dir=asc"
         />
+        <Stat
+          label="Webhook events that could not be read"
+          value={n(data.webhookUnreadable)}
+          to="/db/webhook_events?sort=error&dir=desc"
+        />
       </dl>
       <h3>Members by membership</h3>
       <ul className="inline-list">

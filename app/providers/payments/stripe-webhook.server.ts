@@ -12,7 +12,7 @@ import {
   subscriptionData,
   subscriptionSchema,
 } from "./stripe-objects.server";
-import { InvalidWebhookSignature, type PaymentEvent } from "./types";
+import { InvalidWebhookSignature, UnreadableWebhookEvent, type PaymentEvent } from "./types";
 
 /** Stripe's own tolerance: a delivery signed more than 5 minutes ago may be a replay. */
 const TOLERANCE_SECONDS = 300;
@@ -32,19 +32,40 @@ const envelopeSchema = z.object({
 
 function verified(stripe: Stripe, secret: string, rawBody: string, signature: string | null): unknown {
   if (!signature) throw new InvalidWebhookSignature("The delivery has no Stripe-Signature header");
+  const signatures = stripe.webhooks.signature;
+  if (!signatures) throw new Error("The Stripe SDK cannot check webhook signatures here");
   try {
-    return stripe.webhooks.constructEvent(rawBody, signature, secret, TOLERANCE_SECONDS);
+    signatures.verifyHeader(rawBody, signature, secret, TOLERANCE_SECONDS);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       throw new InvalidWebhookSignature(error.message);
     }
     throw error;
   }
+  try {
+    return JSON.parse(rawBody);
+  } catch {
+    throw new UnreadableWebhookEvent("Stripe sent a signed delivery that is not JSON", {
+      id: null,
+      type: null,
+      payload: { text: rawBody.slice(0, RAW_KEPT) },
+    });
+  }
+}
+
+/** What is kept of a signed delivery that is not JSON, for admins to see. */
+const RAW_KEPT = 4_000;
+
+/** The event's id and type, where a delivery we cannot read as a whole still has them. */
+function headOf(value: unknown): { id: string | null; type: string | null } {
+  const head = z.object({ id: z.string().max(255).optional(), type: z.string().max(255).optional() }).safeParse(value);
+  return { id: head.success ? (head.data.id ?? null) : null, type: head.success ? (head.data.type ?? null) : null };
 }
 
 /**
- * Reads a signed delivery into our event; a type we do not act on is "other". An object we
- * cannot read throws rather than being skipped: the delivery fails, and Stripe sends it again.
+ * Reads a signed delivery into our event; a type we do not act on is "other". A signed event
+ * or object we cannot read throws UnreadableWebhookEvent: Stripe would send the same bytes
+ * again, so the delivery is kept for admins and acknowledged rather than failed.
  */
 export function readStripeWebhook(
   stripe: Stripe,
@@ -52,15 +73,21 @@ export function readStripeWebhook(
   rawBody: string,
   signature: string | null,
 ): PaymentEvent {
-  const event = parseStripe(envelopeSchema, "an event", verified(stripe, secret, rawBody, signature));
-  const body = BODIES.get(event.type)?.(event.data.object, event.type) ?? OTHER;
-  return {
-    id: event.id,
-    provider: "stripe",
-    providerType: event.type,
-    occurredAt: new Date(event.created * 1000),
-    ...body,
-  };
+  const delivered = verified(stripe, secret, rawBody, signature);
+  try {
+    const event = parseStripe(envelopeSchema, "an event", delivered);
+    const body = BODIES.get(event.type)?.(event.data.object, event.type) ?? OTHER;
+    return {
+      id: event.id,
+      provider: "stripe",
+      providerType: event.type,
+      occurredAt: new Date(event.created * 1000),
+      ...body,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UnreadableWebhookEvent(message, { ...headOf(delivered), payload: delivered }, { cause: error });
+  }
 }
 
 const subscriptionEvent =

@@ -166,6 +166,21 @@ export class PaymentsUnavailable extends ProviderError {
   }
 }
 
+/**
+ * A correctly signed delivery the app cannot read (not JSON, an event or object of a shape we
+ * do not know): what could be read of it comes along for admins to see.
+ */
+export class UnreadableWebhookEvent extends ProviderError {
+  override name = "UnreadableWebhookEvent";
+  constructor(
+    message: string,
+    readonly event: { id: string | null; type: string | null; payload: unknown },
+    options?: ErrorOptions,
+  ) {
+    super("payments", "unreadable_event", message, options);
+  }
+}
+
 /** A webhook delivery whose signature does not check out (400). */
 export class InvalidWebhookSignature extends ProviderError {
   override name = "InvalidWebhookSignature";
@@ -236,8 +251,8 @@ export interface PaymentsProvider {
 
   /**
    * Reads a webhook delivery: the raw body as received and its signature header. Throws
-   * InvalidWebhookSignature for a bad or stale (over 300 s) signature. The sandbox has no
-   * webhooks: it emits its events itself.
+   * InvalidWebhookSignature for a bad or stale (over 300 s) signature, and UnreadableWebhookEvent
+   * for a signed one it cannot read. The sandbox has no webhooks: it emits its events itself.
    */
   readWebhook(rawBody: string, signature: string | null): PaymentEvent;
 }

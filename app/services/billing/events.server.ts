@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
@@ -44,6 +45,47 @@ export async function applyPaymentEvent(db: Database, event: PaymentEvent): Prom
     await tx.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, stored.id));
     return { outcome: "applied" as const, after };
   });
+}
+
+/** What is known of a signed delivery the adapter could not read. */
+export type UnreadableDelivery = { id: string | null; type: string | null; payload: unknown; message: string };
+
+/** PostgreSQL's text takes no NUL: one is kept as U+FFFD, so the delivery is kept as sent otherwise. */
+const withoutNul = (text: string) => text.replaceAll("\0", "\uFFFD");
+/** Nor does jsonb, where it comes escaped. */
+const jsonWithoutNul = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value ?? null).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\uFFFD"));
+
+/**
+ * Keeps a signed delivery that cannot be read for admins to see (once per event id, or per
+ * body when it has none), marked by its error and left unapplied. Resending it would not
+ * make it readable, so it is acknowledged; the dashboard counts these.
+ */
+export async function keepUnreadableEvent(
+  services: AppServices,
+  provider: PaymentEvent["provider"],
+  rawBody: string,
+  delivery: UnreadableDelivery,
+): Promise<{ duplicate: boolean }> {
+  const eventId = delivery.id ?? `unreadable_${createHash("sha256").update(rawBody, "utf8").digest("hex").slice(0, 40)}`;
+  const [stored] = await services.db
+    .insert(webhookEvents)
+    .values({
+      provider,
+      eventId: withoutNul(eventId),
+      type: withoutNul(delivery.type ?? "unreadable"),
+      payload: jsonWithoutNul(delivery.payload),
+      error: withoutNul(delivery.message),
+    })
+    .onConflictDoNothing()
+    .returning({ id: webhookEvents.id });
+  if (stored) {
+    services.logger.warn(
+      { provider, event: eventId, type: delivery.type, reason: delivery.message },
+      "a signed webhook delivery could not be read: kept for admins",
+    );
+  }
+  return { duplicate: !stored };
 }
 
 /** Applies the event, then queues its receipts and notices (background jobs, so a slow mail server waits for no one). */
