@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaDescriptor, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -25,7 +25,7 @@ import { guard } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
 import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
 import { reportClientError } from "./lib/error-reporting";
-import { errorPage } from "./lib/http.server";
+import { errorPage, pageRedirect } from "./lib/http.server";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
@@ -86,9 +86,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     viewer ? { userId: viewer.user.id, needsSetup: viewer.member.needsSetup } : null,
   );
   if (decision.kind === "login") {
-    throw decision.remember ? await loginRedirect(request, config) : redirect("/login");
+    throw decision.remember ? await loginRedirect(request, config) : pageRedirect(request, "/login");
   }
-  if (decision.kind === "setup") throw redirect("/setup");
+  if (decision.kind === "setup") throw pageRedirect(request, "/setup");
   const { flash, clear } = await readFlash(request, config);
   const cookies = siteCookies(config);
   const coupon = viewer?.subscription

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "./framing";
+import { frameAncestors, isDocumentPath, isFrameablePath, needsDocumentLoad, paymentSources } from "./framing";
 
 describe("framing", () => {
   it.each([
@@ -63,5 +63,27 @@ describe("paymentSources", () => {
     expect(paymentSources("/subscription/unsafe/card-plus", "sandbox").script).toEqual([]);
     expect(paymentSources("/subscription", "stripe").frame).toEqual([]);
     expect(paymentSources("/subscription/unsafe/%2e%2e/%2e%2e/login", "stripe").script).toEqual([]);
+  });
+});
+
+describe("needsDocumentLoad", () => {
+  it.each([
+    ["/subscription", "/subscription/unsafe/card-plus?checkout=abc", true],
+    ["/setup/membership", "/subscription/unsafe/payment-intent?checkout=abc", true],
+    ["/subscription/unsafe/card-plus", "/", true],
+    ["/subscription/unsafe/payment-intent", "/signup?email=a%40example.org", true],
+    ["/subscription/unsafe/card-plus", "/subscription/unsafe/authenticate?checkout=abc", false],
+    ["/subscription/unsafe/authenticate", "/subscription/unsafe/payment-intent", false],
+    ["/embed/subscription", "/subscription", true],
+    ["/lrm", "/embed/nols", false],
+    ["/profile", "/lrm/header", true],
+    ["/notarize", "/api/nol/preview", true],
+    ["/", "/profile/billing", false],
+    ["/subscription", "/subscription?coupon=x", false],
+    ["/subscription/unsafe/%2e%2e/%2e%2e/login", "/login", false],
+    ["/login", "/profile/../subscription/unsafe/card-plus", true],
+    ["/", "/embed/%E0%A4%A", true],
+  ])("from %s to %s: %s", (from, to, expected) => {
+    expect(needsDocumentLoad(from, to)).toBe(expected);
   });
 });

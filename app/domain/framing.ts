@@ -44,6 +44,10 @@ export function frameAncestors(path: string, learningSiteUrl: string | undefined
 /** The card pages: the only ones whose policy lets the payments provider's script and frames in. */
 const CARD_PAGES_PREFIX = "/subscription/unsafe/";
 
+function isCardPagePath(pathname: string): boolean {
+  return pathname.startsWith(CARD_PAGES_PREFIX);
+}
+
 const STRIPE_SOURCES = {
   script: ["https://js.stripe.com"],
   frame: ["https://js.stripe.com", "https://hooks.stripe.com"],
@@ -56,8 +60,35 @@ export function paymentSources(
   payments: "sandbox" | "stripe",
 ): { script: string[]; frame: string[]; connect: string[] } {
   const pathname = normalisedPath(path);
-  if (payments !== "stripe" || pathname === null || !pathname.startsWith(CARD_PAGES_PREFIX)) {
+  if (payments !== "stripe" || pathname === null || !isCardPagePath(pathname)) {
     return { script: [], frame: [], connect: [] };
   }
   return STRIPE_SOURCES;
+}
+
+/**
+ * The sets of response headers a page can be served with: the card pages' policy names the
+ * payments provider, the pages the learning site frames have their own frame-ancestors, our
+ * documents may be framed by this site; every other page shares one set. Decided on the path
+ * alone, whatever the provider, so that a page moves the same way with the sandbox as with Stripe.
+ */
+function headerSet(pathname: string): "card" | "frameable" | "document" | "site" {
+  if (isCardPagePath(pathname)) return "card";
+  if (isFrameablePath(pathname)) return "frameable";
+  if (isDocumentPath(pathname)) return "document";
+  return "site";
+}
+
+/**
+ * Whether moving from the page at `from` to the one at `to` (paths of this site) must load a
+ * new document. A client-side navigation keeps the headers of the document it started in: on
+ * a card page entered that way Stripe's frame and calls would be refused, and a page left
+ * that way would keep Stripe's sources, or the learning site's right to frame it.
+ */
+export function needsDocumentLoad(from: string, to: string): boolean {
+  const here = normalisedPath(from);
+  const there = normalisedPath(to);
+  // A path no page can have is answered with the 404 page: a document load costs nothing there.
+  if (here === null || there === null) return true;
+  return headerSet(here) !== headerSet(there);
 }

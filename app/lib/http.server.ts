@@ -1,5 +1,6 @@
-import { json } from "@remix-run/node";
+import { json, redirect, redirectDocument } from "@remix-run/node";
 import { DomainError, NOT_FOUND_MESSAGE, type DomainErrorKind } from "~/domain/errors";
+import { needsDocumentLoad } from "~/domain/framing";
 
 /**
  * The one mapping from a DomainError to an HTTP answer.
@@ -60,4 +61,17 @@ export function notFoundPage(): never {
 /** Throws the API's answer for a kind: `throw apiError("invalid", "Invalid query", fieldErrors)`. */
 export function apiError(kind: DomainErrorKind, message: string, fieldErrors?: DomainError["fieldErrors"]): Response {
   return errorJson(new DomainError(kind, message, { fieldErrors }));
+}
+
+/**
+ * A redirect away from the page `request` names. When the target is served with other
+ * headers (a card page, a page the learning site frames), the browser loads it as a
+ * document even after a client-side submission: it would keep the policy of the page it
+ * left otherwise (framing.ts).
+ */
+export function pageRedirect(request: Request, to: string, init?: number | ResponseInit) {
+  const here = new URL(request.url);
+  const there = new URL(to, here);
+  const reload = there.origin === here.origin && needsDocumentLoad(here.pathname, there.pathname);
+  return reload ? redirectDocument(to, init) : redirect(to, init);
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { dismissCouponSchema } from "~/lib/schemas.server";
 import { CouponLanding } from "~/components/coupons/landing";
@@ -7,7 +7,7 @@ import { ErrorCard } from "~/components/shell/error-page";
 import { OFFER_UNAVAILABLE } from "~/domain/coupons";
 import { NOT_FOUND_MESSAGE } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
-import { notFoundPage } from "~/lib/http.server";
+import { notFoundPage, pageRedirect } from "~/lib/http.server";
 import { readForm } from "~/lib/submission.server";
 import { appServices } from "~/services/app.server";
 import { couponOffer } from "~/services/coupons.server";
@@ -44,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   const parsed = dismissCouponSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return json({ error: "Nothing to dismiss" }, { status: 400 });
-  return redirect(safeRedirectPath(parsed.data.redirectTo), {
+  return pageRedirect(request, safeRedirectPath(parsed.data.redirectTo), {
     headers: { "Set-Cookie": await siteCookies(services.config).couponDismissed.serialize(parsed.data.slug) },
   });
 }

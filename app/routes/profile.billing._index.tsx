@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { randomUUID } from "node:crypto";
 import { BillingView } from "~/components/billing/account";
 import { lastResultOf } from "~/components/forms/fields";
 import type { AppServices } from "~/context";
 import { formatDate } from "~/lib/format";
+import { pageRedirect } from "~/lib/http.server";
 import { billingActionSchema, type BillingAction } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { billingPage } from "~/services/billing/account.server";
@@ -31,11 +32,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const { submission } = await parseSubmission(request, billingActionSchema);
   if (submission.status !== "success") return replyWith(submission);
-  return withFormErrors(submission, () => billingAction(services, viewer, submission.value));
+  return withFormErrors(submission, () => billingAction(request, services, viewer, submission.value));
 }
 
 /** One of /profile/billing's forms: the change at the provider, then back to the page with what happened. */
-async function billingAction(services: AppServices, viewer: Viewer, input: BillingAction): Promise<Response> {
+async function billingAction(
+  request: Request,
+  services: AppServices,
+  viewer: Viewer,
+  input: BillingAction,
+): Promise<Response> {
   const done = (message: string) =>
     redirectWithFlash("/profile/billing", { kind: "success", message }, services.config);
   switch (input.intent) {
@@ -50,7 +56,7 @@ async function billingAction(services: AppServices, viewer: Viewer, input: Billi
       await resumeMembership(services, viewer);
       return done("Your membership renews again.");
     case "update-card":
-      return redirect(await startCardUpdate(services, viewer, input.attempt));
+      return pageRedirect(request, await startCardUpdate(services, viewer, input.attempt));
   }
 }
 

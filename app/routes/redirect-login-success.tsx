@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { afterLogin } from "~/domain/guard";
+import { pageRedirect } from "~/lib/http.server";
 import { appServices } from "~/services/app.server";
 import { siteCookies } from "~/services/session.server";
 
@@ -19,5 +19,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", await cookies.afterLogin.serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await cookies.sso.serialize("", { maxAge: 0 }));
-  return redirect(decision.kind === "top" ? "/loading" : decision.to, { headers });
+  return pageRedirect(request, decision.kind === "top" ? "/loading" : decision.to, { headers });
 }

@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { SetupView } from "~/components/identity/setup";
 import { amountToCents, membershipStepSchema, profileStepSchema, setupDestination } from "~/lib/schemas.server";
+import { pageRedirect } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { checkoutPagePath } from "~/services/billing/pages.server";
 import { saveProfileStep, setupPage, startMembershipCheckout } from "~/services/setup.server";
@@ -56,7 +57,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       amountCents: amountToCents(amount),
       couponSlug,
     });
-    return redirect(checkoutPagePath(checkout));
+    return pageRedirect(request, checkoutPagePath(checkout));
   });
 }
 

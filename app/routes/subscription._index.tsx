@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { randomUUID } from "node:crypto";
 import { lastResultOf } from "~/components/forms/fields";
@@ -7,6 +7,7 @@ import { SubscriptionView } from "~/components/billing/checkout-pages";
 import { amountToCents } from "~/lib/schemas.server";
 import { checkoutFormSchema } from "~/lib/schemas.server";
 import { invalid } from "~/domain/errors";
+import { pageRedirect } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { subscriptionPage, startPageCheckout } from "~/services/billing/subscription-page.server";
 import { optionalViewer } from "~/services/session.server";
@@ -34,7 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       couponSlug: coupon || null,
       email: email ?? null,
     });
-    return redirect(started.next, started.setCookie ? { headers: { "Set-Cookie": started.setCookie } } : undefined);
+    const init = started.setCookie ? { headers: { "Set-Cookie": started.setCookie } } : undefined;
+    return pageRedirect(request, started.next, init);
   });
 }
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AuthenticateView } from "~/components/billing/checkout-pages";
 import { authenticationSchema, checkoutQuerySchema } from "~/lib/schemas.server";
-import { errorPage, notFoundPage } from "~/lib/http.server";
+import { errorPage, notFoundPage, pageRedirect } from "~/lib/http.server";
 import { invalid } from "~/domain/errors";
 import { authenticatePage, authenticateSandbox, ownCheckout } from "~/services/billing/pages.server";
 import { optionalViewer } from "~/services/session.server";
@@ -30,7 +30,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const parsed = authenticationSchema.safeParse({ intent: form?.get("intent") });
   if (!parsed.success) throw errorPage(invalid("Choose to complete or fail the confirmation"));
-  return redirect((await authenticateSandbox(services, checkout, parsed.data.intent === "complete")).next);
+  const { next } = await authenticateSandbox(services, checkout, parsed.data.intent === "complete");
+  return pageRedirect(request, next);
 }
 
 export default function Authenticate() {

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { CardPageView } from "~/components/billing/checkout-pages";
 import { checkoutQuerySchema, sandboxCardSchema } from "~/lib/schemas.server";
-import { notFoundPage } from "~/lib/http.server";
+import { notFoundPage, pageRedirect } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { cardPage, ownCheckout, payWithSandboxCard } from "~/services/billing/pages.server";
 import { optionalViewer } from "~/services/session.server";
@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return replyWith(submission);
   return withFormErrors(
     submission,
-    async () => redirect((await payWithSandboxCard(services, checkout, submission.value)).next),
+    async () => pageRedirect(request, (await payWithSandboxCard(services, checkout, submission.value)).next),
     // A refused card is no bad request: 402, as the card networks' APIs answer it.
     (error) => (error.fieldErrors?.cardNumber ? 402 : undefined),
   );

@@ -9,7 +9,7 @@ import { grantedFeatures } from "~/domain/billing";
 import { DomainError, forbidden, unauthorized } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
 import type { SessionState, SessionStateCore } from "~/domain/session-state";
-import { errorJson, errorPage } from "~/lib/http.server";
+import { errorJson, errorPage, pageRedirect } from "~/lib/http.server";
 import { appServices } from "./app.server";
 import { SESSION_DAYS, siteCookies } from "./site-cookies.server";
 import { checkStateHeaders, devicePublicKeySchema, encodeState } from "./state-header.server";
@@ -302,7 +302,7 @@ export async function requireAdmin(request: Request, context: AppLoadContext) {
 export async function loginRedirect(request: Request, config: AppConfig): Promise<Response> {
   const url = new URL(request.url);
   const target = safeRedirectPath(url.pathname + url.search);
-  return redirect(`/login?redirectTo=${encodeURIComponent(target)}`, {
+  return pageRedirect(request, `/login?redirectTo=${encodeURIComponent(target)}`, {
     headers: { "Set-Cookie": await siteCookies(config).afterLogin.serialize(target) },
   });
 }

@@ -58,7 +58,8 @@ export function BillingView({ data, lastResult }: { data: Data; lastResult: Repl
       {membership?.status === "INCOMPLETE" ? (
         <p className="actions">
           {membership.finishPayment ? (
-            <Link className="button button-primary" to={membership.finishPayment}>
+            // The card page's policy, which lets the payments provider in, comes only with its document.
+            <Link reloadDocument className="button button-primary" to={membership.finishPayment}>
               Finish your payment
             </Link>
           ) : null}

@@ -140,6 +140,12 @@ function SummaryLine({ summary }: { summary: CheckoutSummary }) {
   );
 }
 
+/*
+ * The card pages' policy lets the payments provider in (framing.ts). A page they link out to
+ * is loaded as a document, so that it runs under its own stricter policy again; from one card
+ * page to another the browser may stay.
+ */
+
 /** The card page: the sandbox's card form, or Stripe's Payment Element. */
 export function CardPageView({
   data,
@@ -155,7 +161,11 @@ export function CardPageView({
       <Card id="card-title" title="Payment">
         <SummaryLine summary={data.summary} />
         <p>
-          This payment is already done. <Link to="/">Go to the home page</Link>.
+          This payment is already done.{" "}
+          <Link reloadDocument to="/">
+            Go to the home page
+          </Link>
+          .
         </p>
       </Card>
     );
@@ -269,15 +279,19 @@ export function ReturnView({ data }: { data: ReturnPage }) {
           </Link>
         ) : null}
         {data.claimWith ? (
-          <Link className="button button-primary" to={`/signup?email=${encodeURIComponent(data.claimWith)}`}>
+          <Link
+            reloadDocument
+            className="button button-primary"
+            to={`/signup?email=${encodeURIComponent(data.claimWith)}`}
+          >
             Continue signup
           </Link>
         ) : data.summary.kind === "card" ? (
-          <Link className="button" to="/profile/billing">
+          <Link reloadDocument className="button" to="/profile/billing">
             Back to billing and payments
           </Link>
         ) : (
-          <Link className="button" to="/">
+          <Link reloadDocument className="button" to="/">
             Go to the home page
           </Link>
         )}

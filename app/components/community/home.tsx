@@ -64,7 +64,10 @@ function MemberNext({ next }: { next: Next }) {
             {next.membership.plan}: {next.membership.status}
             {next.membership.renewsOn ? `, renews ${next.membership.renewsOn}` : ""}.{" "}
             {next.membership.finishPayment ? (
-              <Link to={next.membership.finishPayment}>Finish your payment</Link>
+              // The card page's policy, which lets the payments provider in, comes only with its document.
+              <Link reloadDocument to={next.membership.finishPayment}>
+                Finish your payment
+              </Link>
             ) : (
               <Link to="/profile/billing">Billing and payments</Link>
             )}

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { PageForm, PageLink } from "~/components/page-link";
 import { couponBannerFixed } from "~/domain/shell";
 
 export type CouponBannerData = { slug: string; description: string; groupName: string | null; dismissed: boolean };
@@ -7,12 +7,12 @@ export function AgentBanner({ agent }: { agent: string }) {
   return (
     <div className="banner banner-agent" role="status">
       WARNING, representing: {agent}
-      <Form method="post" action="/admin" className="inline">
+      <PageForm method="post" action="/admin" className="inline">
         <input type="hidden" name="intent" value="stop-agent" />
         <button type="submit" className="link-button">
           Stop representing
         </button>
-      </Form>
+      </PageForm>
     </div>
   );
 }
@@ -33,10 +33,10 @@ export function CouponBanner({
     <div className="banner banner-coupon" role="region" aria-label="Your offer">
       <span>
         {coupon.groupName ? `${coupon.groupName}: ` : ""}
-        <strong>{coupon.description}</strong> when you <Link to="/signup">sign up</Link>.
+        <strong>{coupon.description}</strong> when you <PageLink to="/signup">sign up</PageLink>.
       </span>
       {fixed ? null : (
-        <Form method="post" action="/c" className="inline">
+        <PageForm method="post" action="/c" className="inline">
           <input type="hidden" name="intent" value="dismiss-coupon" />
           <input type="hidden" name="slug" value={coupon.slug} />
           {/* Back to the same page; a very long query (an entry's JSON) is left off. */}
@@ -48,7 +48,7 @@ export function CouponBanner({
           <button type="submit" className="banner-dismiss" aria-label="Dismiss the offer">
             ×
           </button>
-        </Form>
+        </PageForm>
       )}
     </div>
   );
@@ -57,7 +57,8 @@ export function CouponBanner({
 export function WarningBar({ status }: { status: string }) {
   return (
     <div className="warning-bar" role="status">
-      Your subscription is {status.toLowerCase().replace(/_/g, " ")}. <Link to="/profile">See your profile</Link>
+      Your subscription is {status.toLowerCase().replace(/_/g, " ")}.{" "}
+      <PageLink to="/profile">See your profile</PageLink>
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Link } from "@remix-run/react";
+import { isRouteErrorResponse } from "@remix-run/react";
+import { PageLink } from "~/components/page-link";
 import { Component, type ReactNode } from "react";
 import { NOT_FOUND_MESSAGE } from "~/domain/errors";
 
@@ -29,7 +30,7 @@ export function ErrorCard({ status, message, children }: { status: number; messa
       <p className="error-status">{status}</p>
       <h1 id="error-title">{message}</h1>
       {children ? <p>{children}</p> : null}
-      {status === 404 ? <Link to="/">Back to the home page</Link> : null}
+      {status === 404 ? <PageLink to="/">Back to the home page</PageLink> : null}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { PageLink } from "~/components/page-link";
 import { lazy, Suspense, useState } from "react";
 import type { SeamlessEmbed } from "~/lib/seamless-embed";
 
@@ -15,10 +15,10 @@ export function Footer({ name, email, embed }: { name: string; email: string; em
       <nav aria-label="Footer">
         <ul className="footer-links">
           <li>
-            <Link to="/terms-of-service">Terms of Service</Link>
+            <PageLink to="/terms-of-service">Terms of Service</PageLink>
           </li>
           <li>
-            <Link to="/privacy-policy">Privacy Policy</Link>
+            <PageLink to="/privacy-policy">Privacy Policy</PageLink>
           </li>
           <li>
             <a

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { PageForm, PageLink } from "~/components/page-link";
 import type { SessionState } from "~/domain/session-state";
 
 /** Logging out forgets the remembered after-login path too (spec §2.3). */
@@ -14,42 +14,42 @@ export function TopNav({ session, homeLabel }: { session: SessionState; homeLabe
   return (
     <nav className="topnav" aria-label="Main">
       <div className="topnav-inner">
-        <Link to="/" className="topnav-brand">
+        <PageLink to="/" className="topnav-brand">
           {homeLabel}
-        </Link>
+        </PageLink>
         <ul className="topnav-links">
           {session.nolCreator || session.nolTester ? (
             <li>
-              <Link to="/nol">Notices</Link>
+              <PageLink to="/nol">Notices</PageLink>
             </li>
           ) : null}
           <li>
-            <Link to="/respondents">Respondents</Link>
+            <PageLink to="/respondents">Respondents</PageLink>
           </li>
           {session.admin ? (
             <>
               <li>
-                <Link to="/members">Members</Link>
+                <PageLink to="/members">Members</PageLink>
               </li>
               <li>
-                <Link to="/coupon/discounts">Coupons</Link>
+                <PageLink to="/coupon/discounts">Coupons</PageLink>
               </li>
             </>
           ) : null}
           <li>
-            <Link to="/profile" title={session.email}>
+            <PageLink to="/profile" title={session.email}>
               {session.agent ?? session.username}
-            </Link>
+            </PageLink>
           </li>
           <li className="topnav-user" aria-label="E-mail address">
             {session.email}
           </li>
           <li>
-            <Form method="post" action="/logout" onSubmit={forgetAfterLogin}>
+            <PageForm method="post" action="/logout" onSubmit={forgetAfterLogin}>
               <button type="submit" className="link-button">
                 Logout
               </button>
-            </Form>
+            </PageForm>
           </li>
         </ul>
       </div>
@@ -70,18 +70,18 @@ export function LogoHeader({
 }) {
   return (
     <header className={`logo-header${centered ? " logo-header-centered" : ""}`}>
-      <Link to="/" className="logo">
+      <PageLink to="/" className="logo">
         <img src="/favicon.svg" alt="" width={32} height={32} />
         <span>{name || homeLabel}</span>
-      </Link>
+      </PageLink>
       {session ? (
         <nav className="logo-header-user" aria-label="Account">
           <span className="muted">{session.agent ?? session.username}</span>
-          <Form method="post" action="/logout" onSubmit={forgetAfterLogin} className="inline">
+          <PageForm method="post" action="/logout" onSubmit={forgetAfterLogin} className="inline">
             <button type="submit" className="link-button">
               Logout
             </button>
-          </Form>
+          </PageForm>
         </nav>
       ) : null}
     </header>
