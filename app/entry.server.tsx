@@ -8,6 +8,8 @@ import { NonceProvider } from "./components/nonce";
 import { redactUrl } from "./domain/requests";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server";
 import { runServerProcess } from "./server/main.server";
+import { onBareBoot } from "./services/app.server";
+import { startJobs } from "./services/jobs.server";
 
 /**
  * The production server itself comes from here: server.ts loads the build and starts it
@@ -15,6 +17,9 @@ import { runServerProcess } from "./server/main.server";
  */
 export { runServerProcess };
 export type ServerEntry = { runServerProcess: typeof runServerProcess };
+
+// A bare `remix-serve build/index.js` runs the background jobs too (mail, receipts, the notary's polling).
+onBareBoot((services) => startJobs(services));
 
 export const streamTimeout = 5_000;
 

@@ -204,7 +204,7 @@ describe("starting and stopping", () => {
 });
 
 describe("a bare remix-serve run", () => {
-  it("boots the services from the environment and serves the API", async () => {
+  it("boots the services and the job runner from the environment and serves the API", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
       cwd: path.resolve(import.meta.dirname, "../.."),
@@ -229,6 +229,8 @@ describe("a bare remix-serve run", () => {
       const response = await fetch(`http://127.0.0.1:${port}/api/config/causes`);
       expect(response.status).toBe(200);
       expect((await response.json()).causes.TS).toBeDefined();
+      // The services boot at the first request, with the job runner.
+      await expect.poll(() => output, { timeout: 30_000 }).toContain("job runner started");
     } finally {
       child.kill("SIGTERM");
     }
