@@ -1,8 +1,16 @@
 /** Rules every request meets before any page or API sees it. */
 
-/** PostgreSQL cannot store U+0000 in text: such input is refused up front with a 400. */
+/** U+0000 in text already decoded (a form's field, a JSON string, a cursor): PostgreSQL cannot store it. */
+export function holdsNul(text: string): boolean {
+  return text.includes("\u0000");
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text: such input is refused up front with a 400. Raw text
+ * (an address) is read for its percent-encoded and JSON-escaped forms too.
+ */
 export function hasNul(text: string): boolean {
-  return text.includes("\u0000") || /%00|\\u0000/i.test(text);
+  return holdsNul(text) || /%00|\\u0000/i.test(text);
 }
 
 /** What the cross-site rule reads of a request. */
