@@ -73,7 +73,8 @@ function columnWhere(column: SqlColumn, value: FilterValue): SQL | undefined {
   }
   switch (filter.kind) {
     case "contains":
-      return sql`${column.select} ilike ${like(value)}`;
+      // As text, as it is shown: a uuid, a date or a numeric has no ILIKE of its own.
+      return sql`${column.select}::text ilike ${like(value)}`;
     case "boolean":
       return value === "yes" ? sql`${column.select} is true` : sql`${column.select} is not true`;
     default:

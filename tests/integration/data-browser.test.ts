@@ -95,6 +95,24 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
     expect(record.fields.find((f: { key: string }) => f.key === "username").value).toBe("admin");
   });
 
+  it("filters a uuid, a date or a numeric column by the text it shows", async () => {
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    for (const [name, search] of [
+      ["sessions", `userId=${admin!.id.slice(0, 8)}`],
+      ["sessions", "userId=not-a-uuid"],
+      ["nol_entries", "billMailingDate=2026"],
+      ["coupons", "percentOff=5"],
+    ] as const) {
+      const response = await call(recordsLoader, `/db/${name}?${search}`, { entity: name });
+      expect(response.status, `${name}?${search}`).toBe(200);
+    }
+    const mine = await (
+      await call(recordsLoader, `/db/sessions?userId=${admin!.id.slice(0, 8)}`, { entity: "sessions" })
+    ).json();
+    expect(mine.rows.length).toBeGreaterThan(0);
+    expect(mine.rows.every((r: { userId: string }) => r.userId === admin!.id)).toBe(true);
+  });
+
   it("answers 404 for a kind or a record it does not have, and keeps members out", async () => {
     expect((await call(recordsLoader, "/db/users", { entity: "users" })).status).toBe(404);
     expect((await call(recordsLoader, "/db/constructor", { entity: "constructor" })).status).toBe(404);
