@@ -134,6 +134,18 @@ describe("checkout with Stripe", () => {
     expect(stored).toHaveLength(0);
   });
 
+  it("refuses a signed event holding a NUL character with 400 and stores nothing", async () => {
+    const event = stripe.event("customer.created\u0000", { id: "cus_nul", object: "customer", name: "Ann\u0000" });
+    const { status, body } = await deliver(event);
+    expect(status).toBe(400);
+    expect(body.error).toBe("A NUL character (U+0000) cannot be stored: leave it out of data.object.name, type");
+    const stored = await database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, event.id as string));
+    expect(stored).toHaveLength(0);
+  });
+
   it("stores an event of a type it does not use, and answers 200", async () => {
     const event = stripe.event("customer.created", { id: "cus_x", object: "customer" });
     expect((await deliver(event)).status).toBe(200);

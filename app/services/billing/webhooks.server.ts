@@ -1,5 +1,6 @@
 import type { AppServices } from "~/context";
 import { DomainError, invalid, notFound } from "~/domain/errors";
+import { refuseNulInJsonText } from "~/lib/json-body.server";
 import { InvalidWebhookSignature } from "~/providers/payments/types";
 import { receivePaymentEvent } from "./events.server";
 
@@ -16,6 +17,8 @@ export async function receiveStripeWebhook(
   const provider = services.providers.payments;
   if (provider.name !== "stripe") throw notFound("Not found");
   if (raw === null) throw new DomainError("invalid", "The event is too large");
+  // Refused before it is stored: its event would be kept whole, and a retry would fail the same.
+  refuseNulInJsonText(raw);
   let event;
   try {
     event = provider.readWebhook(raw, signature);
