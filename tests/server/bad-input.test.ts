@@ -130,6 +130,17 @@ describe("bad input", () => {
     expect(responses.map((r) => r.status)).toEqual([400, 400, 400]);
   });
 
+  it("refuses a NUL character in a notarize form's field with 400 and says which field", async () => {
+    const response = await fetch(`${server.url}/nol/creator/traffic-stop/notarize`, {
+      method: "POST",
+      headers: { cookie: creatorCookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=create&cf_number=1&round_cnt=1&cf_version=a%00b",
+    });
+    const page = await response.text();
+    expect(response.status).toBe(400);
+    expect(page).toContain("A NUL character (U+0000) cannot be stored: leave it out of cf_version");
+  });
+
   it.each(["1e308", "99999999999999999999999", "2147483648"])(
     "refuses respondent=%s on the reassessment form with 400 and the field's message",
     async (respondent) => {
