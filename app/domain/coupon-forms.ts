@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseAmount } from "./billing";
 import type { CouponTerms } from "./coupons";
 import { CHOOSE_COUPON, COUPON_ID_RULE, COUPON_SLUG_RULE, redeemByDate } from "./coupons";
+import { INTEGER_MAX } from "./whole-numbers";
 
 export { CHOOSE_COUPON, COUPON_ID_RULE, COUPON_SLUG_RULE, redeemByDate };
 
@@ -69,7 +70,7 @@ export const discountFormSchema = z
  */
 export const discountBodySchema = z
   .object({
-    coupon_discount_id: z.number().int().positive().max(2_147_483_647).nullish(),
+    coupon_discount_id: z.number().int().positive().max(INTEGER_MAX).nullish(),
     coupon_slug: couponSlugSchema,
     group_name: GROUP.nullish(),
     welcome_message: WELCOME.nullish(),

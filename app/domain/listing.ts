@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listSearch } from "./list-search";
+import { holdsNul } from "./requests";
 
 export { listSearch };
 
@@ -21,18 +22,36 @@ export type ColumnFilter =
   /** `?{key}=yes|no`. */
   | { kind: "boolean" };
 
+/** The SQL types a list sorts by or names its rows by: a cursor's parts are cast to them. */
+export type SqlType = "text" | "uuid" | "integer" | "bigint" | "numeric" | "timestamptz" | "date" | "boolean";
+
 export type ListColumn = {
   key: string;
   label: string;
   kind: ColumnKind;
+  /** The SQL type of the value the list sorts by, when it is not the kind's (`KIND_TYPE`). */
+  type?: SqlType;
   sortable?: boolean;
   filter?: ColumnFilter;
 };
+
+/** The SQL type a column of each kind sorts by: numbers compare as numeric, whatever their column holds. */
+export const KIND_TYPE: Record<ColumnKind, SqlType> = {
+  text: "text",
+  number: "numeric",
+  date: "timestamptz",
+  boolean: "boolean",
+};
+
+export const sortTypeOf = (column: Pick<ListColumn, "kind" | "type">): SqlType => column.type ?? KIND_TYPE[column.kind];
 
 export type SortDirection = "asc" | "desc";
 
 /** A position in a list: the sort value and the id of the row it follows or precedes. */
 export type Cursor = { v: string | number | boolean | null; id: string | number };
+
+/** A cursor whose parts read as their SQL types: the only kind a query is made with. */
+export type SqlCursor = { v: string; id: string };
 
 export type FilterValue = string | { from?: string; to?: string };
 
@@ -79,6 +98,78 @@ export function decodeCursor(text: string | null | undefined): Cursor | null {
   }
 }
 
+const INTEGER_RANGE = [-(2n ** 31n), 2n ** 31n - 1n] as const;
+const BIGINT_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// PostgreSQL's own text of a numeric (no exponent: the database never writes one for these columns).
+const NUMERIC = /^(-?\d+(\.\d+)?|NaN|-?Infinity)$/;
+// A day, a time of day and an offset from UTC (to the second, as old local times have), as
+// PostgreSQL writes a timestamptz; the ISO form with a T and a Z as well.
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[ T]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.\d{1,6})?(?:Z|[+-](?:0\d|1[0-5])(?::?[0-5]\d(?::[0-5]\d)?)?)?)?$/;
+
+/** A calendar day that exists: 2024-02-29 does, 2025-02-29 and year 0 do not. */
+function realDay(year: number, month: number, day: number): boolean {
+  if (year < 1) return false;
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function wholeIn(text: string, [min, max]: readonly [bigint, bigint]): boolean {
+  if (!/^-?\d{1,20}$/.test(text)) return false;
+  const value = BigInt(text);
+  return value >= min && value <= max;
+}
+
+/**
+ * A cursor's value or id as the text of a SQL type, or null when it cannot be one: the cast in
+ * the query would fail on it ("invalid input syntax for type uuid"), or compare it with a value
+ * of another type. Only the forms PostgreSQL writes itself are taken, and no text PostgreSQL
+ * cannot hold (U+0000).
+ */
+export function sqlText(value: Cursor["v"], type: SqlType): string | null {
+  if (value === null) return null;
+  if (typeof value === "number" && !Number.isFinite(value)) return null;
+  const text = String(value);
+  switch (type) {
+    case "text":
+      return holdsNul(text) ? null : text;
+    case "uuid":
+      return UUID.test(text) ? text : null;
+    case "integer":
+      return wholeIn(text, INTEGER_RANGE) ? text : null;
+    case "bigint":
+      return wholeIn(text, BIGINT_RANGE) ? text : null;
+    case "numeric":
+      return typeof value !== "boolean" && NUMERIC.test(text) ? text : null;
+    case "boolean":
+      return text === "true" || text === "false" ? text : null;
+    case "date":
+    case "timestamptz": {
+      if (typeof value !== "string") return null;
+      if (text === "infinity" || text === "-infinity") return text;
+      const match = TIMESTAMP.exec(text);
+      if (!match || (type === "date" && match[4] !== undefined)) return null;
+      return realDay(Number(match[1]), Number(match[2]), Number(match[3])) ? text : null;
+    }
+  }
+}
+
+/**
+ * A cursor from a URL against the list it is used with: its value as the sort column's type, its
+ * id as the rows' id type. A cursor made under another sort, or made up, that does not fit is
+ * no cursor (null): the list's first page.
+ */
+export function fitCursor(cursor: Cursor, types: { value: SqlType; id: SqlType }): SqlCursor | null {
+  const v = sqlText(cursor.v, types.value);
+  const id = sqlText(cursor.id, types.id);
+  return v === null || id === null ? null : { v, id };
+}
+
+const CURSOR_REFUSED =
+  "The page asked for is not a page of this list in this order: the list starts from its first page";
+
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const isDay = (text: string) => {
   if (!isoDay.test(text)) return false;
@@ -88,12 +179,15 @@ const isDay = (text: string) => {
 
 /**
  * The list's query from the URL: sort, direction, cursor and each column's filter. A value
- * that cannot be used is left out and named in `errors`, so the page says why it was ignored.
+ * that cannot be used is left out and named in `errors`, so the page says why it was ignored;
+ * a cursor that does not fit the sort's column or the rows' `idType` gives the first page.
  */
 export function readListQuery(
   params: URLSearchParams,
-  columns: readonly Pick<ListColumn, "key" | "label" | "sortable" | "filter">[],
+  columns: readonly (Pick<ListColumn, "key" | "label" | "sortable" | "filter"> &
+    Partial<Pick<ListColumn, "kind" | "type">>)[],
   defaults: { sort: string; dir: SortDirection },
+  idType: SqlType,
 ): { query: ListQuery; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const sortable = columns.filter((c) => c.sortable).map((c) => c.key);
@@ -134,8 +228,17 @@ export function readListQuery(
       errors[column.key] = `${column.label}: "${value.slice(0, 40)}" is not one of the choices`;
     } else filters[column.key] = value;
   }
-  const after = decodeCursor(params.get("after"));
-  const before = after ? null : decodeCursor(params.get("before"));
+  const sortColumn = columns.find((c) => c.key === sort);
+  const types = { value: sortColumn?.type ?? KIND_TYPE[sortColumn?.kind ?? "text"], id: idType };
+  const position = (name: "after" | "before") => {
+    if (!params.has(name)) return null;
+    const decoded = decodeCursor(params.get(name));
+    const fitted = decoded && fitCursor(decoded, types);
+    if (!fitted) errors[name] = CURSOR_REFUSED;
+    return fitted;
+  };
+  const after = position("after");
+  const before = params.has("after") ? null : position("before");
   return { query: { sort, dir, after, before, filters }, errors };
 }
 

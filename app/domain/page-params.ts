@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wholeNumber } from "./whole-numbers";
 
 /** The path parameters and query strings that pages read in their loaders and actions. */
 
@@ -13,13 +14,13 @@ export const seamlessParamsSchema = z.object({ formId: z.string().optional(), fo
 
 /** /notice-of-correction?notice=&cause=&version=: the notice a correction opens on. */
 export const correctionQuerySchema = z.object({
-  notice: z.coerce.number().int().positive().nullable().catch(null),
+  notice: wholeNumber({ min: 1, coerce: true }).nullable().catch(null),
   cause: z.string().max(40).nullable().catch(null),
   version: z.string().max(120).nullable().catch(null),
 });
 
 /** /respondent-reassessment?respondent={id}: the respondent chosen from the directory. */
-export const chosenRespondentSchema = z.coerce.number().int().positive().nullable().catch(null);
+export const chosenRespondentSchema = wholeNumber({ min: 1, coerce: true }).nullable().catch(null);
 
 /** /user/{user_id}: a member's id. */
 export const userIdSchema = z.string().uuid();

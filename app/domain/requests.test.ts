@@ -3,7 +3,11 @@ import {
   crossSiteWrite,
   dependsOnSession,
   hasNul,
+  holdsNul,
   normalisedPath,
+  nulFields,
+  nulMessage,
+  nulPaths,
   redactUrl,
   unsupportedMethod,
   type WriteRequest,
@@ -27,6 +31,69 @@ describe("request rules", () => {
     ["PROPFIND", false],
   ])("%s is a method no route takes: %s", (method, expected) => {
     expect(unsupportedMethod(method)).toBe(expected);
+  });
+
+  it("spots U+0000 itself in text already decoded: its escapes there are plain characters", () => {
+    expect(holdsNul("a\u0000b")).toBe(true);
+    expect(holdsNul("100%00 off")).toBe(false);
+    expect(holdsNul("C:\\u0000")).toBe(false);
+  });
+
+  it.each([
+    [
+      "no field holds it",
+      [
+        ["a", "1"],
+        ["b", "two"],
+      ],
+      [],
+    ],
+    [
+      "a field's text",
+      [
+        ["name", "Ann"],
+        ["cf_version", "a\u0000b"],
+      ],
+      ["cf_version"],
+    ],
+    ["a field's name", [["a\u0000", "x"]], [""]],
+    [
+      "two fields, one of them twice",
+      [
+        ["x", "\u0000"],
+        ["y", "\u0000"],
+        ["x", "\u0000"],
+      ],
+      ["x", "y"],
+    ],
+    ["a file, whatever its bytes", [["doc", new Blob(["\u0000"])]], []],
+  ] as const)("names the form's fields holding U+0000: %s", (_what, entries, fields) => {
+    expect(nulFields(entries)).toEqual(fields);
+  });
+
+  it.each([
+    ["nothing", { a: ["x", 1, true, null], b: { c: "%00 and \\u0000 are text" } }, []],
+    ["the body itself", "\u0000", [""]],
+    ["a text deep inside", [{ time: "t", message: "a\u0000" }], ["0.message"]],
+    ["a key, by the object holding it", { data: { "k\u0000": 1 } }, ["data"]],
+    ["several places", { a: "\u0000", b: ["\u0000"] }, ["a", "b.0"]],
+  ] as const)("finds U+0000 in a JSON value: %s", (_what, value, paths) => {
+    expect(nulPaths(value)).toEqual(paths);
+  });
+
+  it("reads a value nested deeper than the call stack goes", () => {
+    const deep = JSON.parse(`${"[".repeat(200_000)}"\\u0000"${"]".repeat(200_000)}`) as unknown;
+    expect(nulPaths(deep)).toEqual([`${"0.".repeat(100)}…`]);
+  });
+
+  it("names at most ten places, however many there are", () => {
+    expect(nulPaths(Array.from({ length: 1_000 }, () => "\u0000"))).toHaveLength(10);
+    expect(nulFields(Array.from({ length: 1_000 }, (_, i) => [`f${i}`, "\u0000"] as const))).toHaveLength(10);
+  });
+
+  it("says where to leave it out", () => {
+    expect(nulMessage(["cf_version"])).toBe("A NUL character (U+0000) cannot be stored: leave it out of cf_version");
+    expect(nulMessage(["a", "b.0"])).toBe("A NUL character (U+0000) cannot be stored: leave it out of a, b.0");
   });
 
   const HOST = "members.example.org";

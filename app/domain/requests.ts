@@ -1,8 +1,69 @@
 /** Rules every request meets before any page or API sees it. */
 
-/** PostgreSQL cannot store U+0000 in text: such input is refused up front with a 400. */
+/** U+0000 in text already decoded (a form's field, a JSON string, a cursor): PostgreSQL cannot store it. */
+export function holdsNul(text: string): boolean {
+  return text.includes("\u0000");
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text: such input is refused up front with a 400. Raw text
+ * (an address) is read for its percent-encoded and JSON-escaped forms too.
+ */
 export function hasNul(text: string): boolean {
-  return text.includes("\u0000") || /%00|\\u0000/i.test(text);
+  return holdsNul(text) || /%00|\\u0000/i.test(text);
+}
+
+/** The most places a refusal names: a body with a NUL in every one of its texts needs no longer answer. */
+const MAX_NAMED = 10;
+
+/** What a field (or a JSON value's path) holding U+0000 is told, the same for forms and JSON bodies. */
+export const NUL_REFUSED = "A NUL character (U+0000) cannot be stored: leave it out";
+
+/** The refusal naming where: fields of a form, or paths of a JSON body. */
+export function nulMessage(places: readonly string[]): string {
+  return `${NUL_REFUSED} of ${places.join(", ")}`;
+}
+
+/**
+ * The fields of a parsed form (its name and value pairs) that hold U+0000, each once, at most
+ * ten; "" for a field whose name holds it, as the field cannot be named. A file is bytes, not text.
+ */
+export function nulFields(entries: Iterable<readonly [string, unknown]>): string[] {
+  const fields = new Set<string>();
+  for (const [name, value] of entries) {
+    if (holdsNul(name)) fields.add("");
+    else if (typeof value === "string" && holdsNul(value)) fields.add(name);
+    if (fields.size === MAX_NAMED) break;
+  }
+  return [...fields];
+}
+
+const shortPath = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
+
+/**
+ * The paths ("0.message", "" for the value itself) of the texts of a parsed JSON value that hold
+ * U+0000, at most ten, each cut at 200 characters. A key that holds it is named by the object
+ * that has it.
+ */
+export function nulPaths(value: unknown): string[] {
+  const paths: string[] = [];
+  // A stack rather than recursion: a megabyte of JSON can nest deeper than the call stack goes.
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0 && paths.length < MAX_NAMED) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === "string") {
+      if (holdsNul(node)) paths.push(shortPath(path));
+      continue;
+    }
+    if (node === null || typeof node !== "object") continue;
+    const entries = Object.entries(node);
+    if (!Array.isArray(node) && entries.some(([key]) => holdsNul(key))) {
+      paths.push(shortPath(path));
+      continue;
+    }
+    for (const [key, item] of entries.reverse()) stack.push([item, path ? `${path}.${key}` : key]);
+  }
+  return paths;
 }
 
 /** What the cross-site rule reads of a request. */

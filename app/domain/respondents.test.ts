@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { chosenNotice, correctionSchema, directoryQuerySchema, sameRespondent, suggestionSchema } from "./respondents";
+import { chosenRespondentSchema, correctionQuerySchema } from "./page-params";
+import {
+  chosenNotice,
+  correctionSchema,
+  directoryQuerySchema,
+  reassessmentSchema,
+  sameRespondent,
+  suggestionSchema,
+} from "./respondents";
 
 describe("respondent rules", () => {
   it("takes one respondent per name and place, whatever their case and spacing", () => {
@@ -28,6 +36,27 @@ describe("respondent rules", () => {
   it("reads the directory's query leniently and a correction strictly", () => {
     expect(directoryQuerySchema.parse({ q: " clerk ", type: "Nobody" })).toEqual({ q: "clerk", type: undefined });
     expect(correctionSchema.safeParse({ notice: "x", change: "y" }).success).toBe(false);
+  });
+
+  it.each(["1e308", "99999999999999999999999", "2147483648", "0", "-1", "x"])(
+    "names no respondent or notice by %s: the ids are integers from 1 to 2,147,483,647",
+    (id) => {
+      const fieldErrors = (result: { success: boolean; error?: { flatten(): { fieldErrors: object } } }) =>
+        result.success ? null : result.error!.flatten().fieldErrors;
+      expect(fieldErrors(reassessmentSchema.safeParse({ respondent: id, reason: "r" }))).toEqual({
+        respondent: ["Choose a respondent"],
+      });
+      expect(fieldErrors(correctionSchema.safeParse({ notice: id, change: "c" }))).toEqual({
+        notice: ["Choose the notice to correct"],
+      });
+      expect(chosenRespondentSchema.parse(id)).toBeNull();
+      expect(correctionQuerySchema.parse({ notice: id, cause: null, version: null }).notice).toBeNull();
+    },
+  );
+
+  it("takes the largest id an integer column holds", () => {
+    expect(reassessmentSchema.parse({ respondent: "2147483647", reason: "r" }).respondent).toBe(2_147_483_647);
+    expect(correctionSchema.parse({ notice: "2147483647", change: "c" }).notice).toBe(2_147_483_647);
   });
 });
 

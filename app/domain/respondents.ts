@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requiredText } from "./account";
 import { RESPONDENT_TYPES } from "./nol/billing";
+import { wholeNumber } from "./whole-numbers";
 
 /**
  * The respondents directory and its forms (spec §3 form ids): Search for a respondent (92),
@@ -38,16 +39,13 @@ export type Suggestion = z.infer<typeof suggestionSchema>;
 
 /** Form 134. */
 export const reassessmentSchema = z.object({
-  respondent: z.coerce.number({ invalid_type_error: "Choose a respondent" }).int().positive("Choose a respondent"),
+  respondent: wholeNumber({ min: 1, message: "Choose a respondent", coerce: true }),
   reason: requiredText("Say what should be reassessed", 2_000),
 });
 
 /** Form 218: which of the member's notices (and so which round) it corrects, and what changes. */
 export const correctionSchema = z.object({
-  notice: z.coerce
-    .number({ invalid_type_error: "Choose the notice to correct" })
-    .int()
-    .positive("Choose the notice to correct"),
+  notice: wholeNumber({ min: 1, message: "Choose the notice to correct", coerce: true }),
   change: requiredText("Say what changes", 2_000),
 });
 

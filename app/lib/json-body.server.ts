@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { DomainError, invalid, type FieldErrors } from "~/domain/errors";
-import { hasNul } from "~/domain/requests";
+import { NUL_REFUSED, nulMessage, nulPaths } from "~/domain/requests";
 import { errorJson } from "./http.server";
 
 /**
@@ -31,14 +31,43 @@ export async function readCappedText(request: Request, limit: number): Promise<s
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** A body's text as JSON: a NUL character, or text that is not JSON, is invalid. */
+/**
+ * A parsed body that holds U+0000 in a text or a key (PostgreSQL cannot store it) is invalid,
+ * with the path of each place, as a form names its field.
+ */
+function refuseNul(value: unknown): void {
+  const paths = nulPaths(value);
+  if (paths.length === 0) return;
+  throw invalid(
+    nulMessage(paths.map((path) => path || "the body")),
+    Object.fromEntries(paths.map((path) => [path || "body", [NUL_REFUSED]])),
+  );
+}
+
+/** A body's text as JSON: text that is not JSON, or JSON holding a NUL character, is invalid. */
 export function parseJsonText(text: string, notJsonMessage = "The body is not valid JSON"): unknown {
-  if (hasNul(text)) throw invalid("The body contains a character that cannot be used");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw invalid(notJsonMessage);
   }
+  refuseNul(value);
+  return value;
+}
+
+/**
+ * The same refusal for a raw body its reader parses itself (a webhook, whose signature is
+ * checked on the raw text): text that is not JSON is left to that reader to refuse.
+ */
+export function refuseNulInJsonText(text: string): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return;
+  }
+  refuseNul(value);
 }
 
 /** A zod error as the API's field errors, keyed by the path of each value ("0.time"; the whole body is "body"). */

@@ -1,37 +1,57 @@
 import { json } from "@remix-run/node";
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import type { z } from "zod";
+import { z } from "zod";
 import { isDomainError, type DomainError } from "~/domain/errors";
-import { hasNul } from "~/domain/requests";
+import { NUL_REFUSED, nulFields, nulMessage } from "~/domain/requests";
 
 /** The fields a failed form never sends back to the browser. */
 export const SECRET_FIELDS = ["password", "confirm", "cardNumber", "cvc"];
 
-/** The form a request sent; a body that is no form reads as an empty one, which validation refuses. */
-export async function readForm(request: Request): Promise<FormData> {
-  let form: FormData;
+async function formOf(request: Request): Promise<FormData> {
   try {
-    form = await request.formData();
+    return await request.formData();
   } catch {
     return new FormData();
   }
-  for (const [, value] of form) {
-    if (typeof value === "string" && hasNul(value))
-      throw json("The form contains a character that cannot be used", { status: 400 });
-  }
+}
+
+/** The fields holding U+0000, named as a person reads them: a name that holds it is no name to give. */
+const named = (fields: readonly string[]) => fields.map((field) => field || "a field's name");
+
+/**
+ * The form a request sent; a body that is no form reads as an empty one, which validation
+ * refuses. A field holding U+0000 (which PostgreSQL cannot store) stops the action here with a
+ * 400 naming it, as an action reading its fields by hand has no form to show it on; a conform
+ * form read with parseSubmission shows it beside the field instead.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const form = await formOf(request);
+  const refused = nulFields(form);
+  if (refused.length > 0) throw json(nulMessage(named(refused)), { status: 400 });
   return form;
 }
 
 /** Reads the request's form and parses it with the same zod schema the browser validated with. */
 export async function parseSubmission<Schema extends z.ZodTypeAny>(request: Request, schema: Schema) {
-  const form = await readForm(request);
-  return { form, submission: parseWithZod(form, { schema }) };
+  const form = await formOf(request);
+  return { form, submission: submissionOf(form, schema) };
 }
 
-/** Parses an already-read form (for actions that read it before the rate limit). */
+/**
+ * Parses an already-read form (for actions that read it before the rate limit). A field holding
+ * U+0000 fails it whatever the schema takes: the error beside that field and, naming it, above
+ * the form (a field the page does not show, or a name that holds it, has nowhere else to go).
+ */
 export function submissionOf<Schema extends z.ZodTypeAny>(form: FormData, schema: Schema) {
-  return parseWithZod(form, { schema });
+  const refused = nulFields(form);
+  if (refused.length === 0) return parseWithZod(form, { schema });
+  const refusal = z.any().superRefine((_, ctx) => {
+    ctx.addIssue({ code: "custom", path: [], message: nulMessage(named(refused)) });
+    for (const field of refused) if (field) ctx.addIssue({ code: "custom", path: [field], message: NUL_REFUSED });
+  });
+  // The refusal comes first and the schema never runs; piping into it keeps the submission's type.
+  return parseWithZod(form, { schema: refusal.pipe(schema) });
 }
 
 export type FormReply = { result: SubmissionResult<string[]> };

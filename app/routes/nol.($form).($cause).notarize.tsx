@@ -3,6 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { NotarizePageView } from "~/components/notary/notarize-page";
 import { withPageErrors } from "~/lib/http.server";
+import { readForm } from "~/lib/submission.server";
 import { nolAddress } from "~/services/nol/page-address.server";
 import { notarizePage, notarizePageAction } from "~/services/notary/page.server";
 import { requireMember } from "~/services/session.server";
@@ -26,8 +27,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const { address } = nolAddress(request, params);
   if (!params.cause) throw redirect(`/nol/${address.segment}`);
-  const form = await request.formData().catch(() => null);
-  const { status, outcome } = await notarizePageAction(services, viewer, form);
+  const { status, outcome } = await notarizePageAction(services, viewer, await readForm(request));
   return json(outcome, { status });
 }
 

@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { SignerPageView } from "~/components/notary/signer-page";
 import { sandboxSignerPath } from "~/domain/documents/notarize-view";
 import { notFoundPage } from "~/lib/http.server";
+import { readForm } from "~/lib/submission.server";
 import { appServices } from "~/services/app.server";
 import { safeReturn, signerPage, signerStepSchema, takeSignerStep } from "~/services/notary/signer-page.server";
 
@@ -25,10 +26,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   const transactionId = params.transactionId ?? "";
-  const form = await request.formData().catch(() => null);
+  const form = await readForm(request);
   const parsed = signerStepSchema.safeParse({
-    intent: form?.get("intent") ?? undefined,
-    return: form?.get("return") ?? undefined,
+    intent: form.get("intent") ?? undefined,
+    return: form.get("return") ?? undefined,
   });
   if (!parsed.success) return json({ error: "Choose a step on this page" }, { status: 400 });
   const taken = await takeSignerStep(services, transactionId, parsed.data.intent);

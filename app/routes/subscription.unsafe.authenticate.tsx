@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { AuthenticateView } from "~/components/billing/checkout-pages";
 import { authenticationSchema, checkoutQuerySchema } from "~/lib/schemas.server";
 import { errorPage, notFoundPage, pageRedirect } from "~/lib/http.server";
+import { readForm } from "~/lib/submission.server";
 import { invalid } from "~/domain/errors";
 import { authenticatePage, authenticateSandbox, ownCheckout } from "~/services/billing/pages.server";
 import { optionalViewer } from "~/services/session.server";
@@ -27,8 +28,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { services, checkout } = await checkoutOf(request, context);
-  const form = await request.formData().catch(() => null);
-  const parsed = authenticationSchema.safeParse({ intent: form?.get("intent") });
+  const form = await readForm(request);
+  const parsed = authenticationSchema.safeParse({ intent: form.get("intent") });
   if (!parsed.success) throw errorPage(invalid("Choose to complete or fail the confirmation"));
   const { next } = await authenticateSandbox(services, checkout, parsed.data.intent === "complete");
   return pageRedirect(request, next);

@@ -22,7 +22,7 @@ import {
   webhookEvents,
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
-import { readListQuery, type ColumnKind, type ListQuery } from "~/domain/listing";
+import { KIND_TYPE, readListQuery, type ColumnKind, type ListQuery, type SqlType } from "~/domain/listing";
 import { listCsv, listView, type Listing, type SqlColumn } from "./listing.server";
 import { memberListing } from "./member-listing.server";
 
@@ -67,6 +67,29 @@ function kindOf(column: PgColumn): ColumnKind {
   return "text";
 }
 
+/**
+ * The SQL type a column sorts by, which a cursor's value is cast to. Uuids, dates and numerics
+ * kept as strings are shown as text, but compare as what they are.
+ */
+function sortTypeOf(column: PgColumn, kind: ColumnKind): SqlType {
+  if (column.columnType === "PgUUID") return "uuid";
+  if (column.columnType === "PgDateString") return "date";
+  if (column.columnType === "PgNumeric") return "numeric";
+  return KIND_TYPE[kind];
+}
+
+/** The lowest value of each type: a nullable column sorts with its missing values first, so paging never loses them. */
+const LOWEST: Record<SqlType, SQL> = {
+  text: sql`''`,
+  uuid: sql`'00000000-0000-0000-0000-000000000000'::uuid`,
+  integer: sql`'-2147483648'::integer`,
+  bigint: sql`'-9223372036854775808'::bigint`,
+  numeric: sql`'-Infinity'::numeric`,
+  timestamptz: sql`'-infinity'::timestamptz`,
+  date: sql`'-infinity'::date`,
+  boolean: sql`false`,
+};
+
 /** A table's columns as list columns: each filterable and sortable, secrets left out. */
 function columnsOf(table: PgTable, overrides: Record<string, SqlColumn> = {}): SqlColumn[] {
   return Object.entries(getTableColumns(table))
@@ -77,16 +100,15 @@ function columnsOf(table: PgTable, overrides: Record<string, SqlColumn> = {}): S
       const isEnum = "enumValues" in column && Array.isArray(column.enumValues) && column.enumValues.length > 0;
       const select: SQL =
         column.dataType === "json" ? sql`${column}::text` : isEnum ? sql`${column}::text` : sql`${column}`;
+      const type = column.dataType === "json" || isEnum ? "text" : sortTypeOf(column, kind);
       return {
         key,
         label: label(key),
         kind,
+        type,
         sortable: true,
         select,
-        // A nullable column sorts with its missing values first, so paging never loses them.
-        sortBy: column.notNull
-          ? select
-          : sql`coalesce(${select}, ${kind === "date" ? sql`'-infinity'::timestamptz` : kind === "number" ? sql`'-Infinity'::numeric` : kind === "boolean" ? sql`false` : sql`''`})`,
+        sortBy: column.notNull ? select : sql`coalesce(${select}, ${LOWEST[type]})`,
         filter:
           kind === "date"
             ? { kind: "range" }
@@ -214,7 +236,12 @@ export function entityOf(name: string): Entity {
 /** The list's query: by default its newest records first, by the id. */
 export function entityQuery(entity: Entity, params: URLSearchParams) {
   const byDate = entity.listing.columns.find((c) => c.key === "createdAt" || c.key === "joined");
-  return readListQuery(params, entity.listing.columns, { sort: byDate?.key ?? "id", dir: "desc" });
+  return readListQuery(
+    params,
+    entity.listing.columns,
+    { sort: byDate?.key ?? "id", dir: "desc" },
+    entity.listing.id.type,
+  );
 }
 
 export async function entityList(db: Database, name: string, params: URLSearchParams) {

@@ -4,13 +4,16 @@ import {
   COUNT_CAP,
   csvLine,
   encodeCursor,
+  fitCursor,
   LIST_PAGE_SIZE,
+  sortTypeOf,
   type ColumnFilter,
   type ColumnKind,
-  type Cursor,
   type FilterValue,
   type ListColumn,
   type ListQuery,
+  type SqlCursor,
+  type SqlType,
 } from "~/domain/listing";
 
 /**
@@ -45,7 +48,7 @@ export type Listing = {
   /** The rows' tables: `users`, or `a join b on …`. */
   from: SQL;
   /** The row's id and its SQL type, the tie-breaker of every order. */
-  id: { expr: SQL; type: "uuid" | "bigint" | "integer" | "text" };
+  id: { expr: SQL; type: Extract<SqlType, "uuid" | "bigint" | "integer" | "text"> };
   columns: readonly SqlColumn[];
   filters?: readonly ListFilter[];
   /** Rows every view of the list leaves out. */
@@ -53,13 +56,6 @@ export type Listing = {
 };
 
 export type ListRow = Record<string, unknown> & { id: string };
-
-const SQL_TYPE: Record<ColumnKind, string> = {
-  text: "text",
-  number: "numeric",
-  date: "timestamptz",
-  boolean: "boolean",
-};
 
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -77,7 +73,8 @@ function columnWhere(column: SqlColumn, value: FilterValue): SQL | undefined {
   }
   switch (filter.kind) {
     case "contains":
-      return sql`${column.select} ilike ${like(value)}`;
+      // As text, as it is shown: a uuid, a date or a numeric has no ILIKE of its own.
+      return sql`${column.select}::text ilike ${like(value)}`;
     case "boolean":
       return value === "yes" ? sql`${column.select} is true` : sql`${column.select} is not true`;
     default:
@@ -129,7 +126,7 @@ async function readBatch(
   db: Database,
   listing: Listing,
   query: Pick<ListQuery, "sort" | "dir" | "filters">,
-  position: { after?: Cursor | null; before?: Cursor | null },
+  position: { after?: SqlCursor | null; before?: SqlCursor | null },
   limit: number,
   narrowed = false,
 ) {
@@ -144,8 +141,8 @@ async function readBatch(
   const cursor = position.after ?? position.before ?? null;
   const conditions = [listWhere(listing, query.filters)];
   if (cursor) {
-    const value = sql`cast(${cursor.v === null ? null : String(cursor.v)} as ${sql.raw(SQL_TYPE[column.kind])})`;
-    const cursorId = sql`cast(${String(cursor.id)} as ${sql.raw(listing.id.type)})`;
+    const value = sql`cast(${cursor.v} as ${sql.raw(sortTypeOf(column))})`;
+    const cursorId = sql`cast(${cursor.id} as ${sql.raw(listing.id.type)})`;
     conditions.push(
       ascending ? sql`(${sortBy}, ${id}) > (${value}, ${cursorId})` : sql`(${sortBy}, ${id}) < (${value}, ${cursorId})`,
     );
@@ -166,10 +163,7 @@ async function readBatch(
   return { rows: page, more };
 }
 
-const cursorOf = (row: Record<string, unknown>): Cursor => ({
-  v: row.__sort === null || row.__sort === undefined ? null : String(row.__sort),
-  id: String(row.__id),
-});
+const cursorOf = (row: Record<string, unknown>): SqlCursor => ({ v: String(row.__sort), id: String(row.__id) });
 
 function shape(listing: Listing, row: Record<string, unknown>): ListRow {
   const out: ListRow = { id: String(row.__id) };
@@ -188,11 +182,15 @@ export async function listPage(
   pageSize = LIST_PAGE_SIZE,
   narrowed = false,
 ) {
-  const { rows, more } = await readBatch(db, listing, query, query, pageSize, narrowed);
+  // Whoever built the query, a cursor that does not fit the list's types never reaches the database.
+  const types = { value: sortTypeOf(sortColumn(listing, query.sort)), id: listing.id.type };
+  const after = query.after && fitCursor(query.after, types);
+  const before = !after && query.before ? fitCursor(query.before, types) : null;
+  const { rows, more } = await readBatch(db, listing, query, { after, before }, pageSize, narrowed);
   const first = rows[0];
   const last = rows.at(-1);
-  const hasPrevious = query.before ? more : Boolean(query.after);
-  const hasNext = query.before ? true : more;
+  const hasPrevious = before ? more : Boolean(after);
+  const hasNext = before ? true : more;
   return {
     rows: rows.map((r) => shape(listing, r)),
     previous: hasPrevious && first ? encodeCursor(cursorOf(first)) : null,
@@ -249,7 +247,7 @@ export async function* listIds(
   query: Pick<ListQuery, "sort" | "dir" | "filters">,
   batchSize = 1_000,
 ): AsyncGenerator<string[]> {
-  let after: Cursor | null = null;
+  let after: SqlCursor | null = null;
   for (;;) {
     const { rows, more } = await readBatch(db, listing, query, { after }, batchSize);
     if (rows.length) yield rows.map((r) => String(r.__id));
@@ -269,7 +267,7 @@ export function listCsv(
   batchSize = 1_000,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after: Cursor | null = null;
+  let after: SqlCursor | null = null;
   let started = false;
   let done = false;
   return new ReadableStream<Uint8Array>({

@@ -170,7 +170,7 @@ const DEFAULT_ORDER = { sort: "joined", dir: "desc" } as const;
 /** The list's query from the page's URL, with what could not be read named. */
 export function memberListQuery(params: URLSearchParams) {
   const fields = [...memberListing.columns, ...memberListing.filters!].filter((f) => f.key !== "ids");
-  const read = readListQuery(params, fields, DEFAULT_ORDER);
+  const read = readListQuery(params, fields, DEFAULT_ORDER, memberListing.id.type);
   // The members ticked for an export: ?ids=…&ids=…
   if (params.has("ids")) {
     const ids = z.array(z.string().uuid()).min(1).max(500).safeParse(params.getAll("ids"));

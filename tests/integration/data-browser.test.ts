@@ -5,7 +5,9 @@ import { sessions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
 import { loader as exportLoader } from "~/routes/db_.$entity.export[.]csv";
-import { ENTITIES } from "~/services/data-browser.server";
+import { encodeCursor, type Cursor } from "~/domain/listing";
+import { ENTITIES, entityQuery } from "~/services/data-browser.server";
+import { listPage } from "~/services/listing.server";
 import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -93,6 +95,24 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
     expect(record.fields.find((f: { key: string }) => f.key === "username").value).toBe("admin");
   });
 
+  it("filters a uuid, a date or a numeric column by the text it shows", async () => {
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    for (const [name, search] of [
+      ["sessions", `userId=${admin!.id.slice(0, 8)}`],
+      ["sessions", "userId=not-a-uuid"],
+      ["nol_entries", "billMailingDate=2026"],
+      ["coupons", "percentOff=5"],
+    ] as const) {
+      const response = await call(recordsLoader, `/db/${name}?${search}`, { entity: name });
+      expect(response.status, `${name}?${search}`).toBe(200);
+    }
+    const mine = await (
+      await call(recordsLoader, `/db/sessions?userId=${admin!.id.slice(0, 8)}`, { entity: "sessions" })
+    ).json();
+    expect(mine.rows.length).toBeGreaterThan(0);
+    expect(mine.rows.every((r: { userId: string }) => r.userId === admin!.id)).toBe(true);
+  });
+
   it("answers 404 for a kind or a record it does not have, and keeps members out", async () => {
     expect((await call(recordsLoader, "/db/users", { entity: "users" })).status).toBe(404);
     expect((await call(recordsLoader, "/db/constructor", { entity: "constructor" })).status).toBe(404);
@@ -105,5 +125,64 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
     expect((await call(exportLoader, "/db/nothing/export.csv", { entity: "nothing" })).status).toBe(404);
     expect((await call(recordsLoader, "/db/plans", { entity: "plans" }, "member")).status).toBe(403);
     expect((await call(exportLoader, "/db/plans/export.csv", { entity: "plans" }, "member")).status).toBe(403);
+  });
+
+  /** Cursors that fit no list, or fit another sort than the one they come with. */
+  const misfits: [string, Cursor][] = [
+    ["a null value with an id that is no uuid", { v: null, id: "x" }],
+    ["a text id", { v: "2026-01-01 00:00:00+00", id: "x" }],
+    ["text where a date, a number or a uuid is sorted", { v: "abc", id: 1 }],
+    ["a date where text or a number is sorted", { v: "2026-01-01 00:00:00.123456+00", id: 1 }],
+    ["a uuid value and id", { v: "0b6f4c2e-1d3a-4e5f-8a9b-0c1d2e3f4a5b", id: "0b6f4c2e-1d3a-4e5f-8a9b-0c1d2e3f4a5b" }],
+    ["huge numbers", { v: 1e308, id: 1e308 }],
+    ["a number too long for an id", { v: "99999999999999999999999", id: "99999999999999999999999" }],
+    ["NaN-ish text", { v: "NaN", id: "NaN" }],
+    ["a day that does not exist", { v: "2026-02-30", id: 1 }],
+    ["a NUL in text", { v: "a\u0000b", id: "a\u0000b" }],
+  ];
+
+  it.each(Object.keys(ENTITIES))(
+    "answers a cursor that does not fit /db/%s's sort or ids with a page: the first one when it says so",
+    async (name) => {
+      // One column of each type the list sorts by (text, uuid, numeric, timestamptz, date, boolean).
+      const byType = new Map<string, string>();
+      for (const column of ENTITIES[name]!.listing.columns.filter((c) => c.sortable)) {
+        const type = column.type ?? column.kind;
+        if (!byType.has(type)) byType.set(type, column.key);
+      }
+      for (const sort of byType.values()) {
+        const first = await (await call(recordsLoader, `/db/${name}?sort=${sort}`, { entity: name })).json();
+        for (const [what, cursor] of misfits) {
+          const path = `/db/${name}?sort=${sort}&after=${encodeCursor(cursor)}`;
+          const response = await call(recordsLoader, path, { entity: name });
+          expect(response.status, `${path} (${what})`).toBe(200);
+          const page = await response.json();
+          if (page.errors.after) expect(page.rows, `${path} (${what})`).toEqual(first.rows);
+        }
+      }
+    },
+  );
+
+  it.each(Object.keys(ENTITIES))("pages /db/%s by each of its columns with the cursors it makes", async (name) => {
+    const entity = ENTITIES[name]!;
+    for (const column of entity.listing.columns.filter((c) => c.sortable)) {
+      for (const dir of ["asc", "desc"]) {
+        const { query, errors } = entityQuery(entity, new URLSearchParams({ sort: column.key, dir }));
+        expect(errors).toEqual({});
+        const seen: string[] = [];
+        let after: string | null = null;
+        let pages = 0;
+        do {
+          const next = new URLSearchParams({ sort: column.key, dir, ...(after ? { after } : {}) });
+          const read = entityQuery(entity, next);
+          expect(read.errors, `${name} by ${column.key} ${dir}`).toEqual({});
+          const page = await listPage(database.db, entity.listing, { ...query, after: read.query.after }, 2);
+          seen.push(...page.rows.map((r) => r.id));
+          after = page.next;
+          pages += 1;
+        } while (after && pages < 6);
+        expect(new Set(seen).size, `${name} by ${column.key} ${dir}`).toBe(seen.length);
+      }
+    }
   });
 });

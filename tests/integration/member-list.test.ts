@@ -16,7 +16,7 @@ import {
   users,
 } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
-import { decodeCursor, LIST_PAGE_SIZE } from "~/domain/listing";
+import { decodeCursor, encodeCursor, LIST_PAGE_SIZE, type Cursor } from "~/domain/listing";
 import { action as memberAction, loader as memberLoader } from "~/routes/members.$userId";
 import { action as membersAction, loader as membersLoader } from "~/routes/members._index";
 import { loader as exportLoader } from "~/routes/members_.export[.]csv";
@@ -263,6 +263,47 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     expect(firstPage[0]).toBe("lm119");
     // A page cursor is not a page number: a made-up one is ignored.
     expect((await list("after=not-a-cursor")).rows.length).toBe(LIST_PAGE_SIZE);
+  });
+
+  it("answers a cursor that does not fit the sort's column or the members' ids with the first page, and says so", async () => {
+    const [member] = await database.db.select({ id: users.id }).from(users).limit(1);
+    const byJoined = await list("q=lm&sort=joined&dir=desc");
+    const joinedCursor = decodeCursor(byJoined.next)!;
+    const misfits: [string, Cursor][] = [
+      ["a null value with an id that is no uuid", { v: null, id: "x" }],
+      ["a text id", { v: "2025-01-01 00:00:00+00", id: "x" }],
+      ["a numeric id", { v: "lm050", id: 7 }],
+      ["text where a date is sorted", { v: "lm050", id: member!.id }],
+      ["huge numbers", { v: 1e308, id: 1e308 }],
+      ["a number too long for any id", { v: "99999999999999999999999", id: "99999999999999999999999" }],
+      ["NaN-ish text", { v: "NaN", id: "NaN" }],
+      ["a day that does not exist", { v: "2025-02-30 00:00:00+00", id: member!.id }],
+      ["a NUL in text", { v: "lm\u0000", id: member!.id }],
+      ["the date cursor of another sort", joinedCursor],
+    ];
+    const refusal = "The page asked for is not a page of this list in this order: the list starts from its first page";
+    for (const sort of ["username", "name", "status", "joined", "seen"]) {
+      const first = await list(`q=lm&sort=${sort}`);
+      for (const [what, cursor] of misfits) {
+        for (const position of ["after", "before"] as const) {
+          const page = await list(`q=lm&sort=${sort}&${position}=${encodeCursor(cursor)}`);
+          const label = `sort=${sort}, ${position}: ${what}`;
+          if (page.errors[position]) {
+            expect(page.errors[position], label).toBe(refusal);
+            expect(names(page.rows), label).toEqual(names(first.rows));
+          }
+        }
+      }
+    }
+    // Whether a cursor fits depends on the sort: a date is some text, but text is no date, and an
+    // id that is no uuid names no member under any sort.
+    const numericId = await list(`q=lm&sort=username&after=${encodeCursor({ v: "lm050", id: 7 })}`);
+    expect(numericId.errors).toEqual({ after: refusal });
+    const dateAsText = await list(`q=lm&sort=username&after=${encodeCursor(joinedCursor)}`);
+    expect(dateAsText.errors).toEqual({});
+    expect((await list(`q=lm&sort=joined&after=${encodeCursor({ v: "lm050", id: member!.id })}`)).errors).toEqual({
+      after: refusal,
+    });
   });
 
   it("pages by a column with equal and missing values without losing or repeating a member", async () => {

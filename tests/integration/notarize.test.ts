@@ -422,16 +422,25 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
         data: { transaction_id: id, date_occurred: new Date(Date.now() + 1000).toISOString() },
       };
       const { rawBody, headers } = signedDelivery(body);
-      const deliver = (h: Headers) =>
+      const deliver = (h: Headers, raw = rawBody) =>
         answer(
           webhookAction({
-            request: new Request("http://localhost/api/webhooks/notary", { method: "POST", body: rawBody, headers: h }),
+            request: new Request("http://localhost/api/webhooks/notary", { method: "POST", body: raw, headers: h }),
             params: {},
             context: proofContext,
           }),
         );
       const forged = signedDelivery(body, "not-the-key");
       expect((await deliver(forged.headers)).status).toBe(400);
+      expect(await rowOf(id)).toMatchObject({ nzStatus: "sent" });
+
+      // A NUL character in a signed delivery is refused before anything is stored.
+      const withNul = signedDelivery({ ...body, data: { ...body.data, detailed_status: "x\u0000" } });
+      const refused = await deliver(withNul.headers, withNul.rawBody);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        error: "A NUL character (U+0000) cannot be stored: leave it out of data.detailed_status",
+      });
       expect(await rowOf(id)).toMatchObject({ nzStatus: "sent" });
 
       const ok = await deliver(headers);

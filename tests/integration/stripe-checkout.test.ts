@@ -134,6 +134,20 @@ describe("checkout with Stripe", () => {
     expect(stored).toHaveLength(0);
   });
 
+  it("keeps a signed event holding a NUL character unapplied, its NULs replaced, and answers 200", async () => {
+    const event = stripe.event("customer.created\u0000", { id: "cus_nul", object: "customer", name: "Ann\u0000" });
+    const { status, body } = await deliver(event);
+    expect(status).toBe(200);
+    expect(body).toEqual({ received: true, duplicate: false, unreadable: true });
+    const [stored] = await database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, event.id as string));
+    expect(stored).toMatchObject({ type: "customer.created\uFFFD", processedAt: null });
+    expect(stored!.error).toBe("A NUL character (U+0000) cannot be stored: leave it out of data.object.name, type");
+    expect((stored!.payload as { data: { object: { name: string } } }).data.object.name).toBe("Ann\uFFFD");
+  });
+
   it("stores an event of a type it does not use, and answers 200", async () => {
     const event = stripe.event("customer.created", { id: "cus_x", object: "customer" });
     expect((await deliver(event)).status).toBe(200);

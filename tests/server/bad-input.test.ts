@@ -7,6 +7,7 @@ describe("bad input", () => {
   let memberCookie = "";
   let adminCookie = "";
   let newbieCookie = "";
+  let creatorCookie = "";
 
   const login = async (username: string) => {
     const response = await fetch(`${server.url}/login`, {
@@ -27,6 +28,7 @@ describe("bad input", () => {
     memberCookie = await login("member");
     adminCookie = await login("admin");
     newbieCookie = await login("newbie");
+    creatorCookie = await login("creator");
   });
   afterAll(async () => {
     await server?.stop();
@@ -127,6 +129,44 @@ describe("bad input", () => {
     ]);
     expect(responses.map((r) => r.status)).toEqual([400, 400, 400]);
   });
+
+  it("refuses a NUL character in a notarize form's field with 400 and says which field", async () => {
+    const response = await fetch(`${server.url}/nol/creator/traffic-stop/notarize`, {
+      method: "POST",
+      headers: { cookie: creatorCookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=create&cf_number=1&round_cnt=1&cf_version=a%00b",
+    });
+    const page = await response.text();
+    expect(response.status).toBe(400);
+    expect(page).toContain("A NUL character (U+0000) cannot be stored: leave it out of cf_version");
+  });
+
+  it.each(["1e308", "99999999999999999999999", "2147483648"])(
+    "refuses respondent=%s on the reassessment form with 400 and the field's message",
+    async (respondent) => {
+      const response = await fetch(`${server.url}/respondent-reassessment`, {
+        method: "POST",
+        headers: { cookie: creatorCookie, origin: server.url },
+        body: new URLSearchParams({ respondent, reason: "The office moved" }),
+        redirect: "manual",
+      });
+      const page = await response.text();
+      expect(response.status).toBe(400);
+      expect(page).toMatch(/id="[^"]*-respondent-error" class="field-error">Choose a respondent</);
+    },
+  );
+
+  it.each(["1e308", "99999999999999999999999"])(
+    "opens a NoL step with ?respondent=%s as if no respondent were picked",
+    async (respondent) => {
+      const response = await fetch(
+        `${server.url}/nol/creator/traffic-stop/notice?version=Bounds&respondent=${respondent}`,
+        { headers: { cookie: creatorCookie }, redirect: "manual" },
+      );
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+    },
+  );
 
   it.each([
     ["a garbage cookie", { cookie: "mh_session=%%%; other=\u00ff" }],

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { versionSchema } from "../nol/entries";
 import { LAST_ROUND } from "./templates";
 import { PREVIEW_PATH } from "./paths";
+import { INTEGER_MAX } from "../whole-numbers";
 
 export { PREVIEW_PATH };
 
@@ -10,7 +11,6 @@ export { PREVIEW_PATH };
  * entry's number, the version's name and the round (docs/decisions/020).
  */
 
-const INTEGER_MAX = 2 ** 31 - 1;
 const entryNumber = z.number().int().positive().max(INTEGER_MAX);
 const round = z.number().int().min(1).max(LAST_ROUND);
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NOTICE_ROUNDS } from "../nol/rounds";
 import { DOCUMENT_KINDS, templateProblems, type DocumentKind } from "./placeholders";
 import { KIND_NAMES, scopeLabel, type TemplateScope } from "./template-scope";
+import { INTEGER_MAX } from "../whole-numbers";
 
 export { KIND_NAMES, scopeLabel, type TemplateScope };
 
@@ -47,7 +48,7 @@ export function sameScope(a: TemplateScope, b: TemplateScope): boolean {
 export function templateIdOf(param: string | undefined): number | null {
   if (!param || !/^[1-9]\d{0,9}$/.test(param)) return null;
   const id = Number(param);
-  return id <= 2 ** 31 - 1 ? id : null;
+  return id <= INTEGER_MAX ? id : null;
 }
 
 export const MAX_TEMPLATE_LENGTH = 20_000;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalid } from "~/domain/errors";
 import { isHttpsUrl } from "~/domain/links";
+import { INTEGER_MAX } from "~/domain/whole-numbers";
 import { issuesByPath } from "~/lib/json-body.server";
 import type { FormEntry, FormsProvider, HostedEntry } from "./types";
 
@@ -10,8 +11,7 @@ import type { FormEntry, FormsProvider, HostedEntry } from "./types";
  * trusted as typed.
  */
 
-/** The largest value of a PostgreSQL `integer` column, where the entry number is kept. */
-const INTEGER_MAX = 2 ** 31 - 1;
+/** An entry number, kept in a PostgreSQL `integer` column. */
 const storedInteger = z.number().int().positive().max(INTEGER_MAX, `must be at most ${INTEGER_MAX}`);
 
 // The links are shown to members as links: a `javascript:` or `data:` one would run in their page.

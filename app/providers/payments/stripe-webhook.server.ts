@@ -12,6 +12,7 @@ import {
   subscriptionData,
   subscriptionSchema,
 } from "./stripe-objects.server";
+import { nulMessage, nulPaths } from "~/domain/requests";
 import { InvalidWebhookSignature, UnreadableWebhookEvent, type PaymentEvent } from "./types";
 
 /** Stripe's own tolerance: a delivery signed more than 5 minutes ago may be a replay. */
@@ -74,6 +75,14 @@ export function readStripeWebhook(
   signature: string | null,
 ): PaymentEvent {
   const delivered = verified(stripe, secret, rawBody, signature);
+  // PostgreSQL's text takes no NUL: such an event could be neither applied nor stored as it is.
+  const nul = nulPaths(delivered);
+  if (nul.length > 0) {
+    throw new UnreadableWebhookEvent(nulMessage(nul.map((path) => path || "the body")), {
+      ...headOf(delivered),
+      payload: delivered,
+    });
+  }
   try {
     const event = parseStripe(envelopeSchema, "an event", delivered);
     const body = BODIES.get(event.type)?.(event.data.object, event.type) ?? OTHER;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { formFromParam, versionSchema } from "~/domain/nol/entries";
 import { AUTO_SELECT_MODES } from "~/domain/nol/selection";
 import { STEP_KINDS } from "~/domain/nol/step-form";
+import { wholeNumber } from "~/domain/whole-numbers";
 import { notFoundPage } from "~/lib/http.server";
 import type { PageAddress } from "./pages.server";
 
@@ -16,7 +17,7 @@ const querySchema = z.object({
   href: z.string().trim().min(1).max(2_000).optional().catch(undefined),
   auto: z.enum(AUTO_SELECT_MODES).optional().catch(undefined),
   /** A respondent of the directory to put in the notice's first empty slot. */
-  respondent: z.coerce.number().int().positive().optional().catch(undefined),
+  respondent: wholeNumber({ min: 1, coerce: true }).optional().catch(undefined),
 });
 export type NolQuery = z.infer<typeof querySchema> & {
   version: z.output<typeof versionSchema> | undefined;

@@ -4,6 +4,7 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { notarizations, webhookEvents } from "~/db/schema";
 import { invalid, notFound } from "~/domain/errors";
+import { refuseNulInJsonText } from "~/lib/json-body.server";
 import { isProviderError } from "~/providers/errors";
 import type { NotaryEvent, NotaryProviderName } from "~/providers/notary/types";
 import type { JobDefinition } from "../queue.server";
@@ -96,6 +97,8 @@ export async function receiveNotaryEvent(services: AppServices, event: NotaryEve
  */
 export async function receiveNotaryWebhook(services: AppServices, rawBody: string, headers: Headers) {
   if (services.providers.notarySandbox) throw notFound();
+  // Refused before it is stored: its event would be kept whole, and a retry would fail the same.
+  refuseNulInJsonText(rawBody);
   let event: NotaryEvent;
   try {
     event = services.providers.notary.readWebhook(rawBody, headers);
