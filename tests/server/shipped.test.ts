@@ -1,13 +1,40 @@
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server";
 import { startProofStandIn, startStripeStandIn, type ProofStandIn, type StripeStandIn } from "../helpers/standins";
 import { PROOF_API_KEY } from "../mocks/proof";
-import { STRIPE_SECRET_KEY } from "../mocks/stripe";
+import { STRIPE_PUBLISHABLE_KEY, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, TEST_CARDS } from "../mocks/stripe";
 
 /**
  * The server as it ships: dist/server.js and its Remix build, with the real Stripe and Proof
  * adapters talking over sockets to local stand-ins of both APIs. A provider's refusal or
  * outage must reach the member as the clear answer the in-process tests see, never as a 500.
  */
+
+const PAYMENTS_DOWN = "Payments are not available right now. Nothing was charged: please try again in a few minutes.";
+const DECLINED = "Your card was declined.";
+const DEMO_PASSWORD = "memberhall-demo";
+
+/** The Stripe SDK's own retries of a request that met a 5xx or a dropped connection (maxNetworkRetries: 2). */
+const STRIPE_TRIES = 3;
+
+type Role = "admin" | "member" | "newbie";
+
+const stripeSigner = new Stripe(STRIPE_SECRET_KEY);
+
+/** Polls `read` until `done` holds of its value, or fails with the last value at the deadline. */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, deadline: number, what: string) {
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = await read();
+  }
+  return value;
+}
+
+/** What a failed answer was, for the failure's message: an HTML page's title, or the body. */
+const gist = (text: string) => /<title>([^<]*)<\/title>/.exec(text)?.[1] ?? text.slice(0, 300);
 
 describe("the stand-ins of Stripe's and Proof's APIs", () => {
   let stripe: StripeStandIn;
@@ -44,5 +71,239 @@ describe("the stand-ins of Stripe's and Proof's APIs", () => {
     });
     await expect(silent).rejects.toThrow(/timeout/i);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+  });
+});
+
+describe("the shipped server with the Stripe adapter against its stand-in", () => {
+  let stripe: StripeStandIn;
+  let server: RunningServer;
+  const cookies = {} as Record<Role, string>;
+  /** A request the server could not answer: when the server is gone, what it said last. */
+  const ended = (error: unknown): never => {
+    const { exitCode, signalCode } = server.process;
+    if (exitCode === null && signalCode === null) throw error;
+    throw new Error(`the server ended (${exitCode ?? signalCode}):\n${server.output().slice(-4000)}`, { cause: error });
+  };
+
+  const request = (
+    pathname: string,
+    options: { as?: Role; method?: string; form?: Record<string, string>; json?: unknown } = {},
+  ) => {
+    const headers = new Headers();
+    if (options.as) headers.set("cookie", cookies[options.as]);
+    const method = options.method ?? (options.form || options.json !== undefined ? "POST" : "GET");
+    if (method !== "GET") headers.set("origin", server.url);
+    let body: BodyInit | undefined;
+    if (options.form) body = new URLSearchParams(options.form);
+    if (options.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(options.json);
+    }
+    return fetch(`${server.url}${pathname}`, { method, headers, body, redirect: "manual" }).catch(ended);
+  };
+
+  const logIn = async (role: Role) => {
+    const response = await request("/login", { form: { login: role, password: DEMO_PASSWORD } });
+    await response.arrayBuffer();
+    const session = response.headers.getSetCookie().find((c) => c.startsWith("mh_session="));
+    if (!session) throw new Error(`could not sign in as ${role}: ${response.status}`);
+    cookies[role] = session.split(";")[0]!;
+  };
+
+  type Row = Record<string, unknown> & { id: string };
+  /** A table's newest records as an admin's data browser lists them. */
+  const rows = async (entity: string) => {
+    const response = await request(`/db/${entity}?_data=routes%2Fdb.(%24entity).(%24view)`, { as: "admin" });
+    expect(response.status, `/db/${entity}`).toBe(200);
+    return ((await response.json()) as { rows: Row[] }).rows;
+  };
+  /** What would show a payment taken: the payments and the subscriptions. */
+  const paidRecords = async () => ({ payments: await rows("payments"), subscriptions: await rows("subscriptions") });
+
+  /** The attempt id a page's pay form carries. */
+  const attemptOf = async (pathname: string, routeId: string, as: Role) => {
+    const response = await request(`${pathname}?_data=${encodeURIComponent(routeId)}`, { as });
+    const text = await response.text();
+    const attempt = /"attempt":"([0-9a-f-]{36})"/.exec(text)?.[1];
+    if (!attempt) throw new Error(`${pathname} carries no attempt id (${response.status}): ${text.slice(0, 300)}`);
+    return attempt;
+  };
+
+  const signStripe = (payload: string, { secret = STRIPE_WEBHOOK_SECRET, ageSeconds = 0 } = {}) =>
+    stripeSigner.webhooks.generateTestHeaderString({
+      payload,
+      secret,
+      timestamp: Math.floor(Date.now() / 1000) - ageSeconds,
+    });
+
+  const postStripe = (payload: string, signature: string | null) =>
+    fetch(`${server.url}/api/webhooks/stripe`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) },
+      body: payload,
+    }).catch(ended);
+
+  /** A payment the member starts on /subscription: the checkout's id, and where the form sent them. */
+  const pay = async (as: Role, form: Record<string, string>) => {
+    const attempt = await attemptOf("/subscription", "routes/subscription._index", as);
+    const response = await request("/subscription", { as, form: { attempt, ...form } });
+    return { attempt, response, text: await response.text() };
+  };
+
+  /** The intent Stripe made for a checkout, confirmed with a card as Stripe.js would. */
+  const paidIntent = (checkoutId: string) => {
+    const intent = [...stripe.paymentIntents.values()].find(
+      (i) => (i.metadata as Record<string, string>).checkout_id === checkoutId,
+    );
+    if (!intent) throw new Error(`Stripe has no payment intent for the checkout ${checkoutId}`);
+    return stripe.confirm(intent.client_secret as string, TEST_CARDS.visa);
+  };
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    server = await startServer({
+      env: {
+        PAYMENTS: "stripe",
+        STRIPE_SECRET_KEY,
+        STRIPE_PUBLISHABLE_KEY,
+        STRIPE_WEBHOOK_SECRET,
+        STRIPE_API_BASE: stripe.url,
+      },
+    });
+    for (const role of ["admin", "member", "newbie"] as const) await logIn(role);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await stripe?.close();
+  });
+
+  describe("Stripe's webhook", () => {
+    const payload = JSON.stringify({ id: "evt_unsigned", object: "event", type: "ping", created: 1, data: {} });
+
+    it.each([
+      ["no Stripe-Signature", () => null],
+      ["a signature made with another secret", () => signStripe(payload, { secret: "whsec_not_the_endpoints_secret" })],
+      ["a signature made 600 s ago (past the 300 s tolerance)", () => signStripe(payload, { ageSeconds: 600 })],
+    ])("refuses a delivery with %s: 400 with a JSON error", async (_what, signature) => {
+      const response = await postStripe(payload, signature());
+      const text = await response.text();
+      expect(response.status, gist(text)).toBe(400);
+      expect(response.headers.get("content-type")).toContain("application/json");
+      expect((JSON.parse(text) as { error?: string }).error).toBe(
+        "The Stripe-Signature header does not match this event",
+      );
+    });
+
+    describe("a payment's signed events", () => {
+      let delivery: string;
+
+      it("applies a correctly signed payment_intent.succeeded: 200, and the job runner mails its receipt", async () => {
+        const paymentsBefore = await rows("payments");
+        const started = await pay("member", { planId: "donation", amount: "25" });
+        expect(started.response.status, gist(started.text)).toBe(302);
+        delivery = JSON.stringify(stripe.event("payment_intent.succeeded", paidIntent(started.attempt)));
+
+        const response = await postStripe(delivery, signStripe(delivery));
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ received: true, duplicate: false });
+        const made = (await rows("payments")).filter((row) => !paymentsBefore.some((known) => known.id === row.id));
+        expect(made).toMatchObject([
+          { email: "member@memberhall.example", kind: "donation", amountCents: 2500, status: "succeeded" },
+        ]);
+        await waitFor(
+          () => rows("mail_outbox"),
+          (outbox) =>
+            outbox.some(
+              (mail) => mail.to === "member@memberhall.example" && /^Your receipt/.test(String(mail.subject)),
+            ),
+          Date.now() + 30_000,
+          "the receipt in the outbox",
+        );
+      });
+
+      it("answers the same event delivered again with 200 and changes nothing", async () => {
+        const before = [await rows("payments"), await rows("mail_outbox"), await rows("webhook_events")];
+        const response = await postStripe(delivery, signStripe(delivery));
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ received: true, duplicate: true });
+        expect([await rows("payments"), await rows("mail_outbox"), await rows("webhook_events")]).toEqual(before);
+      });
+    });
+  });
+
+  describe("paying while Stripe fails", () => {
+    const failures = [
+      ["answers 500", "server"],
+      ["drops the connection", "network"],
+    ] as const;
+
+    /** Each way to start paying: the page's form, and the Stripe request that would carry the charge. */
+    const flows = [
+      {
+        what: "a member subscribing on /subscription",
+        start: async () => pay("newbie", { planId: "monthly" }),
+        stripePath: "/v1/subscriptions",
+      },
+      {
+        what: "a member donating",
+        start: async () => pay("member", { planId: "donation", amount: "25" }),
+        stripePath: "/v1/payment_intents",
+      },
+      {
+        what: "a member buying a notarize credit",
+        start: async () => pay("member", { planId: "notarize-credit" }),
+        stripePath: "/v1/payment_intents",
+      },
+      {
+        what: "a new member at setup's membership step",
+        start: async () => {
+          const attempt = await attemptOf("/setup/membership", "routes/setup.($code)", "newbie");
+          const response = await request("/setup/membership", {
+            as: "newbie",
+            form: { attempt, planId: "monthly" },
+          });
+          return { attempt, response, text: await response.text() };
+        },
+        stripePath: "/v1/subscriptions",
+      },
+    ];
+
+    beforeAll(async () => {
+      // The newbie's profile step is behind them: /setup/membership is the step to take.
+      const response = await request("/setup/profile", { as: "newbie", form: { name: "Demo Newbie", country: "US" } });
+      await response.arrayBuffer();
+      expect(response.headers.get("location")).toBe("/setup/membership");
+    });
+
+    describe.each(flows)("$what", ({ start, stripePath }) => {
+      it.each(failures)(
+        "shows the clear message when Stripe %s, and records nothing as paid",
+        async (_what, failure) => {
+          const before = await paidRecords();
+          const tries = stripe.callsTo("POST", stripePath).length;
+          stripe.failNext(failure, { times: STRIPE_TRIES, path: stripePath });
+
+          const { response, text } = await start();
+
+          expect(stripe.callsTo("POST", stripePath).length - tries, "Stripe was asked, and asked again").toBe(
+            STRIPE_TRIES,
+          );
+          expect(response.status, gist(text)).toBe(503);
+          expect(text).toContain(PAYMENTS_DOWN);
+          expect(await paidRecords()).toEqual(before);
+        },
+      );
+    });
+
+    it("shows 'Your card was declined.' when Stripe declines the card as the subscription is made", async () => {
+      const before = await paidRecords();
+      stripe.failNext("decline", { path: "/v1/subscriptions" });
+
+      const { response, text } = await pay("newbie", { planId: "monthly" });
+
+      expect(response.status, gist(text)).toBe(400);
+      expect(text).toContain(DECLINED);
+      expect(await paidRecords()).toEqual(before);
+    });
   });
 });
