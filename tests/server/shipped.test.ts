@@ -1,5 +1,7 @@
+import { chromium } from "playwright-core";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { startServer, type RunningServer } from "../helpers/server";
 import { startProofStandIn, startStripeStandIn, type ProofStandIn, type StripeStandIn } from "../helpers/standins";
 import { PROOF_API_KEY } from "../mocks/proof";
@@ -304,6 +306,44 @@ describe("the shipped server with the Stripe adapter against its stand-in", () =
       expect(response.status, gist(text)).toBe(400);
       expect(text).toContain(DECLINED);
       expect(await paidRecords()).toEqual(before);
+    });
+
+    it("shows a member in Chromium the clear message on the page when Stripe answers 500", async () => {
+      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+      try {
+        const context = await browser.newContext({ baseURL: server.url });
+        const left: string[] = [];
+        // Nothing leaves the machine: Stripe.js and any other outside address are refused here.
+        await context.route(
+          (url) => url.origin !== server.url,
+          (route) => {
+            left.push(route.request().url());
+            return route.abort("blockedbyclient");
+          },
+        );
+        const [name, value] = cookies.newbie.split("=") as [string, string];
+        await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: "Lax" }]);
+        const page = await context.newPage();
+        const statuses: number[] = [];
+        page.on("response", (response) => {
+          if (response.url().startsWith(server.url)) statuses.push(response.status());
+        });
+        await page.goto("/subscription");
+        await page.getByLabel(/^Monthly membership/).check();
+        stripe.failNext("server", { times: STRIPE_TRIES, path: "/v1/subscriptions" });
+        const [answer] = await Promise.all([
+          page.waitForResponse((response) => response.request().method() === "POST"),
+          page.getByRole("button", { name: "Continue to payment" }).click(),
+        ]);
+
+        expect(answer.status(), "the form's answer").toBe(503);
+        await page.getByText(PAYMENTS_DOWN).waitFor({ timeout: 10_000 });
+        expect(await page.getByRole("heading", { level: 1 }).first().textContent()).toContain("Membership");
+        expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
+        expect(left.filter((url) => !url.startsWith("data:"))).toEqual([]);
+      } finally {
+        await browser.close();
+      }
     });
   });
 });
