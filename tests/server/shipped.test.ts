@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { startServer, type RunningServer } from "../helpers/server";
 import { startProofStandIn, startStripeStandIn, type ProofStandIn, type StripeStandIn } from "../helpers/standins";
-import { PROOF_API_KEY } from "../mocks/proof";
+import { PROOF_API_KEY, PROOF_WEBHOOK_SECRET, signedDelivery } from "../mocks/proof";
 import { STRIPE_PUBLISHABLE_KEY, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, TEST_CARDS } from "../mocks/stripe";
 
 /**
@@ -14,13 +14,14 @@ import { STRIPE_PUBLISHABLE_KEY, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, TEST_
  */
 
 const PAYMENTS_DOWN = "Payments are not available right now. Nothing was charged: please try again in a few minutes.";
+const NOTARY_DOWN = "Notarize Online cannot be reached right now. Nothing was sent; please try again in a few minutes.";
 const DECLINED = "Your card was declined.";
 const DEMO_PASSWORD = "memberhall-demo";
 
 /** The Stripe SDK's own retries of a request that met a 5xx or a dropped connection (maxNetworkRetries: 2). */
 const STRIPE_TRIES = 3;
 
-type Role = "admin" | "member" | "newbie";
+type Role = "admin" | "member" | "creator" | "newbie";
 
 const stripeSigner = new Stripe(STRIPE_SECRET_KEY);
 
@@ -76,8 +77,9 @@ describe("the stand-ins of Stripe's and Proof's APIs", () => {
   });
 });
 
-describe("the shipped server with the Stripe adapter against its stand-in", () => {
+describe("the shipped server with the Stripe and Proof adapters against stand-ins", () => {
   let stripe: StripeStandIn;
+  let proof: ProofStandIn;
   let server: RunningServer;
   const cookies = {} as Record<Role, string>;
   /** A request the server could not answer: when the server is gone, what it said last. */
@@ -131,6 +133,8 @@ describe("the shipped server with the Stripe adapter against its stand-in", () =
     return attempt;
   };
 
+  // ── Stripe's side ──
+
   const signStripe = (payload: string, { secret = STRIPE_WEBHOOK_SECRET, ageSeconds = 0 } = {}) =>
     stripeSigner.webhooks.generateTestHeaderString({
       payload,
@@ -161,8 +165,60 @@ describe("the shipped server with the Stripe adapter against its stand-in", () =
     return stripe.confirm(intent.client_secret as string, TEST_CARDS.visa);
   };
 
+  // ── Proof's side ──
+
+  /** Saves round 1 of a new version of the creator's traffic-stop NoL: the ids of its notice. */
+  const roundOne = async (version: string) => {
+    const saved = await request(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`, {
+      as: "creator",
+      form: {
+        version,
+        claimantName: "Cara Creator",
+        dailyAmount: "250",
+        r1Name: "Officer Example",
+        r1Type: "Official",
+      },
+    });
+    await saved.arrayBuffer();
+    expect(saved.status, `saving round 1 of ${version}`).toBe(302);
+    const list = await notices();
+    const notice = list.find((n) => n.notice_cf.cf_version === version);
+    if (!notice) throw new Error(`no notice for ${version}`);
+    return { cf_number: notice.notice_cf.cf_number, cf_version: version, round_cnt: 1 };
+  };
+
+  type Notice = {
+    notice_id: number;
+    notice_cf: { cf_number: number; cf_version: string };
+    notarize: null | { nz_id: string | null; nz_status: string | null };
+  };
+  const notices = async () => {
+    const response = await request("/api/nol/notices?cause_code=TS", { as: "creator" });
+    return ((await response.json()) as { list: Notice[] }).list;
+  };
+  const noticeOf = async (version: string) => (await notices()).find((n) => n.notice_cf.cf_version === version);
+
+  const notarize = (ids: object) => request("/api/nol/notarize", { as: "creator", json: ids });
+
+  /** A notice sent to Proof: its transaction's id. */
+  const notarized = async (version: string) => {
+    const response = await notarize(await roundOne(version));
+    const body = (await response.json()) as { notice?: { notarize?: { nz_id?: string } } };
+    const nzId = body.notice?.notarize?.nz_id;
+    if (response.status !== 200 || !nzId) throw new Error(`notarizing ${version}: ${JSON.stringify(body)}`);
+    return nzId;
+  };
+
+  /** A webhook delivery as Proof sends it: signed with its key, or not signed at all. */
+  const deliverProof = (body: unknown, { secret = PROOF_WEBHOOK_SECRET, signed = true } = {}) => {
+    const { rawBody, headers } = signedDelivery(body, secret);
+    if (!signed) headers.delete("x-notarize-signature");
+    return fetch(`${server.url}/api/webhooks/notary`, { method: "POST", headers, body: rawBody }).catch(ended);
+  };
+
   beforeAll(async () => {
     stripe = await startStripeStandIn();
+    proof = await startProofStandIn();
     server = await startServer({
       env: {
         PAYMENTS: "stripe",
@@ -170,13 +226,18 @@ describe("the shipped server with the Stripe adapter against its stand-in", () =
         STRIPE_PUBLISHABLE_KEY,
         STRIPE_WEBHOOK_SECRET,
         STRIPE_API_BASE: stripe.url,
+        NOTARY: "proof",
+        PROOF_API_KEY,
+        PROOF_WEBHOOK_SECRET,
+        PROOF_API_BASE: proof.url,
       },
     });
-    for (const role of ["admin", "member", "newbie"] as const) await logIn(role);
+    for (const role of ["creator", "admin", "member", "newbie"] as const) await logIn(role);
   });
   afterAll(async () => {
     await server?.stop();
     await stripe?.close();
+    await proof?.close();
   });
 
   describe("Stripe's webhook", () => {
@@ -344,6 +405,89 @@ describe("the shipped server with the Stripe adapter against its stand-in", () =
       } finally {
         await browser.close();
       }
+    });
+  });
+
+  describe("notarizing while Proof fails", () => {
+    it.each([
+      ["answers 500", "server"],
+      ["drops the connection", "network"],
+    ] as const)(
+      "answers a notarize with 503 and the clear JSON error when Proof %s; nothing is lost",
+      async (_what, failure) => {
+        const version = `Proof ${failure}`;
+        const ids = await roundOne(version);
+        proof.failNext(failure, { path: "/v1/transactions" });
+
+        const response = await notarize(ids);
+        const text = await response.text();
+
+        expect(response.status, gist(text)).toBe(503);
+        expect(response.headers.get("content-type")).toContain("application/json");
+        expect((JSON.parse(text) as { error?: string }).error).toBe(NOTARY_DOWN);
+        const notice = await noticeOf(version);
+        expect(notice, "the notice is still there").toBeDefined();
+        expect(notice!.notarize).toBeNull();
+      },
+    );
+
+    describe("a transaction the signer completed", () => {
+      let nzId: string;
+      const version = "Completed at Proof";
+
+      beforeAll(async () => {
+        nzId = await notarized(version);
+        proof.complete(nzId);
+      });
+
+      it("applies Proof's correctly signed transaction.completed: 200", async () => {
+        const response = await deliverProof({
+          event: "transaction.completed",
+          data: { transaction_id: nzId, date_occurred: new Date().toISOString() },
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ received: true, duplicate: false });
+        expect((await noticeOf(version))!.notarize).toMatchObject({ nz_id: nzId, nz_status: "completed" });
+      });
+
+      it.each([
+        ["a signature made with another key", true, "The delivery's signature does not match its body"],
+        ["no X-Notarize-Signature", false, "The delivery has no X-Notarize-Signature header"],
+      ])("refuses Proof's webhook with %s: 400 with a JSON error, nothing applied", async (_what, signed, error) => {
+        const before = await rows("webhook_events");
+        const response = await deliverProof(
+          { event: "transaction.deleted", data: { transaction_id: nzId } },
+          { secret: "not-the-webhook-signing-key-0000000000", signed },
+        );
+        const text = await response.text();
+        expect(response.status, gist(text)).toBe(400);
+        expect((JSON.parse(text) as { error?: string }).error).toBe(error);
+        expect(await rows("webhook_events")).toEqual(before);
+        expect((await noticeOf(version))!.notarize).toMatchObject({ nz_id: nzId, nz_status: "completed" });
+      });
+
+      it("answers a refresh with 503 when Proof does not answer in time (10 s); the notarization stays", async () => {
+        const asked = proof.callsTo("GET", `/v1/transactions/${nzId}`).length;
+        proof.failNext("timeout", { path: `/v1/transactions/${nzId}` });
+        const response = await request(`/api/nol/notarize/refresh/${nzId}`, { as: "creator", method: "POST" });
+        const text = await response.text();
+        expect(proof.callsTo("GET", `/v1/transactions/${nzId}`)).toHaveLength(asked + 1);
+        expect(response.status, gist(text)).toBe(503);
+        expect((JSON.parse(text) as { error?: string }).error).toBe(NOTARY_DOWN);
+        expect((await noticeOf(version))!.notarize).toMatchObject({ nz_id: nzId, nz_status: "completed" });
+      }, 30_000);
+
+      it("answers a delete Proof refuses (already completed, 422) with 400 and Proof's reason; the notarization stays", async () => {
+        const response = await request(`/api/nol/notarize/${nzId}`, { as: "creator", method: "DELETE" });
+        const text = await response.text();
+        expect(proof.callsTo("DELETE", `/v1/transactions/${nzId}`)).toHaveLength(1);
+        expect(response.status, gist(text)).toBe(400);
+        expect((JSON.parse(text) as { error?: string }).error).toBe(
+          "Transaction has already been completed by at least 1 signer.",
+        );
+        expect((await noticeOf(version))!.notarize).toMatchObject({ nz_id: nzId, nz_status: "completed" });
+        expect(proof.transactions.has(nzId)).toBe(true);
+      });
     });
   });
 });
