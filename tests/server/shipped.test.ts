@@ -1,3 +1,5 @@
+import { pathToFileURL } from "node:url";
+import path from "node:path";
 import { chromium } from "playwright-core";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +22,17 @@ const DEMO_PASSWORD = "memberhall-demo";
 
 /** The Stripe SDK's own retries of a request that met a 5xx or a dropped connection (maxNetworkRetries: 2). */
 const STRIPE_TRIES = 3;
+
+/**
+ * The notary's poll is a cron line, every five minutes on the clock (notaryPollJob). The
+ * server's clock is set ahead so that a five-minute mark comes this long after it is started:
+ * after the poll's notarization is made, and well within the run.
+ */
+const POLL_EVERY_MS = 5 * 60_000;
+const POLL_MARK_AFTER_START_MS = 75_000;
+/** pg-boss looks at its cron lines every 30 s and hands a due job to the runner within seconds. */
+const POLL_LATENESS_MS = 60_000;
+const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
 
 type Role = "admin" | "member" | "creator" | "newbie";
 
@@ -81,13 +94,20 @@ describe("the shipped server with the Stripe and Proof adapters against stand-in
   let stripe: StripeStandIn;
   let proof: ProofStandIn;
   let server: RunningServer;
+  let clockOffsetMs = 0;
   const cookies = {} as Record<Role, string>;
+  /** The poll's own transaction: nothing but the job runner asks Proof about it. */
+  let polled: { nzId: string; notarizedAt: number };
+
   /** A request the server could not answer: when the server is gone, what it said last. */
   const ended = (error: unknown): never => {
     const { exitCode, signalCode } = server.process;
     if (exitCode === null && signalCode === null) throw error;
     throw new Error(`the server ended (${exitCode ?? signalCode}):\n${server.output().slice(-4000)}`, { cause: error });
   };
+
+  /** The server's time of day, which signs and dates what it reads. */
+  const serverNow = () => Date.now() + clockOffsetMs;
 
   const request = (
     pathname: string,
@@ -139,7 +159,7 @@ describe("the shipped server with the Stripe and Proof adapters against stand-in
     stripeSigner.webhooks.generateTestHeaderString({
       payload,
       secret,
-      timestamp: Math.floor(Date.now() / 1000) - ageSeconds,
+      timestamp: Math.floor(serverNow() / 1000) - ageSeconds,
     });
 
   const postStripe = (payload: string, signature: string | null) =>
@@ -219,8 +239,12 @@ describe("the shipped server with the Stripe and Proof adapters against stand-in
   beforeAll(async () => {
     stripe = await startStripeStandIn();
     proof = await startProofStandIn();
+    const markAt = Date.now() + POLL_MARK_AFTER_START_MS;
+    clockOffsetMs = (POLL_EVERY_MS - (markAt % POLL_EVERY_MS)) % POLL_EVERY_MS;
     server = await startServer({
       env: {
+        NODE_OPTIONS: `--import=${SHIFTED_CLOCK}`,
+        CLOCK_OFFSET_MS: String(clockOffsetMs),
         PAYMENTS: "stripe",
         STRIPE_SECRET_KEY,
         STRIPE_PUBLISHABLE_KEY,
@@ -232,7 +256,9 @@ describe("the shipped server with the Stripe and Proof adapters against stand-in
         PROOF_API_BASE: proof.url,
       },
     });
-    for (const role of ["creator", "admin", "member", "newbie"] as const) await logIn(role);
+    await logIn("creator");
+    polled = { nzId: await notarized("Polled by the runner"), notarizedAt: serverNow() };
+    for (const role of ["admin", "member", "newbie"] as const) await logIn(role);
   });
   afterAll(async () => {
     await server?.stop();
@@ -490,4 +516,32 @@ describe("the shipped server with the Stripe and Proof adapters against stand-in
       });
     });
   });
+
+  it(
+    "polls Proof for an open notarization from the job runner, at a five-minute mark",
+    async () => {
+      const path = `/v1/transactions/${polled.nzId}`;
+      // pg-boss counts a cron line due only within 60 s of its mark; a machine too busy to look
+      // in that minute waits for the next mark, which still polls.
+      const firstMark = Math.ceil(polled.notarizedAt / POLL_EVERY_MS) * POLL_EVERY_MS;
+      const deadline = firstMark + POLL_EVERY_MS + POLL_LATENESS_MS - clockOffsetMs;
+      try {
+        await waitFor(
+          async () => {
+            if (server.process.exitCode !== null || server.process.signalCode !== null) ended(new Error("gone"));
+            return proof.callsTo("GET", path).length;
+          },
+          (n) => n > 0,
+          deadline,
+          `GET ${path} by ${new Date(deadline).toISOString()}`,
+        );
+      } catch (error) {
+        const jobs = await request("/admin/jobs?_data=routes%2Fadmin_.jobs", { as: "admin" });
+        const { recent } = (await jobs.json()) as { recent: Array<{ name: string }> };
+        const polls = recent.filter((job) => job.name === "notary-poll");
+        throw new Error(`${(error as Error).message}; the runner's notary-poll jobs: ${JSON.stringify(polls)}`);
+      }
+    },
+    2 * POLL_EVERY_MS + POLL_LATENESS_MS + 30_000,
+  );
 });
