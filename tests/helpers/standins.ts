@@ -1,0 +1,103 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getResponse, type RequestHandler } from "msw";
+import { FakeProof, proofHandlers } from "../mocks/proof";
+import { FakeStripe, stripeHandlers } from "../mocks/stripe";
+
+/**
+ * Stripe's and Proof's HTTP APIs on real sockets, for a server in another process: the
+ * in-memory fakes of tests/mocks answer, through their msw handlers, at the stand-in's own
+ * address. A dropped connection is a destroyed socket and a request that times out is never
+ * answered, as the adapters meet them in production; the fake in this process is the
+ * stand-in's state, which a test reads and breaks (`stripe.failNext("server")`).
+ */
+
+type Exchange = { failure: string | undefined };
+
+export type StandIn<Fake> = Fake & {
+  /** Where the stand-in listens: http://127.0.0.1:{port}. */
+  readonly url: string;
+  close(): Promise<void>;
+};
+
+export type StripeStandIn = StandIn<FakeStripe>;
+export type ProofStandIn = StandIn<FakeProof>;
+
+function toRequest(url: string, incoming: http.IncomingMessage, body: Buffer): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  const method = incoming.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD" && body.length > 0;
+  return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : undefined });
+}
+
+async function standIn<Fake extends { receive(call: never): string | undefined }>(
+  fake: Fake,
+  handlersAt: (base: string) => RequestHandler[],
+): Promise<StandIn<Fake>> {
+  const exchanges = new AsyncLocalStorage<Exchange>();
+  // The failure a request meets is taken inside the fake's handler: the stand-in needs it too,
+  // to hang up or to stay silent where a handler can only answer.
+  const receive = fake.receive.bind(fake) as (call: never) => string | undefined;
+  Object.assign(fake, {
+    receive(call: never) {
+      const failure = receive(call);
+      const exchange = exchanges.getStore();
+      if (exchange) exchange.failure = failure;
+      return failure;
+    },
+  });
+
+  let handlers: RequestHandler[] = [];
+  let base = "";
+  const server = http.createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const exchange: Exchange = { failure: undefined };
+      const request = toRequest(`${base}${incoming.url ?? "/"}`, incoming, Buffer.concat(chunks));
+      void exchanges
+        .run(exchange, () => getResponse(handlers, request))
+        .then(async (response) => {
+          if (exchange.failure === "timeout") return;
+          if (exchange.failure === "network" || !response || response.type === "error") {
+            incoming.socket.destroy();
+            return;
+          }
+          const body = Buffer.from(await response.arrayBuffer());
+          const headers: Record<string, string> = {};
+          response.headers.forEach((value, name) => (headers[name] = value));
+          headers["content-length"] = String(body.length);
+          outgoing.writeHead(response.status, headers);
+          outgoing.end(body);
+        })
+        .catch(() => incoming.socket.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  handlers = handlersAt(base);
+
+  return Object.assign(fake, {
+    url: base,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // A request left unanswered on purpose holds its connection open.
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+/** A Stripe API on 127.0.0.1, for STRIPE_API_BASE. */
+export function startStripeStandIn(fake = new FakeStripe()): Promise<StripeStandIn> {
+  return standIn(fake, (base) => stripeHandlers(base, fake));
+}
+
+/** A Proof API on 127.0.0.1, for PROOF_API_BASE (its handlers add /v1). */
+export function startProofStandIn(fake = new FakeProof()): Promise<ProofStandIn> {
+  return standIn(fake, (base) => proofHandlers(base, fake));
+}
