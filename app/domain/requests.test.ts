@@ -10,6 +10,8 @@ import {
   nulPaths,
   redactUrl,
   unsupportedMethod,
+  wellFormed,
+  wellFormedJsonText,
   type WriteRequest,
 } from "./requests";
 
@@ -31,6 +33,28 @@ describe("request rules", () => {
     ["PROPFIND", false],
   ])("%s is a method no route takes: %s", (method, expected) => {
     expect(unsupportedMethod(method)).toBe(expected);
+  });
+
+  it.each([
+    ["a lone high surrogate", "a\ud83db", "a\ufffdb"],
+    ["a lone low surrogate", "a\ude00b", "a\ufffdb"],
+    ["a whole character", "a\ud83d\ude00b", "a\ud83d\ude00b"],
+    ["plain text", "plain", "plain"],
+  ])("makes text well formed: %s", (_what, text, expected) => {
+    expect(wellFormed(text)).toBe(expected);
+  });
+
+  it.each([
+    ["an escaped lone high surrogate", String.raw`{"a":"x\ud83dy"}`, String.raw`{"a":"x\ufffdy"}`],
+    ["an escaped lone low surrogate", String.raw`{"a":"\ude00"}`, String.raw`{"a":"\ufffd"}`],
+    ["a key's", String.raw`{"\ud800":1}`, String.raw`{"\ufffd":1}`],
+    ["an escaped pair, kept", String.raw`{"a":"\ud83d\ude00"}`, String.raw`{"a":"\ud83d\ude00"}`],
+    ["text that only looks like an escape", String.raw`{"a":"\\ud83d"}`, String.raw`{"a":"\\ud83d"}`],
+    ["an escape after an escaped backslash", String.raw`{"a":"\\\ud83d"}`, String.raw`{"a":"\\\ufffd"}`],
+    ["two lone halves in the wrong order", String.raw`["\ude00\ud83d"]`, String.raw`["\ufffd\ufffd"]`],
+  ])("makes JSON text's escapes well formed: %s", (_what, text, expected) => {
+    expect(wellFormedJsonText(text)).toBe(expected);
+    expect(() => JSON.parse(wellFormedJsonText(text)) as unknown).not.toThrow();
   });
 
   it("spots U+0000 itself in text already decoded: its escapes there are plain characters", () => {

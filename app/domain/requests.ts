@@ -66,6 +66,28 @@ export function nulPaths(value: unknown): string[] {
   return paths;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text with each half of a character that lacks its other half (PostgreSQL refuses it) as U+FFFD. */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, "\ufffd");
+}
+
+/** A \u escape of a surrogate pair, or of one surrogate alone; the escape itself, not an escaped backslash. */
+const SURROGATE_ESCAPE =
+  /(?<!\\)((?:\\\\)*)(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2})/g;
+
+/**
+ * JSON text whose \u escapes name whole characters only: the escape of a lone surrogate, which
+ * jsonb refuses, becomes U+FFFD's. A signed delivery is checked on its bytes as sent, then read
+ * through this.
+ */
+export function wellFormedJsonText(text: string): string {
+  return text.replace(SURROGATE_ESCAPE, (_match, backslashes: string, escape: string) =>
+    escape.length === 12 ? `${backslashes}${escape}` : `${backslashes}\\ufffd`,
+  );
+}
+
 /** What the cross-site rule reads of a request. */
 export type WriteRequest = {
   method: string;

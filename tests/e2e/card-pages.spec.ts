@@ -2,7 +2,7 @@ import type { Page, Response } from "@playwright/test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { expect, test } from "./fixtures";
 import { payWithCard } from "./new-member";
-import { startStripeApi, stripeEnv } from "./stripe-api";
+import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../helpers/standins";
 
 /*
  * The card pages are the only ones whose content security policy lets Stripe's script, frame
@@ -52,13 +52,13 @@ test.describe("with Stripe", () => {
   // One server with Stripe for the tests below, in one worker.
   test.describe.configure({ mode: "default" });
 
-  let stripeApi: Awaited<ReturnType<typeof startStripeApi>>;
+  let stripeApi: StripeStandIn;
   let app: RunningServer;
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    stripeApi = await startStripeApi();
-    app = await startServer({ env: stripeEnv(stripeApi.url) });
+    stripeApi = await startStripeStandIn();
+    app = await startServer({ env: stripeEnv(stripeApi) });
   });
 
   test.afterAll(async () => {

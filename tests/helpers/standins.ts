@@ -2,8 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getResponse, type RequestHandler } from "msw";
-import { FakeProof, proofHandlers } from "../mocks/proof";
-import { FakeStripe, stripeHandlers } from "../mocks/stripe";
+import { FakeProof, PROOF_API_KEY, PROOF_WEBHOOK_SECRET, proofHandlers } from "../mocks/proof";
+import {
+  FakeStripe,
+  STRIPE_PUBLISHABLE_KEY,
+  STRIPE_SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET,
+  stripeHandlers,
+} from "../mocks/stripe";
 
 /**
  * Stripe's and Proof's HTTP APIs on real sockets, for a server in another process: the
@@ -101,3 +107,20 @@ export function startStripeStandIn(fake = new FakeStripe()): Promise<StripeStand
 export function startProofStandIn(fake = new FakeProof()): Promise<ProofStandIn> {
   return standIn(fake, (base) => proofHandlers(base, fake));
 }
+
+/** What the built server needs to run with the Stripe adapter against the stand-in. */
+export const stripeEnv = (standIn: { url: string }): Record<string, string> => ({
+  PAYMENTS: "stripe",
+  STRIPE_SECRET_KEY,
+  STRIPE_PUBLISHABLE_KEY,
+  STRIPE_WEBHOOK_SECRET,
+  STRIPE_API_BASE: standIn.url,
+});
+
+/** What the built server needs to run with the Proof adapter against the stand-in. */
+export const proofEnv = (standIn: { url: string }): Record<string, string> => ({
+  NOTARY: "proof",
+  PROOF_API_KEY,
+  PROOF_WEBHOOK_SECRET,
+  PROOF_API_BASE: standIn.url,
+});

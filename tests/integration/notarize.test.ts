@@ -443,6 +443,16 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       });
       expect(await rowOf(id)).toMatchObject({ nzStatus: "sent" });
 
+      // Half a character in a signed delivery is read as U+FFFD: the event is applied and kept.
+      const half = signedDelivery(
+        JSON.stringify({ event: "transaction.updated", data: { transaction_id: id, detailed_status: "x" } }).replace(
+          '"x"',
+          String.raw`"x\ud83d"`,
+        ),
+      );
+      const halfAnswer = await deliver(half.headers, half.rawBody);
+      expect(halfAnswer.status).toBe(200);
+
       const ok = await deliver(headers);
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ received: true, duplicate: false });

@@ -148,6 +148,20 @@ describe("checkout with Stripe", () => {
     expect((stored!.payload as { data: { object: { name: string } } }).data.object.name).toBe("Ann\uFFFD");
   });
 
+  it.each([
+    ["an event it reads", (id: string) => ({ id, type: "customer.created\ud83d", created: 1, data: { object: {} } })],
+    [
+      "an event it cannot read",
+      (id: string) => ({ id, type: "invoice.paid", created: 1, data: { object: { "\ude00": 1 } } }),
+    ],
+  ])("keeps %s whose text holds half a character, with U+FFFD in its place, and answers 200", async (_what, make) => {
+    const event = make(`evt_half_${randomUUID()}`);
+    expect((await deliver(event)).status).toBe(200);
+    const [stored] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, event.id));
+    expect(JSON.stringify(stored!.payload)).toContain("\ufffd");
+    expect(JSON.stringify(stored!.payload)).not.toMatch(/\\ud[89a-f]/i);
+  });
+
   it("stores an event of a type it does not use, and answers 200", async () => {
     const event = stripe.event("customer.created", { id: "cus_x", object: "customer" });
     expect((await deliver(event)).status).toBe(200);

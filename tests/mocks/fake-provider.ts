@@ -25,6 +25,11 @@ export class FakeProvider<Call extends ProviderCall, Failure extends string> {
     for (let i = 0; i < times; i++) this.failures.push({ failure, path });
   }
 
+  /** Forgets the failures still waiting, keeping what the provider holds. */
+  clearFailures() {
+    this.failures = [];
+  }
+
   /** Keeps a request as received; returns the failure it is to meet, if a test asked for one. */
   receive(call: Call): Failure | undefined {
     this.calls.push(call);

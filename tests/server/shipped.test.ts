@@ -1,13 +1,20 @@
 import { pathToFileURL } from "node:url";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { chromium } from "@playwright/test";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { startServer, type RunningServer } from "../helpers/server";
-import { startProofStandIn, startStripeStandIn, type ProofStandIn, type StripeStandIn } from "../helpers/standins";
+import {
+  proofEnv,
+  startProofStandIn,
+  startStripeStandIn,
+  stripeEnv,
+  type ProofStandIn,
+  type StripeStandIn,
+} from "../helpers/standins";
 import { PROOF_API_KEY, PROOF_WEBHOOK_SECRET, signedDelivery } from "../mocks/proof";
-import { STRIPE_PUBLISHABLE_KEY, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, TEST_CARDS } from "../mocks/stripe";
+import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, TEST_CARDS } from "../mocks/stripe";
 
 /**
  * The server as it ships: dist/server.js and its Remix build, with the real Stripe and Proof
@@ -245,15 +252,8 @@ describe("the shipped server with the Stripe and Proof adapters against stand-in
       env: {
         NODE_OPTIONS: `--import=${SHIFTED_CLOCK}`,
         CLOCK_OFFSET_MS: String(clockOffsetMs),
-        PAYMENTS: "stripe",
-        STRIPE_SECRET_KEY,
-        STRIPE_PUBLISHABLE_KEY,
-        STRIPE_WEBHOOK_SECRET,
-        STRIPE_API_BASE: stripe.url,
-        NOTARY: "proof",
-        PROOF_API_KEY,
-        PROOF_WEBHOOK_SECRET,
-        PROOF_API_BASE: proof.url,
+        ...stripeEnv(stripe),
+        ...proofEnv(proof),
       },
     });
     await logIn("creator");

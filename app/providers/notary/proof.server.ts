@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
+import { wellFormedJsonText } from "~/domain/requests";
 import { providerErrorCode } from "../errors";
 import {
   documentSchema,
@@ -198,7 +199,8 @@ export function readProofWebhook(secret: string, rawBody: string, headers: Heade
   }
   let body: unknown;
   try {
-    body = JSON.parse(rawBody);
+    // Checked on its bytes as sent; read with any lone surrogate's escape (which jsonb refuses) as U+FFFD.
+    body = JSON.parse(wellFormedJsonText(rawBody));
   } catch {
     throw new InvalidNotaryWebhook("The delivery's body is not JSON");
   }

@@ -12,7 +12,7 @@ import {
   subscriptionData,
   subscriptionSchema,
 } from "./stripe-objects.server";
-import { nulMessage, nulPaths } from "~/domain/requests";
+import { nulMessage, nulPaths, wellFormed, wellFormedJsonText } from "~/domain/requests";
 import { InvalidWebhookSignature, UnreadableWebhookEvent, type PaymentEvent } from "./types";
 
 /** Stripe's own tolerance: a delivery signed more than 5 minutes ago may be a replay. */
@@ -44,12 +44,12 @@ function verified(stripe: Stripe, secret: string, rawBody: string, signature: st
     throw error;
   }
   try {
-    return JSON.parse(rawBody);
+    return JSON.parse(wellFormedJsonText(rawBody));
   } catch {
     throw new UnreadableWebhookEvent("Stripe sent a signed delivery that is not JSON", {
       id: null,
       type: null,
-      payload: { text: rawBody.slice(0, RAW_KEPT) },
+      payload: { text: wellFormed(rawBody.slice(0, RAW_KEPT)) },
     });
   }
 }

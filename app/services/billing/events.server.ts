@@ -4,6 +4,7 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { checkouts, coupons, payments, plans, subscriptions, webhookEvents } from "~/db/schema";
 import { couponPayments, renewalAmount } from "~/domain/billing";
+import { wellFormed, wellFormedJsonText } from "~/domain/requests";
 import {
   applyCardUpdate,
   applyPaymentFailed,
@@ -50,11 +51,14 @@ export async function applyPaymentEvent(db: Database, event: PaymentEvent): Prom
 /** What is known of a signed delivery the adapter could not read. */
 export type UnreadableDelivery = { id: string | null; type: string | null; payload: unknown; message: string };
 
-/** PostgreSQL's text takes no NUL: one is kept as U+FFFD, so the delivery is kept as sent otherwise. */
-const withoutNul = (text: string) => text.replaceAll("\0", "\uFFFD");
-/** Nor does jsonb, where it comes escaped. */
-const jsonWithoutNul = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value ?? null).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\uFFFD"));
+/**
+ * PostgreSQL's text takes no NUL and no half of a character: each is kept as U+FFFD, so the
+ * delivery is kept as sent otherwise.
+ */
+const storable = (text: string) => wellFormed(text.replaceAll("\0", "\uFFFD"));
+/** Nor does jsonb, where they come escaped. */
+const storableJson = (value: unknown): unknown =>
+  JSON.parse(wellFormedJsonText(JSON.stringify(value ?? null).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\uFFFD")));
 
 /**
  * Keeps a signed delivery that cannot be read for admins to see (once per event id, or per
@@ -67,15 +71,16 @@ export async function keepUnreadableEvent(
   rawBody: string,
   delivery: UnreadableDelivery,
 ): Promise<{ duplicate: boolean }> {
-  const eventId = delivery.id ?? `unreadable_${createHash("sha256").update(rawBody, "utf8").digest("hex").slice(0, 40)}`;
+  const eventId =
+    delivery.id ?? `unreadable_${createHash("sha256").update(rawBody, "utf8").digest("hex").slice(0, 40)}`;
   const [stored] = await services.db
     .insert(webhookEvents)
     .values({
       provider,
-      eventId: withoutNul(eventId),
-      type: withoutNul(delivery.type ?? "unreadable"),
-      payload: jsonWithoutNul(delivery.payload),
-      error: withoutNul(delivery.message),
+      eventId: storable(eventId),
+      type: storable(delivery.type ?? "unreadable"),
+      payload: storableJson(delivery.payload),
+      error: storable(delivery.message),
     })
     .onConflictDoNothing()
     .returning({ id: webhookEvents.id });
