@@ -34,6 +34,14 @@ describe("a form holding a NUL character", () => {
     expect(errorsOf(name.submission)).toEqual({ "": [`${REFUSED} of a field's name`] });
   });
 
+  it.each(["__proto__", "constructor", "toString"])(
+    "is refused above the form when the field holding it is named %s, as every object's property is",
+    async (field) => {
+      const { submission } = await parseSubmission(post(`name=Ann&${field}=%00`), schema);
+      expect(errorsOf(submission)).toEqual({ "": [`${REFUSED} of ${field}`] });
+    },
+  );
+
   it("is refused with a 400 naming the field when an action reads the form by hand", async () => {
     const thrown = await readForm(post("intent=create&cf_version=a%00b")).catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(Response);

@@ -48,7 +48,10 @@ export function submissionOf<Schema extends z.ZodTypeAny>(form: FormData, schema
   if (refused.length === 0) return parseWithZod(form, { schema });
   const refusal = z.any().superRefine((_, ctx) => {
     ctx.addIssue({ code: "custom", path: [], message: nulMessage(named(refused)) });
-    for (const field of refused) if (field) ctx.addIssue({ code: "custom", path: [field], message: NUL_REFUSED });
+    for (const field of refused) {
+      // A field named as a property every object has (__proto__, constructor) has no place beside it.
+      if (field && !(field in Object.prototype)) ctx.addIssue({ code: "custom", path: [field], message: NUL_REFUSED });
+    }
   });
   // The refusal comes first and the schema never runs; piping into it keeps the submission's type.
   return parseWithZod(form, { schema: refusal.pipe(schema) });

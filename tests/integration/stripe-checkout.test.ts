@@ -188,6 +188,7 @@ describe("checkout with Stripe", () => {
         "invoice.paid",
       ],
       ["a body that is not JSON", "{not json", "unreadable"],
+      ["a body that is JSON null", "null", "unreadable"],
     ])("keeps %s for admins, unapplied, and answers 200 once and for its resends", async (_what, event, type) => {
       const before = (await unreadableRows()).length;
       const first = await deliver(event);

@@ -545,7 +545,9 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
           const answer = await send(target, body, withOrigin, method);
           const label = `${method} ${answer.path} (${target.role}, ${body.what}, origin: ${withOrigin}) → ${answer.status}`;
           if (answer.status === 0) return;
-          expect(answer.status, `${label}\n${answer.text.slice(0, 500)}`).toBeLessThan(500);
+          expect(answer.status, `${label}\n${answer.text.slice(0, 500)}\n${serverLog(answer.status)}`).toBeLessThan(
+            500,
+          );
           // Webhooks come from the providers' servers, which send no Origin: they are not refused for it.
           const webhook = answer.path.startsWith("/api/forms/") || answer.path.startsWith("/api/webhooks/");
           if (!withOrigin && !webhook) expect(answer.status, label).toBe(403);
@@ -586,6 +588,9 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
     expect(await snapshot()).toEqual(before);
   });
 
+  /** The server's last words, for the message of a test that met a 5xx. */
+  const serverLog = (status: number) => (status >= 500 ? server.output().slice(-3000) : "");
+
   /** Sends with node:http, which carries any method its parser knows, TRACE and CONNECT included. */
   const sendRaw = (method: string, path: string, cookie: string, body: string | null) =>
     new Promise<{ status: number; text: string; type: string }>((resolve, reject) => {
@@ -619,7 +624,7 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
   ) => {
     // Only a provider that is down may leave a call unanswerable: 503, saying so.
     if (!(outage && answer.status === 503)) {
-      expect(answer.status, `${label}\n${answer.text.slice(0, 500)}`).toBeLessThan(500);
+      expect(answer.status, `${label}\n${answer.text.slice(0, 500)}\n${serverLog(answer.status)}`).toBeLessThan(500);
     }
     if (answer.status < 400 || answer.status === 405 || answer.text === "") return;
     if (api) {
@@ -688,8 +693,9 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
           }
           if (answer.status >= 500 && answer.status !== 501) serverErrors++;
           const label = `${method} ${path} (${target.role}) → ${answer.status}`;
-          // TRACE and CONNECT are answered 501: no route takes them, whatever the path.
-          if (method === "TRACE" || method === "CONNECT") expect(answer.status, label).toBe(501);
+          // TRACE and CONNECT are answered 501: no route takes them, whatever the path. Node's
+          // own parser refuses one that carries a body with a 400 first.
+          if (method === "TRACE" || method === "CONNECT") expect([400, 501], label).toContain(answer.status);
           else expectExplained(label, answer, path.startsWith("/api/"));
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -795,11 +801,11 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
                   return made;
                 }
                 case "update":
-                  return json("PUT", `/api/nol/notarize/${encodeURIComponent(nzId)}`, { send: true });
+                  return json("PUT", `/api/nol/notarize/${encode(nzId)}`, { send: true });
                 case "refresh":
-                  return json("POST", `/api/nol/notarize/refresh/${encodeURIComponent(nzId)}`);
+                  return json("POST", `/api/nol/notarize/refresh/${encode(nzId)}`);
                 case "delete":
-                  return json("DELETE", `/api/nol/notarize/${encodeURIComponent(nzId)}`);
+                  return json("DELETE", `/api/nol/notarize/${encode(nzId)}`);
                 case "subscribe":
                   return form("/subscription", "visitor", { attempt: randomUUID(), planId: "monthly" });
                 case "donate":

@@ -79,7 +79,8 @@ export async function keepUnreadableEvent(
       provider,
       eventId: storable(eventId),
       type: storable(delivery.type ?? "unreadable"),
-      payload: storableJson(delivery.payload),
+      // The column takes no SQL NULL: a delivery that was JSON null is kept as its text.
+      payload: delivery.payload === null ? { text: rawBody.slice(0, 100) } : storableJson(delivery.payload),
       error: storable(delivery.message),
     })
     .onConflictDoNothing()
