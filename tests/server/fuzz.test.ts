@@ -588,6 +588,9 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
     expect(await snapshot()).toEqual(before);
   });
 
+  /** Cases sent by the properties below, to sign the roles in again now and then. */
+  let sent = 0;
+
   /** The server's last words, for the message of a test that met a 5xx. */
   const serverLog = (status: number) => (status >= 500 ? server.output().slice(-3000) : "");
 
@@ -639,6 +642,7 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
     async () => {
       await fc.assert(
         fc.asyncProperty(listCase, async (c) => {
+          if (++sent % 25 === 0) await refreshSessions();
           const params = new URLSearchParams();
           if (c.sort !== null) params.set("sort", c.sort);
           if (c.dir !== null) params.set("dir", c.dir);
@@ -680,6 +684,7 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
     async () => {
       await fc.assert(
         fc.asyncProperty(methodCase, async ({ method, target, body }) => {
+          if (++sent % 25 === 0) await refreshSessions();
           const path = method === "CONNECT" ? `127.0.0.1:${server.port}` : target.path.replace("{memberId}", memberId);
           let answer;
           try {
@@ -730,6 +735,7 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
     let notice: { cf_number: number; cf_version: string; round_cnt: number } | undefined;
     const noticeOf = async () => {
       if (notice) return notice;
+      await refreshSessions();
       const version = "Fuzzed notarizing";
       const saved = await fetch(
         `${server.url}/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`,
@@ -762,6 +768,7 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
       async () => {
         await fc.assert(
           fc.asyncProperty(providerCase, async (c) => {
+            if (++sent % 25 === 0) await refreshSessions();
             if (c.stripeFails) stripe!.failNext(c.stripeFails as "server", { times: c.times });
             if (c.proofFails) proof!.failNext(c.proofFails as "server", { times: c.times });
             const notice = await noticeOf();
