@@ -36,7 +36,7 @@ const STRIPE_TRIES = 3;
  * after the poll's notarization is made, and well within the run.
  */
 const POLL_EVERY_MS = 5 * 60_000;
-const POLL_MARK_AFTER_START_MS = 75_000;
+const POLL_MARK_AFTER_START_MS = 45_000;
 /** pg-boss looks at its cron lines every 30 s and hands a due job to the runner within seconds. */
 const POLL_LATENESS_MS = 60_000;
 const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
