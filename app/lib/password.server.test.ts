@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "./password.server";
 
-describe("password hashing", () => {
+// Each hash takes 128 MiB and a few hundred milliseconds alone; beside the other suites on two
+// cores it can take seconds.
+describe("password hashing", { timeout: 30_000 }, () => {
   it("verifies the password it hashed and refuses another", async () => {
     const stored = await hashPassword("correct horse battery staple");
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$/);

@@ -67,6 +67,7 @@ test.describe("notarizing online", () => {
     await page.getByRole("button", { name: "Delete at the sandbox notary" }).click();
     await expect(page.getByText("This document was removed at Notarize Online")).toBeVisible();
     await page.getByRole("link", { name: /^Return to / }).click();
+    await expect(page.getByText("Preparing the preview…")).toHaveCount(0);
     await page.getByRole("button", { name: "Refresh status" }).click();
     await expect(
       page.getByRole("status").filter({ hasText: "This document was removed at Notarize Online" }),

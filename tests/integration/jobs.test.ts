@@ -86,17 +86,17 @@ describe.each(drivers)("the job runner on %s", (driver) => {
       expect(byRunner.second).toBeGreaterThan(0);
     });
 
-    it.runIf(driver === "postgres")(
-      "started together, hit no deadlock in the database (not even one pg-boss swallows)",
-      async () => {
+    // PGlite has one process and no deadlock statistics: the check is PostgreSQL's alone.
+    if (driver === "postgres") {
+      it("started together, hit no deadlock in the database (not even one pg-boss swallows)", async () => {
         // Each server process reports its deadlocks to the statistics within a second or two.
         await new Promise((resolve) => setTimeout(resolve, 2_500));
         const { rows } = await database.executeSql(
           "select deadlocks from pg_stat_database where datname = current_database()",
         );
         expect(Number(rows[0]?.deadlocks)).toBe(0);
-      },
-    );
+      });
+    }
 
     it("retries a job that throws after its delay, then marks it failed with the error for admins", async () => {
       const id = await second.enqueue("explode", {});

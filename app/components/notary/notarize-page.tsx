@@ -363,14 +363,19 @@ function Preview({
 }) {
   return (
     <div className="template-preview">
-      {state.loading ? (
-        <div role="status" aria-busy="true">
-          <p>Preparing the preview…</p>
-          <div className="progress" aria-hidden="true" />
+      {/* The frame's room is kept while the preview is made, so the page does not move under the reader's pointer. */}
+      {state.loading || state.error || url ? (
+        <div className="preview-room">
+          {state.loading ? (
+            <div role="status" aria-busy="true">
+              <p>Preparing the preview…</p>
+              <div className="progress" aria-hidden="true" />
+            </div>
+          ) : null}
+          {state.error ? <Alert kind="error">{state.error}</Alert> : null}
+          {url && !state.loading && !state.error ? <iframe title={`Preview of the ${label} notice`} src={url} /> : null}
         </div>
       ) : null}
-      {state.error ? <Alert kind="error">{state.error}</Alert> : null}
-      {url && !state.loading && !state.error ? <iframe title={`Preview of the ${label} notice`} src={url} /> : null}
       <p>
         <a href={links.href} target="_blank" rel="noreferrer">
           Open the preview
