@@ -5,13 +5,14 @@ import { loadConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 
 let bare: Promise<AppServices> | undefined;
-let alsoOnBareBoot: ((services: AppServices) => Promise<unknown>) | undefined;
+type Stoppable = { stop(): Promise<void> };
+let alsoOnBareBoot: ((services: AppServices) => Promise<Stoppable>) | undefined;
 
 /**
  * What a bare `remix-serve` starts beside the services it boots: the job runner, which sits
  * above every service and so is handed in from the top of the app (entry.server.tsx).
  */
-export function onBareBoot(start: (services: AppServices) => Promise<unknown>) {
+export function onBareBoot(start: (services: AppServices) => Promise<Stoppable>) {
   alsoOnBareBoot = start;
 }
 
@@ -24,8 +25,21 @@ export function appServices(context: AppLoadContext): Promise<AppServices> {
   if (context.app) return Promise.resolve(context.app);
   bare ??= (async () => {
     const config = loadConfig();
-    const services = await bootApp(config, pino({ level: config.logLevel, base: { service: "memberhall" } }));
-    await alsoOnBareBoot?.(services);
+    const logger = pino({ level: config.logLevel, base: { service: "memberhall" } });
+    const services = await bootApp(config, logger);
+    const runner = await alsoOnBareBoot?.(services);
+    // remix-serve closes its HTTP server on these signals; the runner's timers and the
+    // database would keep the process alive after it, so they are stopped too.
+    const stop = async () => {
+      try {
+        await runner?.stop();
+        await services.database.close();
+      } catch (error) {
+        logger.error({ err: error }, "shutdown failed");
+        process.exitCode = 1;
+      }
+    };
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stop());
     return services;
   })();
   return bare;

@@ -224,6 +224,7 @@ describe("a bare remix-serve run", () => {
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       await expect.poll(() => output, { timeout: 30_000 }).toContain(`${port}`);
       const response = await fetch(`http://127.0.0.1:${port}/api/config/causes`);
@@ -231,8 +232,15 @@ describe("a bare remix-serve run", () => {
       expect((await response.json()).causes.TS).toBeDefined();
       // The services boot at the first request, with the job runner.
       await expect.poll(() => output, { timeout: 30_000 }).toContain("job runner started");
-    } finally {
+      // SIGTERM stops the runner and the database as well as the HTTP server, so the process ends.
       child.kill("SIGTERM");
+      const code = await Promise.race([
+        exited,
+        new Promise((resolve) => setTimeout(() => resolve("still running"), 20_000)),
+      ]);
+      expect(code, output).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
     }
   });
 });
