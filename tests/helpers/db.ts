@@ -1,6 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openDatabase, type DatabaseHandle } from "~/db/client.server";
+import { migrationsFolder, openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from "~/db/client.server";
 
 export type Driver = "pglite" | "postgres";
 
@@ -35,11 +39,47 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
+/** The migrations' own hash: a template made under other migrations is never used. */
+function migrationsHash(): string {
+  const folder = migrationsFolder();
+  const hash = createHash("sha256");
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+      .sort();
+  for (const file of files(folder)) hash.update(path.relative(folder, file)).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * A migrated PGlite database's files, made once for all the suites' files and kept in the
+ * temporary folder: a new database starts from them instead of running initdb and every
+ * migration again.
+ */
+async function migratedTemplate(): Promise<Blob> {
+  const file = path.join(os.tmpdir(), `memberhall-pglite-${migrationsHash()}.tar.gz`);
+  if (existsSync(file)) return new Blob([readFileSync(file)]);
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  const handle = await openDatabase({ driver: "pglite", pglite: client });
+  await handle.migrate();
+  const dump = await client.dumpDataDir("gzip");
+  await handle.close();
+  const bytes = Buffer.from(await dump.arrayBuffer());
+  // Written whole, then renamed: a file of another worker's is never read half made.
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, file);
+  return new Blob([bytes]);
+}
+
 /** A fresh, migrated database on the given driver (PGlite in memory, or a new PostgreSQL database). */
 export async function createTestDatabase(driver: Driver, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   if (driver === "pglite") {
-    const handle = await openDatabase({ driver: "pglite" });
-    if (options.migrate !== false) await handle.migrate();
+    const pglite =
+      options.migrate === false
+        ? undefined
+        : await PGlite.create({ loadDataDir: await migratedTemplate(), extensions: PGLITE_EXTENSIONS });
+    const handle = await openDatabase({ driver: "pglite", pglite });
     return { ...handle, dispose: () => handle.close() };
   }
   const created = await createPostgresDatabase();

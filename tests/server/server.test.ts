@@ -71,7 +71,8 @@ describe("the production server", () => {
     expect(replaced.headers.get("x-request-id")).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
     );
-    expect(server.output()).toContain('"id":"trace-123"');
+    // The request's log line is written as its response ends, and reaches the pipe a moment later.
+    await expect.poll(() => server.output()).toContain('"id":"trace-123"');
   });
 
   it("reports health with the database", async () => {
