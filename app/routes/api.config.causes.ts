@@ -6,8 +6,7 @@ import { readOnly } from "~/lib/json-body.server";
 
 /** GET /api/config/causes: causes, countryCauses, mnInviteLink and mightyLinks. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  const { db } = await appServices(context);
-  return json(await getCauseCatalogue(db), { headers: { "Cache-Control": "no-cache" } });
+  return json(await getCauseCatalogue(await appServices(context)), { headers: { "Cache-Control": "no-cache" } });
 }
 
 export const action = readOnly;

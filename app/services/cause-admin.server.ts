@@ -4,6 +4,7 @@ import { causes, countries, countryCauses } from "~/db/schema";
 import type { CauseForm } from "~/domain/cause-admin";
 import { conflict, notFound } from "~/domain/errors";
 import { audit, actorOf } from "./audit.server";
+import { noteCatalogueSize } from "./causes.server";
 import type { Viewer } from "./session.server";
 
 /**
@@ -18,7 +19,7 @@ export async function causeCatalogueAdmin(services: AppServices) {
     db.select().from(countries).orderBy(asc(countries.name)),
     db.select().from(countryCauses),
   ]);
-  if (causeRows.length === 0) services.logger.warn("Missing causes");
+  noteCatalogueSize(services.logger, causeRows.length);
   return {
     countries: countryRows,
     causes: causeRows.map((c) => ({

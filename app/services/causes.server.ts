@@ -1,8 +1,11 @@
 import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import { z } from "zod";
-import { rowsOf, type Database } from "~/db/client.server";
+import type { AppServices } from "~/context";
+import { rowsOf } from "~/db/client.server";
 import { causes, countryCauses, settings } from "~/db/schema";
 import { buildCauseCatalogue, type CauseCatalogue, type CauseRow, type CountryCauseRow } from "~/domain/causes";
+import { MISSING_CAUSES } from "~/domain/nol/causes";
 
 const linkSettingsSchema = z.object({
   mnInviteLink: z.string().url().nullable().catch(null),
@@ -18,11 +21,30 @@ type CatalogueRow = {
   mighty_links: unknown;
 };
 
+/** The servers (by their logger) that have logged the catalogue as empty since it last had causes. */
+const warnedEmpty = new WeakSet<Logger>();
+
+/**
+ * Spec §9 "Missing causes": a catalogue without causes is logged as a warning where it is
+ * read, once while it stays empty (not on every request), and again if it empties later.
+ */
+export function noteCatalogueSize(logger: Logger, causeCount: number): void {
+  if (causeCount > 0) {
+    warnedEmpty.delete(logger);
+  } else if (!warnedEmpty.has(logger)) {
+    warnedEmpty.add(logger);
+    logger.warn(MISSING_CAUSES);
+  }
+}
+
 /**
  * GET /api/config/causes: the catalogue and the community links, from the database, in one
  * query (the NoL pages and the API read it on every request).
  */
-export async function getCauseCatalogue(db: Database): Promise<CauseCatalogueResponse> {
+export async function getCauseCatalogue({
+  db,
+  logger,
+}: Pick<AppServices, "db" | "logger">): Promise<CauseCatalogueResponse> {
   const setting = (key: string) => sql`(select ${settings.value} from ${settings} where ${settings.key} = ${key})`;
   const result = await db.execute(sql`select
     (select coalesce(json_agg(json_build_object('code', ${causes.code}, 'label', ${causes.label}, 'name', ${causes.name})), '[]'::json)
@@ -36,5 +58,6 @@ export async function getCauseCatalogue(db: Database): Promise<CauseCatalogueRes
     mnInviteLink: row!.mn_invite_link ?? null,
     mightyLinks: row!.mighty_links ?? {},
   });
+  noteCatalogueSize(logger, row!.causes.length);
   return { ...buildCauseCatalogue(row!.causes, row!.country_causes), ...links };
 }

@@ -13,6 +13,7 @@ import {
   users,
   webhookEvents,
 } from "~/db/schema";
+import { noteCatalogueSize } from "./causes.server";
 
 /**
  * The admins' dashboard (/admin): the community's numbers, each with the filtered list behind
@@ -73,7 +74,7 @@ export async function dashboard(services: AppServices) {
   const [s] = rowsOf(money);
   const [o] = rowsOf(outbox);
   const missingCauses = num(rowsOf(causeCount)[0]?.n) === 0;
-  if (missingCauses) services.logger.warn("Missing causes");
+  noteCatalogueSize(services.logger, num(rowsOf(causeCount)[0]?.n));
   return {
     members: {
       total: num(m?.total),

@@ -15,12 +15,12 @@ import {
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
 import { entryLabel } from "~/domain/nol/labels";
-import { roundLabel } from "~/domain/nol/rounds";
 import { deviceOf } from "~/domain/profile";
 import { audit, actorOf } from "./audit.server";
 import { memberBilling, memberDetail } from "./members.server";
 import { featuresOf } from "./nol/features.server";
 import { sessionCode } from "./profile.server";
+import { labelOfStoredRound } from "./round-labels.server";
 import type { Viewer } from "./session.server";
 
 /**
@@ -127,7 +127,7 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
       id: notice.id,
       cause: claim.causeCode,
       version: claim.nolVersion,
-      round: roundLabel(notice.roundCnt).label ?? `Round ${notice.roundCnt}`,
+      round: labelOfStoredRound(services.logger, notice.roundCnt, "a member's page"),
       notarization: notarization ? (notarization.nzStatus ?? "started") : null,
     })),
     sessions: sessionRows.map((s) => ({

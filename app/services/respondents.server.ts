@@ -12,11 +12,11 @@ import {
   type reviewSchema,
   type Suggestion,
 } from "~/domain/respondents";
-import { roundLabel } from "~/domain/nol/rounds";
 import { audit, actorOf } from "./audit.server";
 import { noticesOf } from "./documents/notices.server";
 import { formEntryLinks } from "./form-entries.server";
 import { storeFormEntry } from "./form-store.server";
+import { labelOfStoredRound } from "./round-labels.server";
 import type { Viewer } from "./session.server";
 
 /** The community's respondents directory, the forms that feed it, and the admins' review of them. */
@@ -112,7 +112,7 @@ export async function correctableNotices(services: AppServices, viewer: Viewer) 
     cause: r.claim.causeCode,
     version: r.claim.nolVersion,
     round: r.notice.roundCnt,
-    label: `${r.claim.causeCode} · ${r.claim.nolVersion} · ${roundLabel(r.notice.roundCnt).label ?? r.notice.roundCnt}`,
+    label: `${r.claim.causeCode} · ${r.claim.nolVersion} · ${labelOfStoredRound(services.logger, r.notice.roundCnt, "the notices to correct")}`,
   }));
 }
 

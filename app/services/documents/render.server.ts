@@ -5,7 +5,6 @@ import { causes, nolEntries, notices, respondents, users } from "~/db/schema";
 import {
   documentFilename,
   documentKindOf,
-  documentRoundLabel,
   documentTitle,
   documentValues,
   type DocumentFacts,
@@ -16,6 +15,7 @@ import type { TemplateScope } from "~/domain/documents/templates";
 import { notFound } from "~/domain/errors";
 import type { NoticeIds } from "~/domain/documents/notice-ids";
 import type { Viewer } from "../session.server";
+import { labelOfStoredRound } from "../round-labels.server";
 import { noticeOf, type NoticeRecord } from "./notices.server";
 import { renderPdf } from "./pdf.server";
 import { documentDisclaimer, templateById, templateInUse, type TemplateRow } from "./templates.server";
@@ -128,9 +128,10 @@ async function noticeTemplate(db: Database, record: NoticeRecord): Promise<Templ
   return templateById(db, row!.id!);
 }
 
-async function render(db: Database, body: string, facts: DocumentFacts): Promise<Uint8Array> {
+async function render(services: AppServices, body: string, facts: DocumentFacts): Promise<Uint8Array> {
+  const { db } = services;
   const title = documentTitle(facts.round);
-  const label = documentRoundLabel(facts.round);
+  const label = labelOfStoredRound(services.logger, facts.round, "a notice's document");
   return renderPdf({
     lines: documentLines(body, documentValues(facts)),
     footer: await documentDisclaimer(db),
@@ -146,7 +147,7 @@ export async function renderNoticePdf(services: AppServices, record: NoticeRecor
   const facts = await noticeFacts(services.db, record);
   const template = await noticeTemplate(services.db, record);
   return {
-    bytes: await render(services.db, template.body, facts),
+    bytes: await render(services, template.body, facts),
     filename: documentFilename(facts),
     template: { id: template.id, version: template.version },
   };
@@ -164,7 +165,7 @@ export async function renderTemplatePreview(
         .from(causes)
         .where(eq(causes.code, scope.causeCode))
     : [];
-  return render(services.db, body, sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }));
+  return render(services, body, sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }));
 }
 
 /** POST /api/nol/preview: the document of the member's own notice the current NoL names. */

@@ -74,7 +74,7 @@ function choicesIn(catalogue: CauseCatalogue, owner: CauseOwner) {
  * country has a cause available at all (spec §4).
  */
 export async function causeChoices(services: AppServices, owner: CauseOwner) {
-  const catalogue = await getCauseCatalogue(services.db);
+  const catalogue = await getCauseCatalogue(services);
   return {
     choices: choicesIn(catalogue, owner),
     anyAvailable: owner.countryCode ? countryHasAvailableCause(catalogue, owner.countryCode) : false,
@@ -83,7 +83,7 @@ export async function causeChoices(services: AppServices, owner: CauseOwner) {
 
 /** The cause of a /nol/{form}/{cause} address: not-found 'Unknown cause code', forbidden when not open to the member. */
 export async function requireCause(services: AppServices, owner: CauseOwner, slug: string) {
-  const catalogue = await getCauseCatalogue(services.db);
+  const catalogue = await getCauseCatalogue(services);
   const code = causeCodeFromSlug(catalogue, slug);
   if (!catalogue.causes[code]) throw notFound(UNKNOWN_CAUSE);
   const option = choicesIn(catalogue, owner).find((o) => o.code === code);
@@ -101,7 +101,7 @@ export async function requireCauseCode(db: Database, code: string): Promise<void
 
 /** Whether the owner may write notices of this cause code (the API's check; pages use requireCause). */
 export async function causeOpenTo(services: AppServices, owner: CauseOwner, code: string): Promise<boolean> {
-  const option = choicesIn(await getCauseCatalogue(services.db), owner).find((o) => o.code === code);
+  const option = choicesIn(await getCauseCatalogue(services), owner).find((o) => o.code === code);
   return option?.enabled ?? false;
 }
 

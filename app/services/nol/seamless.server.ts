@@ -85,7 +85,7 @@ export async function seamlessPage(
     Cause: row.causeCode,
     DescriptiveVersion: row.descriptiveVersion,
   });
-  const cause = (await getCauseCatalogue(services.db)).causes[row.causeCode];
+  const cause = (await getCauseCatalogue(services)).causes[row.causeCode];
   const label = entryLabel({ form: row.form, tb_value: row.tbValue });
   const priorRows = embed ? (await entriesOf(services.db, row.userId, row.causeCode)).length : 0;
   return {

@@ -4,13 +4,13 @@ import { REMOVED_MESSAGE, UPDATED_MESSAGE } from "~/domain/documents/notarize-fl
 import { noticeIdsQuerySchema, previewHref, type NoticeIds } from "~/domain/documents/notice-ids";
 import { isDomainError } from "~/domain/errors";
 import { formBase } from "~/domain/nol/addresses";
-import { roundLabel } from "~/domain/nol/rounds";
 import { formatMoney } from "~/lib/format";
 import { noticeJson, type NoticeRecord } from "../documents/notices.server";
 import { documentDisclaimer } from "../documents/templates.server";
 import { requireCause } from "../nol/access.server";
 import type { PageAddress } from "../nol/pages.server";
 import { entriesOf, versionsOf } from "../nol/entries.server";
+import { labelOfStoredRound } from "../round-labels.server";
 import type { Viewer } from "../session.server";
 import {
   deleteNotarization,
@@ -89,7 +89,7 @@ export async function notarizePage(
           step: chosen.state.step.label,
           reason: chosen.offer.reason,
           current,
-          currentLabel: current ? roundLabel(current.round_cnt).label : null,
+          currentLabel: current ? labelOfStoredRound(logger, current.round_cnt, "the notarize page") : null,
           preview: current ? { href: previewHref(current), download: previewHref(current, { download: true }) } : null,
           notices: records.map(noticeJson),
         }
