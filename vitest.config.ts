@@ -17,6 +17,9 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}"],
           environment: "node",
+          // The property tests run hundreds of cases: beside the other suites on two cores a
+          // few seconds more than alone.
+          testTimeout: 30_000,
         },
       },
       {
