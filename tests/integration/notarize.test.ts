@@ -496,6 +496,31 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
   });
 
   describe("with Proof", () => {
+    it("sends the attempt's key as external_id; after a delete the next attempt is a new transaction at Proof", async () => {
+      proof.reset();
+      const ids8 = await roundOne("Proof again");
+      const post = async () => {
+        const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids8, on: proofContext });
+        return ((await response.json()) as { notice: NoticeJson & { notice_id: number } }).notice;
+      };
+      const first = await post();
+      const firstId = first.notarize!.nz_id;
+      expect(proof.transactions.get(firstId)!.transaction.external_id).toBe(`notice-${first.notice_id}-after-none`);
+      const del = await call(nzAction, "DELETE", `/api/nol/notarize/${firstId}`, {
+        params: { nzId: firstId },
+        on: proofContext,
+      });
+      expect(del.status).toBe(200);
+      const again = (await post()).notarize!.nz_id;
+      expect(again).not.toBe(firstId);
+      expect(proof.transactions.has(firstId)).toBe(false);
+      const refreshed = await call(refreshAction, "POST", `/api/nol/notarize/refresh/${again}`, {
+        params: { nzId: again },
+        on: proofContext,
+      });
+      expect(await refreshed.json()).toEqual({ error: null, deleted: false, upd: true });
+    });
+
     it("notarizes, and a signed webhook through the route completes it; a bad signature is 400", async () => {
       proof.reset();
       const proofServices = proofContext.app!;
