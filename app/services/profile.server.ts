@@ -3,6 +3,7 @@ import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { sessions, users } from "~/db/schema";
 import { invalid, notFound } from "~/domain/errors";
+import { stepNotarizes } from "~/domain/documents/notarize-offer";
 import { deviceOf } from "~/domain/profile";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { communityName, VERIFY_TTL_MS } from "./accounts.server";
@@ -145,7 +146,7 @@ export async function noticesOverview(services: AppServices, viewer: Viewer) {
           correctionHref: state.creator
             ? `/notice-of-correction?${new URLSearchParams({ cause: code, version })}`
             : null,
-          notarizeHref: base && state.step.notarize ? `${base}/notarize?${query}` : null,
+          notarizeHref: base && stepNotarizes(state.step, state.creator !== null) ? `${base}/notarize?${query}` : null,
         };
       }),
     };

@@ -1,6 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { readPdf } from "../helpers/pdf";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+
+/** Saves round 1 of a new version of Traffic Stop for the signed-in creator. */
+async function saveRoundOne(page: Page, version: string, claimant: string, dailyAmount: string) {
+  await page.goto(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`);
+  await page.getByLabel("Claimant's name").fill(claimant);
+  await page.getByLabel("Daily amount (USD)").fill(dailyAmount);
+  await page.getByLabel("Respondent 1", { exact: true }).fill("Officer Example");
+  await page.getByLabel("Type of respondent 1").selectOption("Official");
+  await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+}
 
 test.describe("notarizing online", () => {
   // The signer page of a document removed at the notary answers 410 Gone.
@@ -87,12 +98,7 @@ test("without JavaScript the notarize page sends, refreshes and deletes through 
   const page = await context.newPage();
   await signIn("creator", page);
   const version = `No script ${Date.now()}`;
-  await page.goto(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`);
-  await page.getByLabel("Claimant's name").fill("Nadia No-Script");
-  await page.getByLabel("Daily amount (USD)").fill("100");
-  await page.getByLabel("Respondent 1", { exact: true }).fill("Clerk Example");
-  await page.getByLabel("Type of respondent 1").selectOption("Official");
-  await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+  await saveRoundOne(page, version, "Nadia No-Script", "100");
   await page.goto(`/nol/creator/traffic-stop/notarize?version=${encodeURIComponent(version)}`);
   await expect(page.getByRole("link", { name: "Open the preview" })).toHaveAttribute("href", /\/api\/nol\/preview\?/);
   await page.getByLabel(/Prepare it as a draft/).check();
@@ -106,4 +112,87 @@ test("without JavaScript the notarize page sends, refreshes and deletes through 
   await expect(page.getByText("The notarization was deleted.")).toBeVisible();
   await expect(page.getByTestId("notarize-status")).toHaveText("Not notarized");
   await context.close();
+});
+
+test("at a notice step the creator notarizes the notice being written, and finds it notarized at its mailing step", async ({
+  page,
+  signIn,
+}) => {
+  test.setTimeout(90_000);
+  await signIn("creator");
+  const version = `Written ${Date.now()}`;
+  const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
+  const save = (label: string) => page.getByRole("button", { name: `Save ${label}` }).click();
+  await saveRoundOne(page, version, "Wanda Writer", "250");
+  await page.goto(step("mailing"));
+  await page.getByLabel("Mailing date").fill("2026-03-02");
+  await page.getByLabel("Tracking number").fill("RR123456789US");
+  await save("Round 1 Mailing");
+  await page.goto(step("proof"));
+  await page.getByLabel("The proof of delivery has arrived").check();
+  await save("Round 1 Proof of Delivery");
+
+  const versionCard = page.locator("article.version").filter({ hasText: version });
+  await expect(versionCard.getByTestId("next-step")).toHaveText("Round 2 Notice of Fault");
+  await versionCard.getByRole("link", { name: "Notarize online" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Round 2 notice" })).toBeVisible();
+  await expect(page.getByTestId("written-notice")).toContainText("as your saved answers make it");
+  await expect(page.frameLocator("iframe[title='Preview of the Round 2 notice']").locator("body")).toBeAttached();
+  await expect(page.getByText("Preparing the preview…")).toHaveCount(0);
+  await expect(page.getByTestId("notarize-status")).toHaveText("Not notarized");
+  await page.getByRole("button", { name: "Notarize online" }).click();
+  await expect(page.getByTestId("notarize-status")).toHaveText("Sent: waiting for you to sign");
+  const signingHref = await page.getByRole("link", { name: "Open the signing page" }).getAttribute("href");
+  expect(signingHref).toMatch(/^\/notary\/sandbox\/ot_sb_/);
+
+  // Saving the notice step keeps the notice and its notarize: the mailing step shows them.
+  await page.goto(step("notice"));
+  await page.getByLabel("Respondent 9", { exact: true }).fill("Clerk Extra");
+  await save("Round 2 Notice of Fault");
+  await expect(versionCard.getByTestId("next-step")).toHaveText("Round 2 Mailing");
+  await versionCard.getByRole("link", { name: "Notarize online" }).click();
+  await expect(page.getByRole("heading", { name: "Round 2 notice" })).toBeVisible();
+  await expect(page.getByTestId("written-notice")).toHaveCount(0);
+  await expect(page.getByTestId("notarize-status")).toHaveText("Sent: waiting for you to sign");
+  await expect(page.getByRole("link", { name: "Open the signing page" })).toHaveAttribute("href", signingHref!);
+});
+
+test("notarizing again at once after a delete makes a new transaction, which the refresh finds open", async ({
+  page,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  // The attempts fall within one minute, as a member's quick retry does.
+  const second = new Date().getSeconds();
+  if (second > 35) await page.waitForTimeout((61 - second) * 1000);
+  await signIn("creator");
+  const version = `Again ${Date.now()}`;
+  await saveRoundOne(page, version, "Rita Retry", "100");
+  await page.goto(`/nol/creator/traffic-stop/notarize?version=${encodeURIComponent(version)}`);
+  await expect(page.getByText("Preparing the preview…")).toHaveCount(0);
+
+  const status = page.getByTestId("notarize-status");
+  const signing = page.getByRole("link", { name: "Open the signing page" });
+  // The page refreshes a new notarize by itself, then loads the notices again: Delete waits for that.
+  const reloaded = page.waitForResponse((r) => r.url().includes("/api/nol/notices"));
+  await page.getByRole("button", { name: "Notarize online" }).click();
+  await expect(status).toHaveText("Sent: waiting for you to sign");
+  await reloaded;
+  const first = await signing.getAttribute("href");
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("button", { name: "Click again to confirm" }).click();
+  await expect(status).toHaveText("Not notarized");
+
+  await page.getByRole("button", { name: "Notarize online" }).click();
+  await expect(status).toHaveText("Sent: waiting for you to sign");
+  await expect(signing).not.toHaveAttribute("href", first!);
+  await expect(page.getByRole("button", { name: "Refresh status" })).toBeEnabled();
+  await page.getByRole("button", { name: "Refresh status" }).click();
+  await expect(page.getByText("Working with Notarize Online…")).toHaveCount(0);
+  await expect(page.getByText("This document was removed at Notarize Online")).toHaveCount(0);
+  await expect(status).toHaveText("Sent: waiting for you to sign");
+  await signing.click();
+  await expect(page.getByRole("heading", { name: "Sign and notarize" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Meet the notary" })).toBeVisible();
 });

@@ -9,6 +9,7 @@ import { action as notarizeAction } from "~/routes/api.nol.notarize";
 import { action as nzAction } from "~/routes/api.nol.notarize.$nzId";
 import { action as refreshAction } from "~/routes/api.nol.notarize.refresh.$nzId";
 import { loader as documentLoader } from "~/routes/api.nol.notarize.$nzId.document";
+import { loader as previewLoader } from "~/routes/api.nol.preview";
 import { action as webhookAction } from "~/routes/api.webhooks.notary";
 import { action as pageAction, loader as pageLoader } from "~/routes/nol.($form).($cause).notarize";
 import type { notarizePage } from "~/services/notary/page.server";
@@ -104,6 +105,18 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       form: form(notice1),
     });
     return { cf_number: Number(entryId.split("-")[1]), cf_version: version, round_cnt: 1 };
+  }
+
+  /** Takes the version's next steps, each with its form's values. */
+  async function advance(version: string, steps: ("mailing" | "proof" | "notice")[]) {
+    const values = {
+      mailing: { mailingDate: "2026-03-02", trackingNumber: "RR123456789US" },
+      proof: { delivered: "on" },
+      notice: { ...notice1, r9Name: "Clerk Extra", r9Type: "Official" },
+    };
+    for (const kind of steps) {
+      await submitStep(services, creator, creator.member, { causeCode: "TS", version, kind, form: form(values[kind]) });
+    }
   }
 
   const call = (
@@ -323,26 +336,104 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
 
     it("refuses a notice its version has moved past: 400 with the reason, nothing made", async () => {
       const ids = await roundOne("Moved on");
-      for (const [kind, values] of [
-        ["mailing", { mailingDate: "2026-03-02", trackingNumber: "RR123456789US" }],
-        ["proof", { delivered: "on" }],
-      ] as const) {
-        await submitStep(services, creator, creator.member, {
-          causeCode: "TS",
-          version: "Moved on",
-          kind,
-          form: form(values),
-        });
-      }
+      await advance("Moved on", ["mailing", "proof"]);
       const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({
-        error: "Submit the Round 2 notice first; it can then be notarized online.",
+        error: "Round 1 is not at a step that can be notarized online; the current notice is Round 2.",
       });
-      const [record] = (await noticesOf(database.db, creator.member, "TS")).filter(
+      const records = (await noticesOf(database.db, creator.member, "TS")).filter(
         (r) => r.claim.nolVersion === "Moved on",
       );
-      expect(record!.notarization).toBeNull();
+      expect(records.map((r) => [r.notice.roundCnt, r.notarization])).toEqual([[1, null]]);
+    });
+
+    it("notarizes at a notice step the notice being written, and keeps that notarize at its mailing step", async () => {
+      const version = "Written";
+      const round1 = await roundOne(version);
+      await advance(version, ["mailing", "proof"]);
+      const written = { ...round1, round_cnt: 2 };
+      const url = `/nol/creator/traffic-stop/notarize?version=${version}`;
+      const params = { form: "creator", cause: "traffic-stop" };
+      const load = async () =>
+        (await (await call(pageLoader as never, "GET", url, { params })).json()) as Awaited<
+          ReturnType<typeof notarizePage>
+        >;
+      const roundsOf = async () =>
+        (await noticesOf(database.db, creator.member, "TS"))
+          .filter((r) => r.claim.nolVersion === version)
+          .map((r) => r.notice.roundCnt);
+
+      // The page offers round 2 as the saved answers make it; its preview is made and nothing stored.
+      expect((await load()).chosen).toMatchObject({
+        step: "Round 2 Notice of Fault",
+        reason: null,
+        current: written,
+        currentLabel: "Round 2",
+        written: true,
+      });
+      const previewUrl = `/api/nol/preview?${new URLSearchParams(mapValues(written))}`;
+      const preview = await call(previewLoader as never, "GET", previewUrl);
+      expect(preview.status).toBe(200);
+      const { pages } = await readPdf(new Uint8Array(await preview.arrayBuffer()));
+      expect(pages.join("\n")).toContain(notice1.claimantName);
+      expect(pages.join("\n")).toContain("Officer Example");
+      expect(await roundsOf()).toEqual([1]);
+      expect((await call(previewLoader as never, "GET", previewUrl, { username: "admin" })).status).toBe(404);
+      // Not round 3, not another member's.
+      const later = { ...written, round_cnt: 3 };
+      expect((await call(notarizeAction, "POST", "/api/nol/notarize", { body: later })).status).toBe(404);
+      const other = await call(notarizeAction, "POST", "/api/nol/notarize", { body: written, username: "admin" });
+      expect(other.status).toBe(404);
+      expect(await roundsOf()).toEqual([1]);
+
+      const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: written });
+      expect(response.status).toBe(200);
+      const { notice } = (await response.json()) as { notice: NoticeJson & { round_cnt: number } };
+      expect(notice).toMatchObject({ round_cnt: 2, notarize: { nz_status: "sent" } });
+      const id = notice.notarize!.nz_id;
+      expect(await roundsOf()).toEqual([1, 2]);
+      const sent = await services.providers.notarySandbox!.signerDocument(id);
+      expect((await readPdf(sent!.pdf)).pages.join("\n")).toContain(notice1.claimantName);
+      // A second submit at the notice step answers the same transaction.
+      const again = await notarize(services, creator, { ...written, draft: false });
+      expect("notice" in again && again.notice.notarize!.nz_id).toBe(id);
+
+      // Saving the notice step keeps its notice and the notarize; the mailing step offers them.
+      await advance(version, ["notice"]);
+      const atMailing = (await load()).chosen!;
+      expect(atMailing).toMatchObject({ step: "Round 2 Mailing", reason: null, current: written, written: false });
+      expect(atMailing.notices.map((n) => [n.round_cnt, n.notarize?.nz_id ?? null])).toEqual([
+        [1, null],
+        [2, id],
+      ]);
+    });
+
+    it("notarizes again after a delete or a removal: a new transaction, which the next refresh finds", async () => {
+      const ids = await roundOne("Again");
+      const idOf = (r: Awaited<ReturnType<typeof notarize>>) => ("notice" in r ? r.notice.notarize!.nz_id : null);
+      const refresh = async (id: string) =>
+        (await call(refreshAction, "POST", `/api/nol/notarize/refresh/${id}`, { params: { nzId: id } })).json();
+      const first = idOf(await notarize(services, creator, { ...ids, draft: false }))!;
+      const del = await call(nzAction, "DELETE", `/api/nol/notarize/${first}`, { params: { nzId: first } });
+      expect(del.status).toBe(200);
+
+      // Two submits at once after the delete are still one transaction, and a new one.
+      const [a, b] = await Promise.all([
+        notarize(services, creator, { ...ids, draft: false }),
+        notarize(services, creator, { ...ids, draft: false }),
+      ]);
+      const second = idOf(a)!;
+      expect(second).not.toBe(first);
+      expect(idOf(b)).toBe(second);
+      expect(await refresh(second)).toEqual({ error: null, deleted: false, upd: true });
+      expect(await rowOf(second)).toMatchObject({ nzStatus: "sent", accessUrl: expect.stringContaining(second) });
+
+      await services.providers.notarySandbox!.deleteAtProvider(second);
+      expect(await refresh(second)).toEqual({ error: REMOVED_MESSAGE, deleted: true, upd: false });
+      const third = idOf(await notarize(services, creator, { ...ids, draft: false }))!;
+      expect([first, second]).not.toContain(third);
+      expect(await refresh(third)).toEqual({ error: null, deleted: false, upd: true });
     });
 
     it("the notarize page lists the version's notices and takes its four forms without JavaScript", async () => {
@@ -405,6 +496,31 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
   });
 
   describe("with Proof", () => {
+    it("sends the attempt's key as external_id; after a delete the next attempt is a new transaction at Proof", async () => {
+      proof.reset();
+      const ids8 = await roundOne("Proof again");
+      const post = async () => {
+        const response = await call(notarizeAction, "POST", "/api/nol/notarize", { body: ids8, on: proofContext });
+        return ((await response.json()) as { notice: NoticeJson & { notice_id: number } }).notice;
+      };
+      const first = await post();
+      const firstId = first.notarize!.nz_id;
+      expect(proof.transactions.get(firstId)!.transaction.external_id).toBe(`notice-${first.notice_id}-after-none`);
+      const del = await call(nzAction, "DELETE", `/api/nol/notarize/${firstId}`, {
+        params: { nzId: firstId },
+        on: proofContext,
+      });
+      expect(del.status).toBe(200);
+      const again = (await post()).notarize!.nz_id;
+      expect(again).not.toBe(firstId);
+      expect(proof.transactions.has(firstId)).toBe(false);
+      const refreshed = await call(refreshAction, "POST", `/api/nol/notarize/refresh/${again}`, {
+        params: { nzId: again },
+        on: proofContext,
+      });
+      expect(await refreshed.json()).toEqual({ error: null, deleted: false, upd: true });
+    });
+
     it("notarizes, and a signed webhook through the route completes it; a bad signature is 400", async () => {
       proof.reset();
       const proofServices = proofContext.app!;

@@ -114,6 +114,26 @@ describe.each(drivers)("the sandbox notary (%s)", (driver) => {
     expect((await notary.createTransaction(input())).id).not.toBe(first.id);
   });
 
+  it("makes one transaction for two creates at once with one key", async () => {
+    const once = input();
+    const [a, b] = await Promise.all([notary.createTransaction(once), notary.createTransaction(once)]);
+    expect(b.id).toBe(a.id);
+  });
+
+  it("makes a new transaction for a key whose transaction was deleted, by the app or at the provider", async () => {
+    for (const remove of [notary.deleteTransaction, notary.deleteAtProvider]) {
+      const once = input();
+      const first = await notary.createTransaction(once);
+      await remove(first.id);
+      const [again, twice] = await Promise.all([notary.createTransaction(once), notary.createTransaction(once)]);
+      expect(again.id).not.toBe(first.id);
+      expect(twice.id).toBe(again.id);
+      expect(await notary.getTransaction(again.id)).toMatchObject({ status: "sent" });
+      expect(await notary.getTransaction(first.id)).toBeNull();
+      expect((await notary.createTransaction(once)).id).toBe(again.id);
+    }
+  });
+
   it("refuses a document that is not a PDF, as Proof does", async () => {
     const error = await refusal(notary.createTransaction(input({ pdf: new TextEncoder().encode("hello") })));
     expect(error).toBeInstanceOf(NotaryRefused);

@@ -233,6 +233,12 @@ function VersionNotarize({
       {chosen.current && chosen.preview ? (
         <section aria-labelledby="current-title">
           <h3 id="current-title">{chosen.currentLabel} notice</h3>
+          {chosen.written ? (
+            <p data-testid="written-notice">
+              This is the {chosen.currentLabel} notice as your saved answers make it. What you add when you save the
+              notice step is not in the notarized document.
+            </p>
+          ) : null}
           <Preview state={flow.preview} url={previewUrl} links={chosen.preview} label={chosen.currentLabel ?? ""} />
           <p>
             Status: <strong data-testid="notarize-status">{notarizeStatusLabel(notarize)}</strong>

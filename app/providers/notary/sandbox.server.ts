@@ -139,8 +139,10 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
       if (!(await readablePdf(pdf))) throw new NotaryRefused("The document is not a PDF that can be notarized.", 422);
       const made = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`notary-create:${idempotencyKey}`}))`);
+        // A key answers its transaction while that is there; one deleted since leaves the key free for a new one.
         const earlier = await read<{ transactionId: string }>(tx, `nidem_${idempotencyKey}`, IDEMPOTENCY);
-        if (earlier) return (await read<Stored>(tx, earlier.transactionId, TRANSACTION))!;
+        const kept = earlier ? await read<Stored>(tx, earlier.transactionId, TRANSACTION) : null;
+        if (kept && !kept.deleted) return kept;
         const now = new Date();
         const stored: Stored = {
           id: newTransactionId(),

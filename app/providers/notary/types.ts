@@ -47,7 +47,10 @@ export type CreateTransactionInput = {
   signer: NotarySigner;
   /** Made but not sent: `updateTransaction(id, { send: true })` sends it. */
   draft: boolean;
-  /** The caller's key for this attempt (the notarization's id): a retried create is one transaction where the provider allows it. */
+  /**
+   * The caller's key for this attempt: a retried create is one transaction where the provider
+   * keeps keys (the sandbox, until that transaction is deleted); Proof keeps it as external_id.
+   */
   idempotencyKey: string;
   metadata: Record<string, string>;
 };

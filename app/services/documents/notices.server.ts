@@ -40,9 +40,13 @@ export async function noticesOf(db: Database, member: Pick<UserRow, "id">, cause
 
 /**
  * The member's notice the current NoL names (spec §3): its form entry's number, the version
- * and the round. Someone else's notice and a missing one are the same not-found.
+ * and the round; null when the member has none such.
  */
-export async function noticeOf(db: Database, member: Pick<UserRow, "id">, ids: NoticeIds): Promise<NoticeRecord> {
+export async function findNotice(
+  db: Database,
+  member: Pick<UserRow, "id">,
+  ids: NoticeIds,
+): Promise<NoticeRecord | null> {
   const [record] = await noticeQuery(db).where(
     and(
       eq(claims.claimantId, member.id),
@@ -51,9 +55,22 @@ export async function noticeOf(db: Database, member: Pick<UserRow, "id">, ids: N
       eq(notices.roundCnt, ids.round_cnt),
     ),
   );
+  return record ?? null;
+}
+
+/** The same; someone else's notice and a missing one are the same not-found. */
+export async function noticeOf(db: Database, member: Pick<UserRow, "id">, ids: NoticeIds): Promise<NoticeRecord> {
+  const record = await findNotice(db, member, ids);
   if (!record) throw notFound("No such notice");
   return record;
 }
+
+/** The ids that name a notice as the current NoL. */
+export const noticeIdsOf = (record: NoticeRecord): NoticeIds => ({
+  cf_number: record.cf.cfNumber,
+  cf_version: record.cf.cfVersion,
+  round_cnt: record.notice.roundCnt,
+});
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 

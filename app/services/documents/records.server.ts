@@ -10,20 +10,39 @@ import { entryTimes, exhibitReference, noticeRoundsOf } from "~/domain/documents
  * since (a mailing date, a proof of delivery) moves its notices' cf_updated.
  */
 export async function recordNotices(db: Database, entryId: string): Promise<void> {
+  const found = await entryWithCountry(db, entryId);
+  if (!found) return;
+  await recordRounds(db, found, noticeRoundsOf(found.entry));
+}
+
+/**
+ * The claim, notice and notice_cf of the round a creator entry's notice step is writing, made
+ * when that notice is first notarized: its notarize needs a notice to belong to. Submitting
+ * the step later finds them made (recordNotices changes no row of them but cf_updated).
+ */
+export async function recordWrittenNotice(db: Database, entryId: string, round: number): Promise<void> {
+  const found = await entryWithCountry(db, entryId);
+  if (found?.entry.form === "NoLCreator2") await recordRounds(db, found, [round]);
+}
+
+type EntryWithCountry = { entry: typeof nolEntries.$inferSelect; countryCode: string };
+
+async function entryWithCountry(db: Database, entryId: string): Promise<EntryWithCountry | null> {
   const [row] = await db
     .select({ entry: nolEntries, countryCode: users.countryCode })
     .from(nolEntries)
     .innerJoin(users, eq(users.id, nolEntries.userId))
     .where(eq(nolEntries.id, entryId));
   // A member without a country has no cause open (spec §4), so no round of theirs reaches here.
-  if (!row?.countryCode) return;
-  const { entry } = row;
-  const rounds = noticeRoundsOf(entry);
+  return row?.countryCode ? { entry: row.entry, countryCode: row.countryCode } : null;
+}
+
+async function recordRounds(db: Database, { entry, countryCode }: EntryWithCountry, rounds: number[]): Promise<void> {
   if (rounds.length === 0) return;
   const claimId = await claimOf(db, {
     claimantId: entry.userId,
     causeCode: entry.causeCode,
-    countryCode: row.countryCode,
+    countryCode,
     nolVersion: entry.descriptiveVersion,
   });
   const times = entryTimes(entry);

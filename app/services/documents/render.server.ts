@@ -16,8 +16,9 @@ import { notFound } from "~/domain/errors";
 import type { NoticeIds } from "~/domain/documents/notice-ids";
 import type { Viewer } from "../session.server";
 import { labelOfStoredRound } from "../round-labels.server";
-import { noticeOf, type NoticeRecord } from "./notices.server";
+import { findNotice, type NoticeRecord } from "./notices.server";
 import { renderPdf } from "./pdf.server";
+import { writtenNoticeRecord } from "./written-notice.server";
 import { documentDisclaimer, templateById, templateInUse, type TemplateRow } from "./templates.server";
 
 /** A round's document: its notice's data through its template to a PDF. */
@@ -168,7 +169,13 @@ export async function renderTemplatePreview(
   return render(services, body, sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }));
 }
 
-/** POST /api/nol/preview: the document of the member's own notice the current NoL names. */
+/**
+ * POST /api/nol/preview: the document of the member's own notice the current NoL names, or of
+ * the notice a version's notice step is writing.
+ */
 export async function previewNotice(services: AppServices, viewer: Viewer, ids: NoticeIds): Promise<RenderedDocument> {
-  return renderNoticePdf(services, await noticeOf(services.db, viewer.member, ids));
+  const { db } = services;
+  const record = (await findNotice(db, viewer.member, ids)) ?? (await writtenNoticeRecord(db, viewer.member, ids));
+  if (!record) throw notFound("No such notice");
+  return renderNoticePdf(services, record);
 }

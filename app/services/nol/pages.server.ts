@@ -1,4 +1,5 @@
 import type { AppServices } from "~/context";
+import { stepNotarizes } from "~/domain/documents/notarize-offer";
 import { formBase, FORM_NAMES, ownerParam, ownerQuery, seamlessLink, stepHref } from "~/domain/nol/addresses";
 import { formForStep, formListsEntry, formOffersStep } from "~/domain/nol/billing";
 import type { NolForm } from "~/domain/nol/entries";
@@ -90,9 +91,11 @@ export async function versionsPage(
       roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
       entries: listedEntries(form, state, selectedHere?.id ?? null),
       nextHref: offered ? versionStepHref({ causeBase, other }, version, state.step.kind) : null,
-      // Notarizing is for the member's own notices only.
+      // Notarizing is for the member's own notices only, and a notice step needs saved answers to make its notice from.
       notarizeHref:
-        other === null && state.step.notarize ? `${causeBase}/notarize?${new URLSearchParams({ version })}` : null,
+        other === null && stepNotarizes(state.step, state.creator !== null)
+          ? `${causeBase}/notarize?${new URLSearchParams({ version })}`
+          : null,
       elsewhere: {
         href: stepHref(elsewhere, cause.slug, state.step.kind, version, other),
         name: FORM_NAMES[elsewhere],

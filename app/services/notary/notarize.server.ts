@@ -6,11 +6,20 @@ import { claims, notarizations, notices } from "~/db/schema";
 import { notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
 import { documentFilename } from "~/domain/documents/document-data";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
-import { noticeIdsSchema } from "~/domain/documents/notice-ids";
+import { noticeIdsSchema, type NoticeIds } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
 import { providerErrorCode } from "~/providers/errors";
 import type { NotaryStatus, NotaryTransaction } from "~/providers/notary/types";
-import { noticeJson, noticeOf, noticesOf, type NoticeRecord } from "../documents/notices.server";
+import {
+  findNotice,
+  noticeIdsOf,
+  noticeJson,
+  noticeOf,
+  noticesOf,
+  type NoticeRecord,
+} from "../documents/notices.server";
+import { recordWrittenNotice } from "../documents/records.server";
+import { writtenNoticeEntry } from "../documents/written-notice.server";
 import { renderNoticePdf } from "../documents/render.server";
 import { entriesOf, versionState } from "../nol/entries.server";
 import { featuresOf } from "../nol/features.server";
@@ -72,16 +81,18 @@ export const transactionFields = (transaction: NotaryTransaction) => ({
 export const removedFields = { accessUrl: null, nzStatus: null, nzStatus2: null } as const;
 
 /**
- * The key of one attempt: the notice, the transaction it replaces (none at first) and the
- * minute. Two submits at once are one transaction (a later one finds it open and answers it);
- * an attempt after a removal or a deletion is a new one.
+ * The key of one attempt: the notice and the transaction it replaces (none at first). Two
+ * submits at once are one transaction (they send the same key; a later one also finds it open
+ * and answers it); an attempt after a removal names the removed one, so it is a new one. A
+ * deletion leaves no row to name, so the attempt after it sends the first key again: the
+ * sandbox makes a new transaction for a key whose transaction was deleted, and Proof, which
+ * has no idempotency, makes one for every create (docs/decisions/023).
  */
-function idempotencyKey(noticeId: number, existing: NotarizationRow | null, now: Date): string {
-  const minute = Math.floor(now.getTime() / 60_000);
-  return `notice-${noticeId}-${existing?.nzId ?? "none"}-${minute}`;
+export function idempotencyKey(noticeId: number, existing: Pick<NotarizationRow, "nzId"> | null): string {
+  return `notice-${noticeId}-after-${existing?.nzId ?? "none"}`;
 }
 
-/** What the member's version of a notice offers to notarize now (its next step, its features, its notices). */
+/** What the member's version of a notice offers to notarize now (its next step, its features, its notices), and its current notice. */
 export async function versionOffer(db: Database, member: Pick<UserRow, "id">, causeCode: string, version: string) {
   const state = versionState(await entriesOf(db, member.id, causeCode), version);
   const records = (await noticesOf(db, member, causeCode)).filter((r) => r.claim.nolVersion === version);
@@ -90,8 +101,32 @@ export async function versionOffer(db: Database, member: Pick<UserRow, "id">, ca
     features: features(causeCode, version),
     step: state.step,
     noticeRounds: records.map((r) => r.notice.roundCnt),
+    savedAnswers: state.creator !== null,
   });
-  return { state, records, offer };
+  const record = records.find((r) => r.notice.roundCnt === offer.round);
+  // At a notice step, the notice being written: its creator entry's, as it will be recorded.
+  const written =
+    offer.reason === null && offer.written && state.creator
+      ? { cf_number: state.creator.entryNumber, cf_version: version, round_cnt: offer.round }
+      : null;
+  const current: NoticeIds | null = record ? noticeIdsOf(record) : written;
+  return { state, records, offer, current };
+}
+
+/**
+ * The notice the ids name, to notarize. The notice a notice step is writing has no rows until
+ * it is first notarized: they are made here, when its version offers it.
+ */
+async function noticeToNotarize(db: Database, member: Pick<UserRow, "id">, ids: NoticeIds): Promise<NoticeRecord> {
+  const found = await findNotice(db, member, ids);
+  if (found) return found;
+  const entry = await writtenNoticeEntry(db, member, ids);
+  if (!entry) throw notFound("No such notice");
+  const { offer } = await versionOffer(db, member, entry.causeCode, ids.cf_version);
+  const refusal = notarizeRefusal(offer, ids.round_cnt);
+  if (refusal) throw invalid(refusal);
+  await recordWrittenNotice(db, entry.id, ids.round_cnt);
+  return noticeOf(db, member, ids);
 }
 
 /** A notice that is not the current one of its version, or a version that does not allow it: a 400 with the reason. */
@@ -109,7 +144,7 @@ export async function notarize(
 ): Promise<{ notice: ReturnType<typeof noticeJson> } | { error: string }> {
   const { db, config, providers, logger } = services;
   const notary = providers.notary;
-  const record = await noticeOf(db, viewer.member, ids);
+  const record = await noticeToNotarize(db, viewer.member, ids);
   await requireOffered(db, viewer.member, record);
   const open = record.notarization;
   if (open?.nzId && open.provider === notary.name && isOpen(open.nzStatus)) {
@@ -128,7 +163,7 @@ export async function notarize(
       documentName: document.filename,
       signer: { name: member.name?.trim() || member.username, email: member.email },
       draft,
-      idempotencyKey: idempotencyKey(record.notice.id, record.notarization, new Date()),
+      idempotencyKey: idempotencyKey(record.notice.id, record.notarization),
       metadata: { notice_id: String(record.notice.id), member_id: member.id },
     }),
   );

@@ -28,12 +28,6 @@ import {
  * without JavaScript; with it, the page calls the /api/nol/* calls itself.
  */
 
-const idsOf = (record: NoticeRecord): NoticeIds => ({
-  cf_number: record.cf.cfNumber,
-  cf_version: record.cf.cfVersion,
-  round_cnt: record.notice.roundCnt,
-});
-
 export async function notarizePage(
   services: AppServices,
   viewer: Viewer,
@@ -52,13 +46,11 @@ export async function notarizePage(
   const chosen =
     offers.find((o) => o.version === chosenVersion) ?? offers.find((o) => o.offer.round !== null) ?? offers[0] ?? null;
   const versionHref = (version: string) => `${pagePath}?${new URLSearchParams({ version })}`;
-  let current: NoticeIds | null = null;
+  const current: NoticeIds | null = chosen?.current ?? null;
   let records: NoticeRecord[] = [];
   if (chosen) {
     records = chosen.records;
-    const currentRecord = records.find((r) => r.notice.roundCnt === chosen.offer.round) ?? null;
-    current = currentRecord ? idsOf(currentRecord) : null;
-    const open = currentRecord?.notarization;
+    const open = records.find((r) => r.notice.roundCnt === chosen.offer.round)?.notarization;
     if (open?.nzId && open.provider === providers.notary.name && isOpen(open.nzStatus)) {
       // Back from the signing page: the status as the notary has it now, not as the last event left it.
       try {
@@ -89,6 +81,8 @@ export async function notarizePage(
           step: chosen.state.step.label,
           reason: chosen.offer.reason,
           current,
+          // At a notice step: the notice being written, as the saved answers make it.
+          written: chosen.offer.reason === null && chosen.offer.written,
           currentLabel: current ? labelOfStoredRound(logger, current.round_cnt, "the notarize page") : null,
           preview: current ? { href: previewHref(current), download: previewHref(current, { download: true }) } : null,
           notices: records.map(noticeJson),
