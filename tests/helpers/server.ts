@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -51,9 +51,11 @@ function templateDataDir(): string {
   // Another test process may have made it meanwhile: the first one made stays.
   if (existsSync(template)) rmSync(making, { recursive: true, force: true });
   else renameSync(making, template);
+  // Other builds' templates go once they are a day old: another checkout may be using its own.
   for (const old of readdirSync(os.tmpdir()).filter((name) => name.startsWith(TEMPLATE_PREFIX))) {
-    if (path.join(os.tmpdir(), old) !== template && !old.includes("-making-")) {
-      rmSync(path.join(os.tmpdir(), old), { recursive: true, force: true });
+    const dir = path.join(os.tmpdir(), old);
+    if (dir !== template && !old.includes("-making-") && Date.now() - statSync(dir).mtimeMs > 86_400_000) {
+      rmSync(dir, { recursive: true, force: true });
     }
   }
   return template;
