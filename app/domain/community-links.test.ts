@@ -16,25 +16,43 @@ describe("the community links form (spec §3 mnInviteLink, mightyLinks)", () => 
     ["an address with a tab inside", "https://community.example.org/\tx", LINK_NOT_HTTPS],
     ["an address over 500 characters", long, LINK_TOO_LONG],
   ])("takes or refuses %s", (_, value, error) => {
-    for (const input of [{ mnInviteLink: value }, { mightyLinks: { TS: value } }]) {
+    for (const input of [
+      { intent: "save-links", mnInviteLink: value },
+      { intent: "save-links", mightyLinks: { TS: value } },
+    ]) {
       const parsed = communityLinksSchema.safeParse(input);
       expect(parsed.success ? null : parsed.error.issues.map((i) => i.message)).toEqual(error ? [error] : null);
     }
   });
 
   it("leaves out a link not given, and keeps the others trimmed", () => {
-    expect(communityLinksSchema.parse({ mightyLinks: { TS: " https://a.example/ts " } })).toEqual({
+    const intent = "save-links";
+    expect(communityLinksSchema.parse({ intent, mightyLinks: { TS: " https://a.example/ts " } })).toEqual({
+      intent,
       mightyLinks: { TS: "https://a.example/ts" },
     });
-    expect(communityLinksSchema.parse({})).toEqual({ mightyLinks: {} });
-    expect(communityLinksSchema.parse({ mnInviteLink: "  ", mightyLinks: { TS: "", PS: " " } })).toEqual({
+    expect(communityLinksSchema.parse({ intent })).toEqual({ intent, mightyLinks: {} });
+    expect(communityLinksSchema.parse({ intent, mnInviteLink: "  ", mightyLinks: { TS: "", PS: " " } })).toEqual({
+      intent,
       mnInviteLink: undefined,
       mightyLinks: { TS: undefined, PS: undefined },
     });
   });
 
+  it("takes only what the settings page sends: an empty post clears nothing", () => {
+    const parsed = communityLinksSchema.safeParse({});
+    expect(parsed.success ? null : parsed.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["intent", "Send the links from the settings page"],
+    ]);
+  });
+
   it("takes cause codes only as the keys of the spaces", () => {
-    expect(communityLinksSchema.safeParse({ mightyLinks: { __proto__x: "https://a.example/" } }).success).toBe(false);
-    expect(communityLinksSchema.safeParse({ mightyLinks: { ts: "https://a.example/" } }).success).toBe(false);
+    for (const code of ["__proto__x", "ts"]) {
+      const parsed = communityLinksSchema.safeParse({
+        intent: "save-links",
+        mightyLinks: { [code]: "https://a.example/" },
+      });
+      expect(parsed.success, code).toBe(false);
+    }
   });
 });

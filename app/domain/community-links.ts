@@ -25,6 +25,8 @@ const optionalLink = z.preprocess(
 );
 
 export const communityLinksSchema = z.object({
+  // The form says what it saves: a post without it (no fields at all) clears nothing.
+  intent: z.literal("save-links", { errorMap: () => ({ message: "Send the links from the settings page" }) }),
   mnInviteLink: optionalLink,
   // One field per cause of the catalogue: mightyLinks.TS=https://…
   mightyLinks: z.record(z.string().regex(/^[A-Z]{2,6}$/), optionalLink).default({}),

@@ -63,11 +63,14 @@ describe.each(drivers)("the community links (%s)", (driver) => {
     expect(page.causes.map((c: { code: string }) => c.code)).toContain("TS");
     expect(page.mightyLinks).toEqual((await catalogue()).mightyLinks);
     expect((await call(settingsLoader, "member")).status).toBe(403);
-    expect((await call(settingsAction, "member", { mnInviteLink: "https://evil.example/" })).status).toBe(403);
+    expect(
+      (await call(settingsAction, "member", { intent: "save-links", mnInviteLink: "https://evil.example/" })).status,
+    ).toBe(403);
   });
 
   it("saves the links, audited, and the catalogue answers with them; an empty field leaves its link out", async () => {
     const response = await call(settingsAction, "admin", {
+      intent: "save-links",
       mnInviteLink: "https://chat.example.org/invite/abc",
       "mightyLinks.TS": "https://chat.example.org/spaces/traffic",
       "mightyLinks.PS": "",
@@ -89,7 +92,12 @@ describe.each(drivers)("the community links (%s)", (driver) => {
       before: { mnInviteLink: expect.stringMatching(/^https:\/\//) },
     });
 
-    expect((await call(settingsAction, "admin", {})).status).toBe(302);
+    // A post without the form's fields clears nothing; the form with its fields empty clears them all.
+    const empty = await call(settingsAction, "admin", {});
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).result.error).toEqual({ intent: ["Send the links from the settings page"] });
+    expect((await catalogue()).mnInviteLink).toBe("https://chat.example.org/invite/abc");
+    expect((await call(settingsAction, "admin", { intent: "save-links", mnInviteLink: "" })).status).toBe(302);
     expect(await catalogue()).toMatchObject({ mnInviteLink: null, mightyLinks: {} });
   });
 
@@ -98,11 +106,11 @@ describe.each(drivers)("the community links (%s)", (driver) => {
     ["a javascript: address", "javascript:alert(document.cookie)", LINK_NOT_HTTPS],
     ["an address over 500 characters", `https://chat.example.org/${"x".repeat(500)}`, LINK_TOO_LONG],
   ])("refuses %s beside its field and saves nothing", async (_, bad, message) => {
-    await call(settingsAction, "admin", { mnInviteLink: "https://chat.example.org/kept" });
+    await call(settingsAction, "admin", { intent: "save-links", mnInviteLink: "https://chat.example.org/kept" });
     const before = await stored();
     for (const form of [
-      { mnInviteLink: bad, "mightyLinks.TS": "https://chat.example.org/fine" },
-      { mnInviteLink: "https://chat.example.org/fine", "mightyLinks.TS": bad },
+      { intent: "save-links", mnInviteLink: bad, "mightyLinks.TS": "https://chat.example.org/fine" },
+      { intent: "save-links", mnInviteLink: "https://chat.example.org/fine", "mightyLinks.TS": bad },
     ]) {
       const response = await call(settingsAction, "admin", form);
       expect(response.status).toBe(400);
@@ -116,7 +124,10 @@ describe.each(drivers)("the community links (%s)", (driver) => {
 
   it("refuses a space for a cause the catalogue does not have, and saves nothing", async () => {
     const before = await stored();
-    const response = await call(settingsAction, "admin", { "mightyLinks.ZZZ": "https://chat.example.org/zzz" });
+    const response = await call(settingsAction, "admin", {
+      intent: "save-links",
+      "mightyLinks.ZZZ": "https://chat.example.org/zzz",
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).result.error[""]).toEqual(["No cause has the code ZZZ"]);
     expect(await stored()).toEqual(before);

@@ -39,6 +39,7 @@ export function CommunityLinksForm({
         </p>
       }
     >
+      <input type="hidden" name="intent" value="save-links" />
       <Field
         meta={fields.mnInviteLink}
         label="Invite link"
