@@ -34,7 +34,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { submission } = await parseSubmission(request, resetPasswordSchema);
   if (submission.status !== "success") return replyWith(submission);
   return withFormErrors(submission, async () => {
-    await resetPassword(services, submission.value.token, submission.value.password);
+    await resetPassword(services, submission.value.token, submission.value.password, context.clientIp);
     return redirectWithFlash(
       "/login",
       { kind: "success", message: "Your password is changed. Log in with the new one." },

@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await optionalViewer(request, context);
   if (page === "verify") {
     const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
-    if (!token || !(await verifyEmail(services, token))) {
+    if (!token || !(await verifyEmail(services, token, context.clientIp))) {
       return json({ page: "verify-failed" as const, email: viewer?.user.email ?? null, verified: false });
     }
     return redirectWithFlash(

@@ -133,7 +133,7 @@ export async function signUp(
   }
   await sendVerification(services, user);
   const session = await startSession(db, { userId: user.id, carrier: "cookie", ...client });
-  await audit(db, { actorUserId: user.id, agentUserId: null }, "signup", "user", user.id);
+  await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "signup", "user", user.id);
   return { sessionId: session.id };
 }
 
@@ -147,7 +147,8 @@ export async function resendVerification(services: AppServices, userId: string):
   return true;
 }
 
-export async function verifyEmail(services: AppServices, token: string): Promise<boolean> {
+/** Opens a confirmation link; `ip` is the address it was opened from, for the audit log. */
+export async function verifyEmail(services: AppServices, token: string, ip: string | null = null): Promise<boolean> {
   const used = await consumeToken(services.db, "verify_email", token);
   if (!used) return false;
   // An e-mail change's link carries the new address: opening it proves the address and makes it the member's.
@@ -166,11 +167,11 @@ export async function verifyEmail(services: AppServices, token: string): Promise
     .where(eq(users.id, used.userId))
     .returning({ email: users.email });
   if (newEmail) {
-    await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "change-email", "user", used.userId);
+    await audit(services.db, { actorUserId: used.userId, agentUserId: null, ip }, "change-email", "user", used.userId);
   }
   // Payments made with this address before signing up are the member's, now it is proven theirs.
   if (member) await claimPayments(services, used.userId, member.email);
-  await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "verify-email", "user", used.userId);
+  await audit(services.db, { actorUserId: used.userId, agentUserId: null, ip }, "verify-email", "user", used.userId);
   return true;
 }
 
@@ -210,8 +211,13 @@ export async function queuePasswordReset(services: AppServices, email: string): 
 
 export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired or was already used. Ask for a new one.";
 
-/** Sets the new password of the link's member and ends all their sessions. */
-export async function resetPassword(services: AppServices, token: string, password: string): Promise<void> {
+/** Sets the new password of the link's member and ends all their sessions; `ip` is where the link was used. */
+export async function resetPassword(
+  services: AppServices,
+  token: string,
+  password: string,
+  ip: string | null = null,
+): Promise<void> {
   // The link is only looked at here: a password refused for its strength leaves it usable.
   const owner = await tokenOwner(services.db, "password_reset", token);
   if (!owner) throw invalid(RESET_LINK_EXPIRED_MESSAGE);
@@ -227,5 +233,5 @@ export async function resetPassword(services: AppServices, token: string, passwo
     .set({ passwordHash: await hashPassword(password) })
     .where(eq(users.id, used.userId));
   await revokeUserSessions(services.db, used.userId);
-  await audit(services.db, { actorUserId: used.userId, agentUserId: null }, "password-reset", "user", used.userId);
+  await audit(services.db, { actorUserId: used.userId, agentUserId: null, ip }, "password-reset", "user", used.userId);
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { sessions, users } from "~/db/schema";
 import { invalid } from "~/domain/errors";
-import { audit } from "./audit.server";
+import { actorOf, audit } from "./audit.server";
 import type { Viewer } from "./session.server";
 
 /** A refusal names the member field, where the admin typed whom to represent. */
@@ -25,7 +25,7 @@ export async function startAgent(
   if (!member || member.disabledAt) throw refuse("No such member");
   if (member.id === viewer.user.id) throw refuse("You cannot represent yourself");
   await services.db.update(sessions).set({ agentUserId: member.id }).where(eq(sessions.id, viewer.session.id));
-  await audit(services.db, { actorUserId: viewer.user.id, agentUserId: member.id }, "agent.start", "user", member.id);
+  await audit(services.db, { ...actorOf(viewer), agentUserId: member.id }, "agent.start", "user", member.id);
   return { username: member.username };
 }
 
@@ -34,7 +34,7 @@ export async function stopAgent(services: AppServices, viewer: Viewer): Promise<
   await services.db.update(sessions).set({ agentUserId: null }).where(eq(sessions.id, viewer.session.id));
   await audit(
     services.db,
-    { actorUserId: viewer.user.id, agentUserId: viewer.session.agentUserId },
+    { ...actorOf(viewer), agentUserId: viewer.session.agentUserId },
     "agent.stop",
     "user",
     viewer.session.agentUserId,

@@ -27,11 +27,14 @@ export async function audit(
   });
 }
 
-/** Who did it, for the log: the member, the admin acting for them, and the address it came from. */
+/**
+ * Who did it, for the log: the person signed in, the member they represent in agent mode, and
+ * the address the request came from (the session's sign-in address when there is no request).
+ */
 export function actorOf(viewer: Viewer | null): AuditActor {
   return {
     actorUserId: viewer?.user.id ?? null,
     agentUserId: viewer?.agent?.id ?? null,
-    ip: viewer?.session.ip ?? null,
+    ip: viewer?.clientIp ?? viewer?.session.ip ?? null,
   };
 }

@@ -62,7 +62,7 @@ export async function logIn(
     throw invalid(LOGIN_FAILED_MESSAGE);
   }
   const session = await startSession(db, { userId: user.id, carrier: "cookie", ...client });
-  await audit(db, { actorUserId: user.id, agentUserId: null }, "login", "session", null);
+  await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "login", "session", null);
   return { sessionId: session.id };
 }
 

@@ -5,6 +5,7 @@ import {
   causes,
   couponRedemptions,
   errorReports,
+  formEntries,
   mailOutbox,
   notarizations,
   payments,
@@ -14,11 +15,13 @@ import {
   webhookEvents,
 } from "~/db/schema";
 import { noteCatalogueSize } from "./causes.server";
+import { waitingForReview } from "./respondents.server";
 
 /**
  * The admins' dashboard (/admin): the community's numbers, each with the filtered list behind
- * it, the client errors grouped by message, the mail and webhook backlogs, and sign-ups and
- * revenue per week. A catalogue without causes is warned of (spec §5 "Missing causes").
+ * it, the client errors grouped by message, the mail, webhook and respondent-review backlogs,
+ * and sign-ups and revenue per week. A catalogue without causes is warned of (spec §5
+ * "Missing causes").
  */
 
 const WEEKS = 12;
@@ -27,7 +30,7 @@ const num = (value: unknown) => Number(value ?? 0);
 
 export async function dashboard(services: AppServices) {
   const { db } = services;
-  const [members, byStatus, money, failed, coupons, notarizing, errors, outbox, webhooks, causeCount, weeks] =
+  const [members, byStatus, money, failed, coupons, notarizing, errors, outbox, webhooks, review, causeCount, weeks] =
     await Promise.all([
       db.execute(sql`select count(*) as total,
                             count(*) filter (where ${users.createdAt} >= now() - interval '7 days') as new_this_week
@@ -58,6 +61,8 @@ export async function dashboard(services: AppServices) {
       db.execute(sql`select count(*) filter (where ${webhookEvents.error} is null) as backlog,
                             count(*) filter (where ${webhookEvents.error} is not null) as unreadable
                      from ${webhookEvents} where ${webhookEvents.processedAt} is null`),
+      // The respondents' review queue (/respondents/review): suggestions and reassessment requests.
+      db.execute(sql`select count(*) as n from ${formEntries} where ${waitingForReview}`),
       db.execute(sql`select count(*) as n from ${causes}`),
       db.execute(sql`
         with weeks as (
@@ -95,6 +100,7 @@ export async function dashboard(services: AppServices) {
     outbox: { pending: num(o?.pending), failed: num(o?.failed) },
     webhookBacklog: num(rowsOf(webhooks)[0]?.backlog),
     webhookUnreadable: num(rowsOf(webhooks)[0]?.unreadable),
+    respondentReviews: num(rowsOf(review)[0]?.n),
     missingCauses,
     weeks: rowsOf(weeks).map((r) => ({ week: String(r.week), signups: num(r.signups), revenueCents: num(r.revenue) })),
   };

@@ -19,11 +19,12 @@ import {
   sessions,
   subscriptions,
   supportRequests,
+  users,
   webhookEvents,
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
-import { KIND_TYPE, readListQuery, type ColumnKind, type ListQuery, type SqlType } from "~/domain/listing";
-import { listCsv, listView, type Listing, type SqlColumn } from "./listing.server";
+import { COUNT_CAP, KIND_TYPE, readListQuery, type ColumnKind, type ListQuery, type SqlType } from "~/domain/listing";
+import { countAfterEstimate, listCsv, listView, listWhere, type Listing, type SqlColumn } from "./listing.server";
 import { memberListing } from "./member-listing.server";
 
 /**
@@ -53,6 +54,8 @@ type Entity = {
   shown: string[];
   /** The column whose cell opens the record. */
   link: string;
+  /** Columns that name a member, with the column holding that member's id: each opens the member's page. */
+  members?: Record<string, string>;
 };
 
 const label = (key: string) => {
@@ -125,7 +128,20 @@ function columnsOf(table: PgTable, overrides: Record<string, SqlColumn> = {}): S
 
 function entity(
   table: PgTable,
-  options: { title: string; shown: string[]; link?: string; id?: Listing["id"]; overrides?: Record<string, SqlColumn> },
+  options: {
+    title: string;
+    shown: string[];
+    link?: string;
+    id?: Listing["id"];
+    overrides?: Record<string, SqlColumn>;
+    /** Rows of other tables the list reads beside the table's (`left join …`). */
+    joins?: SQL;
+    /** Columns read from the joined rows. */
+    extra?: SqlColumn[];
+    members?: Record<string, string>;
+    /** Labels other than the one made from the column's name. */
+    labels?: Record<string, string>;
+  },
 ): Entity {
   const columns = getTableColumns(table);
   const primary = Object.values(columns).find((c) => c.primary)!;
@@ -133,12 +149,30 @@ function entity(
   return {
     title: options.title,
     listing: {
-      from: sql`${table}`,
+      from: options.joins ? sql`${table} ${options.joins}` : sql`${table}`,
       id: options.id ?? { expr: sql`${primary}`, type: idType },
-      columns: columnsOf(table, options.overrides),
+      columns: [...columnsOf(table, options.overrides), ...(options.extra ?? [])].map((c) =>
+        options.labels?.[c.key] ? { ...c, label: options.labels[c.key]! } : c,
+      ),
     },
     shown: options.shown,
     link: options.link ?? options.shown[0]!,
+    members: options.members,
+  };
+}
+
+/**
+ * The username of the member a row names through `alias`, joined as `left join users as alias`:
+ * filtered by what it contains; not sorted (no index orders a join).
+ */
+function usernameColumn(alias: string, label: string): SqlColumn {
+  return {
+    key: alias,
+    label,
+    kind: "text",
+    sortable: false,
+    select: sql`${sql.identifier(alias)}.${sql.identifier("username")}`,
+    filter: { kind: "contains" },
   };
 }
 
@@ -222,8 +256,13 @@ export const ENTITIES: Record<string, Entity> = {
   }),
   audit_log: entity(auditLog, {
     title: "Audit log",
-    shown: ["createdAt", "action", "entity", "entityId", "actorUserId", "ip"],
+    shown: ["createdAt", "action", "entity", "entityId", "actor", "agent", "ip"],
     link: "action",
+    joins: sql`left join ${users} as "actor" on "actor"."id" = ${auditLog.actorUserId}
+               left join ${users} as "agent" on "agent"."id" = ${auditLog.agentUserId}`,
+    extra: [usernameColumn("actor", "Who"), usernameColumn("agent", "Representing")],
+    members: { actor: "actorUserId", agent: "agentUserId" },
+    labels: { ip: "Address" },
   }),
 };
 
@@ -254,9 +293,19 @@ export async function entityList(db: Database, name: string, params: URLSearchPa
     name,
     title: entity.title,
     link: entity.link,
-    columns: columns.map(({ key, label: text, kind, filter }) => ({ key, label: text, kind, filter: filter ?? null })),
+    columns: columns.map(({ key, label: text, kind, filter, sortable }) => ({
+      key,
+      label: text,
+      kind,
+      filter: filter ?? null,
+      sortable: sortable === true,
+      member: entity.members?.[key] ?? null,
+    })),
     rows: page.rows.map((row) =>
-      Object.fromEntries([["id", row.id], ...entity.shown.map((key) => [key, row[key] ?? null])]),
+      Object.fromEntries([
+        ["id", row.id],
+        ...[...entity.shown, ...Object.values(entity.members ?? {})].map((key) => [key, row[key] ?? null]),
+      ]),
     ),
     previous: page.previous,
     next: page.next,
@@ -300,18 +349,25 @@ export async function entityRecord(db: Database, name: string, id: string) {
   };
 }
 
-/** The index of the browser: each kind of record, with about how many there are. */
+/**
+ * The index of the browser: each kind of record with how many there are. The planner's row
+ * estimate of a table (pg_class.reltuples: -1 before its first ANALYZE, and as old as the last
+ * one) stands only far past the cap of a list's count; below it the rows are counted.
+ */
 export async function entityIndex(db: Database) {
-  const tables = Object.entries(ENTITIES).map(([name, e]) => ({ name, title: e.title }));
   const rows = rowsOf<{ table: string; n: string | number }>(
     await db.execute(
-      sql`select relname as table, greatest(reltuples, 0)::bigint as n from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
+      sql`select relname as table, reltuples::bigint as n from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
     ),
   );
-  const sizes = new Map(rows.map((r) => [r.table, Number(r.n)]));
+  const estimates = new Map(rows.map((r) => [r.table, Number(r.n)]));
   const tableOf: Record<string, string> = { members: "users", respondents: "directory_respondents" };
-  return {
-    view: "index" as const,
-    tables: tables.map((t) => ({ ...t, about: sizes.get(tableOf[t.name] ?? t.name) ?? null })),
-  };
+  const tables = await Promise.all(
+    Object.entries(ENTITIES).map(async ([name, e]) => {
+      const estimate = estimates.get(tableOf[name] ?? name) ?? Number.NaN;
+      const count = await countAfterEstimate(db, e.listing, listWhere(e.listing, {}), estimate);
+      return { name, title: e.title, count };
+    }),
+  );
+  return { view: "index" as const, tables, cap: COUNT_CAP };
 }

@@ -54,7 +54,13 @@ export async function redeemHandoff(
   if (claimed.length === 0) throw unauthorized("This hand-off code was already used");
 
   const session = await startSession(services.db, { userId: user.id, carrier: "state", ...client });
-  await audit(services.db, { actorUserId: user.id, agentUserId: null }, "login.handoff", "session", null);
+  await audit(
+    services.db,
+    { actorUserId: user.id, agentUserId: null, ip: client.ip },
+    "login.handoff",
+    "session",
+    null,
+  );
   const viewer = await loadViewer(services.db, session.id);
   if (!viewer) throw unauthorized("The session could not start");
   return viewer;

@@ -206,6 +206,20 @@ export async function listCount(db: Database, listing: Listing, filters: ListQue
   const where = listWhere(listing, filters);
   const [plan] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${listing.from} where ${where}`));
   const estimate = Math.round(planRows(plan?.["QUERY PLAN"]));
+  return countAfterEstimate(db, listing, where, estimate, cap);
+}
+
+/**
+ * The count, given an estimate of it: one far past the cap stands (no scan); otherwise the rows
+ * are counted up to the cap, and past it the estimate, or the cap, stands in.
+ */
+export async function countAfterEstimate(
+  db: Database,
+  listing: Listing,
+  where: SQL,
+  estimate: number,
+  cap = COUNT_CAP,
+) {
   if (Number.isFinite(estimate) && estimate > cap * 2) return { n: estimate, capped: true };
   const [row] = rowsOf(
     await db.execute(sql`

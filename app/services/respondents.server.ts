@@ -144,18 +144,19 @@ export async function ownCorrections(services: AppServices, viewer: Viewer) {
   }));
 }
 
+/** The form entries waiting for an admin's review: suggestions and reassessment requests not yet decided. */
+export const waitingForReview: SQL = and(
+  eq(formEntries.reviewStatus, "pending"),
+  inArray(formEntries.formId, [FORM_IDS.suggestRespondent, FORM_IDS.respondentReassessment]),
+)!;
+
 /** The suggestions and reassessment requests waiting for an admin, oldest first. */
 export async function reviewQueue(services: AppServices) {
   const rows = await services.db
     .select({ entry: formEntries, username: users.username })
     .from(formEntries)
     .leftJoin(users, eq(users.id, formEntries.userId))
-    .where(
-      and(
-        eq(formEntries.reviewStatus, "pending"),
-        inArray(formEntries.formId, [FORM_IDS.suggestRespondent, FORM_IDS.respondentReassessment]),
-      ),
-    )
+    .where(waitingForReview)
     .orderBy(asc(formEntries.createdAt))
     .limit(100);
   return rows.map(({ entry, username }) => ({

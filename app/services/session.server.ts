@@ -37,6 +37,8 @@ export type Viewer = {
   /** Whose account the pages show: the represented member in agent mode, else the user. */
   member: UserRow;
   subscription: SubscriptionRow | null;
+  /** The address this request came from, as the proxy settings read it (absent outside a request). */
+  clientIp?: string;
 };
 
 export function newSessionId(): string {
@@ -265,7 +267,13 @@ export async function optionalViewer(
   context: AppLoadContext,
 ): Promise<{ viewer: Viewer | null; services: AppServices }> {
   const services = await appServices(context);
-  return { viewer: await getViewer(request, services).catch(() => null), services };
+  const viewer = await getViewer(request, services).catch(() => null);
+  return { viewer: viewer && fromClient(viewer, context), services };
+}
+
+/** The viewer of this request, with the address it came from: the cached viewer is shared by the request's loaders. */
+function fromClient(viewer: Viewer, context: AppLoadContext): Viewer {
+  return { ...viewer, clientIp: context.clientIp };
 }
 
 /** The viewer of a request, or the answer `refuse` makes for a visitor. */
@@ -277,7 +285,7 @@ async function signedIn(
   const services = await appServices(context);
   const viewer = await viewerOrNull(request, services);
   if (!viewer) throw await refuse(services.config);
-  return { viewer, services };
+  return { viewer: fromClient(viewer, context), services };
 }
 
 /** The viewer of a page request, or a redirect to /login that remembers where they were going. */

@@ -58,6 +58,7 @@ test.describe("accessibility", () => {
     "/coupon/discount/1",
     "/admin/templates",
     "/admin/templates/1",
+    "/admin/settings",
     "/db/mail_outbox",
   ];
 

@@ -1,11 +1,12 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { errorReports, webhookEvents } from "~/db/schema";
+import { directoryRespondents, errorReports, webhookEvents } from "~/db/schema";
 import { seedScale } from "~/db/seed-scale.server";
 import { seedDemo } from "~/db/seed.server";
 import { loader as adminLoader } from "~/routes/admin";
 import { dashboard } from "~/services/dashboard.server";
-import { siteCookies } from "~/services/session.server";
+import { recordSearch, requestReassessment, reviewEntry, suggestRespondent } from "~/services/respondents.server";
+import { loadViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser } from "../helpers/users";
@@ -69,6 +70,41 @@ describe.each(drivers)("the dashboard (%s)", (driver) => {
     );
     expect(numbers.webhookUnreadable).toBeGreaterThanOrEqual(1);
     expect(numbers.webhookBacklog).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts the respondent suggestions and reassessment requests waiting for a review, and no other entry", async () => {
+    const services = context.app!;
+    const viewerOf = async (username: string, admin = false) => {
+      const user = await createUser(database.db, { username, admin });
+      return (await loadViewer(database.db, (await createSession(database.db, user.id)).id))!;
+    };
+    const member = await viewerOf("dashsuggests");
+    const admin = await viewerOf("dashreviews", true);
+    const waiting = async () => (await dashboard(services)).respondentReviews;
+    expect(await waiting()).toBe(
+      await count("select count(*) as n from form_entries where review_status = 'pending' and form_id in (207, 134)"),
+    );
+    const before = await waiting();
+    const suggested = await suggestRespondent(services, member, {
+      name: "Dashboard Example Agency",
+      type: "Agency",
+      place: "Halifax, CA",
+      reason: "Sends the notices",
+    });
+    expect(suggested).toHaveProperty("entryNumber");
+    const [respondent] = await database.db.select().from(directoryRespondents).limit(1);
+    await requestReassessment(services, member, { respondent: respondent!.id, reason: "Moved away" });
+    // A search is kept as an entry too, and waits for no one.
+    await recordSearch(services, member, { q: "clerk" });
+    expect(await waiting()).toBe(before + 2);
+
+    const [entry] = (
+      await database.executeSql(
+        "select id from form_entries where review_status = 'pending' and form_id = 207 order by created_at desc limit 1",
+      )
+    ).rows as { id: string }[];
+    await reviewEntry(services, admin, { intent: "reject", entry: entry!.id });
+    expect(await waiting()).toBe(before + 1);
   });
 
   it("groups the client errors by message, newest first, with the newest stack", async () => {

@@ -5,7 +5,8 @@ import { sessions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
 import { loader as exportLoader } from "~/routes/db_.$entity.export[.]csv";
-import { encodeCursor, type Cursor } from "~/domain/listing";
+import { COUNT_CAP, encodeCursor, type Cursor } from "~/domain/listing";
+import { audit } from "~/services/audit.server";
 import { ENTITIES, entityQuery } from "~/services/data-browser.server";
 import { listPage } from "~/services/listing.server";
 import { siteCookies } from "~/services/session.server";
@@ -125,6 +126,99 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
     expect((await call(exportLoader, "/db/nothing/export.csv", { entity: "nothing" })).status).toBe(404);
     expect((await call(recordsLoader, "/db/plans", { entity: "plans" }, "member")).status).toBe(403);
     expect((await call(exportLoader, "/db/plans/export.csv", { entity: "plans" }, "member")).status).toBe(403);
+  });
+
+  it("names who did each audited thing, whom they represented and from where, each opening the member's page", async () => {
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
+    await audit(
+      database.db,
+      { actorUserId: admin!.id, agentUserId: member!.id, ip: "198.51.100.77" },
+      "browser.audit-names",
+      "user",
+      member!.id,
+    );
+    const list = await (
+      await call(recordsLoader, "/db/audit_log?action=browser.audit-names", { entity: "audit_log" })
+    ).json();
+    const columns = list.columns.map((c: { key: string; label: string; member: string | null }) => [
+      c.key,
+      c.label,
+      c.member,
+    ]);
+    expect(columns).toEqual(
+      expect.arrayContaining([
+        ["actor", "Who", "actorUserId"],
+        ["agent", "Representing", "agentUserId"],
+        ["ip", "Address", null],
+      ]),
+    );
+    expect(columns.map((c: string[]) => c[0])).not.toContain("actorUserId");
+    expect(list.rows).toHaveLength(1);
+    expect(list.rows[0]).toMatchObject({
+      actor: "admin",
+      actorUserId: admin!.id,
+      agent: "member",
+      agentUserId: member!.id,
+      ip: "198.51.100.77",
+    });
+    // Filtered by the name shown, and whole in the record and the CSV.
+    const byName = await (
+      await call(recordsLoader, "/db/audit_log?actor=ADMI&action=browser.audit-names", { entity: "audit_log" })
+    ).json();
+    expect(byName.rows).toHaveLength(1);
+    const nobody = await (
+      await call(recordsLoader, "/db/audit_log?actor=nobody-here&action=browser.audit-names", { entity: "audit_log" })
+    ).json();
+    expect(nobody.rows).toHaveLength(0);
+    const id = String(list.rows[0].id);
+    const record = await (await call(recordsLoader, `/db/audit_log/${id}`, { entity: "audit_log", view: id })).json();
+    expect(
+      Object.fromEntries(record.fields.map((f: { key: string; value: string }) => [f.key, f.value])),
+    ).toMatchObject({ actor: "admin", agent: "member", ip: "198.51.100.77", actorUserId: admin!.id });
+    const csv = await (
+      await call(exportLoader, "/db/audit_log/export.csv?action=browser.audit-names", { entity: "audit_log" })
+    ).text();
+    expect(csv.split("\r\n")[0]).toContain(",Who,Representing");
+    expect(csv).toContain(",admin,member");
+  });
+
+  it("counts each kind's records on a new database, before any ANALYZE: never 'about 0' for a table with rows", async () => {
+    const index = await (await call(recordsLoader, "/db", {})).json();
+    expect(index.cap).toBe(COUNT_CAP);
+    const [users_] = (await database.executeSql("select count(*)::int as n from users")).rows as { n: number }[];
+    expect(users_!.n).toBeGreaterThan(0);
+    for (const t of index.tables as { name: string; count: { n: number; capped: boolean } }[]) {
+      const list = await (await call(recordsLoader, `/db/${t.name}`, { entity: t.name })).json();
+      expect(t.count, t.name).toEqual({ n: list.count.n, capped: false });
+    }
+    const members = index.tables.find((t: { name: string }) => t.name === "members");
+    expect(members.count).toEqual({ n: users_!.n, capped: false });
+  });
+
+  it("counts a kind up to the cap, then says more than the cap; its estimate stands only far past the cap", async () => {
+    const errors = async () =>
+      (await (await call(recordsLoader, "/db", {})).json()).tables.find(
+        (t: { name: string }) => t.name === "error_reports",
+      ).count;
+    await database.executeSql(
+      `insert into error_reports (time, href, message) select now(), '/x', 'counted ' || i from generate_series(1, ${COUNT_CAP}) as i`,
+    );
+    const exact = await errors();
+    expect(exact.capped).toBe(false);
+    expect(exact.n).toBeGreaterThanOrEqual(COUNT_CAP);
+    await database.executeSql(
+      `insert into error_reports (time, href, message) select now(), '/x', 'more ' || i from generate_series(1, ${COUNT_CAP + 500}) as i`,
+    );
+    // Never analyzed: counted past the cap, with no estimate to stand in.
+    const over = await errors();
+    expect(over).toEqual({ n: COUNT_CAP + 1, capped: true });
+    await database.executeSql("analyze error_reports");
+    const [{ n }] = (await database.executeSql("select count(*)::int as n from error_reports")).rows as [{ n: number }];
+    const estimated = await errors();
+    expect(estimated.capped).toBe(true);
+    expect(estimated.n).toBeGreaterThan(COUNT_CAP * 2);
+    expect(Math.abs(estimated.n - n)).toBeLessThan(n * 0.1);
   });
 
   /** Cursors that fit no list, or fit another sort than the one they come with. */

@@ -557,7 +557,9 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     const [flags] = await database.db.select().from(users).where(eq(users.id, id));
     expect(flags).toMatchObject({ nolCreator: true, nolTester: false });
     const after = await page();
-    const actions = (after.audit as { action: string; by: string }[]).map((a) => `${a.by} ${a.action}`);
+    const actions = (after.audit as { action: string; by: { id: string; username: string } | null }[]).map(
+      (a) => `${a.by?.username} ${a.action}`,
+    );
     expect(actions).toEqual(
       expect.arrayContaining(["admin sessions.revoke-one", "admin members.flags", "admin members.view"]),
     );

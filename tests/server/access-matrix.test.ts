@@ -64,6 +64,7 @@ const MATRIX: Row[] = [
   ["/causes", "login", 403, "setup", 200],
   ["/admin/jobs", "login", 403, "setup", 200],
   ["/admin/templates", "login", 403, "setup", 200],
+  ["/admin/settings", "login", 403, "setup", 200],
   ["/admin/templates/1", "login", 403, "setup", 200],
   ["/admin/templates/1/preview", "login", 403, "setup", 200],
   ["/admin/templates/999999", "login", 403, "setup", 404],

@@ -17,6 +17,7 @@ const PROTECTED: [path: string, routeId: string][] = [
   ["/admin", "routes/admin"],
   ["/causes", "routes/causes"],
   ["/admin/jobs", "routes/admin_.jobs"],
+  ["/admin/settings", "routes/admin_.settings"],
   ["/db", "routes/db.($entity).($view)"],
   ["/db/mail_outbox", "routes/db.($entity).($view)"],
   ["/db/audit_log", "routes/db.($entity).($view)"],

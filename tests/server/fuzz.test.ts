@@ -60,6 +60,8 @@ const FORM_TARGETS: [string, Role][] = [
   ["/admin/templates/1", "admin"],
   ["/admin/templates/1/preview", "admin"],
   ["/admin/templates/1", "member"],
+  ["/admin/settings", "admin"],
+  ["/admin/settings", "member"],
   ["/members/{memberId}", "admin"],
   ["/members", "admin"],
   ["/causes", "admin"],

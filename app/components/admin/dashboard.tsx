@@ -100,6 +100,11 @@ export function Dashboard({ data }: { data: Data }) {
         <Stat label="Failed payments (30 days)" value={n(data.failedPayments)} to="/db/payments?status=failed" />
         <Stat label="Coupons redeemed (30 days)" value={n(data.couponRedemptions)} to="/db/coupon_redemptions" />
         <Stat label="Notarizations in progress" value={n(data.notarizationsInProgress)} to="/db/notarizations" />
+        <Stat
+          label="Respondent suggestions and reassessments waiting"
+          value={n(data.respondentReviews)}
+          to="/respondents/review"
+        />
         <Stat label="Mail waiting" value={n(data.outbox.pending)} to="/db/mail_outbox?status=pending" />
         <Stat label="Mail failed" value={n(data.outbox.failed)} to="/db/mail_outbox?status=failed" />
         <Stat

@@ -34,6 +34,11 @@ function Rows<T extends { id: string | number }>({
   return rows.length ? <DataTable rows={rows} columns={columns} /> : <p>{empty}</p>;
 }
 
+/** A member named in the audit trail, opening their page; "—" for one whose account is gone. */
+function MemberLink({ member }: { member: { id: string; username: string } | null }) {
+  return member ? <Link to={`/members/${member.id}`}>{member.username}</Link> : <>—</>;
+}
+
 /** /members/{id}: everything about one member, with the admin's actions on them. */
 export function MemberDetail({ page }: { page: Page }) {
   const m = page.detail;
@@ -206,7 +211,20 @@ export function MemberDetail({ page }: { page: Page }) {
           empty="Nothing recorded yet."
           columns={[
             { header: "When", cell: (a) => formatDateTime(a.at) },
-            { header: "Who", cell: (a) => (a.as ? `${a.by} as ${a.as}` : a.by) },
+            {
+              header: "Who",
+              cell: (a) => (
+                <>
+                  <MemberLink member={a.by} />
+                  {a.as ? (
+                    <>
+                      {" as "}
+                      <MemberLink member={a.as} />
+                    </>
+                  ) : null}
+                </>
+              ),
+            },
             { header: "What", cell: (a) => a.action },
             { header: "From", cell: (a) => a.ip ?? "—" },
           ]}

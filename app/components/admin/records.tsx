@@ -118,25 +118,36 @@ function RecordList({ list }: { list: ListView }) {
           <table className="data">
             <thead>
               <tr>
-                {list.columns.map((c) => (
-                  <SortHeader key={c.key} column={c.key} label={c.label} query={query} />
-                ))}
+                {list.columns.map((c) =>
+                  c.sortable ? (
+                    <SortHeader key={c.key} column={c.key} label={c.label} query={query} />
+                  ) : (
+                    <th key={c.key} scope="col">
+                      {c.label}
+                    </th>
+                  ),
+                )}
               </tr>
             </thead>
             <tbody>
               {list.rows.map((row) => (
                 <tr key={String(row.id)}>
-                  {list.columns.map((c) => (
-                    <td key={c.key}>
-                      {c.key === list.link ? (
-                        <Link to={`/db/${list.name}/${encodeURIComponent(String(row.id))}`}>
-                          {cellText(row[c.key], c.kind)}
-                        </Link>
-                      ) : (
-                        cellText(row[c.key], c.kind)
-                      )}
-                    </td>
-                  ))}
+                  {list.columns.map((c) => {
+                    const member = c.member ? row[c.member] : null;
+                    return (
+                      <td key={c.key}>
+                        {c.key === list.link ? (
+                          <Link to={`/db/${list.name}/${encodeURIComponent(String(row.id))}`}>
+                            {cellText(row[c.key], c.kind)}
+                          </Link>
+                        ) : member && row[c.key] ? (
+                          <Link to={`/members/${encodeURIComponent(String(member))}`}>{String(row[c.key])}</Link>
+                        ) : (
+                          cellText(row[c.key], c.kind)
+                        )}
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
@@ -175,6 +186,14 @@ function MailMessage({ message: m }: { message: Extract<RecordView, { view: "mai
   );
 }
 
+/** How many records a kind holds: counted up to the cap, estimated far past it. */
+function tableCount(count: { n: number; capped: boolean }, cap: number) {
+  if (!count.capped) return `${count.n.toLocaleString("en-US")} ${count.n === 1 ? "record" : "records"}`;
+  return count.n > cap + 1
+    ? `about ${count.n.toLocaleString("en-US")} records`
+    : `more than ${cap.toLocaleString("en-US")} records`;
+}
+
 /** /db and its record views, for admins. */
 export function Records({ data }: { data: RecordView }) {
   if (data.view === "index") {
@@ -185,7 +204,7 @@ export function Records({ data }: { data: RecordView }) {
           {data.tables.map((t) => (
             <li key={t.name}>
               <Link to={`/db/${t.name}`}>{t.title}</Link>
-              {t.about !== null ? <span className="muted"> · about {t.about.toLocaleString("en-US")}</span> : null}
+              <span className="muted"> · {tableCount(t.count, data.cap)}</span>
             </li>
           ))}
         </ul>

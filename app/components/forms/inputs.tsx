@@ -18,10 +18,13 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 
 type Meta = FieldMetadata<unknown>;
 
-/** What a form's hook takes: the action's last answer, the first values, the form's id. */
+/**
+ * What a form's hook takes: the action's last answer, the first values (a fieldset's as an
+ * object by its fields' names), the form's id.
+ */
 export type ServerFormOptions = {
   lastResult?: SubmissionResult<string[]> | null;
-  defaultValue?: Partial<Record<string, string | string[]>>;
+  defaultValue?: Partial<Record<string, string | string[] | Record<string, string>>>;
   id?: string;
 };
 
