@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Community links" }];
 /** /admin/settings (admins): the community's invite link and the causes' community spaces. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
-  return json(await communityLinks(services.db), { headers: { "Cache-Control": "no-store" } });
+  return json(await communityLinks(services), { headers: { "Cache-Control": "no-store" } });
 }
 
 /** Saves the links; bad addresses come back beside their fields and nothing is saved. Audited. */

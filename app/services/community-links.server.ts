@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import type { Database } from "~/db/client.server";
 import { settings } from "~/db/schema";
 import type { CommunityLinksForm } from "~/domain/community-links";
 import { invalid } from "~/domain/errors";
@@ -14,8 +13,8 @@ import type { Viewer } from "./session.server";
  */
 
 /** The links as they are, and the causes a space can be given to. */
-export async function communityLinks(db: Database) {
-  const catalogue = await getCauseCatalogue(db);
+export async function communityLinks(services: Pick<AppServices, "db" | "logger">) {
+  const catalogue = await getCauseCatalogue(services);
   return {
     mnInviteLink: catalogue.mnInviteLink,
     mightyLinks: catalogue.mightyLinks,
@@ -30,7 +29,7 @@ export async function communityLinks(db: Database) {
  * the catalogue does not have is refused and nothing changes. Audited with what was before.
  */
 export async function saveCommunityLinks(services: AppServices, viewer: Viewer, form: CommunityLinksForm) {
-  const before = await communityLinks(services.db);
+  const before = await communityLinks(services);
   const known = new Set(before.causes.map((c) => c.code));
   const unknown = Object.keys(form.mightyLinks).filter((code) => !known.has(code));
   if (unknown.length > 0) throw invalid(`No cause has the code ${unknown.join(", ")}`);
