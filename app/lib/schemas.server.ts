@@ -10,6 +10,7 @@ export * from "~/domain/billing-account";
 export * from "~/domain/cause-admin";
 export * from "~/domain/checkout-form";
 export * from "~/domain/contact";
+export * from "~/domain/credits";
 export * from "~/domain/coupon-forms";
 export * from "~/domain/documents/templates";
 export * from "~/domain/form-entries";

@@ -24,7 +24,7 @@ function replyOf(lastResult: Reply, intent: BillingIntent): Reply {
 }
 
 /** /profile/billing: the membership, the card on file, what the member may change, and the payments. */
-export function BillingView({ data, lastResult }: { data: Data; lastResult: Reply }) {
+export function BillingView({ data, lastResult, oneOff }: { data: Data; lastResult: Reply; oneOff?: ReactNode }) {
   const membership = data.membership;
   const pastDue = membership?.status === "PAST_DUE";
   const updateCard = membership?.actions.updateCard ? (
@@ -81,6 +81,7 @@ export function BillingView({ data, lastResult }: { data: Data; lastResult: Repl
       {membership?.actions.cancel ? (
         <CancelForm membership={membership} lastResult={replyOf(lastResult, "cancel")} />
       ) : null}
+      {oneOff}
       <h2>Payments</h2>
       <PaymentTable payments={data.payments} receiptPath={receiptPath} />
     </section>
