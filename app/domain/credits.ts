@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GRANT_MAX } from "./credit-text";
 import { safeRedirectPath } from "./guard";
 import { wholeNumber } from "./whole-numbers";
 
@@ -8,30 +9,7 @@ import { wholeNumber } from "./whole-numbers";
  * the notary refuses the document or the member deletes it before the notary has started.
  */
 
-export type CreditReason = "purchase" | "grant" | "spend" | "refund";
-
-export const NO_CREDIT_MESSAGE = "You have no notarize credit left: buy one to notarize this notice.";
-export const SPEND_PENDING_MESSAGE =
-  "This notice is being sent to the notary already: wait a moment, then refresh the page.";
-
-/** "1 notarize credit", "3 notarize credits". */
-export function creditsText(count: number): string {
-  return `${count} notarize credit${count === 1 ? "" : "s"}`;
-}
-
-/** What a line of the credit history says. */
-export function creditReasonText(reason: CreditReason, refunded: boolean): string {
-  switch (reason) {
-    case "purchase":
-      return "Bought";
-    case "grant":
-      return "Granted by an admin";
-    case "spend":
-      return refunded ? "Notarize (given back)" : "Notarize";
-    case "refund":
-      return "Given back";
-  }
-}
+export * from "./credit-text";
 
 /**
  * A notarization's credit is given back on deletion only while the notary has not started on
@@ -40,8 +18,6 @@ export function creditReasonText(reason: CreditReason, refunded: boolean): strin
 export function refundableOnDelete(status: string | null): boolean {
   return status === "draft" || status === "sent";
 }
-
-export const GRANT_MAX = 100;
 
 /** An admin's grant on a member's page: how many, and why (kept in the history and the audit log). */
 export const grantCreditsSchema = z.object({
@@ -61,5 +37,3 @@ export function creditReturnPath(value: unknown): string | null {
   const path = safeRedirectPath(value, "");
   return path.length <= 500 && /^\/nol\/[^?#]*\/notarize(\?[^#]*)?$/.test(path) ? path : null;
 }
-
-export const CREDIT_READY_MESSAGE = "Thank you: your notarize credit is ready. Notarize online spends it.";

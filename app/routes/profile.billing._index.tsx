@@ -3,7 +3,6 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { randomUUID } from "node:crypto";
 import { BillingView } from "~/components/billing/account";
-import { CreditHistory, OneOffForm } from "~/components/billing/credits";
 import { lastResultOf } from "~/components/forms/fields";
 import type { AppServices } from "~/context";
 import { formatDate } from "~/lib/format";
@@ -11,8 +10,6 @@ import { pageRedirect } from "~/lib/http.server";
 import { billingActionSchema, type BillingAction } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { billingPage } from "~/services/billing/account.server";
-import { creditSummary } from "~/services/billing/credits.server";
-import { oneOffOffer } from "~/services/billing/subscription-page.server";
 import {
   cancelMembership,
   changeMembershipPlan,
@@ -28,9 +25,7 @@ export const meta: MetaFunction = () => [{ title: "Billing and payments" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireMember(request, context);
   const billing = await billingPage(services, viewer, randomUUID());
-  const credits = await creditSummary(services.db, viewer.member.id);
-  const offer = await oneOffOffer(services, randomUUID());
-  return json({ billing, credits, offer }, { headers: { "Cache-Control": "no-store" } });
+  return json({ billing }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -66,17 +61,6 @@ async function billingAction(
 }
 
 export default function ProfileBilling() {
-  const { billing, credits, offer } = useLoaderData<typeof loader>();
-  return (
-    <BillingView
-      data={billing}
-      lastResult={lastResultOf(useActionData<typeof action>())}
-      oneOff={
-        <>
-          <CreditHistory balance={credits.balance} history={credits.history} />
-          <OneOffForm offer={offer} id="one-off" />
-        </>
-      }
-    />
-  );
+  const { billing } = useLoaderData<typeof loader>();
+  return <BillingView data={billing} lastResult={lastResultOf(useActionData<typeof action>())} />;
 }

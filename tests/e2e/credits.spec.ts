@@ -2,9 +2,9 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { payWithCard } from "./new-member";
 
-/** A member's balance as their profile's billing page shows it. */
+/** A member's balance as their profile's credits page shows it. */
 async function balanceOn(page: Page): Promise<number> {
-  await page.goto("/profile/billing");
+  await page.goto("/profile/credits");
   const text = await page.getByTestId("credit-balance").textContent();
   return Number(/^(\d+) notarize credit/.exec(text ?? "")?.[1]);
 }
@@ -55,12 +55,17 @@ test.describe("a subscribed member gives and buys", () => {
     }).toPass({ timeout: 20_000 });
   });
 
-  test("without JavaScript buys a notarize credit from the profile's billing page", async ({ browser, signIn }) => {
+  test("without JavaScript buys a notarize credit from the profile's billing and credits pages", async ({
+    browser,
+    signIn,
+  }) => {
     test.setTimeout(60_000);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await signIn("member", page);
     const before = await balanceOn(page);
+    await page.goto("/profile/billing");
+    await page.getByRole("link", { name: "Notarize credits and donations" }).click();
     const form = page.getByRole("form", { name: "Give a donation or buy a notarize credit" });
     await form.getByRole("radio", { name: /^Notarize credit/ }).check();
     await form.getByRole("button", { name: "Continue to payment" }).click();
@@ -123,7 +128,7 @@ test("notarizing spends a credit: a member without one buys it, comes back to th
   await expect(page.getByTestId("notarize-status")).toHaveText("Not notarized");
   await expect(page.getByTestId("credit-balance")).toHaveText("1 notarize credit");
 
-  await page.goto("/profile/billing");
+  await page.goto("/profile/credits");
   const history = page.getByRole("table", { name: "Credit history" });
   await expect(history.getByRole("row", { name: /Bought/ })).toHaveCount(1);
   await expect(history.getByRole("row", { name: /Notarize \(given back\)/ })).toHaveCount(1);

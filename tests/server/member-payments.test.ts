@@ -119,7 +119,7 @@ describe("a subscribed member's one-off payments with PAYMENTS=stripe", () => {
       expect(webhook.status).toBe(200);
       await webhook.arrayBuffer();
     }
-    const billing = await request("/profile/billing");
+    const billing = await request("/profile/credits");
     const html = await pageText(billing);
     expect(html).toMatch(/You have <strong[^>]*>1 notarize credit<\/strong>/);
   });

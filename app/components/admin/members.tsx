@@ -1,6 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { CreditHistory } from "~/components/billing/credits";
-import { GRANT_MAX } from "~/domain/credits";
+import { GRANT_MAX } from "~/domain/credit-text";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RecordPage } from "~/components/admin/record-page";

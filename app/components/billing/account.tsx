@@ -16,6 +16,9 @@ type Data = SerializeFrom<BillingPage>;
 type Membership = NonNullable<Data["membership"]>;
 type Reply = SubmissionResult<string[]> | undefined;
 
+/** Where a member buys notarize credits, gives a donation, and sees their credits' history. */
+export const CREDITS_PAGE = "/profile/credits";
+
 export const receiptPath = (id: string) => `/profile/billing/receipts/${id}`;
 
 /** An action's answer belongs to the form that sent it: each form shows only its own errors. */
@@ -24,7 +27,7 @@ function replyOf(lastResult: Reply, intent: BillingIntent): Reply {
 }
 
 /** /profile/billing: the membership, the card on file, what the member may change, and the payments. */
-export function BillingView({ data, lastResult, oneOff }: { data: Data; lastResult: Reply; oneOff?: ReactNode }) {
+export function BillingView({ data, lastResult }: { data: Data; lastResult: Reply }) {
   const membership = data.membership;
   const pastDue = membership?.status === "PAST_DUE";
   const updateCard = membership?.actions.updateCard ? (
@@ -81,7 +84,9 @@ export function BillingView({ data, lastResult, oneOff }: { data: Data; lastResu
       {membership?.actions.cancel ? (
         <CancelForm membership={membership} lastResult={replyOf(lastResult, "cancel")} />
       ) : null}
-      {oneOff}
+      <p>
+        <Link to={CREDITS_PAGE}>Notarize credits and donations</Link>
+      </p>
       <h2>Payments</h2>
       <PaymentTable payments={data.payments} receiptPath={receiptPath} />
     </section>

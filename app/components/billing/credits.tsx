@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { creditsText, NO_CREDIT_MESSAGE } from "~/domain/credits";
+import { creditsText, NO_CREDIT_MESSAGE } from "~/domain/credit-text";
 import { formatMoney } from "~/lib/format";
 import type { CreditLine } from "~/services/billing/credits.server";
 import type { OneOffOffer } from "~/services/billing/subscription-page.server";
