@@ -46,6 +46,8 @@ export type AppConfig = {
   proofWebhookSecret: string | undefined;
   /** What one notarization costs, in cents: the `cost` a notice's notarization records (spec §3). */
   notarizeCostCents: number;
+  /** Notarizing costs money: each notarize spends one notarize credit (NOTARIZE_CREDITS, else the demo's mode). */
+  notarizeNeedsCredit: boolean;
   sessionSecret: string;
   stateSecret: string;
   statePrivateKey: string;
@@ -171,6 +173,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     proofApiBase: env.PROOF_API_BASE ?? PROOF_HOSTS[env.PROOF_ENVIRONMENT],
     proofWebhookSecret: env.PROOF_WEBHOOK_SECRET,
     notarizeCostCents: env.NOTARIZE_COST_CENTS,
+    notarizeNeedsCredit: env.NOTARIZE_CREDITS ?? env.DEMO,
     sessionSecret: secrets.SESSION_SECRET,
     stateSecret: secrets.STATE_SECRET,
     statePrivateKey: secrets.STATE_PRIVATE_KEY,

@@ -124,6 +124,8 @@ export const envSchema = z
     // A secret is taken as written: spaces are part of it.
     PROOF_WEBHOOK_SECRET: omittable(z.string(), { trim: false }),
     NOTARIZE_COST_CENTS: wholeNumber(0, 100_000_000, "2500"),
+    /** Whether each notarize spends one of the member's notarize credits; unset: as the demo's mode. */
+    NOTARIZE_CREDITS: omittable(booleanFlag),
     FORMS: z
       .enum(["builtin", "cognito"], {
         errorMap: () => ({ message: "must be builtin or cognito" }),

@@ -350,6 +350,8 @@ export const checkouts = pgTable(
     failureMessage: text("failure_message"),
     subscriptionId: uuid("subscription_id"),
     paymentId: uuid("payment_id"),
+    /** A page of this site to go back to once paid (the notarize page that asked for a credit). */
+    returnPath: text("return_path"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -489,6 +491,58 @@ export const payments = pgTable(
     index("payments_user_idx").on(t.userId, t.createdAt),
     index("payments_email_idx").on(sql`lower(${t.email})`),
     uniqueIndex("payments_provider_key").on(t.provider, t.providerRef),
+  ],
+);
+
+/**
+ * A member's notarize credits: the balance, which the constraint keeps from going below zero
+ * (a spend is one conditional update, so two at once spend at most what is there).
+ */
+export const creditAccounts = pgTable(
+  "credit_accounts",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    balance: integer("balance").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("credit_accounts_balance_not_negative", sql`${t.balance} >= 0`)],
+);
+
+/** Each change of a member's credits, written with the balance's change in one transaction. */
+export const creditEntries = pgTable(
+  "credit_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    reason: text("reason", { enum: ["purchase", "grant", "spend", "refund"] }).notNull(),
+    /** The payment a purchase comes from: one purchase per payment. */
+    paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    /** The notice a spend (or its refund) notarizes, and the notary's transaction once made. */
+    noticeId: integer("notice_id").references((): AnyPgColumn => notices.id, { onDelete: "set null" }),
+    nzId: text("nz_id"),
+    /** A spend given back: set once, in the transaction that writes the refund. */
+    refunded: boolean("refunded").notNull().default(false),
+    /** Who granted it (an admin), or who spent it. */
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("credit_entries_delta_not_zero", sql`${t.delta} <> 0`),
+    index("credit_entries_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("credit_entries_purchase_key")
+      .on(t.paymentId)
+      .where(sql`${t.reason} = 'purchase'`),
+    // One spend at a time per notice until the notary's transaction is made or the spend given back.
+    uniqueIndex("credit_entries_pending_spend_key")
+      .on(t.noticeId)
+      .where(sql`${t.reason} = 'spend' and ${t.nzId} is null and not ${t.refunded}`),
+    index("credit_entries_nz_idx").on(t.nzId),
   ],
 );
 

@@ -13,6 +13,8 @@ import {
   directoryRespondents,
   couponPlans,
   coupons,
+  creditAccounts,
+  creditEntries,
   documentTemplates,
   plans,
   settings,
@@ -33,6 +35,9 @@ export const DEMO_USERS = [
 ] as const;
 
 export const DEMO_COUNTRY = "US";
+
+/** The demo creator's notarize credits. */
+export const DEMO_CREDITS = 50;
 
 const DEMO_COUNTRIES = [
   { code: "US", name: "United States" },
@@ -260,6 +265,20 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         })),
       )
       .returning({ id: users.id, username: users.username, needsSetup: users.needsSetup });
+
+    // The creator notarizes where notarizing costs credits; the others start without any.
+    const creditHolders = inserted.filter((u) => u.username === "creator");
+    if (creditHolders.length > 0) {
+      await tx.insert(creditAccounts).values(creditHolders.map((u) => ({ userId: u.id, balance: DEMO_CREDITS })));
+      await tx.insert(creditEntries).values(
+        creditHolders.map((u) => ({
+          userId: u.id,
+          delta: DEMO_CREDITS,
+          reason: "grant" as const,
+          note: "Demo credits",
+        })),
+      );
+    }
 
     // The members who finished setup pay the supporter plan through the payments sandbox,
     // which keeps its side of each subscription (their profile's billing actions work). It

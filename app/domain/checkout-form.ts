@@ -28,6 +28,8 @@ export const checkoutFormSchema = checkoutChoiceSchema.extend({
     .regex(/^[\w-]*$/, "Enter the offer code as it was given: letters, digits and -")
     .optional(),
   email: z.string().trim().max(254).email("Enter an e-mail address such as name@example.org").optional(),
+  /** The notarize page a credit is bought from, to go back to once paid. */
+  returnTo: z.string().trim().max(500).optional(),
 });
 
 /** The sandbox's card form, labelled as Stripe's Payment Element labels its fields. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeSetupSteps, nextSetupStep, resumeSetupStep } from "./setup";
+import { activeSetupSteps, nextSetupStep, resumeSetupStep, setupDestination } from "./setup";
 
 describe("setup steps", () => {
   it("runs profile then membership", () => {
@@ -18,5 +18,26 @@ describe("setup steps", () => {
     expect(resumeSetupStep("membership", { free: false })).toBe("membership");
     expect(resumeSetupStep(null, { free: false })).toBe("profile");
     expect(resumeSetupStep("bogus", { free: false })).toBe("profile");
+  });
+});
+
+describe("setupDestination", () => {
+  const paid = { free: false };
+  it.each([
+    // [address step, recorded step, where it leads] — steps are taken in order, a done one may be opened again
+    [undefined, "profile", { redirect: "/setup/profile" }],
+    ["profile", "profile", { step: "profile" }],
+    ["membership", "profile", { redirect: "/setup/profile" }],
+    [undefined, "membership", { redirect: "/setup/membership" }],
+    ["membership", "membership", { step: "membership" }],
+    // spec §2.4 "plus the profile": a member on the membership step still reaches their profile
+    ["profile", "membership", { step: "profile" }],
+    ["bogus", "membership", { redirect: "/setup/membership" }],
+  ] as const)("/setup/%s with the step %s recorded → %j", (code, recorded, expected) => {
+    expect(setupDestination(code, { needsSetup: true, setupStep: recorded }, paid)).toEqual(expected);
+  });
+
+  it("sends a member whose setup is done home", () => {
+    expect(setupDestination("profile", { needsSetup: false, setupStep: null }, paid)).toEqual({ redirect: "/" });
   });
 });

@@ -55,7 +55,9 @@ export type SetupPage = {
 
 /**
  * Where a setup address leads: a member whose setup is done goes home; steps are taken in
- * order, so any other step than the one to resume goes to that one.
+ * order, so a step not reached yet (or no step) goes to the one to resume. A step already
+ * done may be opened again: the profile step is the profile of a member still in setup,
+ * whom the guard keeps off /profile (spec §2.3, §2.4 "plus the profile").
  */
 export function setupDestination(
   code: string | undefined,
@@ -63,8 +65,11 @@ export function setupDestination(
   ctx: SetupContext,
 ): { step: SetupStepId } | { redirect: string } {
   if (!member.needsSetup) return { redirect: "/" };
+  const steps = activeSetupSteps(ctx).map((step) => step.id);
   const resume = resumeSetupStep(member.setupStep, ctx);
-  return code === resume ? { step: resume } : { redirect: `/setup/${resume}` };
+  const reached = steps.slice(0, steps.indexOf(resume) + 1);
+  const asked = reached.find((step) => step === code);
+  return asked ? { step: asked } : { redirect: `/setup/${resume}` };
 }
 
 export const profileStepSchema = z.object({

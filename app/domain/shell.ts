@@ -15,6 +15,12 @@ export function subscriptionWarning(session: { needsSetup: boolean; sub_status: 
   return session.sub_status;
 }
 
+/**
+ * The profile of a member still in setup: setup's profile step, where name and country are
+ * kept; the guard keeps such a member off /profile (spec §2.3), setup lets them back to it.
+ */
+export const SETUP_PROFILE_PATH = "/setup/profile";
+
 /** "a link to continue signup (no user id yet) or setup (user id present)". */
 export function continueSetupPath(session: { user_id: string | null }): "/setup" | "/signup" {
   return session.user_id ? "/setup" : "/signup";

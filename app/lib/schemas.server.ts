@@ -11,6 +11,7 @@ export * from "~/domain/cause-admin";
 export * from "~/domain/community-links";
 export * from "~/domain/checkout-form";
 export * from "~/domain/contact";
+export * from "~/domain/credits";
 export * from "~/domain/coupon-forms";
 export * from "~/domain/documents/templates";
 export * from "~/domain/form-entries";

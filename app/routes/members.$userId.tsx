@@ -4,7 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { MemberDetail } from "~/components/admin/members";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
-import { memberActionSchema, userIdSchema } from "~/lib/schemas.server";
+import { creditsText, grantCreditsSchema, memberActionSchema, userIdSchema } from "~/lib/schemas.server";
+import { grantCredits } from "~/services/billing/credits.server";
 import { readForm } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
@@ -39,7 +40,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = memberId(params);
   const { member, message } = await withPageErrors(async () => {
     const found = await memberDetail(services.db, id);
-    const parsed = memberActionSchema.safeParse(Object.fromEntries(await readForm(request)));
+    const values = Object.fromEntries(await readForm(request));
+    if (values.intent === "grant-credits") {
+      const grant = grantCreditsSchema.safeParse(values);
+      if (!grant.success) throw invalid(grant.error.issues[0]!.message, grant.error.flatten().fieldErrors);
+      const balance = await grantCredits(services, viewer, found.id, grant.data);
+      const message = `${creditsText(grant.data.count)} granted to ${found.username}, who now has ${balance}.`;
+      return { member: found, message };
+    }
+    const parsed = memberActionSchema.safeParse(values);
     if (!parsed.success) throw invalid("Unknown action");
     const form = parsed.data;
     switch (form.intent) {

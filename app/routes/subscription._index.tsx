@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await optionalViewer(request, context);
   const { submission } = await parseSubmission(request, checkoutFormSchema);
   if (submission.status !== "success") return replyWith(submission);
-  const { attempt, planId, amount, coupon, email } = submission.value;
+  const { attempt, planId, amount, coupon, email, returnTo } = submission.value;
   return withFormErrors(submission, async () => {
     if (!viewer && !email)
       throw invalid("Enter your e-mail for the receipt", { email: ["Enter your e-mail for the receipt"] });
@@ -34,6 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       donationCents: amountToCents(amount),
       couponSlug: coupon || null,
       email: email ?? null,
+      returnPath: returnTo ?? null,
     });
     const init = started.setCookie ? { headers: { "Set-Cookie": started.setCookie } } : undefined;
     return pageRedirect(request, started.next, init);

@@ -3,7 +3,9 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ReturnView } from "~/components/billing/checkout-pages";
 import { checkoutQuerySchema } from "~/lib/schemas.server";
-import { notFoundPage, withPageErrors } from "~/lib/http.server";
+import { notFoundPage, pageRedirect, withPageErrors } from "~/lib/http.server";
+import { CREDIT_READY_MESSAGE } from "~/lib/schemas.server";
+import { flashHeader } from "~/services/flash.server";
 import { ownCheckout, returnPage } from "~/services/billing/pages.server";
 import { optionalViewer } from "~/services/session.server";
 
@@ -18,9 +20,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!query.success) notFoundPage();
   const { viewer, services } = await optionalViewer(request, context);
   const checkout = await ownCheckout(services, request, viewer, query.data.checkout).catch(() => notFoundPage());
-  return json(await withPageErrors(() => returnPage(services, checkout, viewer)), {
-    headers: { "Cache-Control": "no-store" },
-  });
+  const page = await withPageErrors(() => returnPage(services, checkout, viewer));
+  // A credit bought from a notarize page: back to the notice it was bought for.
+  if (page.returnTo) {
+    const flash = await flashHeader(services.config, { kind: "success", message: CREDIT_READY_MESSAGE });
+    return pageRedirect(request, page.returnTo, { headers: { "Set-Cookie": flash } });
+  }
+  return json(page, { headers: { "Cache-Control": "no-store" } });
 }
 
 export default function PaymentIntent() {

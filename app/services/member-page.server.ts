@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { creditSummary } from "./billing/credits.server";
 import { alias } from "drizzle-orm/pg-core";
 import type { AppServices } from "~/context";
 import {
@@ -110,6 +111,7 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
   const features = await featuresOf(db, id, null);
   await audit(db, actorOf(admin), "members.view", "user", id);
   return {
+    credits: await creditSummary(db, id),
     detail: { ...detail, lastSeenAt: iso(member.lastSeenAt) },
     flags: { nolCreator: member.nolCreator, nolTester: member.nolTester, admin: member.admin },
     billing,

@@ -50,6 +50,7 @@ test.describe("accessibility", () => {
     "/",
     "/profile",
     "/profile/billing",
+    "/profile/credits",
     "/community-group-pending",
     "/members",
     "/admin",

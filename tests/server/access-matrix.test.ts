@@ -32,6 +32,7 @@ const MATRIX: Row[] = [
   ["/loading", "login", 200, "setup", 200],
   ["/profile", "login", 200, "setup", 200],
   ["/profile/billing", "login", 200, "setup", 200],
+  ["/profile/credits", "login", 200, "setup", 200],
   ["/profile/unknown", "login", 404, "setup", 404],
   ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "login", 404, "setup", 404],
   ["/profile/billing/receipts/not-a-payment", "login", 404, "setup", 404],

@@ -1,4 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
+import { CreditHistory } from "~/components/billing/credits";
+import { GRANT_MAX } from "~/domain/credit-text";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RecordPage } from "~/components/admin/record-page";
@@ -91,6 +93,22 @@ export function MemberDetail({ page }: { page: Page }) {
         </Form>
       </RecordPage>
       <MemberBilling billing={page.billing} />
+      <Section id="member-credits" title="Notarize credits">
+        <CreditHistory balance={page.credits.balance} history={page.credits.history} owner="The member has" />
+        <Form method="post" className="form" aria-label="Grant notarize credits">
+          <div className="field">
+            <label htmlFor="grant-count">Credits to grant</label>
+            <input id="grant-count" name="count" type="number" min={1} max={GRANT_MAX} defaultValue={1} required />
+          </div>
+          <div className="field">
+            <label htmlFor="grant-note">Why (kept in the member's history and the audit log)</label>
+            <input id="grant-note" name="note" maxLength={200} required />
+          </div>
+          <SubmitButton name="intent" value="grant-credits" pendingText="Granting…">
+            Grant credits
+          </SubmitButton>
+        </Form>
+      </Section>
       <Section id="member-coupons" title="Coupons redeemed">
         <Rows
           rows={page.coupons}

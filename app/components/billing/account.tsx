@@ -16,6 +16,9 @@ type Data = SerializeFrom<BillingPage>;
 type Membership = NonNullable<Data["membership"]>;
 type Reply = SubmissionResult<string[]> | undefined;
 
+/** Where a member buys notarize credits, gives a donation, and sees their credits' history. */
+export const CREDITS_PAGE = "/profile/credits";
+
 export const receiptPath = (id: string) => `/profile/billing/receipts/${id}`;
 
 /** An action's answer belongs to the form that sent it: each form shows only its own errors. */
@@ -81,6 +84,9 @@ export function BillingView({ data, lastResult }: { data: Data; lastResult: Repl
       {membership?.actions.cancel ? (
         <CancelForm membership={membership} lastResult={replyOf(lastResult, "cancel")} />
       ) : null}
+      <p>
+        <Link to={CREDITS_PAGE}>Notarize credits and donations</Link>
+      </p>
       <h2>Payments</h2>
       <PaymentTable payments={data.payments} receiptPath={receiptPath} />
     </section>

@@ -33,31 +33,32 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
   const [form, fields] = useSchemaForm(() => import("~/domain/checkout-form").then((m) => m.checkoutFormSchema), {
     lastResult,
     defaultValue: {
-      planId: data.chosen ?? data.plans[0]?.plan.id ?? "",
+      planId:
+        data.chosen ??
+        (data.membership ? data.plans.find((entry) => entry.plan.kind !== "subscription") : data.plans[0])?.plan.id ??
+        "",
       attempt: data.attempt,
       coupon: data.coupon?.slug ?? "",
       email: data.email ?? "",
     },
   });
   const chosen = fields.planId.value ?? fields.planId.initialValue;
-  if (data.membership) {
-    return (
-      <Card
-        id="subscription-title"
-        title="Membership"
-        lead={`You have the ${data.membership.plan} (${data.membership.status.toLowerCase()}).`}
-      >
-        <p>
-          Change your plan, your card or cancel from <Link to="/profile/billing">your profile</Link>.
-        </p>
-      </Card>
-    );
-  }
+  // A member with a membership may still give a donation or buy a notarize credit at any time.
+  const offered = data.membership ? data.plans.filter((entry) => entry.plan.kind !== "subscription") : data.plans;
+  const lead = data.membership ? (
+    <>
+      You have the {data.membership.plan} ({data.membership.status.toLowerCase()}). Change your plan, your card or
+      cancel from <Link to="/profile/billing">your profile</Link>. You can also give a donation or buy a notarize
+      credit; your membership stays as it is.
+    </>
+  ) : (
+    "Choose a membership, or give a donation. You enter your card on the next page."
+  );
   return (
     <FormCard
       id="subscription-title"
       title="Membership"
-      lead="Choose a membership, or give a donation. You enter your card on the next page."
+      lead={lead}
       form={form}
       submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >
@@ -68,8 +69,8 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
       ) : null}
       <input type="hidden" name={fields.attempt.name} value={data.attempt} />
       <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
-        <legend>Membership</legend>
-        {data.plans.map((entry) => {
+        <legend>{data.membership ? "Donation or credit" : "Membership"}</legend>
+        {offered.map((entry) => {
           const price = priceText(entry);
           const needsAccount = entry.plan.kind === "subscription" && !data.signedIn;
           return (

@@ -1,7 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
-import { continueSetupPath } from "~/domain/shell";
+import { continueSetupPath, SETUP_PROFILE_PATH } from "~/domain/shell";
 import type { loader as rootLoader } from "~/root";
 import type { loader as homeLoader } from "~/routes/_index";
 
@@ -104,7 +104,7 @@ export function Home() {
         )}
         {home?.member ? <MemberNext next={home.member} /> : null}
         <div className="actions">
-          <Link className="button" to="/profile">
+          <Link className="button" to={session.needsSetup ? SETUP_PROFILE_PATH : "/profile"}>
             Your profile
           </Link>
           {session.admin ? (

@@ -1,6 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useReducer, useRef, useState, type FormEvent } from "react";
+import { NotarizeCredits } from "~/components/billing/credits";
 import { DocumentDisclaimer } from "~/components/documents/disclaimer";
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
@@ -50,6 +51,7 @@ export function NotarizePageView({ data, outcome }: { data: Data; outcome: Notar
         it with an online notary; the notarized PDF is then yours to download and mail. Notarizing online costs{" "}
         <strong>{data.cost}</strong> per notice.
       </p>
+      {data.credits ? <NotarizeCredits balance={data.credits.balance} offer={data.credits.offer} /> : null}
       {data.versions.length === 0 ? (
         <p>
           You have no notices for this cause yet. <Link to={data.causeHref}>Start one</Link>.
@@ -98,6 +100,7 @@ function useNotarizeFlow(chosen: Chosen, causeCode: string) {
   );
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [scripted, setScripted] = useState(false);
+  const revalidator = useRevalidator();
   useEffect(() => setScripted(true), []);
 
   const loadNotices = async () => {
@@ -174,6 +177,8 @@ function useNotarizeFlow(chosen: Chosen, causeCode: string) {
       return;
     }
     dispatch(event);
+    // A create or a delete may spend or give back a credit: the page's count as it is now.
+    revalidator.revalidate();
   };
 
   // "Refresh of the notarize status runs when the current notice first gets an nz_id."

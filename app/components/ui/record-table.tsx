@@ -3,10 +3,19 @@ import type { ReactNode } from "react";
 export type Column<T> = { header: string; cell: (row: T) => ReactNode };
 
 /** A scrollable table of rows, one column per `Column`. */
-export function DataTable<T extends { id: string | number }>({ rows, columns }: { rows: T[]; columns: Column<T>[] }) {
+export function DataTable<T extends { id: string | number }>({
+  rows,
+  columns,
+  caption,
+}: {
+  rows: T[];
+  columns: Column<T>[];
+  caption?: string;
+}) {
   return (
     <div className="table-scroll">
       <table className="data">
+        {caption ? <caption>{caption}</caption> : null}
         <thead>
           <tr>
             {columns.map((c) => (

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { billingCustomers, checkouts, payments } from "~/db/schema";
 import type { IntentStatus } from "~/providers/payments/types";
+import { claimCredits } from "./credits.server";
 import { callProvider, type CheckoutRow } from "./checkout.server";
 import { deliverSandboxEvents } from "./sandbox.server";
 
@@ -71,6 +72,11 @@ export async function claimPayments(services: AppServices, userId: string, email
     .set({ userId })
     .where(and(isNull(payments.userId), matches(payments.email)))
     .returning({ id: payments.id });
+  await claimCredits(
+    services.db,
+    userId,
+    claimed.map((payment) => payment.id),
+  );
   await services.db
     .update(checkouts)
     .set({ userId })

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { billingCustomers, checkouts, coupons, plans, subscriptions } from "~/db/schema";
 import { quote } from "~/domain/billing";
+import { creditReturnPath } from "~/domain/credits";
 import { conflict, DomainError, invalid, notFound, unauthorized, unavailable } from "~/domain/errors";
 import { providerErrorCode } from "~/providers/errors";
 import type { PricedPlan, ProviderCoupon } from "~/providers/payments/types";
@@ -113,6 +114,8 @@ export type CheckoutInput = {
   planId: string;
   donationCents: number | null;
   couponSlug: string | null;
+  /** A notarize page a credit is bought from: the return page sends the member back to it. */
+  returnPath?: string | null;
 };
 
 export function pricedPlan(plan: PlanRow, amountCents: number): PricedPlan {
@@ -196,6 +199,7 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
       currency: price.currency,
       provider: provider.name,
       providerCustomerId: customerRef,
+      returnPath: plan.kind === "credit" ? creditReturnPath(input.returnPath) : null,
     })
     .onConflictDoNothing()
     .returning();

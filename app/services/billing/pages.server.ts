@@ -162,6 +162,8 @@ export type ReturnPage = {
   retry: string | null;
   /** A visitor's donation: signing up with the same e-mail keeps it with the account. */
   claimWith: string | null;
+  /** A credit bought from a notarize page, paid: the page to go back to. */
+  returnTo: string | null;
 };
 
 export async function returnPage(
@@ -178,6 +180,7 @@ export async function returnPage(
         ? checkoutPath(CARD_PAGE, checkout)
         : null,
     claimWith: !viewer && outcome.status !== "failed" ? checkout.email : null,
+    returnTo: viewer && outcome.status === "succeeded" ? checkout.returnPath : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { billingCustomers, checkouts, couponRedemptions, coupons, payments, users } from "~/db/schema";
+import { creditPurchase } from "./credits.server";
 import type { CardUpdateData, PaymentData, PaymentEvent, RefundData } from "~/providers/payments/types";
 
 /**
@@ -51,6 +52,7 @@ export async function applyPaymentSucceeded(
     .onConflictDoNothing()
     .returning({ id: payments.id });
   if (!payment) return;
+  await creditPurchase(tx, { id: payment.id, userId: checkout.userId, kind: checkout.kind });
   await settleCheckout(tx, checkout, { paymentId: payment.id });
   if (data.card && data.customerRef) await rememberCard(tx, provider, data.customerRef, data.card);
   after.receipts.push(payment.id);

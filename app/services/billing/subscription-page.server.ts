@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { plans } from "~/db/schema";
 import { siteCookies, type Viewer } from "../session.server";
+import { formatMoney } from "~/lib/format";
 import { billingCatalogue, type Catalogue } from "./catalogue.server";
 import { liveSubscription, startCheckout } from "./checkout.server";
 import { checkoutPagePath, rememberVisitorCheckout } from "./pages.server";
@@ -15,6 +16,36 @@ export type SubscriptionPageData = Catalogue & {
   /** The member's membership in force: the page then points to the profile instead. */
   membership: { plan: string; status: string } | null;
 };
+
+/** A one-off payment a member may make at any time: a donation of their choice or a notarize credit. */
+export type OneOffOffer = {
+  attempt: string;
+  plans: { id: string; title: string; kind: "donation" | "credit"; price: string | null }[];
+  donation: { minCents: number; maxCents: number };
+  /** The notarize page a credit is bought from, to go back to once paid. */
+  returnTo: string | null;
+};
+
+export async function oneOffOffer(
+  services: AppServices,
+  attempt: string,
+  returnTo: string | null = null,
+): Promise<OneOffOffer> {
+  const catalogue = await billingCatalogue(services, null);
+  const plans = catalogue.plans.flatMap(({ plan, quote }) =>
+    plan.kind === "subscription"
+      ? []
+      : [
+          {
+            id: plan.id,
+            title: plan.title,
+            kind: plan.kind,
+            price: quote ? formatMoney(quote.amountCents, quote.currency) : null,
+          },
+        ],
+  );
+  return { attempt, plans, donation: catalogue.donation, returnTo };
+}
 
 /** The offer in force: the one in the address, else the one a coupon landing kept. */
 async function offerSlug(services: AppServices, request: Request): Promise<string | null> {
@@ -37,7 +68,11 @@ export async function subscriptionPage(
   return {
     ...catalogue,
     attempt,
-    chosen: chosen && catalogue.plans.some((entry) => entry.plan.id === chosen) ? chosen : null,
+    chosen:
+      chosen &&
+      catalogue.plans.some((entry) => entry.plan.id === chosen && !(live && entry.plan.kind === "subscription"))
+        ? chosen
+        : null,
     signedIn: viewer !== null,
     email: viewer?.member.email ?? null,
     membership: live ? { plan: livePlan?.title ?? live.planId, status: live.status } : null,
@@ -55,6 +90,7 @@ export async function startPageCheckout(
     donationCents: number | null;
     couponSlug: string | null;
     email: string | null;
+    returnPath: string | null;
   },
 ): Promise<{ next: string; setCookie: string | null }> {
   const payer = viewer ? { viewer } : { email: input.email ?? "" };

@@ -10,6 +10,7 @@ import { noticeIdsSchema, type NoticeIds } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
 import { providerErrorCode } from "~/providers/errors";
 import type { NotaryStatus, NotaryTransaction } from "~/providers/notary/types";
+import { attachSpend, refundOnDelete, refundSpend, spendCredit } from "../billing/credits.server";
 import {
   findNotice,
   noticeIdsOf,
@@ -157,6 +158,7 @@ export async function notarize(
   }
   const document = await renderNoticePdf(services, record);
   const member = viewer.member;
+  const spend = await spendForNotarize(services, viewer, record.notice.id);
   const made = await atProvider(() =>
     notary.createTransaction({
       pdf: document.bytes,
@@ -166,7 +168,8 @@ export async function notarize(
       idempotencyKey: idempotencyKey(record.notice.id, record.notarization),
       metadata: { notice_id: String(record.notice.id), member_id: member.id },
     }),
-  );
+  ).catch(giveBackSpend(services, spend));
+  await settleSpend(services, spend, made);
   if (!made?.id) {
     logger.error({ noticeId: record.notice.id, provider: notary.name }, "the notary made no transaction");
     return { error: `${NOTARIZE_FAILED_MESSAGE} Contact: ${config.supportEmail}` };
@@ -261,7 +264,35 @@ export async function deleteNotarization(services: AppServices, viewer: Viewer, 
   const row = await ownNotarization(services, viewer, nzId);
   await atProvider(() => services.providers.notary.deleteTransaction(nzId));
   await services.db.delete(notarizations).where(eq(notarizations.id, row.id));
+  await refundOnDelete(services.db, nzId, row.nzStatus);
   return { deleted: true };
+}
+
+/**
+ * Where notarizing costs money, the notary's transaction is paid with one of the member's
+ * credits: spent before it is asked for (null: nothing to pay), given back when the notary
+ * refuses it or makes none.
+ */
+async function spendForNotarize(services: AppServices, viewer: Viewer, noticeId: number): Promise<number | null> {
+  if (!services.config.notarizeNeedsCredit) return null;
+  return spendCredit(services.db, { userId: viewer.member.id, noticeId, actorUserId: viewer.user.id });
+}
+
+const REFUSED_NOTE = "The notary did not take the document";
+
+/** The provider's refusal or outage: the credit comes back, and the error goes on. */
+function giveBackSpend(services: AppServices, spendId: number | null) {
+  return async (error: unknown): Promise<never> => {
+    if (spendId !== null) await refundSpend(services.db, spendId, REFUSED_NOTE);
+    throw error;
+  };
+}
+
+/** The spend names the transaction it paid for; no transaction made, and it is given back. */
+async function settleSpend(services: AppServices, spendId: number | null, made: NotaryTransaction | null) {
+  if (spendId === null) return;
+  if (made?.id) await attachSpend(services.db, spendId, made.id);
+  else await refundSpend(services.db, spendId, REFUSED_NOTE);
 }
 
 const nzIdSchema = z

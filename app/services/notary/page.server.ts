@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { REMOVED_MESSAGE, UPDATED_MESSAGE } from "~/domain/documents/notarize-flow";
@@ -5,6 +6,8 @@ import { noticeIdsQuerySchema, previewHref, type NoticeIds } from "~/domain/docu
 import { isDomainError } from "~/domain/errors";
 import { formBase } from "~/domain/nol/addresses";
 import { formatMoney } from "~/lib/format";
+import { creditBalance } from "../billing/credits.server";
+import { oneOffOffer } from "../billing/subscription-page.server";
 import { noticeJson, type NoticeRecord } from "../documents/notices.server";
 import { documentDisclaimer } from "../documents/templates.server";
 import { requireCause } from "../nol/access.server";
@@ -61,11 +64,13 @@ export async function notarizePage(
       }
     }
   }
+  const returnPath = chosen ? versionHref(chosen.version) : pagePath;
   return {
+    credits: await notarizeCredits(services, viewer, returnPath),
     cause: { name: cause.name, code: cause.code },
     causeHref: causeBase,
     pagePath,
-    returnPath: chosen ? versionHref(chosen.version) : pagePath,
+    returnPath,
     disclaimer: await documentDisclaimer(db),
     cost: formatMoney(config.notarizeCostCents),
     versions: offers.map((o) => ({
@@ -88,6 +93,15 @@ export async function notarizePage(
           notices: records.map(noticeJson),
         }
       : null,
+  };
+}
+
+/** Where notarizing costs money: the member's credits, and a credit to buy that comes back here. */
+async function notarizeCredits(services: AppServices, viewer: Viewer, returnPath: string) {
+  if (!services.config.notarizeNeedsCredit) return null;
+  return {
+    balance: await creditBalance(services.db, viewer.member.id),
+    offer: await oneOffOffer(services, randomUUID(), returnPath),
   };
 }
 
