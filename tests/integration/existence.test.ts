@@ -12,9 +12,10 @@ import { createUser } from "../helpers/users";
 const post = (path: string, fields: Record<string, string>) =>
   new Request(`http://localhost${path}`, { method: "POST", body: new URLSearchParams(fields) });
 
-const median = (values: number[]) => {
+/** The lower quartile: what a request costs without the machine's pauses, which come in bursts of 5–20 ms. */
+const lowerQuartile = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
+  return sorted[Math.floor((sorted.length - 1) / 4)]!;
 };
 
 async function within<T>(ms: number, check: () => Promise<T | undefined>): Promise<T | undefined> {
@@ -73,9 +74,9 @@ describe.each(drivers)("what the answers tell about accounts on %s", (driver) =>
       }
     }
     // A member's token and mail cost some 6 ms more per request when done on the request; the
-    // medians of two equal paths differ by well under 1 ms. The bound grows with a slow machine.
-    const bound = Math.max(3, median(unknown) / 2);
-    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(bound);
+    // quartiles of two equal paths differ by well under 1 ms. The bound grows with a slow machine.
+    const bound = Math.max(3, lowerQuartile(unknown) / 2);
+    expect(Math.abs(lowerQuartile(known) - lowerQuartile(unknown))).toBeLessThan(bound);
 
     runner = (await startJobs(context.app!, { pollingIntervalSeconds: 0.5 })) as unknown as JobRunner<
       Record<string, never>
