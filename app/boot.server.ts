@@ -25,11 +25,22 @@ export function embeddedDatabaseIsNew(config: AppConfig): boolean {
   return !config.databaseUrl && !existsSync(path.join(config.dataDir, "pgdata", "PG_VERSION"));
 }
 
-/** The migrations, the document defaults and, when allowed, the demo: what a new database needs. */
-async function prepare(database: DatabaseHandle, config: AppConfig, logger: Logger) {
+/**
+ * The migrations, the document defaults and, when allowed, the demo: what a new database needs.
+ * `step` says what is under way, for a first start that would otherwise be silent for a while.
+ */
+async function prepare(
+  database: DatabaseHandle,
+  config: AppConfig,
+  logger: Logger,
+  step: (message: string) => void = () => {},
+) {
+  step("applying the migrations");
   await database.migrate();
+  step("adding the document templates");
   await seedDocumentDefaults(database.db);
   if (config.seedDemo) {
+    step("seeding the demo community");
     const seeded = await seedDemo(database.db, { demoPassword: config.demoPassword });
     if (seeded) logger.info("seeded the demo community into the new database");
   }
@@ -41,12 +52,16 @@ async function prepare(database: DatabaseHandle, config: AppConfig, logger: Logg
  * instance lives, and a worker's memory goes back to the system when it ends.
  */
 export async function prepareDatabase(config: AppConfig, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const step = (message: string) => logger.info(`making the embedded database: ${message}`);
+  step("creating its files");
   const database = await openConfiguredDatabase(config, logger);
   try {
-    await prepare(database, config, logger);
+    await prepare(database, config, logger, step);
   } finally {
     await database.close();
   }
+  logger.info(`the embedded database is made, in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** `npm run seed:scale`: the database made as a first start makes it, then a community of the given size added. */

@@ -91,7 +91,9 @@ function prepareInChild(logger: Logger, script: string): Promise<void> {
       if (code === 0) resolve();
       else reject(new Error(`making the database failed (the process ended with ${code})`));
     });
-    logger.info("making the embedded database");
+    logger.info(
+      "first start: making the embedded database (about half a minute, longer on a busy machine; later starts take seconds)",
+    );
   });
 }
 

@@ -276,6 +276,22 @@ describe("npm start", () => {
       expect(output).toContain("Password: memberhall-demo");
       expect(output).toContain("/db/mail_outbox");
       expect(output).toContain("npm run demo:reset");
+      // The first start says what it is doing while it makes the database, in order.
+      const steps = [
+        "first start: making the embedded database (about half a minute",
+        "making the embedded database: creating its files",
+        "making the embedded database: applying the migrations",
+        "making the embedded database: adding the document templates",
+        "making the embedded database: seeding the demo community",
+        "the embedded database is made, in ",
+        "is listening on",
+      ];
+      const at = steps.map((step) => output.indexOf(step));
+      expect(
+        at.every((index) => index >= 0),
+        output,
+      ).toBe(true);
+      expect([...at].sort((a, b) => a - b)).toEqual(at);
       const url = `http://127.0.0.1:${port}`;
       const login = await fetch(`${url}/login`, {
         method: "POST",
