@@ -84,8 +84,27 @@ export async function startServer(
   options: { env?: Record<string, string>; dataDir?: string; port?: number } = {},
 ): Promise<RunningServer> {
   if (!existsSync(SERVER_BUNDLE)) throw new Error("Build the app first: npm run build");
-  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? newDataDir(options.env ?? {});
+  // A free port can be taken by another process before the server, which opens its database
+  // first, listens on it: the server then starts again on another one.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await launch(port, dataDir, options);
+    } catch (error) {
+      const taken = error instanceof PortTaken && !options.port && attempt < 3;
+      if (!taken) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launch(
+  port: number,
+  dataDir: string,
+  options: { env?: Record<string, string>; dataDir?: string },
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
@@ -117,7 +136,8 @@ export async function startServer(
     child.stdout!.on("data", onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+      const Failure = output.includes("EADDRINUSE") ? PortTaken : Error;
+      reject(new Failure(`server exited with ${code} before listening:\n${output}`));
     });
   });
 
