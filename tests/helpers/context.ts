@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
@@ -7,9 +7,16 @@ import { servicesFor } from "~/boot.server";
 import { loadConfig } from "~/config/config.server";
 import type { DatabaseHandle } from "~/db/client.server";
 
+/** The data directories of the contexts made here (their secrets file), removed when the process ends. */
+const madeDirs = new Set<string>();
+process.once("exit", () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** The load context a loader or action gets from the server, over a test database. */
 export function testContext(database: DatabaseHandle, env: Record<string, string> = {}): AppLoadContext {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "memberhall-ctx-"));
+  madeDirs.add(dataDir);
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, ...env });
   return {
     app: servicesFor(config, database, pino({ level: "silent" })),

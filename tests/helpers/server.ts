@@ -19,7 +19,22 @@ export function freePort(): Promise<number> {
   });
 }
 
-export const tempDataDir = () => mkdtempSync(path.join(os.tmpdir(), "memberhall-server-"));
+/**
+ * The data directories made here: whatever a test leaves of them goes when its process ends,
+ * or at the end of a file that runs in a worker thread (`afterAll(removeMadeDataDirs)`).
+ */
+const madeDirs = new Set<string>();
+export function removeMadeDataDirs() {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+  madeDirs.clear();
+}
+process.once("exit", removeMadeDataDirs);
+
+export function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "memberhall-server-"));
+  madeDirs.add(dir);
+  return dir;
+}
 
 /** Settings that change what a new database holds: a server given one makes its own database. */
 const SEED_SETTINGS = ["NODE_ENV", "DEMO", "SEED_DEMO", "DEMO_PASSWORD", "DATABASE_URL", "DATA_DIR"];
@@ -163,12 +178,13 @@ export function runServerToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
+    const dataDir = tempDataDir();
     const child = spawn(process.execPath, [SERVER_BUNDLE], {
       cwd: ROOT,
       env: {
         NODE_ENV: "development",
         PATH: process.env.PATH ?? "",
-        DATA_DIR: tempDataDir(),
+        DATA_DIR: dataDir,
         ...env,
       } as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
@@ -177,6 +193,10 @@ export function runServerToExit(
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
     child.stderr.on("data", (c) => (stderr += c));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    child.on("exit", (code) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      madeDirs.delete(dataDir);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

@@ -6,7 +6,17 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
 import { causes } from "~/db/schema";
-import { freePort, runServerToExit, startServer, tempDataDir, type RunningServer } from "../helpers/server";
+import {
+  freePort,
+  removeMadeDataDirs,
+  runServerToExit,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from "../helpers/server";
+
+// The data directories the tests below make for servers of their own.
+afterAll(removeMadeDataDirs);
 
 describe("the production server", () => {
   let server: RunningServer;
