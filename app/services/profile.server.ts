@@ -3,11 +3,15 @@ import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { sessions, users } from "~/db/schema";
 import { invalid, notFound } from "~/domain/errors";
+import { documentKindOf, documentRoundLabel, documentTitle } from "~/domain/documents/document-data";
 import { stepNotarizes } from "~/domain/documents/notarize-offer";
+import { notarizedHref } from "~/domain/documents/notarize-view";
+import { previewHref } from "~/domain/documents/notice-ids";
 import { deviceOf } from "~/domain/profile";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { communityName, VERIFY_TTL_MS } from "./accounts.server";
 import { audit, actorOf } from "./audit.server";
+import { noticeIdsOf, noticesOf, type NoticeRecord } from "./documents/notices.server";
 import { causeChoices } from "./nol/access.server";
 import { entriesOf, versionsOf, versionState } from "./nol/entries.server";
 import { personalWords, refuseWeakPassword } from "./password.server";
@@ -125,11 +129,34 @@ export async function endSession(services: AppServices, viewer: Viewer, code: st
   await audit(services.db, actorOf(viewer), "sessions.revoke", "user", viewer.session.userId);
 }
 
-/** The member's causes with notices: each version's next step, and where to go on. */
+/**
+ * A recorded round's document, to open or save, and its notarized copy once the notary is done.
+ * The addresses serve only the member's own notices (previewNotice, notarizedDocument).
+ */
+function documentLinks(record: NoticeRecord) {
+  const ids = noticeIdsOf(record);
+  const n = record.notarization;
+  return {
+    round: ids.round_cnt,
+    // "Round 1 Notice of Liability"; a true bill's name says its round: "First True Bill".
+    name:
+      documentKindOf(ids.round_cnt) === "notice"
+        ? `${documentRoundLabel(ids.round_cnt)} ${documentTitle(ids.round_cnt)}`
+        : documentTitle(ids.round_cnt),
+    href: previewHref(ids),
+    download: previewHref(ids, { download: true }),
+    notarized: notarizedHref(n ? { nz_id: n.nzId, nz_status: n.nzStatus } : null),
+  };
+}
+
+/** The member's causes with notices: each version's next step, where to go on, and its documents. */
 export async function noticesOverview(services: AppServices, viewer: Viewer) {
   const rows = await entriesOf(services.db, viewer.member.id);
   const { choices } = await causeChoices(services, viewer.member);
   const codes = [...new Set(rows.map((r) => r.causeCode))];
+  const records = new Map(
+    await Promise.all(codes.map(async (code) => [code, await noticesOf(services.db, viewer.member, code)] as const)),
+  );
   return codes.map((code) => {
     const mine = rows.filter((r) => r.causeCode === code);
     const option = choices.find((c) => c.code === code && c.enabled);
@@ -147,6 +174,7 @@ export async function noticesOverview(services: AppServices, viewer: Viewer) {
             ? `/notice-of-correction?${new URLSearchParams({ cause: code, version })}`
             : null,
           notarizeHref: base && stepNotarizes(state.step, state.creator !== null) ? `${base}/notarize?${query}` : null,
+          documents: (records.get(code) ?? []).filter((r) => r.claim.nolVersion === version).map(documentLinks),
         };
       }),
     };

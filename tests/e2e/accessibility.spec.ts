@@ -1,16 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
 
 // The longest tests of the suite, first in its order so that the two workers end together.
-
-async function expectAccessible(page: Page, path: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(serious, `accessibility of ${path}`).toEqual([]);
-}
 
 test.describe("accessibility", () => {
   test.use({ expectedConsoleErrors: [/status of 404/] });

@@ -82,6 +82,20 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await page.getByRole("button", { name: "Save First True Bill" }).click();
   await expectNext("First True Bill Mailing");
   await expect(versionCard.getByRole("link", { name: "First True Bill: view your answers" })).toBeVisible();
+  // The bill's answers name whom it bills; the profile lists its document.
+  await versionCard.getByRole("link", { name: "First True Bill: view your answers" }).click();
+  const billed = page.getByRole("table", { name: "Respondents billed" });
+  await expect(billed.getByRole("row", { name: "1 Officer Example Official" })).toBeVisible();
+  await page.goto("/profile/notices");
+  const bill = page
+    .getByRole("table", { name: `Documents of ${version}` })
+    .getByRole("row", { name: /First True Bill/ });
+  const billHref = await bill
+    .getByRole("link", { name: `Open the First True Bill of ${version}` })
+    .getAttribute("href");
+  const billPdf = await page.request.get(billHref!);
+  expect(billPdf.headers()["content-type"]).toBe("application/pdf");
+  await page.goto("/nol/creator/traffic-stop");
   await continueWith("First True Bill Mailing");
 
   // Each entry opens by its link, with the entry named in the query (spec §2.2).

@@ -1,17 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { readPdf } from "../helpers/pdf";
-import type { Page } from "@playwright/test";
+import { pageLayout, readPdf, rectsMeet } from "../helpers/pdf";
 import { expect, test } from "./fixtures";
-
-/** Saves round 1 of a new version of Traffic Stop for the signed-in creator. */
-async function saveRoundOne(page: Page, version: string, claimant: string, dailyAmount: string) {
-  await page.goto(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`);
-  await page.getByLabel("Claimant's name").fill(claimant);
-  await page.getByLabel("Daily amount (USD)").fill(dailyAmount);
-  await page.getByLabel("Respondent 1", { exact: true }).fill("Officer Example");
-  await page.getByLabel("Type of respondent 1").selectOption("Official");
-  await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
-}
+import { saveRoundOne } from "./round-one";
 
 test.describe("notarizing online", () => {
   // The signer page of a document removed at the notary answers 410 Gone.
@@ -71,6 +61,16 @@ test.describe("notarizing online", () => {
     expect(text).toContain(claimant);
     expect(text).toContain("Round 1");
     expect(pages.length).toBeGreaterThan(1);
+    // The stamp on the document's last page covers none of its text: not the footer, not the page number.
+    const { doc } = await readPdf(bytes);
+    const { texts, paths } = await pageLayout(doc, doc.getPages().at(-2)!);
+    const ring = paths.reduce((a, b) => (a.width >= b.width ? a : b));
+    expect(ring.width).toBeGreaterThan(50);
+    const stampWords = /^(SANDBOX|NOTARY|NOT LEGAL|\d{4}-\d{2}-\d{2})$/;
+    const pageText = texts.filter((t) => !stampWords.test(t.text));
+    expect(pageText.some((t) => t.text.startsWith("Not legal advice"))).toBe(true);
+    expect(pageText.some((t) => /^Page \d+ of \d+$/.test(t.text))).toBe(true);
+    expect(pageText.filter((t) => rectsMeet(t, ring)).map((t) => t.text)).toEqual([]);
 
     // The notary's staff delete it on their side; the next refresh says so.
     await page.goto(signingHref!);

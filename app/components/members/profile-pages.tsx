@@ -176,6 +176,57 @@ export function SecurityPage({ sessions }: { sessions: SerializeFrom<Awaited<Ret
 }
 
 /** /profile/notices: the member's notices by cause and version, with the way on. */
+type VersionDocument = SerializeFrom<
+  Awaited<ReturnType<typeof noticesOverview>>
+>[number]["versions"][number]["documents"][number];
+
+/**
+ * A version's recorded rounds, each document to open or save, and its notarized copy. The PDFs
+ * are resource routes: plain links, which the browser opens itself.
+ */
+function VersionDocuments({ version, documents }: { version: string; documents: VersionDocument[] }) {
+  if (documents.length === 0) return null;
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <caption>Documents of {version}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Document</th>
+            <th scope="col">PDF</th>
+            <th scope="col">Notarized copy</th>
+          </tr>
+        </thead>
+        <tbody>
+          {documents.map((d) => (
+            <tr key={d.round}>
+              <th scope="row">{d.name}</th>
+              <td>
+                <a href={d.href} aria-label={`Open the ${d.name} of ${version}`}>
+                  Open
+                </a>
+                {" · "}
+                <a href={d.download} download aria-label={`Download the ${d.name} of ${version}`}>
+                  Download
+                </a>
+              </td>
+              <td>
+                {d.notarized ? (
+                  <a href={d.notarized} download aria-label={`Download the notarized ${d.name} of ${version}`}>
+                    Download the notarized PDF
+                  </a>
+                ) : (
+                  "Not notarized"
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function NoticesPage({
   causes,
   corrections,
@@ -211,6 +262,7 @@ export function NoticesPage({
                       </Link>
                     </>
                   ) : null}
+                  <VersionDocuments version={v.version} documents={v.documents} />
                 </li>
               ))}
             </ul>

@@ -28,6 +28,7 @@ export function EntryPage({ data: e }: { data: Data }) {
         {e.status ? ` · ${e.status}` : ""}
         {e.readOnly ? " · read-only" : ""}
       </p>
+      {e.answers ? <Answers answers={e.answers} billed={e.bill !== null} /> : null}
       {e.rounds.length > 0 ? (
         <div className="table-scroll">
           <table className="data">
@@ -62,6 +63,46 @@ export function EntryPage({ data: e }: { data: Data }) {
           <li>Delivered: {e.bill.delivered ? "yes" : "—"}</li>
         </ul>
       ) : null}
+    </section>
+  );
+}
+
+/** The entry's answers, to read: the claimant, the daily amount and the respondents. */
+function Answers({ answers: a, billed }: { answers: NonNullable<Data["answers"]>; billed: boolean }) {
+  return (
+    <section aria-labelledby="answers-title">
+      <h2 id="answers-title">Answers</h2>
+      <dl className="facts">
+        <dt>Claimant</dt>
+        <dd>{a.claimant}</dd>
+        <dt>Daily amount</dt>
+        <dd>{a.dailyAmount ?? "—"}</dd>
+      </dl>
+      {a.respondents.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data">
+            <caption>{billed ? "Respondents billed" : "Respondents"}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Slot</th>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+              </tr>
+            </thead>
+            <tbody>
+              {a.respondents.map((r) => (
+                <tr key={r.slot}>
+                  <td>{r.slot}</td>
+                  <th scope="row">{r.name}</th>
+                  <td>{r.type}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p>No respondents named.</p>
+      )}
     </section>
   );
 }

@@ -1,4 +1,6 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream, StandardFonts, rgb } from "pdf-lib";
+import type { PDFFont, PDFPage } from "pdf-lib";
+import { freeSquare, type Box } from "~/domain/documents/free-area";
 
 /**
  * The sandbox notary's "notarized" PDF: the signer's document, a stamp on its last page, and a
@@ -48,15 +50,65 @@ function drawable(font: PDFFont, text: string): string {
 const INK = rgb(0.1, 0.1, 0.1);
 const SEAL = rgb(0.55, 0.1, 0.1);
 
-function drawStamp(page: PDFPage, font: PDFFont, x: number, y: number, signedAt: Date) {
-  page.drawEllipse({ x, y, xScale: 62, yScale: 62, borderColor: SEAL, borderWidth: 2, borderOpacity: 0.8 });
-  page.drawEllipse({ x, y, xScale: 54, yScale: 54, borderColor: SEAL, borderWidth: 0.8, borderOpacity: 0.8 });
+/** The stamp's outer radius at full size. */
+const STAMP_RADIUS = 62;
+
+/** The round stamp centred on (x, y), at `scale` of its full size. */
+function drawStamp(page: PDFPage, font: PDFFont, x: number, y: number, signedAt: Date, scale = 1) {
+  const ring = { x, y, borderColor: SEAL, borderOpacity: 0.8 };
+  page.drawEllipse({ ...ring, xScale: STAMP_RADIUS * scale, yScale: STAMP_RADIUS * scale, borderWidth: 2 * scale });
+  page.drawEllipse({ ...ring, xScale: 54 * scale, yScale: 54 * scale, borderWidth: 0.8 * scale });
   const lines = ["SANDBOX", "NOTARY", signedAt.toISOString().slice(0, 10), "NOT LEGAL"];
   lines.forEach((line, i) => {
-    const size = i === 2 ? 8 : 10;
+    const size = (i === 2 ? 8 : 10) * scale;
     const width = font.widthOfTextAtSize(line, size);
-    page.drawText(line, { x: x - width / 2, y: y + 16 - i * 13, size, font, color: SEAL, opacity: 0.85 });
+    page.drawText(line, { x: x - width / 2, y: y + (16 - i * 13) * scale, size, font, color: SEAL, opacity: 0.85 });
   });
+}
+
+const TEXT_OPERATORS =
+  /\/[^\s/]+\s+(-?[\d.]+)\s+Tf|(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+Tm|<([0-9A-Fa-f]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g;
+
+/**
+ * Where a page shows text: a box for each string its content draws (at the position and size
+ * the text matrix and font set), as wide as the bold face would draw it, so never narrower.
+ */
+function textBoxes(document: PDFDocument, page: PDFPage, measure: PDFFont): Box[] {
+  const contents = page.node.Contents();
+  const streams = contents instanceof PDFArray ? contents.asArray().map((r) => document.context.lookup(r)) : [contents];
+  const boxes: Box[] = [];
+  let fontSize = 12;
+  let matrix = { scale: 1, x: 0, y: 0 };
+  for (const stream of streams) {
+    if (!(stream instanceof PDFRawStream)) continue;
+    const operators = Buffer.from(decodePDFRawStream(stream).decode()).toString("latin1");
+    for (const m of operators.matchAll(TEXT_OPERATORS)) {
+      if (m[1] !== undefined) fontSize = Math.abs(Number(m[1]));
+      else if (m[2] !== undefined)
+        matrix = { scale: Math.hypot(Number(m[2]), Number(m[3])), x: Number(m[6]), y: Number(m[7]) };
+      else {
+        const text = m[8] !== undefined ? Buffer.from(m[8], "hex").toString("latin1") : m[9]!;
+        const size = fontSize * matrix.scale;
+        const width = measure.widthOfTextAtSize(drawable(measure, text), size);
+        boxes.push({ x: matrix.x, y: matrix.y - size * 0.25, width, height: size * 1.2 });
+      }
+    }
+  }
+  return boxes;
+}
+
+/**
+ * Stamps the document's last page where no text is: the lowest free place, the rightmost of
+ * its row (above the footer of a full page); smaller where the full stamp finds no room; on
+ * a page with no room at all, only the certificate page carries it.
+ */
+function stampLastPage(document: PDFDocument, page: PDFPage, font: PDFFont, signedAt: Date) {
+  const boxes = textBoxes(document, page, font);
+  for (const scale of [1, 0.75, 0.5]) {
+    const side = 2 * STAMP_RADIUS * scale + 4;
+    const spot = freeSquare(boxes, page.getSize(), side, { margin: 18, gap: 4 });
+    if (spot) return drawStamp(page, font, spot.x + side / 2, spot.y + side / 2, signedAt, scale);
+  }
 }
 
 /** The original pages, a stamp on the last of them, then the certificate page. */
@@ -67,10 +119,7 @@ export async function notarizedPdf(original: Uint8Array, input: CertificateInput
 
   const pages = document.getPages();
   const last = pages.at(-1);
-  if (last) {
-    const { width } = last.getSize();
-    drawStamp(last, bold, width - 80, 80, input.signedAt);
-  }
+  if (last) stampLastPage(document, last, bold, input.signedAt);
 
   const [pageWidth, pageHeight] = last ? [last.getWidth(), last.getHeight()] : [612, 792];
   const page = document.addPage([pageWidth, pageHeight]);

@@ -14,7 +14,7 @@ import { formatMoney } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
 import type { Viewer } from "../session.server";
 import { resolveOwner } from "./access.server";
-import { entriesOf } from "./entries.server";
+import { entriesOf, respondentsOf, versionState, type EntryRow } from "./entries.server";
 import { hostedEmbed } from "./hosted.server";
 
 const entryQuerySchema = z.record(z.unknown());
@@ -87,7 +87,8 @@ export async function seamlessPage(
   });
   const cause = (await getCauseCatalogue(services)).causes[row.causeCode];
   const label = entryLabel({ form: row.form, tb_value: row.tbValue });
-  const priorRows = embed ? (await entriesOf(services.db, row.userId, row.causeCode)).length : 0;
+  const versionRows = await entriesOf(services.db, row.userId, row.causeCode);
+  const priorRows = embed ? versionRows.length : 0;
   return {
     kind: "nol" as const,
     embed,
@@ -114,6 +115,7 @@ export async function seamlessPage(
       mailed: row.nolMailingDate[i] ?? null,
       delivered: row.nolProofOfDelivery[i] ?? false,
     })),
+    answers: embed ? null : await answersOf(services.db, row, versionRows, ownerRow.name ?? owner),
     bill:
       row.form === "NoLBilling"
         ? {
@@ -125,5 +127,25 @@ export async function seamlessPage(
             delivered: row.billProofOfDelivery ?? false,
           }
         : null,
+  };
+}
+
+/**
+ * What the member answered on a notice or true bill, to read: the claimant, the daily amount
+ * and the respondents (the version's, named on its notices; a bill's, those it bills).
+ */
+async function answersOf(db: Database, row: EntryRow, rows: EntryRow[], ownerName: string) {
+  if (row.form !== "NoLCreator2" && row.form !== "NoLBilling") return null;
+  const creator = row.form === "NoLCreator2" ? row : versionState(rows, row.descriptiveVersion).creator;
+  const given = (creator?.data as { claimantName?: unknown } | undefined)?.claimantName;
+  const daily = creator?.profile?.DailyAmount;
+  const billed = row.form === "NoLBilling" ? (row.data as { billedSlots?: unknown }).billedSlots : null;
+  const named = creator ? await respondentsOf(db, [creator.id]) : [];
+  return {
+    claimant: typeof given === "string" && given ? given : ownerName,
+    dailyAmount: typeof daily === "number" ? formatMoney(Math.round(daily * 100), "USD") : null,
+    respondents: named
+      .filter((r) => !Array.isArray(billed) || billed.includes(r.slot))
+      .map((r) => ({ slot: r.slot, name: r.name, type: r.type })),
   };
 }

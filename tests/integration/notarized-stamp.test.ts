@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_DISCLAIMER } from "~/domain/documents/templates";
+import { notarizedPdf } from "~/providers/notary/certificate.server";
+import { renderPdf } from "~/services/documents/pdf.server";
+import { pageLayout, readPdf, rectsMeet, type Rect } from "../helpers/pdf";
+
+const STAMP_WORDS = new Set(["SANDBOX", "NOTARY", "NOT LEGAL"]);
+
+async function stampedLastPage(lineCount: number) {
+  const lines = Array.from({ length: lineCount }, (_, i) => ({
+    style: "text" as const,
+    text: `Line ${i + 1}: the respondent was given notice of the claim on the date the record shows, and has not answered.`,
+  }));
+  const original = await renderPdf({
+    lines,
+    footer: DEFAULT_DISCLAIMER,
+    title: "Test",
+    subject: "Test",
+    author: "Test",
+    keywords: [],
+  });
+  const stamped = await notarizedPdf(original, {
+    transactionId: "ot_sb_test",
+    documentName: "test.pdf",
+    signerName: "Test Signer",
+    signerEmail: "signer@example.com",
+    signedAt: new Date("2026-03-02T10:00:00Z"),
+  });
+  const { doc } = await readPdf(stamped);
+  const pages = doc.getPages();
+  // The certificate page comes last: the stamp is on the document's last page before it.
+  return pageLayout(doc, pages.at(-2)!);
+}
+
+const union = (rects: Rect[]): Rect => {
+  const x = Math.min(...rects.map((r) => r.x));
+  const y = Math.min(...rects.map((r) => r.y));
+  return {
+    x,
+    y,
+    width: Math.max(...rects.map((r) => r.x + r.width)) - x,
+    height: Math.max(...rects.map((r) => r.y + r.height)) - y,
+  };
+};
+
+describe("the sandbox notary's stamp", () => {
+  // A short page, a page filled to a little above the footer, and a page filled to the footer.
+  it.each([3, 38, 42, 47])("covers no text of a last page with %i lines", async (lineCount) => {
+    const { texts, paths } = await stampedLastPage(lineCount);
+    expect(paths.length).toBeGreaterThanOrEqual(2);
+    const stamp = union(paths);
+    const pageText = texts.filter((t) => !STAMP_WORDS.has(t.text) && !/^\d{4}-\d{2}-\d{2}$/.test(t.text));
+    expect(pageText.some((t) => t.text.startsWith("Not legal advice"))).toBe(true);
+    expect(pageText.some((t) => /^Page \d+ of \d+$/.test(t.text))).toBe(true);
+    const covered = pageText.filter((t) => rectsMeet(t, stamp)).map((t) => t.text);
+    expect(covered).toEqual([]);
+  });
+});
