@@ -58,8 +58,27 @@ type Entity = {
   members?: Record<string, string>;
 };
 
+/** Words of column names that are abbreviations or units rather than words people use. */
+const COLUMN_WORDS: Record<string, string> = {
+  id: "ID",
+  ip: "IP address",
+  url: "URL",
+  cnt: "count",
+  cents: "(cents)",
+  nz: "notary",
+  cf: "form",
+  tb: "true bill",
+  nol: "NoL",
+};
+
+/** A column's heading: "amountCents" → "Amount (cents)", "ip" → "IP address", "roundCnt" → "Round count". */
 const label = (key: string) => {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(" ")
+    .map((word) => COLUMN_WORDS[word] ?? word)
+    .join(" ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 

@@ -284,16 +284,20 @@ export function listCsv(
   let after: SqlCursor | null = null;
   let started = false;
   let done = false;
+  // The record's id leads each line, once: a list that shows its id column already has it.
+  const idShown = listing.columns.some((c) => c.key === "id");
+  const header = idShown ? [] : ["id"];
+  const idOf = (r: Record<string, unknown>) => (idShown ? [] : [r.__id]);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(csvLine(["id", ...listing.columns.map((c) => c.label)])));
+        controller.enqueue(encoder.encode(csvLine([...header, ...listing.columns.map((c) => c.label)])));
         return;
       }
       if (done) return;
       const { rows, more } = await readBatch(db, listing, query, { after }, batchSize);
-      const text = rows.map((r) => csvLine([r.__id, ...listing.columns.map((c) => r[c.key])])).join("");
+      const text = rows.map((r) => csvLine([...idOf(r), ...listing.columns.map((c) => r[c.key])])).join("");
       if (text) controller.enqueue(encoder.encode(text));
       if (!more) {
         done = true;

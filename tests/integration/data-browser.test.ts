@@ -63,7 +63,28 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
         expect(text.includes(secret), `${name} shows a secret`).toBe(false);
         expect(csv.includes(secret), `${name}'s CSV holds a secret`).toBe(false);
       }
-      expect(csv.split("\r\n")[0]).toMatch(/^id,/);
+      const header = csv.split("\r\n")[0]!.split(",");
+      // The record's id (a session's code) leads, once.
+      expect(["id", "code"], name).toContain(header[0]!.toLowerCase());
+      expect(
+        header.filter((h) => ["id", "code"].includes(h.toLowerCase())),
+        name,
+      ).toHaveLength(1);
+    }
+  });
+
+  it("heads the columns with words people use, not the columns' abbreviations", async () => {
+    const headings = async (name: string) =>
+      (await (await call(exportLoader, `/db/${name}/export.csv`, { entity: name })).text())
+        .split("\r\n")[0]!
+        .split(",");
+    expect(await headings("sessions")).toContain("IP address");
+    expect(await headings("payments")).toContain("Amount (cents)");
+    expect(await headings("notices")).toContain("Round count");
+    for (const name of Object.keys(ENTITIES)) {
+      for (const heading of await headings(name)) {
+        expect(heading, name).not.toMatch(/^(Ip|Id)$|\b(cnt|nz|cf|url)\b/);
+      }
     }
   });
 
