@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import type { dashboard } from "~/services/dashboard.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof dashboard>>>;
 
@@ -141,7 +142,7 @@ export function Dashboard({ data }: { data: Data }) {
       {data.errors.length === 0 ? (
         <p>No client errors have been reported.</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Client errors">
           <table className="data">
             <thead>
               <tr>
@@ -172,7 +173,7 @@ export function Dashboard({ data }: { data: Data }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

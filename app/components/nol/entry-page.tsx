@@ -2,6 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { CognitoEmbed } from "~/components/cognito-embed";
 import type { seamlessPage } from "~/services/nol/seamless.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof seamlessPage>>>;
 
@@ -29,7 +30,7 @@ export function EntryPage({ data: e }: { data: Data }) {
         {e.readOnly ? " · read-only" : ""}
       </p>
       {e.rounds.length > 0 ? (
-        <div className="table-scroll">
+        <TableScroll label="Rounds">
           <table className="data">
             <thead>
               <tr>
@@ -50,7 +51,7 @@ export function EntryPage({ data: e }: { data: Data }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       {e.bill ? (
         <ul>
