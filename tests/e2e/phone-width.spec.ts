@@ -65,8 +65,13 @@ test.describe("pages at 390 pixels wide", () => {
     expect(scroll).toBeGreaterThan(0);
   });
 
-  test("the sessions' log out buttons show whole on a phone", async ({ page, signIn }) => {
+  test("the profile's values and the sessions' log out buttons show whole on a phone", async ({ page, signIn }) => {
     await signIn("member");
+    await page.goto("/profile");
+    const email = page.getByRole("cell", { name: /member@memberhall\.example/ });
+    const cell = (await email.boundingBox())!;
+    expect(cell.x + cell.width).toBeLessThanOrEqual(390 - 16);
+
     await page.goto("/profile/security");
     const button = page.getByRole("button", { name: /^Log out .+, last used/ }).first();
     const box = (await button.boundingBox())!;
