@@ -102,6 +102,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       community: communityFor(config.community),
       session: viewer ? sessionState(viewer, config) : null,
+      navigation: viewer ? { admin: viewer.member.admin, email: viewer.member.email } : null,
       flash,
       supportEmail: config.supportEmail,
       supportEmbed: supportEmbed(services, viewer?.member ?? null),
@@ -172,6 +173,7 @@ export default function App() {
         pathname={pathname}
         search={search}
         session={session}
+        navigation={data.navigation}
         flash={data.flash}
         coupon={data.coupon}
         footerName={footerName(pathname, data.community)}
@@ -205,6 +207,7 @@ export function ErrorBoundary() {
           pathname={pathname}
           search={search}
           session={data?.session ?? null}
+          navigation={data?.navigation ?? null}
           flash={null}
           coupon={null}
           footerName={data ? footerName(pathname, data.community) : ""}

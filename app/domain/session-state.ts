@@ -26,6 +26,12 @@ export type SessionStateCore = {
 
 export type SessionState = SessionStateCore & { stateHash: string; stateString: string };
 
+/**
+ * Whom the navigation is for: the represented member while an admin acts for them (the admin
+ * sees the site as they do), else the signed-in member.
+ */
+export type NavigationFor = { admin: boolean; email: string };
+
 export type StateUpdate = { accept: true } | { accept: false; reason: "username-changed" };
 
 /**

@@ -66,3 +66,17 @@ export function formatDateTime(value: DateInput, timeZone = "UTC"): string {
 export function formatLocalTime(value: DateInput): string {
   return toDate(value).toLocaleTimeString(LOCALE);
 }
+
+const shortDate = new Intl.DateTimeFormat(LOCALE, { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** "Nov 23", for a chart's date axis. */
+export function formatShortDate(value: DateInput): string {
+  return shortDate.format(toDate(value));
+}
+
+const wholeDollars = new Intl.NumberFormat(LOCALE, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+
+/** "$1,200" for 120000 cents, for a chart's money axis. */
+export function formatWholeDollars(cents: number): string {
+  return wholeDollars.format(cents / 100);
+}

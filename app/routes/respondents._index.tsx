@@ -6,6 +6,7 @@ import { safeRedirectPath } from "~/domain/guard";
 import { directoryQuerySchema } from "~/lib/schemas.server";
 import { ownRequests, searchDirectory } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 export const meta: MetaFunction = () => [{ title: "Respondents" }];
 
@@ -77,7 +78,7 @@ export default function Respondents() {
       {results.length === 0 ? (
         <p role="status">No respondent matches.</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Respondents found">
           <table className="data">
             <caption>Respondents found</caption>
             <thead>
@@ -118,7 +119,7 @@ export default function Respondents() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {requests.length > 0 ? (
         <>

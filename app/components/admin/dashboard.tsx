@@ -1,8 +1,10 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { axisTicks, labelledBars } from "~/domain/chart-axis";
+import { formatDate, formatDateTime, formatMoney, formatShortDate, formatWholeDollars } from "~/lib/format";
 import type { dashboard } from "~/services/dashboard.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof dashboard>>>;
 
@@ -19,40 +21,76 @@ function Stat({ label, value, to }: { label: string; value: string; to: string }
   );
 }
 
-/** Bars of one series per week, with the numbers in a table beside them for screen readers. */
+const CHART = { width: 320, height: 180, left: 48, right: 6, top: 10, bottom: 24 };
+
+/**
+ * Bars of one series per week over a value axis with round numbers and the weeks' dates; the
+ * numbers are in a table under it too, for screen readers and for reading them exactly.
+ */
 function WeekChart({
   title,
   weeks,
   value,
   format,
+  axisFormat,
+  minStep,
 }: {
   title: string;
   weeks: Data["weeks"];
   value: (w: Data["weeks"][number]) => number;
   format: (v: number) => string;
+  axisFormat: (v: number) => string;
+  minStep: number;
 }) {
-  const max = Math.max(1, ...weeks.map(value));
-  const width = 24;
-  const height = 100;
+  const ticks = axisTicks(Math.max(0, ...weeks.map(value)), { minStep });
+  const top = ticks[ticks.length - 1] ?? 1;
+  const plotWidth = CHART.width - CHART.left - CHART.right;
+  const plotHeight = CHART.height - CHART.top - CHART.bottom;
+  const base = CHART.top + plotHeight;
+  const y = (v: number) => base - (v / top) * plotHeight;
+  const slot = plotWidth / Math.max(1, weeks.length);
+  const dated = new Set(labelledBars(weeks.length));
   return (
     <figure className="week-chart">
       <figcaption>{title}</figcaption>
       <svg
-        viewBox={`0 0 ${weeks.length * width} ${height + 2}`}
+        viewBox={`0 0 ${CHART.width} ${CHART.height}`}
         role="img"
-        aria-label={`${title}, the last ${weeks.length} weeks`}
+        aria-label={`${title}, the last ${weeks.length} weeks, up to ${format(Math.max(0, ...weeks.map(value)))} a week`}
       >
-        {weeks.map((w, i) => {
-          const h = Math.round((value(w) / max) * height);
-          return (
-            <rect key={w.week} x={i * width + 3} y={height - h} width={width - 6} height={Math.max(h, 1)}>
-              <title>{`Week of ${w.week}: ${format(value(w))}`}</title>
-            </rect>
-          );
-        })}
+        <g className="chart-axis chart-y">
+          {ticks.map((t) => (
+            <g key={t}>
+              <line x1={CHART.left} x2={CHART.width - CHART.right} y1={y(t)} y2={y(t)} />
+              <text x={CHART.left - 6} y={y(t)} textAnchor="end" dominantBaseline="middle">
+                {axisFormat(t)}
+              </text>
+            </g>
+          ))}
+        </g>
+        <g className="chart-bars">
+          {weeks.map((w, i) => {
+            const h = base - y(value(w));
+            return (
+              <rect key={w.week} x={CHART.left + i * slot + 3} y={base - h} width={slot - 6} height={Math.max(h, 1)}>
+                <title>{`Week of ${formatDate(w.week)}: ${format(value(w))}`}</title>
+              </rect>
+            );
+          })}
+        </g>
+        <g className="chart-axis chart-x">
+          <line x1={CHART.left} x2={CHART.width - CHART.right} y1={base} y2={base} />
+          {weeks.map((w, i) =>
+            dated.has(i) ? (
+              <text key={w.week} x={CHART.left + i * slot + slot / 2} y={CHART.height - 6} textAnchor="middle">
+                {formatShortDate(w.week)}
+              </text>
+            ) : null,
+          )}
+        </g>
       </svg>
       <details>
-        <summary>The numbers</summary>
+        <summary>{title} by week</summary>
         <table className="data">
           <thead>
             <tr>
@@ -63,7 +101,7 @@ function WeekChart({
           <tbody>
             {weeks.map((w) => (
               <tr key={w.week}>
-                <td>{w.week}</td>
+                <td>{formatDate(w.week)}</td>
                 <td>{format(value(w))}</td>
               </tr>
             ))}
@@ -129,19 +167,21 @@ export function Dashboard({ data }: { data: Data }) {
         ))}
       </ul>
       <div className="week-charts">
-        <WeekChart title="Sign-ups" weeks={data.weeks} value={(w) => w.signups} format={n} />
+        <WeekChart title="Sign-ups" weeks={data.weeks} value={(w) => w.signups} format={n} axisFormat={n} minStep={1} />
         <WeekChart
           title="Revenue"
           weeks={data.weeks}
           value={(w) => w.revenueCents}
           format={(v) => formatMoney(v, "USD")}
+          axisFormat={formatWholeDollars}
+          minStep={100}
         />
       </div>
       <h3>Client errors (30 days)</h3>
       {data.errors.length === 0 ? (
         <p>No client errors have been reported.</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Client errors">
           <table className="data">
             <thead>
               <tr>
@@ -172,7 +212,7 @@ export function Dashboard({ data }: { data: Data }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatDateTime } from "~/lib/format";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 export type JobRow = {
   id: string;
@@ -17,7 +18,7 @@ const when = (iso: string | null) => (iso ? formatDateTime(iso) : "–");
 
 function JobTable({ rows, caption }: { rows: JobRow[]; caption: string }) {
   return (
-    <div className="table-scroll">
+    <TableScroll label={caption}>
       <table className="data" aria-label={caption}>
         <thead>
           <tr>
@@ -50,7 +51,7 @@ function JobTable({ rows, caption }: { rows: JobRow[]; caption: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

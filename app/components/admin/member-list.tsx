@@ -10,6 +10,7 @@ import { listSearch } from "~/domain/list-search";
 import type { ListQuery } from "~/domain/listing";
 import { formatDate } from "~/lib/format";
 import type { memberList, memberListChoices } from "~/services/member-listing.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type List = SerializeFrom<Awaited<ReturnType<typeof memberList>>> & {
   query: ListQuery;
@@ -166,7 +167,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
       <CsvExport href={`/members/export.csv?${search}`} rows={list.count} noun="members" />
       <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
         <FormErrors form={form} />
-        <div className="table-scroll">
+        <TableScroll label="Member list">
           <table className="data">
             <caption className="visually-hidden">Members, sorted by {query.sort}</caption>
             <thead>
@@ -212,7 +213,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         {list.rows.length === 0 ? <p>No member matches these filters.</p> : null}
         <ErrorList id={fields.ids.errorId} errors={fields.ids.errors} />
         <ListPager search={search} previous={list.previous} next={list.next} />

@@ -9,6 +9,7 @@ import { listSearch } from "~/domain/list-search";
 import type { ListQuery } from "~/domain/listing";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type RecordView = SerializeFrom<Awaited<ReturnType<typeof recordView>>>;
 type ListView = Extract<RecordView, { view: "list" }>;
@@ -114,7 +115,7 @@ function RecordList({ list }: { list: ListView }) {
       {list.rows.length === 0 ? (
         <p>No record matches.</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label={list.title}>
           <table className="data">
             <thead>
               <tr>
@@ -152,7 +153,7 @@ function RecordList({ list }: { list: ListView }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <ListPager search={search} previous={list.previous} next={list.next} />
     </section>

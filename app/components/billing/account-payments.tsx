@@ -34,6 +34,7 @@ export function PaymentTable({ payments, receiptPath }: { payments: Line[]; rece
   if (payments.length === 0) return <p>No payments yet.</p>;
   return (
     <DataTable
+      label="Payments"
       rows={payments}
       columns={[
         { header: "Date", cell: (p) => formatDate(p.date) },

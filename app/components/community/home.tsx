@@ -107,7 +107,7 @@ export function Home() {
           <Link className="button" to={session.needsSetup ? SETUP_PROFILE_PATH : "/profile"}>
             Your profile
           </Link>
-          {session.admin ? (
+          {data?.navigation?.admin ? (
             <Link className="button" to="/admin">
               Admin
             </Link>

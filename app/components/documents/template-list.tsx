@@ -6,6 +6,7 @@ import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
 import { KIND_NAMES, scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
 import { formatDateTime } from "~/lib/format";
 import { DocumentDisclaimer } from "./disclaimer";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type TemplateSummary = TemplateScope & { id: number; version: number; createdAt: string; causeName: string | null };
 
@@ -38,7 +39,7 @@ export function TemplateList({
         cause&apos;s template for any round, then a template of any cause for the round, then the one for any cause and
         round. Saving a template makes a new version; a notice keeps the version its document was first made with.
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Templates in use">
         <table className="data" aria-label="Templates in use">
           <thead>
             <tr>
@@ -59,7 +60,7 @@ export function TemplateList({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <NewTemplateForm causes={causes} lastResult={answerOf(lastResult, "create")} />
       <DisclaimerForm disclaimer={disclaimer} lastResult={answerOf(lastResult, "disclaimer")} />
     </section>

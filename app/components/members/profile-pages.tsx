@@ -119,49 +119,47 @@ export function SecurityPage({ sessions }: { sessions: SerializeFrom<Awaited<Ret
   const others = sessions.filter((s) => !s.current);
   return (
     <ProfileCard page="security" title="Where you are signed in">
-      <div className="table-scroll">
-        <table className="data">
-          <caption>Your sessions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Action</span>
+      <table className="data data-stack">
+        <caption>Your sessions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Device</th>
+            <th scope="col">Address</th>
+            <th scope="col">Last used</th>
+            <th scope="col">
+              <span className="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((s) => (
+            <tr key={s.code} aria-current={s.current ? "true" : undefined}>
+              <th scope="row">
+                {s.device}
+                {s.current ? <span className="badge">This device</span> : null}
               </th>
+              <td data-label="Address">{s.ip ?? "—"}</td>
+              <td data-label="Last used">{formatDateTime(s.lastSeenAt)}</td>
+              <td>
+                {s.current ? null : (
+                  <Form method="post">
+                    <input type="hidden" name="session" value={s.code} />
+                    <SubmitButton
+                      name="intent"
+                      value="end-session"
+                      className="button"
+                      pendingText="Logging out…"
+                      aria-label={`Log out ${s.device}, last used ${formatDateTime(s.lastSeenAt)}`}
+                    >
+                      Log out
+                    </SubmitButton>
+                  </Form>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {sessions.map((s) => (
-              <tr key={s.code} aria-current={s.current ? "true" : undefined}>
-                <th scope="row">
-                  {s.device}
-                  {s.current ? <span className="badge">This device</span> : null}
-                </th>
-                <td>{s.ip ?? "—"}</td>
-                <td>{formatDateTime(s.lastSeenAt)}</td>
-                <td>
-                  {s.current ? null : (
-                    <Form method="post">
-                      <input type="hidden" name="session" value={s.code} />
-                      <SubmitButton
-                        name="intent"
-                        value="end-session"
-                        className="button"
-                        pendingText="Logging out…"
-                        aria-label={`Log out ${s.device}, last used ${formatDateTime(s.lastSeenAt)}`}
-                      >
-                        Log out
-                      </SubmitButton>
-                    </Form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
       {others.length > 0 ? (
         <Form method="post" className="actions">
           <SubmitButton name="intent" value="end-other-sessions" pendingText="Logging out…">

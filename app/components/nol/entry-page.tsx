@@ -2,6 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { CognitoEmbed } from "~/components/cognito-embed";
 import type { seamlessPage } from "~/services/nol/seamless.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof seamlessPage>>>;
 
@@ -30,7 +31,7 @@ export function EntryPage({ data: e }: { data: Data }) {
       </p>
       {e.answers ? <Answers answers={e.answers} billed={e.bill !== null} /> : null}
       {e.rounds.length > 0 ? (
-        <div className="table-scroll">
+        <TableScroll label="Rounds">
           <table className="data">
             <thead>
               <tr>
@@ -51,7 +52,7 @@ export function EntryPage({ data: e }: { data: Data }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       {e.bill ? (
         <ul>

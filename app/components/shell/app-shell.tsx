@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { LoadingBar } from "~/components/loading-bar";
 import { Alert } from "~/components/ui/alert";
-import type { SessionState } from "~/domain/session-state";
+import type { NavigationFor, SessionState } from "~/domain/session-state";
 import type { SeamlessEmbed } from "~/lib/seamless-embed";
 import { usernameChangeMessage } from "~/domain/session-state";
 import { subscriptionWarning } from "~/domain/shell";
@@ -19,6 +19,7 @@ export function AppShell(props: {
   pathname: string;
   search: string;
   session: SessionState | null;
+  navigation: NavigationFor | null;
   flash: Flash;
   coupon: CouponBannerData | null;
   footerName: string;
@@ -56,7 +57,7 @@ export function AppShell(props: {
       {errorBar}
       {session?.agent ? <AgentBanner agent={session.agent} /> : null}
       {session && !logoLayout ? (
-        <TopNav session={session} homeLabel={props.homeLabel} />
+        <TopNav session={session} navigation={props.navigation ?? session} homeLabel={props.homeLabel} />
       ) : (
         <LogoHeader
           centered={layout === "logo"}

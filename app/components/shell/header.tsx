@@ -1,5 +1,5 @@
 import { PageForm, PageLink } from "~/components/page-link";
-import type { SessionState } from "~/domain/session-state";
+import type { NavigationFor, SessionState } from "~/domain/session-state";
 
 /** Logging out forgets the remembered after-login path too (spec §2.3). */
 function forgetAfterLogin() {
@@ -10,7 +10,16 @@ function forgetAfterLogin() {
   }
 }
 
-export function TopNav({ session, homeLabel }: { session: SessionState; homeLabel: string }) {
+/** The navigation as the member it is for sees it: in agent mode, the represented member's. */
+export function TopNav({
+  session,
+  navigation,
+  homeLabel,
+}: {
+  session: SessionState;
+  navigation: NavigationFor;
+  homeLabel: string;
+}) {
   return (
     <nav className="topnav" aria-label="Main">
       <div className="topnav-inner">
@@ -26,7 +35,7 @@ export function TopNav({ session, homeLabel }: { session: SessionState; homeLabe
           <li>
             <PageLink to="/respondents">Respondents</PageLink>
           </li>
-          {session.admin ? (
+          {navigation.admin ? (
             <>
               <li>
                 <PageLink to="/members">Members</PageLink>
@@ -37,12 +46,12 @@ export function TopNav({ session, homeLabel }: { session: SessionState; homeLabe
             </>
           ) : null}
           <li>
-            <PageLink to="/profile" title={session.email}>
+            <PageLink to="/profile" title={navigation.email}>
               {session.agent ?? session.username}
             </PageLink>
           </li>
           <li className="topnav-user" aria-label="E-mail address">
-            {session.email}
+            {navigation.email}
           </li>
           <li>
             <PageForm method="post" action="/logout" onSubmit={forgetAfterLogin}>

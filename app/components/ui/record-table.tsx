@@ -1,19 +1,23 @@
 import type { ReactNode } from "react";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 export type Column<T> = { header: string; cell: (row: T) => ReactNode };
 
-/** A scrollable table of rows, one column per `Column`. */
+/** A table of rows, one column per `Column`, scrolling in its own box when it is wider than the screen. */
 export function DataTable<T extends { id: string | number }>({
   rows,
   columns,
   caption,
+  label,
 }: {
   rows: T[];
   columns: Column<T>[];
   caption?: string;
+  /** What the table's scrolling box is called when the table has no caption; by default its columns. */
+  label?: string;
 }) {
   return (
-    <div className="table-scroll">
+    <TableScroll label={caption ?? label ?? columns.map((c) => c.header).join(", ")}>
       <table className="data">
         {caption ? <caption>{caption}</caption> : null}
         <thead>
@@ -35,7 +39,7 @@ export function DataTable<T extends { id: string | number }>({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
