@@ -97,6 +97,14 @@ export function donationRangeMessage(limits: DonationLimits): string {
 export type QuoteResult =
   { ok: true; quote: Quote } | { ok: false; field: "planId" | "amount" | "coupon"; message: string };
 
+/** A plan as the pay pages offer it: what it is, its price with the offer in force, and why the offer does not lower it. */
+export type PlanOffer = {
+  plan: BillingPlan & { description: string | null };
+  quote: Quote | null;
+  /** Why the coupon in force does not lower this plan, if it does not. */
+  couponNote: string | null;
+};
+
 /**
  * The price a member sees and the amount charged: the same function for both. A coupon that
  * cannot be used is refused with its reason, and nothing is charged.

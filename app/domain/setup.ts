@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requiredText } from "./account";
-import { parseAmount } from "./billing";
+import { parseAmount, type PlanOffer } from "./billing";
 import { checkoutChoiceSchema } from "./checkout-form";
 
 /**
@@ -44,11 +44,13 @@ export type SetupPage = {
   name: string;
   country: string;
   countries: { code: string; name: string }[];
-  /** `price` is the plan's amount and interval as shown, or null for a donation of the member's choice. */
-  plans: { id: string; title: string; price: string | null }[];
+  /** The plans with what each includes and its price with the offer the member arrived with. */
+  plans: PlanOffer[];
+  /** The plan the member chose before signing up (on a coupon landing or /subscription), preselected. */
+  chosen: string | null;
   sandbox: boolean;
-  /** The offer the member arrived with, shown on the step and applied at checkout. */
-  coupon: { slug: string; description: string } | null;
+  /** The offer the member arrived with, included in the prices shown. */
+  coupon: { slug: string; name: string; description: string } | null;
   /** The pay form's attempt id: a second submit of it is the same checkout. */
   attempt: string;
 };

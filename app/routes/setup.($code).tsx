@@ -7,7 +7,8 @@ import { amountToCents, membershipStepSchema, profileStepSchema, setupDestinatio
 import { pageRedirect } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { checkoutPagePath } from "~/services/billing/pages.server";
-import { saveProfileStep, setupPage, startMembershipCheckout } from "~/services/setup.server";
+import { chosenPlanOf, forgetChosenPlan } from "~/services/billing/chosen-plan.server";
+import { saveProfileStep, setupPage, startChosenPlanCheckout, startMembershipCheckout } from "~/services/setup.server";
 import { requireViewer, siteCookies } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
@@ -25,7 +26,10 @@ async function currentStep(request: Request, context: LoaderFunctionArgs["contex
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services, step } = await currentStep(request, context, params.code);
-  return json(await setupPage(services, viewer, step, await offerSlug(request, services.config)));
+  const { config } = services;
+  return json(
+    await setupPage(services, viewer, step, await offerSlug(request, config), await chosenPlanOf(request, config)),
+  );
 }
 
 /** The offer the member came with (a coupon landing keeps it in a cookie). */
@@ -44,7 +48,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (step === "profile") {
     const { submission } = await parseSubmission(request, profileStepSchema);
     if (submission.status !== "success") return replyWith(submission);
-    return withFormErrors(submission, async () => finish(await saveProfileStep(services, viewer, submission.value)));
+    return withFormErrors(submission, async () => {
+      const saved = await saveProfileStep(services, viewer, submission.value);
+      const chosen = await chosenPlanOf(request, services.config);
+      if (saved.next !== "membership" || !chosen) return finish(saved);
+      // The plan chosen before signing up: straight to its payment, with the offer kept.
+      const checkout = await startChosenPlanCheckout(services, viewer, {
+        planId: chosen,
+        couponSlug: await offerSlug(request, services.config),
+      });
+      if (!checkout) return finish(saved);
+      return pageRedirect(request, checkoutPagePath(checkout), {
+        headers: { "Set-Cookie": await forgetChosenPlan(services.config) },
+      });
+    });
   }
   const { submission } = await parseSubmission(request, membershipStepSchema);
   if (submission.status !== "success") return replyWith(submission);

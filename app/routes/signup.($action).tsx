@@ -20,6 +20,7 @@ import {
   verifyEmail,
 } from "~/services/accounts.server";
 import { sessionCookies } from "~/services/auth.server";
+import { keepChosenPlan } from "~/services/billing/chosen-plan.server";
 import { clientMeta, optionalViewer } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
@@ -60,10 +61,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       verified: viewer.user.emailVerifiedAt !== null,
     });
   }
-  if (viewer) throw redirect(viewer.member.needsSetup ? "/setup" : "/");
+  const url = new URL(request.url);
+  // A plan chosen before signing up is kept for setup, which goes on to its payment.
+  const keepPlan = await keepChosenPlan(services.config, url.searchParams.get("plan"));
+  if (viewer) {
+    const to = viewer.member.needsSetup ? "/setup" : "/";
+    throw redirect(to, keepPlan && viewer.member.needsSetup ? { headers: { "Set-Cookie": keepPlan } } : undefined);
+  }
   // A visitor who paid first arrives with the payment's e-mail: signing up with it claims the payment.
-  const email = paidEmailOf(new URL(request.url).searchParams.get("email"));
-  return json({ page: "form" as const, email, verified: false });
+  const email = paidEmailOf(url.searchParams.get("email"));
+  return json(
+    { page: "form" as const, email, verified: false },
+    keepPlan ? { headers: { "Set-Cookie": keepPlan } } : undefined,
+  );
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {

@@ -6,7 +6,6 @@ import { lastResultOf } from "~/components/forms/fields";
 import { SubscriptionView } from "~/components/billing/checkout-pages";
 import { amountToCents } from "~/lib/schemas.server";
 import { checkoutFormSchema } from "~/lib/schemas.server";
-import { invalid } from "~/domain/errors";
 import { pageRedirect } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { subscriptionPage, startPageCheckout } from "~/services/billing/subscription-page.server";
@@ -26,8 +25,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return replyWith(submission);
   const { attempt, planId, amount, coupon, email, returnTo } = submission.value;
   return withFormErrors(submission, async () => {
-    if (!viewer && !email)
-      throw invalid("Enter your e-mail for the receipt", { email: ["Enter your e-mail for the receipt"] });
     const started = await startPageCheckout(services, request, viewer, {
       attempt,
       planId,

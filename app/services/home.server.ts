@@ -1,6 +1,5 @@
-import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import { plans } from "~/db/schema";
+import { creatorOffer } from "./billing/creator-offer.server";
 import { stepHref } from "~/domain/nol/addresses";
 import { formForStep } from "~/domain/nol/billing";
 import { formatDate } from "~/lib/format";
@@ -42,15 +41,6 @@ async function creatorCauses(services: AppServices, viewer: Viewer) {
     });
 }
 
-/** The plans whose subscription grants the NoL creator: how a member becomes a creator. */
-async function creatorPlans(services: AppServices) {
-  return services.db
-    .select({ title: plans.title })
-    .from(plans)
-    .where(and(eq(plans.active, true), sql`${plans.features} @> '["nolCreator"]'::jsonb`))
-    .orderBy(asc(plans.sort));
-}
-
 export async function memberHome(services: AppServices, viewer: Viewer) {
   const { member } = viewer;
   const creator = member.nolCreator || member.nolTester;
@@ -58,7 +48,7 @@ export async function memberHome(services: AppServices, viewer: Viewer) {
   return {
     causes: creator ? await creatorCauses(services, viewer) : null,
     hasCountry: member.countryCode !== null,
-    creatorPlans: creator ? [] : (await creatorPlans(services)).map((p) => p.title),
+    creatorOffer: creator ? null : await creatorOffer(services, viewer),
     membership: membership
       ? {
           plan: membership.plan,

@@ -4,8 +4,7 @@ import type { AppServices } from "~/context";
 import { countries, plans, users } from "~/db/schema";
 import { invalid } from "~/domain/errors";
 import { activeSetupSteps, nextSetupStep, type SetupPage, type SetupStepId } from "~/domain/setup";
-import { formatMoney } from "~/lib/format";
-import { couponOfSlug } from "./billing/catalogue.server";
+import { billingCatalogue, couponOfSlug } from "./billing/catalogue.server";
 import { startCheckout, type CheckoutRow } from "./billing/checkout.server";
 import { audit, actorOf } from "./audit.server";
 import type { Viewer } from "./session.server";
@@ -17,16 +16,18 @@ export async function setupPage(
   viewer: Viewer,
   step: SetupStepId,
   couponSlug: string | null = null,
+  chosenPlan: string | null = null,
 ): Promise<SetupPage> {
   const { db, config } = services;
   const steps = activeSetupSteps({ free: config.free }).map(({ id, title }) => ({ id, title }));
-  const offer = couponSlug ? await couponOfSlug(services, couponSlug) : null;
+  const catalogue = await billingCatalogue(services, couponSlug);
   const base = {
     step,
     steps,
     name: viewer.member.name ?? "",
     country: viewer.member.countryCode ?? "",
-    coupon: offer ? { slug: offer.slug, description: offer.coupon.name } : null,
+    coupon: catalogue.coupon,
+    chosen: null,
     attempt: randomUUID(),
   };
   if (step === "profile") {
@@ -36,17 +37,11 @@ export async function setupPage(
       .orderBy(countries.name);
     return { ...base, countries: list, plans: [], sandbox: false };
   }
-  const active = await db.select().from(plans).where(eq(plans.active, true)).orderBy(plans.sort);
   return {
     ...base,
     countries: [],
-    plans: active.map((plan) => ({
-      id: plan.id,
-      title: plan.title,
-      price: plan.amountCents
-        ? `${formatMoney(plan.amountCents, plan.currency)}${plan.interval ? ` a ${plan.interval}` : ""}`
-        : null,
-    })),
+    plans: catalogue.plans,
+    chosen: catalogue.plans.some((entry) => entry.plan.id === chosenPlan) ? chosenPlan : null,
     sandbox: config.payments === "sandbox",
   };
 }
@@ -90,6 +85,26 @@ export async function startMembershipCheckout(
     { viewer },
     { attempt: input.attempt, planId: input.planId, donationCents: input.amountCents, couponSlug: input.couponSlug },
   );
+}
+
+/**
+ * The checkout of the plan the member chose before signing up, with their offer; null when
+ * that plan cannot be bought now (gone, or not a membership), to choose on the membership step.
+ */
+export async function startChosenPlanCheckout(
+  services: AppServices,
+  viewer: Viewer,
+  input: { planId: string; couponSlug: string | null },
+): Promise<CheckoutRow | null> {
+  const [plan] = await services.db.select().from(plans).where(eq(plans.id, input.planId));
+  if (!plan?.active || plan.kind !== "subscription") return null;
+  const offer = input.couponSlug ? await couponOfSlug(services, input.couponSlug) : null;
+  return startMembershipCheckout(services, viewer, {
+    attempt: randomUUID(),
+    planId: plan.id,
+    amountCents: null,
+    couponSlug: offer?.slug ?? null,
+  });
 }
 
 /** A lapsed member goes back through the membership step. */

@@ -11,6 +11,8 @@ type SiteCookies = {
   sso: Cookie;
   coupon: Cookie;
   couponDismissed: Cookie;
+  /** The plan a visitor chose before signing up, taken to payment once setup reaches it. */
+  plan: Cookie;
   nolSelected: Cookie;
   /** A visitor's own checkouts (a donation before signing up), so only they see them. */
   checkouts: Cookie;
@@ -38,6 +40,7 @@ export function siteCookies(config: AppConfig): SiteCookies {
       sso: make("mh_sso", 600),
       coupon: make("mh_coupon", 30 * 86_400),
       couponDismissed: make("mh_coupon_dismissed", 30 * 86_400),
+      plan: make("mh_plan", 7 * 86_400),
       /** The NoL entry selected last, for the auto-select mode "back". */
       nolSelected: make("mh_nol_selected", 30 * 86_400),
       checkouts: make("mh_checkouts", 7 * 86_400),

@@ -17,7 +17,7 @@ test.describe("paying on the sandbox", () => {
     await page.goto("/c/members-friends");
     await expect(page.getByText("20% off every payment").first()).toBeVisible();
     await signUpToMembership(page, await pageAs("admin"));
-    await expect(page.getByText("is applied at checkout")).toBeVisible();
+    await expect(page.getByText("the prices below include it")).toBeVisible();
     await page.getByLabel(/Monthly membership/).check();
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await expect(page.getByText("Monthly membership: $20.00 $16.00 for the first month")).toBeVisible();

@@ -58,7 +58,7 @@ test.describe("coupons", () => {
     await expect(monthly.locator("strong")).toHaveText("$16.00 a month");
     await expect(monthly.getByRole("link", { name: "Subscribe: Monthly membership" })).toHaveAttribute(
       "href",
-      "/subscription?plan=monthly",
+      "/signup?plan=monthly",
     );
     await expect(visitor.getByRole("region", { name: "Your offer" })).toContainText("20% off every payment");
 

@@ -59,6 +59,8 @@ test("a member's home says what to do next: the creator's causes, the membership
   await member.goto("/");
   const theirs = member.getByRole("region", { name: "Your notices" });
   await expect(theirs).toContainText("The NoL creator prepares your Notices of Liability");
-  await expect(theirs.getByRole("link", { name: "Choose a plan" })).toHaveAttribute("href", "/subscription");
+  await expect(
+    theirs.getByRole("button", { name: "Upgrade to the Monthly membership ($20.00 a month)" }),
+  ).toBeVisible();
   await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notices" })).toHaveCount(0);
 });

@@ -5,20 +5,37 @@ import { expect, test, type Page } from "@playwright/test";
  * by an admin) and fills in the profile step, leaving the page on setup's membership step.
  */
 export async function signUpToMembership(page: Page, admin: Page): Promise<{ username: string; email: string }> {
+  await page.goto("/signup");
+  const made = await signUpAndConfirm(page, admin);
+  await fillProfileStep(page);
+  await expect(page.getByRole("heading", { name: "Membership" })).toBeVisible();
+  return made;
+}
+
+/**
+ * Signs up on the sign-up form the page shows and opens the e-mailed confirmation link,
+ * leaving the page where that link leads.
+ */
+export async function signUpAndConfirm(page: Page, admin: Page): Promise<{ username: string; email: string }> {
   // A new account's password hash takes seconds when both cores are busy: a test that makes
   // one and then pays has a minute at least.
   const info = test.info();
   info.setTimeout(Math.max(info.timeout, 60_000));
   const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const email = `${username}@example.org`;
-  await page.goto("/signup");
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel("Password").fill("a very private phrase");
   await page.getByLabel(/I accept the/).check();
   await page.getByRole("button", { name: "Sign up" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await page.goto(await confirmationLink(admin, email));
+  await expect(page.getByText("Your e-mail address is confirmed.")).toBeVisible();
+  return { username, email };
+}
 
+/** The confirmation link e-mailed to `email`, as a path, read from the outbox by an admin. */
+export async function confirmationLink(admin: Page, email: string): Promise<string> {
   // The built-in mail provider delivers to the outbox, which an admin can read.
   await admin.goto("/db/mail_outbox");
   await admin
@@ -28,14 +45,14 @@ export async function signUpToMembership(page: Page, admin: Page): Promise<{ use
   const text = await admin.locator("pre.mail").textContent();
   const link = /http\S+\/signup\/verify\?token=\S+/.exec(text ?? "")?.[0];
   expect(link).toBeTruthy();
+  return new URL(link!).pathname + new URL(link!).search;
+}
 
-  await page.goto(new URL(link!).pathname + new URL(link!).search);
-  await expect(page.getByText("Your e-mail address is confirmed.")).toBeVisible();
+/** Fills setup's details step and continues. */
+export async function fillProfileStep(page: Page): Promise<void> {
   await page.getByLabel("Your name").fill("Erin Example");
   await page.getByLabel("Country").selectOption("CA");
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByRole("heading", { name: "Membership" })).toBeVisible();
-  return { username, email };
 }
 
 /** Fills the sandbox's card form (labelled as Stripe's Payment Element labels its fields) and pays. */

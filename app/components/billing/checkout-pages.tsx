@@ -5,7 +5,8 @@ import { ErrorList, Field, useSchemaForm } from "~/components/forms/fields";
 import { Card, FormCard } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import type { CatalogueEntry } from "~/services/billing/catalogue.server";
+import { CreatorOfferNote } from "./creator-offer";
+import { PlanChoices } from "./plan-choices";
 import type { AuthenticatePage, CardPage, CheckoutSummary, ReturnPage } from "~/services/billing/pages.server";
 import type { SubscriptionPageData } from "~/services/billing/subscription-page.server";
 import { formatMoney } from "~/lib/format";
@@ -14,19 +15,6 @@ type Reply = SubmissionResult<string[]> | undefined;
 
 // Stripe's own card element, loaded only on the card page and only with Stripe configured.
 const StripeCardForm = lazy(() => import("./stripe-card-form").then((module) => ({ default: module.StripeCardForm })));
-
-function priceText(entry: CatalogueEntry): { now: string; before: string | null; after: string | null } {
-  const { plan, quote } = entry;
-  const every = plan.interval ? ` a ${plan.interval}` : "";
-  if (!quote) return { now: "an amount you choose", before: null, after: null };
-  const now = `${formatMoney(quote.amountCents, quote.currency)}${every}`;
-  const before = quote.amountCents < quote.listAmountCents ? formatMoney(quote.listAmountCents, quote.currency) : null;
-  const after =
-    quote.laterAmountCents !== null && quote.laterAmountCents !== quote.amountCents
-      ? `then ${formatMoney(quote.laterAmountCents, quote.currency)}${every}`
-      : null;
-  return { now, before, after };
-}
 
 /** /subscription: the plans with their prices (the offer in force applied), a donation, then pay. */
 export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageData; lastResult: Reply }) {
@@ -59,6 +47,8 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
       id="subscription-title"
       title="Membership"
       lead={lead}
+      // Its upgrade buttons are forms of their own: outside the pay form.
+      before={data.membership && data.creatorOffer ? <CreatorOfferNote offer={data.creatorOffer} /> : null}
       form={form}
       submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >
@@ -70,37 +60,12 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
       <input type="hidden" name={fields.attempt.name} value={data.attempt} />
       <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
         <legend>{data.membership ? "Donation or credit" : "Membership"}</legend>
-        {offered.map((entry) => {
-          const price = priceText(entry);
-          const needsAccount = entry.plan.kind === "subscription" && !data.signedIn;
-          return (
-            <div className="choice" key={entry.plan.id}>
-              <input
-                type="radio"
-                id={`plan-${entry.plan.id}`}
-                name={fields.planId.name}
-                value={entry.plan.id}
-                defaultChecked={chosen === entry.plan.id}
-                aria-describedby={`plan-${entry.plan.id}-about`}
-              />
-              <label htmlFor={`plan-${entry.plan.id}`}>
-                {entry.plan.title} —{" "}
-                {price.before ? (
-                  <>
-                    <s aria-label={`was ${price.before}`}>{price.before}</s>{" "}
-                  </>
-                ) : null}
-                {price.now}
-                {price.after ? `, ${price.after}` : null}
-              </label>
-              <p className="field-hint" id={`plan-${entry.plan.id}-about`}>
-                {entry.plan.description}
-                {entry.couponNote ? ` ${entry.couponNote}.` : null}
-                {needsAccount ? " Needs an account: you sign up first." : null}
-              </p>
-            </div>
-          );
-        })}
+        <PlanChoices
+          entries={offered}
+          name={fields.planId.name}
+          chosen={chosen}
+          needsAccount={(entry) => entry.plan.kind === "subscription" && !data.signedIn}
+        />
         <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
       </fieldset>
       <Field

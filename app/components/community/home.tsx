@@ -1,5 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { CreatorOfferNote } from "~/components/billing/creator-offer";
 import { Alert } from "~/components/ui/alert";
 import { continueSetupPath, SETUP_PROFILE_PATH } from "~/domain/shell";
 import type { loader as rootLoader } from "~/root";
@@ -14,17 +15,10 @@ function MemberNext({ next }: { next: Next }) {
       <section aria-labelledby="notices-title">
         <h2 id="notices-title">Your notices</h2>
         {next.causes === null ? (
-          <p>
-            The NoL creator prepares your Notices of Liability round by round, through to billing.{" "}
-            {next.creatorPlans.length > 0 ? (
-              <>
-                It comes with the {next.creatorPlans.join(" or the ")} plan.{" "}
-                <Link to="/subscription">Choose a plan</Link> to start.
-              </>
-            ) : (
-              <>Ask the community&apos;s support to open it for you.</>
-            )}
-          </p>
+          <>
+            <p>The NoL creator prepares your Notices of Liability round by round, through to billing.</p>
+            {next.creatorOffer ? <CreatorOfferNote offer={next.creatorOffer} /> : null}
+          </>
         ) : next.causes.length === 0 ? (
           <p>
             {next.hasCountry

@@ -7,8 +7,21 @@ import type { CouponOffer, OfferPlan } from "~/services/coupons.server";
 import { useCouponLanding } from "./use-coupon-landing";
 
 /** A plan of the offer: its price before and after the coupon, and the way to take it. */
-function OfferPlanItem({ plan, description }: { plan: OfferPlan; description: string }) {
+function OfferPlanItem({
+  plan,
+  description,
+  hasAccount,
+}: {
+  plan: OfferPlan;
+  description: string;
+  hasAccount: boolean;
+}) {
   const verb = plan.kind === "subscription" ? "Subscribe" : "Join";
+  // A membership needs a set-up account: sign-up (or setup) goes on to this plan's payment.
+  const to =
+    plan.kind === "subscription" && !hasAccount
+      ? `/signup?plan=${encodeURIComponent(plan.id)}`
+      : `/subscription?plan=${encodeURIComponent(plan.id)}`;
   const headingId = `plan-${plan.id}`;
   return (
     <li className="offer-plan">
@@ -35,11 +48,7 @@ function OfferPlanItem({ plan, description }: { plan: OfferPlan; description: st
       ) : (
         <p>An amount you choose, {description}.</p>
       )}
-      <Link
-        className="button button-primary"
-        to={`/subscription?plan=${encodeURIComponent(plan.id)}`}
-        aria-label={`${verb}: ${plan.title}`}
-      >
+      <Link className="button button-primary" to={to} aria-label={`${verb}: ${plan.title}`}>
         {verb}
       </Link>
     </li>
@@ -81,12 +90,19 @@ export function CouponLanding({ offer: first, subscribed }: { offer: CouponOffer
       </p>
       <ul className="offer-plans">
         {offer.plans.map((plan) => (
-          <OfferPlanItem key={plan.id} plan={plan} description={discount.description} />
+          <OfferPlanItem
+            key={plan.id}
+            plan={plan}
+            description={discount.description}
+            hasAccount={session !== null && !session.needsSetup}
+          />
         ))}
       </ul>
-      <p>
-        Already a member? <Link to="/login">Login</Link>
-      </p>
+      {session ? null : (
+        <p>
+          Already a member? <Link to="/login">Login</Link>
+        </p>
+      )}
     </section>
   );
 }

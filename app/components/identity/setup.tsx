@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { PlanChoices } from "~/components/billing/plan-choices";
 import type { SetupPage } from "~/domain/setup";
 import { FormCard } from "./card";
 
@@ -53,7 +54,7 @@ function ProfileStep({ data, lastResult }: { data: SetupPage; lastResult: Reply 
 function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {
   const [form, fields] = useSchemaForm(() => import("~/domain/setup").then((m) => m.membershipStepSchema), {
     lastResult,
-    defaultValue: { planId: data.plans[0]?.id ?? "", attempt: data.attempt },
+    defaultValue: { planId: data.chosen ?? data.plans[0]?.plan.id ?? "", attempt: data.attempt },
   });
   const chosen = fields.planId.value ?? fields.planId.initialValue;
   return (
@@ -65,27 +66,14 @@ function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Rep
       submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >
       {data.coupon ? (
-        <Alert kind="success" title="Your offer">
-          {data.coupon.description} is applied at checkout.
+        <Alert kind="success" title={data.coupon.name}>
+          {data.coupon.description}: the prices below include it.
         </Alert>
       ) : null}
       <input type="hidden" name={fields.attempt.name} value={data.attempt} />
       <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
         <legend>Membership</legend>
-        {data.plans.map((plan) => (
-          <div className="choice" key={plan.id}>
-            <input
-              type="radio"
-              id={`plan-${plan.id}`}
-              name={fields.planId.name}
-              value={plan.id}
-              defaultChecked={chosen === plan.id}
-            />
-            <label htmlFor={`plan-${plan.id}`}>
-              {plan.title} — {plan.price ?? "an amount you choose"}
-            </label>
-          </div>
-        ))}
+        <PlanChoices entries={data.plans} name={fields.planId.name} chosen={chosen} />
         <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
       </fieldset>
       <Field meta={fields.amount} label="Donation amount (USD), for a donation" inputMode="decimal" />

@@ -1,5 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
+import { CreatorOfferNote } from "~/components/billing/creator-offer";
 import { Alert } from "~/components/ui/alert";
 import type { causesPage } from "~/services/nol/pages.server";
 
@@ -12,10 +13,10 @@ export function CauseList({ data }: { data: Data }) {
   return (
     <section className="card" aria-labelledby="causes-title">
       <h1 id="causes-title">Choose a cause</h1>
-      {data.creatorOrTester ? null : (
-        <Alert kind="warn">
-          The notice creator is open to NoL creators and testers. Ask an admin to open it for you.
-        </Alert>
+      {data.creatorOffer ? (
+        <CreatorOfferNote offer={data.creatorOffer} />
+      ) : data.creatorOrTester ? null : (
+        <Alert kind="warn">The notice creator is open to NoL creators and testers: this member is neither.</Alert>
       )}
       {data.choices.length === 0 ? <p>No causes are offered in your country yet.</p> : null}
       {data.choices.length > 0 && !data.anyAvailable ? (

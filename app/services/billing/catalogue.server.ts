@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { couponDiscounts, couponPlans, coupons, plans } from "~/db/schema";
-import { quote, type BillingCoupon, type BillingPlan, type Quote } from "~/domain/billing";
+import { quote, type BillingCoupon, type BillingPlan, type PlanOffer } from "~/domain/billing";
 import { describeCoupon } from "~/domain/coupons";
 
 /** The plans with their prices, and the coupons that lower them, as the pay pages offer them. */
@@ -66,12 +66,7 @@ export async function couponOfSlug(
   };
 }
 
-export type CatalogueEntry = {
-  plan: BillingPlan & { description: string | null };
-  quote: Quote | null;
-  /** Why the coupon in force does not lower this plan, if it does not. */
-  couponNote: string | null;
-};
+export type CatalogueEntry = PlanOffer;
 
 export type Catalogue = {
   plans: CatalogueEntry[];

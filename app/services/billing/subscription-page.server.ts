@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { invalid } from "~/domain/errors";
 import { plans } from "~/db/schema";
 import { siteCookies, type Viewer } from "../session.server";
 import { formatMoney } from "~/lib/format";
-import { billingCatalogue, type Catalogue } from "./catalogue.server";
+import { billingCatalogue, couponOfSlug, type Catalogue } from "./catalogue.server";
+import { signupPathFor } from "./chosen-plan.server";
+import { creatorOffer, type CreatorOffer } from "./creator-offer.server";
 import { liveSubscription, startCheckout } from "./checkout.server";
 import { checkoutPagePath, rememberVisitorCheckout } from "./pages.server";
 
@@ -15,6 +18,8 @@ export type SubscriptionPageData = Catalogue & {
   email: string | null;
   /** The member's membership in force: the page then points to the profile instead. */
   membership: { plan: string; status: string } | null;
+  /** How the member gets the NoL creator when their membership (or account) lacks it. */
+  creatorOffer: CreatorOffer | null;
 };
 
 /** A one-off payment a member may make at any time: a donation of their choice or a notarize credit. */
@@ -76,6 +81,7 @@ export async function subscriptionPage(
     signedIn: viewer !== null,
     email: viewer?.member.email ?? null,
     membership: live ? { plan: livePlan?.title ?? live.planId, status: live.status } : null,
+    creatorOffer: viewer ? await creatorOffer(services, viewer) : null,
   };
 }
 
@@ -93,6 +99,20 @@ export async function startPageCheckout(
     returnPath: string | null;
   },
 ): Promise<{ next: string; setCookie: string | null }> {
+  if (!viewer) {
+    // A membership needs an account: sign up first, with the plan and the offer kept.
+    const [plan] = await services.db.select().from(plans).where(eq(plans.id, input.planId));
+    if (plan?.active && plan.kind === "subscription") {
+      const offer = input.couponSlug ? await couponOfSlug(services, input.couponSlug) : null;
+      return {
+        next: signupPathFor(plan.id),
+        setCookie: offer ? await siteCookies(services.config).coupon.serialize(offer.slug) : null,
+      };
+    }
+  }
+  if (!viewer && !input.email) {
+    throw invalid("Enter your e-mail for the receipt", { email: ["Enter your e-mail for the receipt"] });
+  }
   const payer = viewer ? { viewer } : { email: input.email ?? "" };
   const checkout = await startCheckout(services, payer, input);
   return {

@@ -1,4 +1,7 @@
+import { redirect } from "@remix-run/node";
 import type { AppServices } from "~/context";
+import { DomainError } from "~/domain/errors";
+import { creatorOffer } from "../billing/creator-offer.server";
 import { stepNotarizes } from "~/domain/documents/notarize-offer";
 import { formBase, FORM_NAMES, ownerParam, ownerQuery, seamlessLink, stepHref } from "~/domain/nol/addresses";
 import { formForStep, formListsEntry, formOffersStep } from "~/domain/nol/billing";
@@ -40,13 +43,20 @@ export async function causesPage(services: AppServices, viewer: Viewer, address:
     ownerQuery: ownerQuery(other),
     anyAvailable,
     creatorOrTester: owner.nolCreator || owner.nolTester,
+    // The member's own way to the creator; someone else's notices are not theirs to open.
+    creatorOffer: other ? null : await creatorOffer(services, viewer),
   };
 }
 
 /** A cause page's owner (`other` when the notices are someone else's), cause and rows. */
 export async function causeOf(services: AppServices, viewer: Viewer, address: PageAddress, slug: string) {
   const { owner, other } = await ownerOf(services, viewer, address);
-  const cause = await requireCause(services, owner, slug);
+  const cause = await requireCause(services, owner, slug).catch((error: unknown) => {
+    // Without the creator no cause is open: the cause list says which plans include it.
+    const own = !other && !owner.nolCreator && !owner.nolTester;
+    if (own && error instanceof DomainError && error.status === 403) throw redirect(formBase(address.segment));
+    throw error;
+  });
   const rows = await entriesOf(services.db, owner.id, cause.code);
   return { owner, other, cause, rows, causeBase: `${formBase(address.segment)}/${cause.slug}` };
 }

@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { plans } from "~/db/schema";
+import { membershipActions } from "~/domain/billing-account";
+import { pricePer } from "~/domain/coupons";
+import { creatorWay, type CreatorWay } from "~/domain/creator-offer";
+import type { Viewer } from "../session.server";
+import { liveSubscription } from "./checkout.server";
+
+/** What a member who cannot use the NoL creator is told: the plans that include it and the way to it. */
+export type CreatorOffer = {
+  way: CreatorWay;
+  plans: { id: string; title: string; price: string | null }[];
+  /** The plan change form's attempt id. */
+  attempt: string;
+  /** The admin's own member page, where the NoL creator flag is set. */
+  memberPage: string;
+};
+
+/** The plans whose subscription grants the NoL creator, in the catalogue's order. */
+export async function creatorPlans(services: AppServices) {
+  return services.db
+    .select()
+    .from(plans)
+    .where(
+      and(eq(plans.active, true), eq(plans.kind, "subscription"), sql`${plans.features} @> '["nolCreator"]'::jsonb`),
+    )
+    .orderBy(asc(plans.sort));
+}
+
+/** The viewer's way to the NoL creator, or null when they have it (creator or tester). */
+export async function creatorOffer(services: AppServices, viewer: Viewer): Promise<CreatorOffer | null> {
+  const { member } = viewer;
+  if (member.nolCreator || member.nolTester) return null;
+  const [including, live] = await Promise.all([creatorPlans(services), liveSubscription(services, member.id)]);
+  const way = creatorWay({
+    creator: false,
+    admin: member.admin,
+    creatorPlanIds: including.map((plan) => plan.id),
+    membership: live
+      ? { planId: live.planId, changeable: membershipActions(live.status, live.cancelAtPeriodEnd).changePlan }
+      : null,
+  });
+  if (!way) return null;
+  return {
+    way,
+    plans: including.map((plan) => ({
+      id: plan.id,
+      title: plan.title,
+      price: plan.amountCents === null ? null : pricePer(plan.amountCents, plan.currency, plan.interval),
+    })),
+    attempt: randomUUID(),
+    memberPage: `/members/${member.id}`,
+  };
+}
