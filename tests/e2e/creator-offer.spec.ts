@@ -9,7 +9,13 @@ test.describe("the way to the NoL creator, told alike everywhere", () => {
     signIn,
   }) => {
     await signIn("member");
-    for (const path of ["/", "/subscription", "/nol/creator", "/nol/creator/traffic-stop"]) {
+    for (const path of [
+      "/",
+      "/subscription",
+      "/nol/creator",
+      "/nol/creator/traffic-stop",
+      "/nol/creator/traffic-stop/notarize",
+    ]) {
       await page.goto(path);
       await expect(page.getByText(INCLUDED), path).toBeVisible();
       await expect(

@@ -116,7 +116,7 @@ const MATRIX: Row[] = [
   ["/nol/creator/traffic-stop", "login", "→/nol/creator", "setup", "→/nol/creator"],
   ["/nol/creator/no-such-cause", "login", 404, "setup", 404],
   ["/nol/creator/traffic-stop/notice", "login", "→/nol/creator", "setup", "→/nol/creator"],
-  ["/nol/creator/traffic-stop/notarize", "login", 403, "setup", 403],
+  ["/nol/creator/traffic-stop/notarize", "login", "→/nol/creator", "setup", "→/nol/creator"],
   ["/nol/seemless/187/no-such-hash", "login", 404, "setup", 404],
   ["/nol/seemless/187/no-such-hash?entry=%7B%7D", "login", 404, "setup", 404],
   ["/nol/seemless/999/no-such-hash?entry=%7B%7D", "login", 404, "setup", 404],

@@ -48,15 +48,29 @@ export async function causesPage(services: AppServices, viewer: Viewer, address:
   };
 }
 
+/**
+ * The cause of a page of the owner's notices. Without the creator no cause is open to a member:
+ * their own pages go to the cause list, which says which plans include it.
+ */
+export function causeOfOwnPages(
+  services: AppServices,
+  owner: Parameters<typeof requireCause>[1],
+  slug: string,
+  address: PageAddress,
+  own: boolean,
+) {
+  return requireCause(services, owner, slug).catch((error: unknown) => {
+    const withoutCreator = own && !owner.nolCreator && !owner.nolTester;
+    if (withoutCreator && error instanceof DomainError && error.status === 403)
+      throw redirect(formBase(address.segment));
+    throw error;
+  });
+}
+
 /** A cause page's owner (`other` when the notices are someone else's), cause and rows. */
 export async function causeOf(services: AppServices, viewer: Viewer, address: PageAddress, slug: string) {
   const { owner, other } = await ownerOf(services, viewer, address);
-  const cause = await requireCause(services, owner, slug).catch((error: unknown) => {
-    // Without the creator no cause is open: the cause list says which plans include it.
-    const own = !other && !owner.nolCreator && !owner.nolTester;
-    if (own && error instanceof DomainError && error.status === 403) throw redirect(formBase(address.segment));
-    throw error;
-  });
+  const cause = await causeOfOwnPages(services, owner, slug, address, !other);
   const rows = await entriesOf(services.db, owner.id, cause.code);
   return { owner, other, cause, rows, causeBase: `${formBase(address.segment)}/${cause.slug}` };
 }

@@ -10,8 +10,7 @@ import { creditBalance } from "../billing/credits.server";
 import { oneOffOffer } from "../billing/subscription-page.server";
 import { noticeJson, type NoticeRecord } from "../documents/notices.server";
 import { documentDisclaimer } from "../documents/templates.server";
-import { requireCause } from "../nol/access.server";
-import type { PageAddress } from "../nol/pages.server";
+import { causeOfOwnPages, type PageAddress } from "../nol/pages.server";
 import { entriesOf, versionsOf } from "../nol/entries.server";
 import { labelOfStoredRound } from "../round-labels.server";
 import type { Viewer } from "../session.server";
@@ -39,7 +38,7 @@ export async function notarizePage(
   chosenVersion: string | undefined,
 ) {
   const { db, config, providers, logger } = services;
-  const cause = await requireCause(services, viewer.member, slug);
+  const cause = await causeOfOwnPages(services, viewer.member, slug, address, true);
   const causeBase = `${formBase(address.segment)}/${cause.slug}`;
   const pagePath = `${causeBase}/notarize`;
   const names = versionsOf(await entriesOf(db, viewer.member.id, cause.code));
