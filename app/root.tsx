@@ -24,7 +24,6 @@ import { isFrameablePath } from "./domain/framing";
 import { guard } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
 import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
-import { reportClientError } from "./lib/error-reporting";
 import { errorPage, pageRedirect } from "./lib/http.server";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
@@ -197,7 +196,9 @@ export function ErrorBoundary() {
   const message = errorMessage(error, status);
   useEffect(() => {
     // Answers the server chose (404, 403) are not faults; anything else is reported.
-    if (!isRouteErrorResponse(error)) reportClientError(error);
+    if (!isRouteErrorResponse(error)) {
+      void import("./lib/error-reporting").then(({ reportClientError }) => reportClientError(error));
+    }
   }, [error]);
   return (
     <Document>

@@ -2,12 +2,12 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { recheckDueAt, singleFlight } from "~/domain/freshness";
 import type { SessionState } from "~/domain/session-state";
-import { reportClientError } from "~/lib/error-reporting";
-import { api } from "~/lib/api-client";
 import { StateRejectedError } from "~/lib/state-client";
 
-// One recheck at a time for the whole page, however many callers ask (spec §4).
+// One recheck at a time for the whole page, however many callers ask (spec §4). The API
+// client loads with the first recheck: no page needs it to render.
 const recheckOnce = singleFlight(async () => {
+  const { api } = await import("~/lib/api-client");
   const { error } = await api("/api/login/recheck");
   return error === null;
 });
@@ -31,7 +31,7 @@ export function useLoginRecheck(session: SessionState | null): "ok" | "rejected"
           () => revalidator.revalidate(),
           (error) => {
             if (error instanceof StateRejectedError) {
-              reportClientError(error);
+              void import("~/lib/error-reporting").then(({ reportClientError }) => reportClientError(error));
               setOutcome("rejected");
             }
           },

@@ -103,6 +103,8 @@ describe("reporting client errors (spec §8, §9)", () => {
     await vi.advanceTimersByTimeAsync(REPORT_DEBOUNCE_MS - 1);
     expect(sent).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
+    // The API client comes with the first report.
+    await vi.dynamicImportSettled();
     expect(sent).toHaveLength(1);
     const batch = JSON.parse(sent[0]!) as ClientErrorReport[];
     expect(batch.map((r) => r.message)).toEqual(["Unknown error"]);
@@ -116,6 +118,7 @@ describe("reporting client errors (spec §8, §9)", () => {
       reportClientError(new Error(`tick ${elapsed}`));
       await vi.advanceTimersByTimeAsync(100);
     }
+    await vi.dynamicImportSettled();
     expect(sent).toHaveLength(1);
     expect(JSON.parse(sent[0]!)).toHaveLength(REPORT_MAX_WAIT_MS / 100);
   });

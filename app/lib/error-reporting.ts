@@ -1,11 +1,9 @@
-import { api } from "./api-client";
 import { storedState } from "./state-client";
 
 /** spec §9: reports are sent 250 ms after the last error; a chunk reload at most once a minute. */
 export const REPORT_DEBOUNCE_MS = 250;
 /** Errors that keep coming faster than the debounce are still sent this often. */
 export const REPORT_MAX_WAIT_MS = 2_000;
-export const CHUNK_RELOAD_GUARD_MS = 60_000;
 const MAX_BATCH = 20;
 /** Under the server's 64 KiB body limit, with room for JSON escaping. */
 export const MAX_BATCH_BYTES = 48 * 1024;
@@ -66,6 +64,8 @@ async function flush(): Promise<void> {
   const batch = takeBatch(queue);
   if (batch.length === 0) return;
   try {
+    // The API client loads with the first report: no page needs it to render.
+    const { api } = await import("./api-client");
     await api("/api/errors", { method: "POST", body: batch });
   } catch {
     // Reporting must never raise another error; the bar already told the member.
@@ -97,26 +97,4 @@ export function reportClientError(error: unknown, now = Date.now()): void {
   schedule(now);
 }
 
-const CHUNK_ERROR =
-  /Loading chunk|ChunkLoadError|Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i;
-
-export function isChunkLoadError(message: string): boolean {
-  return CHUNK_ERROR.test(message);
-}
-
-/**
- * After a deploy, an open page may ask for code that is gone: reload to get the new build,
- * but at most once a minute so a real outage cannot loop.
- */
-export function reloadAfterChunkError(now = Date.now()): boolean {
-  let last = 0;
-  try {
-    last = Number(window.sessionStorage.getItem("chunkReloadAt") ?? 0);
-    if (now - last < CHUNK_RELOAD_GUARD_MS) return false;
-    window.sessionStorage.setItem("chunkReloadAt", String(now));
-  } catch {
-    return false;
-  }
-  window.location.reload();
-  return true;
-}
+export { CHUNK_RELOAD_GUARD_MS, isChunkLoadError, reloadAfterChunkError } from "./chunk-reload";

@@ -175,7 +175,7 @@ describe.each(drivers)("where a member stands (%s)", (driver) => {
       const { cookie } = await member({ nolCreator: true });
       const { member: next } = await (await load(homeLoader, "/", cookie)).json();
       expect(next.causes.map((c: { name: string }) => c.name)).toContain("Traffic Stop");
-      expect(next.creatorPlans).toEqual([]);
+      expect(next.creatorOffer).toBeNull();
       expect(next.membership).toBeNull();
     });
 
@@ -183,7 +183,7 @@ describe.each(drivers)("where a member stands (%s)", (driver) => {
       const { cookie } = await member();
       const { member: next } = await (await load(homeLoader, "/", cookie)).json();
       expect(next.causes).toBeNull();
-      expect(next.creatorPlans.length).toBeGreaterThan(0);
+      expect(next.creatorOffer.plans.length).toBeGreaterThan(0);
     });
 
     it("gives a visitor and a member still in setup nothing of the kind", async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { isChunkLoadError, reloadAfterChunkError, reportClientError } from "~/lib/error-reporting";
+import { isChunkLoadError, reloadAfterChunkError } from "~/lib/chunk-reload";
 
 /** Reports uncaught errors, shows the red bar, and reloads once after a failed chunk load. */
 export function useClientErrors(): boolean {
@@ -7,8 +7,9 @@ export function useClientErrors(): boolean {
   useEffect(() => {
     const handle = (error: unknown, message: string) => {
       if (isChunkLoadError(message) && reloadAfterChunkError()) return;
-      reportClientError(error);
       setDetected(true);
+      // The reporter loads with the first error: no page needs it to render.
+      void import("~/lib/error-reporting").then(({ reportClientError }) => reportClientError(error));
     };
     const onError = (event: ErrorEvent) => handle(event.error ?? event.message, event.message ?? "");
     const onRejection = (event: PromiseRejectionEvent) =>
