@@ -8,10 +8,14 @@ import { loadConfig } from "~/config/config.server";
 import type { DatabaseHandle } from "~/db/client.server";
 
 /** The data directories of the contexts made here (their secrets file), removed when the process ends. */
-const madeDirs = new Set<string>();
-process.once("exit", () => {
-  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
-});
+const shared = globalThis as { memberhallContextDirs?: Set<string> };
+const firstInProcess = !shared.memberhallContextDirs;
+const madeDirs = (shared.memberhallContextDirs ??= new Set<string>());
+if (firstInProcess) {
+  process.once("exit", () => {
+    for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+  });
+}
 
 /** The load context a loader or action gets from the server, over a test database. */
 export function testContext(database: DatabaseHandle, env: Record<string, string> = {}): AppLoadContext {

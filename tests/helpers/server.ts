@@ -23,12 +23,15 @@ export function freePort(): Promise<number> {
  * The data directories made here: whatever a test leaves of them goes when its process ends,
  * or at the end of a file that runs in a worker thread (`afterAll(removeMadeDataDirs)`).
  */
-const madeDirs = new Set<string>();
+// One set and one exit hook for the process, however many test files load this module in it.
+const shared = globalThis as { memberhallServerDirs?: Set<string> };
+const firstInProcess = !shared.memberhallServerDirs;
+const madeDirs = (shared.memberhallServerDirs ??= new Set<string>());
 export function removeMadeDataDirs() {
   for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
   madeDirs.clear();
 }
-process.once("exit", removeMadeDataDirs);
+if (firstInProcess) process.once("exit", removeMadeDataDirs);
 
 export function tempDataDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "memberhall-server-"));
