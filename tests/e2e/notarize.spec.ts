@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { pageLayout, readPdf, rectsMeet } from "../helpers/pdf";
 import { expect, test } from "./fixtures";
-import { saveRoundOne } from "./round-one";
+import { deliverRoundOne, saveRoundOne, saveStep } from "./round-one";
 
 test.describe("notarizing online", () => {
   // The signer page of a document removed at the notary answers 410 Gone.
@@ -122,18 +122,10 @@ test("at a notice step the creator notarizes the notice being written, and finds
   await signIn("creator");
   const version = `Written ${Date.now()}`;
   const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
-  const save = (label: string) => page.getByRole("button", { name: `Save ${label}` }).click();
   await saveRoundOne(page, version, "Wanda Writer", "250");
-  await page.goto(step("mailing"));
-  await page.getByLabel("Mailing date").fill("2026-03-02");
-  await page.getByLabel("Tracking number").fill("RR123456789US");
-  await save("Round 1 Mailing");
-  await page.goto(step("proof"));
-  await page.getByLabel("The proof of delivery has arrived").check();
-  await save("Round 1 Proof of Delivery");
+  await deliverRoundOne(page, version);
 
   const versionCard = page.locator("article.version").filter({ hasText: version });
-  await expect(versionCard.getByTestId("next-step")).toHaveText("Round 2 Notice of Fault");
   await versionCard.getByRole("link", { name: "Notarize online" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Round 2 notice" })).toBeVisible();
@@ -149,8 +141,7 @@ test("at a notice step the creator notarizes the notice being written, and finds
   // Saving the notice step keeps the notice and its notarize: the mailing step shows them.
   await page.goto(step("notice"));
   await page.getByLabel("Respondent 9", { exact: true }).fill("Clerk Extra");
-  await save("Round 2 Notice of Fault");
-  await expect(versionCard.getByTestId("next-step")).toHaveText("Round 2 Mailing");
+  await saveStep(page, version, "Round 2 Notice of Fault", "Round 2 Mailing");
   await versionCard.getByRole("link", { name: "Notarize online" }).click();
   await expect(page.getByRole("heading", { name: "Round 2 notice" })).toBeVisible();
   await expect(page.getByTestId("written-notice")).toHaveCount(0);

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { readPdf } from "../helpers/pdf";
 import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
-import { saveRoundOne } from "./round-one";
+import { deliverRoundOne, saveRoundOne } from "./round-one";
 
 const CLAIMANT = "Dora Document";
 
@@ -38,15 +38,7 @@ test("after a round moves on, the profile lists its notice and notarized copy, t
   await expect(page.getByTestId("notarize-status")).toHaveText("Completed: notarized");
 
   // Then mailed and delivered: the version moves on to round 2.
-  await page.goto(step("mailing"));
-  await page.getByLabel("Mailing date").fill("2026-03-02");
-  await page.getByLabel("Tracking number").fill("RR123456789US");
-  await page.getByRole("button", { name: "Save Round 1 Mailing" }).click();
-  await page.goto(step("proof"));
-  await page.getByLabel("The proof of delivery has arrived").check();
-  await page.getByRole("button", { name: "Save Round 1 Proof of Delivery" }).click();
-  const versionCard = page.locator("article.version").filter({ hasText: version });
-  await expect(versionCard.getByTestId("next-step")).toHaveText("Round 2 Notice of Fault");
+  await deliverRoundOne(page, version);
 
   await page.goto("/profile/notices");
   await expect(page.getByRole("heading", { level: 1, name: "Your notices and documents" })).toBeVisible();

@@ -1,4 +1,15 @@
 import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+/**
+ * Clicks a step's Save button and waits for the cause page to show the version's next step, so
+ * that the next navigation cannot cut the save short.
+ */
+export async function saveStep(page: Page, version: string, label: string, next: string) {
+  await page.getByRole("button", { name: `Save ${label}` }).click();
+  const versionCard = page.locator("article.version").filter({ hasText: version });
+  await expect(versionCard.getByTestId("next-step")).toHaveText(next);
+}
 
 /** Saves round 1 of a new version of Traffic Stop for the signed-in creator. */
 export async function saveRoundOne(page: Page, version: string, claimant: string, dailyAmount: string) {
@@ -7,5 +18,17 @@ export async function saveRoundOne(page: Page, version: string, claimant: string
   await page.getByLabel("Daily amount (USD)").fill(dailyAmount);
   await page.getByLabel("Respondent 1", { exact: true }).fill("Officer Example");
   await page.getByLabel("Type of respondent 1").selectOption("Official");
-  await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+  await saveStep(page, version, "Round 1 Notice of Liability", "Round 1 Mailing");
+}
+
+/** Mails round 1 of the version and records its proof of delivery: the version moves on to round 2. */
+export async function deliverRoundOne(page: Page, version: string) {
+  const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
+  await page.goto(step("mailing"));
+  await page.getByLabel("Mailing date").fill("2026-03-02");
+  await page.getByLabel("Tracking number").fill("RR123456789US");
+  await saveStep(page, version, "Round 1 Mailing", "Round 1 Proof of Delivery");
+  await page.goto(step("proof"));
+  await page.getByLabel("The proof of delivery has arrived").check();
+  await saveStep(page, version, "Round 1 Proof of Delivery", "Round 2 Notice of Fault");
 }
