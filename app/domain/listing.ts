@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { listSearch } from "./list-search";
 import { holdsNul } from "./requests";
+import type { Vocabulary } from "./words";
 
 export { listSearch };
 
@@ -33,6 +34,8 @@ export type ListColumn = {
   type?: SqlType;
   sortable?: boolean;
   filter?: ColumnFilter;
+  /** The list of codes its values come from: the page shows them in words, the CSV as they are. */
+  words?: Vocabulary;
 };
 
 /** The SQL type a column of each kind sorts by: numbers compare as numeric, whatever their column holds. */

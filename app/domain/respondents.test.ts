@@ -5,6 +5,7 @@ import {
   correctionSchema,
   directoryQuerySchema,
   reassessmentSchema,
+  reviewFacts,
   sameRespondent,
   suggestionSchema,
 } from "./respondents";
@@ -75,5 +76,23 @@ describe("the notice a correction opens with", () => {
     expect(chosenNotice(notices, { cause: "TS", version: "v2" })).toBe(21);
     expect(chosenNotice(notices, { cause: "XX", version: "v1" })).toBeNull();
     expect(chosenNotice(notices, {})).toBeNull();
+  });
+});
+
+describe("a request as the review page shows it", () => {
+  it("labels the answers as the form asked them, in the form's order, without the directory's number", () => {
+    expect(reviewFacts("reassessment", { reason: "Moved", respondentId: 4, respondentName: "Judge Example" })).toEqual([
+      ["Respondent", "Judge Example"],
+      ["What should be reassessed", "Moved"],
+    ]);
+    expect(
+      reviewFacts("suggestion", { type: "Official", name: "Clerk", place: "Halifax", reason: "Notices", agency: null }),
+    ).toEqual([
+      ["Name", "Clerk"],
+      ["Kind of respondent", "Official"],
+      ["Agency or company", "—"],
+      ["Place", "Halifax"],
+      ["Why they belong in the directory", "Notices"],
+    ]);
   });
 });

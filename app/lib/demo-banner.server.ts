@@ -13,7 +13,7 @@ export function demoBanner(config: AppConfig, logins: string[]): string {
     logins.length > 0 ? `  Log in as ${logins.join(", ")}` : "  No demo members: sign up at /signup",
     logins.length > 0 ? `  Password: ${password}` : null,
     config.mail === "outbox"
-      ? `  E-mail is not sent: every message waits in the outbox at ${config.baseUrl}/db/mail_outbox (log in as admin)`
+      ? `  E-mail is not sent: every message is kept in the outbox, shown as sent, at ${config.baseUrl}/db/mail_outbox (log in as admin)`
       : "  E-mail is sent through SMTP_URL",
     config.databaseUrl
       ? "  Data: the PostgreSQL database at DATABASE_URL"

@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { isDomainError } from "~/domain/errors";
+import { reviewFacts } from "~/domain/respondents";
 import { reviewSchema } from "~/lib/schemas.server";
 import { formatDateTime } from "~/lib/format";
 import { readForm } from "~/lib/submission.server";
@@ -55,10 +56,10 @@ export default function ReviewRespondents() {
               From {item.from ?? "a former member"} · {formatDateTime(item.createdAt)}
             </p>
             <dl className="facts">
-              {Object.entries(item.data).map(([key, value]) => (
-                <div key={key} style={{ display: "contents" }}>
-                  <dt>{key}</dt>
-                  <dd>{value === null ? "—" : String(value)}</dd>
+              {reviewFacts(item.kind, item.data).map(([label, value]) => (
+                <div key={label} style={{ display: "contents" }}>
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
                 </div>
               ))}
             </dl>

@@ -1,6 +1,7 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { KIND_TYPE, type ColumnKind, type SqlType } from "~/domain/listing";
+import type { Vocabulary } from "~/domain/words";
 import type { Listing, SqlColumn } from "./listing.server";
 
 /**
@@ -133,6 +134,8 @@ export function entity(
     members?: Record<string, string>;
     /** Labels other than the one made from the column's name. */
     labels?: Record<string, string>;
+    /** Columns whose codes the page shows in words. */
+    words?: Record<string, Vocabulary>;
   },
 ): Entity {
   const columns = getTableColumns(table);
@@ -143,9 +146,11 @@ export function entity(
     listing: {
       from: options.joins ? sql`${table} ${options.joins}` : sql`${table}`,
       id: options.id ?? { expr: sql`${primary}`, type: idType },
-      columns: [...columnsOf(table, options.overrides), ...(options.extra ?? [])].map((c) =>
-        options.labels?.[c.key] ? { ...c, label: options.labels[c.key]! } : c,
-      ),
+      columns: [...columnsOf(table, options.overrides), ...(options.extra ?? [])].map((c) => ({
+        ...c,
+        label: options.labels?.[c.key] ?? c.label,
+        words: options.words?.[c.key] ?? c.words,
+      })),
     },
     shown: options.shown,
     link: options.link ?? options.shown[0]!,

@@ -77,6 +77,7 @@ export const ENTITIES: Record<string, Entity> = {
   subscriptions: entity(subscriptions, {
     title: "Subscriptions",
     shown: ["userId", "planId", "status", "provider", "currentPeriodEnd", "createdAt"],
+    words: { status: "membership" },
   }),
   payments: entity(payments, {
     title: "Payments",
@@ -91,6 +92,8 @@ export const ENTITIES: Record<string, Entity> = {
   notarizations: entity(notarizations, {
     title: "Notarizations",
     shown: ["id", "noticeId", "provider", "nzStatus", "nzUpdated"],
+    labels: { nzStatus: "Status", nzUpdated: "Updated at the notary" },
+    words: { nzStatus: "notarize" },
   }),
   form_entries: entity(formEntries, {
     title: "Form entries",
@@ -122,6 +125,7 @@ export const ENTITIES: Record<string, Entity> = {
     extra: [usernameColumn("actor", "Who"), usernameColumn("agent", "Representing")],
     members: { actor: "actorUserId", agent: "agentUserId" },
     labels: { ip: "Address" },
+    words: { action: "auditAction" },
   }),
 };
 
@@ -152,12 +156,13 @@ export async function entityList(db: Database, name: string, params: URLSearchPa
     name,
     title: entity.title,
     link: entity.link,
-    columns: columns.map(({ key, label: text, kind, filter, sortable }) => ({
+    columns: columns.map(({ key, label: text, kind, filter, sortable, words }) => ({
       key,
       label: text,
       kind,
       filter: filter ?? null,
       sortable: sortable === true,
+      words: words ?? null,
       member: entity.members?.[key] ?? null,
     })),
     rows: page.rows.map((row) =>

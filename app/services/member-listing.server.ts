@@ -75,6 +75,7 @@ export const memberListing: Listing = {
       select: sql`${users.subscriptionStatus}`,
       sortBy: sql`coalesce(${users.subscriptionStatus}, '')`,
       filter: { kind: "equals", options: MEMBER_STATUSES },
+      words: "membership",
       where: (value) =>
         value === "none" ? sql`${users.subscriptionStatus} is null` : sql`${users.subscriptionStatus} = ${text(value)}`,
     },

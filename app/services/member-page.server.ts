@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { AppServices } from "~/context";
 import {
   auditLog,
+  causes,
   claims,
   couponRedemptions,
   coupons,
@@ -109,6 +110,10 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
     .orderBy(nolEntries.causeCode, nolEntries.descriptiveVersion)
     .limit(50);
   const features = await featuresOf(db, id, null);
+  const causeNames = new Map(
+    (await db.select({ code: causes.code, name: causes.name }).from(causes)).map((c) => [c.code, c.name]),
+  );
+  const causeName = (code: string) => causeNames.get(code) ?? code;
   await audit(db, actorOf(admin), "members.view", "user", id);
   return {
     credits: await creditSummary(db, id),
@@ -118,16 +123,21 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
     coupons: couponRows.map((c) => ({ ...c, redeemedAt: c.redeemedAt.toISOString() })),
     entries: entryRows.map((e) => ({
       id: e.id,
-      cause: e.causeCode,
+      cause: causeName(e.causeCode),
       version: e.descriptiveVersion,
       label: entryLabel({ form: e.form, tb_value: e.tbValue }).label,
       rounds: e.nolTracking.length,
       updatedAt: e.updatedAt.toISOString(),
     })),
-    versions: versionRows.map((v, i) => ({ ...v, id: `${v.cause}-${i + 1}`, ...features(v.cause, v.version) })),
+    versions: versionRows.map((v, i) => ({
+      ...v,
+      causeName: causeName(v.cause),
+      id: `${v.cause}-${i + 1}`,
+      ...features(v.cause, v.version),
+    })),
     notices: noticeRows.map(({ notice, claim, notarization }) => ({
       id: notice.id,
-      cause: claim.causeCode,
+      cause: causeName(claim.causeCode),
       version: claim.nolVersion,
       round: labelOfStoredRound(services.logger, notice.roundCnt, "a member's page"),
       notarization: notarization ? (notarization.nzStatus ?? "started") : null,

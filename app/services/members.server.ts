@@ -10,7 +10,7 @@ import { renewSandboxSubscriptions } from "./billing/sandbox.server";
 import { latestSubscription, revokeUserSessions, type Viewer } from "./session.server";
 
 function roles(u: { admin: boolean; nolCreator: boolean; nolTester: boolean }): string[] {
-  return [u.admin && "admin", u.nolCreator && "NoL creator", u.nolTester && "NoL tester"].filter(Boolean) as string[];
+  return [u.admin && "Admin", u.nolCreator && "NoL creator", u.nolTester && "NoL tester"].filter(Boolean) as string[];
 }
 
 /** One member for the admins' page; a missing one is not-found. */

@@ -26,7 +26,7 @@ test("the audit log names who acted, whom they represented and the address, each
   await expect(table.getByRole("columnheader", { name: "Representing" })).toBeVisible();
   await expect(table.getByRole("columnheader", { name: "Address" })).toBeVisible();
   await expect(table.getByRole("columnheader", { name: /Actor user id/ })).toHaveCount(0);
-  const row = table.getByRole("row").filter({ hasText: "agent.start" }).first();
+  const row = table.getByRole("row").filter({ hasText: "Began representing a member" }).first();
   const cells = row.getByRole("cell");
   const headers = await table.getByRole("columnheader").allTextContents();
   const at = (name: string) => headers.findIndex((h) => h.startsWith(name));
@@ -40,14 +40,14 @@ test("the audit log names who acted, whom they represented and the address, each
   await cells.nth(at("Representing")).getByRole("link", { name: member }).click();
   await expect(page.getByRole("heading", { name: member })).toBeVisible();
   const trail = page.getByRole("region", { name: "Audit trail" });
-  const started = trail.getByRole("row").filter({ hasText: "agent.start" }).first();
+  const started = trail.getByRole("row").filter({ hasText: "Began representing a member" }).first();
   await expect(started.getByRole("cell").nth(1)).toHaveText(`admin as ${member}`);
   await expect(started.getByRole("link", { name: "admin", exact: true })).toHaveAttribute(
     "href",
     /^\/members\/[0-9a-f-]{36}$/,
   );
   await expect(started.getByRole("cell").nth(3)).toHaveText(ADDRESS);
-  const stopped = trail.getByRole("row").filter({ hasText: "agent.stop" }).first();
+  const stopped = trail.getByRole("row").filter({ hasText: "Stopped representing a member" }).first();
   await expect(stopped.getByRole("cell").nth(3)).toHaveText(ADDRESS);
 
   // The admin's name opens the admin's page.

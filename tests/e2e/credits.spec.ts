@@ -152,7 +152,7 @@ test("an admin grants credits from the member's page: audited, and in the member
   await grant.getByRole("button", { name: "Grant credits" }).click();
   await expect(admin.getByText(/2 notarize credits granted to member, who now has \d+\./)).toBeVisible();
   await expect(admin.getByRole("row", { name: new RegExp(note) })).toBeVisible();
-  await expect(admin.getByRole("row", { name: /credits\.grant/ }).first()).toBeVisible();
+  await expect(admin.getByRole("row", { name: /Granted notarize credits/ }).first()).toBeVisible();
 
   expect(await balanceOn(page)).toBeGreaterThanOrEqual(before + 2);
   await expect(page.getByRole("row", { name: new RegExp(`Granted by an admin \\+2 ${note}`) })).toBeVisible();

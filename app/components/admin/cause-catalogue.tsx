@@ -6,6 +6,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-catalogue";
 import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
+import { inWords } from "~/domain/words";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof causeCatalogueAdmin>>>;
 type Result = SubmissionResult<string[]> | undefined;
@@ -95,7 +96,7 @@ function CauseEditor({
                   <option value={NOT_OFFERED}>Not offered</option>
                   {CAUSE_STATUSES.map((s) => (
                     <option key={s} value={s}>
-                      {s}
+                      {inWords("causeStatus", s)}
                     </option>
                   ))}
                 </select>
@@ -111,7 +112,7 @@ function CauseEditor({
             value="on"
             defaultChecked={cause.allowNotarizeOnline}
           />
-          <label htmlFor={id("notarize")}>New versions may be notarized online (AllowNotarizeOnline)</label>
+          <label htmlFor={id("notarize")}>New versions may be notarized online</label>
         </div>
         <p className="muted">A change of this reaches new member versions only; a member's page changes one version.</p>
         <SubmitButton name="intent" value="save-cause" pendingText="Saving…" aria-label={`Save ${cause.name}`}>
@@ -134,8 +135,9 @@ export function CauseCatalogue({ data, lastResult }: { data: Data; lastResult: R
           </Alert>
         ) : null}
         <p>
-          Every cause uses the NoL forms {CAUSE_FORMS.map((f) => `${f.name} (${f.id})`).join(", ")}. A live cause is
-          open to NoL creators and testers, a testing cause to testers only, and a beta cause is listed but closed.
+          Every cause uses the NoL forms {CAUSE_FORMS.map((f) => `${f.name} (${f.id})`).join(", ")}. An available (live)
+          cause is open to NoL creators and testers, a testing cause to testers only, and a started (beta) cause is
+          listed but closed.
         </p>
         <Form method="post" className="form">
           <h2>Add a cause</h2>

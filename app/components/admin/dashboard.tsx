@@ -5,6 +5,7 @@ import { axisTicks, labelledBars } from "~/domain/chart-axis";
 import { formatDate, formatDateTime, formatMoney, formatShortDate, formatWholeDollars } from "~/lib/format";
 import type { dashboard } from "~/services/dashboard.server";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { membershipWords } from "~/domain/words";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof dashboard>>>;
 
@@ -161,7 +162,7 @@ export function Dashboard({ data }: { data: Data }) {
         {data.members.byStatus.map((s) => (
           <li key={s.status}>
             <Link to={`/members?status=${encodeURIComponent(s.status)}`}>
-              {s.status === "none" ? "No membership" : s.status}: {n(s.n)}
+              {membershipWords(s.status)}: {n(s.n)}
             </Link>
           </li>
         ))}

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { inWords } from "~/domain/words";
 import { formatDateTime } from "~/lib/format";
 import { TableScroll } from "~/components/ui/table-scroll";
 
@@ -35,11 +36,11 @@ function JobTable({ rows, caption }: { rows: JobRow[]; caption: string }) {
           {rows.map((job) => (
             <tr key={job.id}>
               <td>
-                {job.name}
+                {inWords("job", job.name)} <span className="muted">({job.name})</span>
                 <br />
                 <code className="muted">{job.id}</code>
               </td>
-              <td>{job.state}</td>
+              <td>{inWords("jobState", job.state)}</td>
               <td>
                 {job.tries} of {job.maxTries}
               </td>
@@ -79,15 +80,15 @@ export function JobsPage({
       </p>
       <h2>Failed</h2>
       {failed.length === 0 ? <p>No job has failed.</p> : <JobTable rows={failed} caption="Failed jobs" />}
-      <h2>Latest{state ? `: ${state}` : ""}</h2>
+      <h2>Latest{state ? `: ${inWords("jobState", state).toLowerCase()}` : ""}</h2>
       <p aria-label="Show only jobs in one state">
         {[null, ...states].map((s, i) => (
           <span key={s ?? "all"}>
             {i > 0 ? " · " : null}
             {s === state ? (
-              <strong>{s ?? "all"}</strong>
+              <strong>{s ? inWords("jobState", s) : "All"}</strong>
             ) : (
-              <Link to={s ? `/admin/jobs?state=${s}` : "/admin/jobs"}>{s ?? "all"}</Link>
+              <Link to={s ? `/admin/jobs?state=${s}` : "/admin/jobs"}>{s ? inWords("jobState", s) : "All"}</Link>
             )}
           </span>
         ))}

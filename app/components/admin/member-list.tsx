@@ -7,6 +7,7 @@ import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listSearch } from "~/domain/list-search";
+import { MEMBERSHIP_STATUSES, membershipWords } from "~/domain/words";
 import type { ListQuery } from "~/domain/listing";
 import { formatDate } from "~/lib/format";
 import type { memberList, memberListChoices } from "~/services/member-listing.server";
@@ -18,7 +19,6 @@ type List = SerializeFrom<Awaited<ReturnType<typeof memberList>>> & {
   choices: SerializeFrom<Awaited<ReturnType<typeof memberListChoices>>>;
 };
 
-const STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE", "UNPAID", "CANCELED", "INCOMPLETE", "INCOMPLETE_EXPIRED", "PAUSED"];
 const ROLES = [
   ["admin", "Admin"],
   ["nolCreator", "NoL creator"],
@@ -34,6 +34,11 @@ const SORTABLE: [key: string, label: string][] = [
   ["status", "Membership"],
   ["plan", "Plan"],
 ];
+
+/** The caption's words for the list's order. */
+const SORT_WORDS: Record<string, string> = Object.fromEntries(
+  [...SORTABLE, ["joined", "Joined"], ["seen", "Last seen"]].map(([key, label]) => [key, label!.toLowerCase()]),
+);
 
 /** An estimate to two significant figures: 45,000, not 44,873. */
 function roughly(n: number): string {
@@ -119,7 +124,10 @@ function MemberFilters({ list }: { list: List }) {
         name="status"
         label="Membership"
         query={query}
-        options={[...STATUSES.map((s) => [s, s] as const), ["none", "No membership"] as const]}
+        options={[
+          ...MEMBERSHIP_STATUSES.map((s) => [s, membershipWords(s)] as const),
+          ["none", "No membership"] as const,
+        ]}
       />
       <FilterSelect name="plan" label="Plan" query={query} options={pairs(choices.plans)} />
       <FilterSelect name="coupon" label="Coupon used" query={query} options={pairs(choices.coupons)} />
@@ -139,13 +147,18 @@ function MemberFilters({ list }: { list: List }) {
   );
 }
 
+/** The label of a filter's choice ("Supporter membership" for "supporter"); the value where none is listed. */
+function choiceLabel(rows: { value: string; label: string }[], value: string): string {
+  return rows.find((r) => r.value === value)?.label ?? value;
+}
+
 /** /members: search, filter, sort and page through the members; act on some or all of them. */
 export function MemberList({ list, lastResult }: { list: List; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useSchemaForm(() => import("~/domain/member-list").then((m) => m.bulkFormSchema), {
     lastResult,
     defaultValue: { scope: "selected" },
   });
-  const { query } = list;
+  const { query, choices } = list;
   const search = listSearch(query);
   const ignored = Object.values(list.errors);
   return (
@@ -169,7 +182,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
         <FormErrors form={form} />
         <TableScroll label="Member list">
           <table className="data">
-            <caption className="visually-hidden">Members, sorted by {query.sort}</caption>
+            <caption className="visually-hidden">Members, sorted by {SORT_WORDS[query.sort] ?? query.sort}</caption>
             <thead>
               <tr>
                 <th scope="col">
@@ -199,11 +212,11 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
                   </td>
                   <td>{String(m.email)}</td>
                   <td>{m.name ? String(m.name) : "—"}</td>
-                  <td>{m.country ? String(m.country) : "—"}</td>
-                  <td>{m.setup ? (m.status ? String(m.status) : "none") : "setup not finished"}</td>
-                  <td>{m.plan ? String(m.plan) : "—"}</td>
+                  <td>{m.country ? choiceLabel(choices.countries, String(m.country)) : "—"}</td>
+                  <td>{m.setup ? membershipWords(m.status ? String(m.status) : null) : "Setup not finished"}</td>
+                  <td>{m.plan ? choiceLabel(choices.plans, String(m.plan)) : "—"}</td>
                   <td>
-                    {[m.admin && "admin", m.nolCreator && "NoL creator", m.nolTester && "NoL tester"]
+                    {[m.admin && "Admin", m.nolCreator && "NoL creator", m.nolTester && "NoL tester"]
                       .filter(Boolean)
                       .join(", ") || "—"}
                   </td>

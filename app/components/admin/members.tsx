@@ -10,6 +10,7 @@ import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { auditActionWords, inWords, membershipWords } from "~/domain/words";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import type { memberPage } from "~/services/member-page.server";
 
@@ -51,9 +52,12 @@ export function MemberDetail({ page }: { page: Page }) {
         <FactTable
           facts={[
             ...commonFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)"),
-            ["Roles", m.roles.join(", ") || "member"],
-            ["Setup", m.needsSetup ? "not finished" : "done"],
-            ["Membership", `${m.subStatus ?? "none"}${m.expiration ? ` until ${formatDate(m.expiration)}` : ""}`],
+            ["Roles", m.roles.join(", ") || "Member"],
+            ["Setup", m.needsSetup ? "Not finished" : "Done"],
+            [
+              "Membership",
+              `${membershipWords(m.subStatus)}${m.expiration ? ` until ${formatDate(m.expiration)}` : ""}`,
+            ],
             ["Joined", formatDate(m.createdAt)],
             ["Last seen", m.lastSeenAt ? formatDateTime(m.lastSeenAt) : "never"],
           ]}
@@ -139,7 +143,7 @@ export function MemberDetail({ page }: { page: Page }) {
           rows={page.versions}
           empty="No member versions."
           columns={[
-            { header: "Version", cell: (v) => `${v.cause} · ${v.version}` },
+            { header: "Version", cell: (v) => `${v.causeName} · ${v.version}` },
             {
               header: "Features",
               cell: (v) => (
@@ -160,7 +164,7 @@ export function MemberDetail({ page }: { page: Page }) {
                     name="intent"
                     value="version-features"
                     pendingText="Saving…"
-                    aria-label={`Save the features of ${v.cause} · ${v.version}`}
+                    aria-label={`Save the features of ${v.causeName} · ${v.version}`}
                   >
                     Save
                   </SubmitButton>
@@ -174,7 +178,7 @@ export function MemberDetail({ page }: { page: Page }) {
           empty="No notices yet."
           columns={[
             { header: "Notice", cell: (n) => `${n.cause} · ${n.version} · ${n.round}` },
-            { header: "Notarization", cell: (n) => n.notarization ?? "—" },
+            { header: "Notarization", cell: (n) => (n.notarization ? inWords("notarize", n.notarization) : "—") },
           ]}
         />
       </Section>
@@ -243,7 +247,7 @@ export function MemberDetail({ page }: { page: Page }) {
                 </>
               ),
             },
-            { header: "What", cell: (a) => a.action },
+            { header: "What", cell: (a) => auditActionWords(a.action) },
             { header: "From", cell: (a) => a.ip ?? "—" },
           ]}
         />

@@ -7,6 +7,7 @@ import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
 import { listSearch } from "~/domain/list-search";
 import type { ListQuery } from "~/domain/listing";
+import { inWords, type Vocabulary } from "~/domain/words";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
 import { TableScroll } from "~/components/ui/table-scroll";
@@ -14,12 +15,12 @@ import { TableScroll } from "~/components/ui/table-scroll";
 type RecordView = SerializeFrom<Awaited<ReturnType<typeof recordView>>>;
 type ListView = Extract<RecordView, { view: "list" }>;
 
-const cellText = (value: unknown, kind: string) =>
+const cellText = (value: unknown, c: { kind: string; words?: Vocabulary | null }) =>
   value === null || value === undefined || value === ""
     ? "—"
-    : kind === "date"
+    : c.kind === "date"
       ? formatDateTime(String(value))
-      : String(value);
+      : inWords(c.words, String(value));
 
 function filterValue(query: ListQuery, key: string, end?: "from" | "to") {
   const value = query.filters[key];
@@ -62,7 +63,7 @@ function ListFilters({ list }: { list: ListView }) {
                 <option value="">Any</option>
                 {options.map((o) => (
                   <option key={o} value={o}>
-                    {o}
+                    {inWords(c.words, o)}
                   </option>
                 ))}
               </select>
@@ -139,12 +140,12 @@ function RecordList({ list }: { list: ListView }) {
                       <td key={c.key}>
                         {c.key === list.link ? (
                           <Link to={`/db/${list.name}/${encodeURIComponent(String(row.id))}`}>
-                            {cellText(row[c.key], c.kind)}
+                            {cellText(row[c.key], c)}
                           </Link>
                         ) : member && row[c.key] ? (
                           <Link to={`/members/${encodeURIComponent(String(member))}`}>{String(row[c.key])}</Link>
                         ) : (
-                          cellText(row[c.key], c.kind)
+                          cellText(row[c.key], c)
                         )}
                       </td>
                     );

@@ -16,7 +16,7 @@ export function MemberBilling({ billing }: { billing: SerializeFrom<typeof membe
         <FactTable
           facts={[
             ["Plan", m.plan],
-            ["Status", `${m.status} (${m.statusText})`],
+            ["Status", m.statusText],
             ["Period ends", m.periodEnd ? formatDate(m.periodEnd) : "—"],
             ["Cancels at period end", m.cancelAtPeriodEnd ? "yes" : "no"],
           ]}

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FactTable } from "~/components/ui/fact-table";
+import { countryName, membershipWords } from "~/domain/words";
 import { formatDate } from "~/lib/format";
 
 type Member = {
@@ -20,7 +21,7 @@ export function ProfileFacts({ member }: { member: Member & { verified: boolean;
         [
           "Membership",
           <>
-            {member.subStatus ?? "none"}
+            {membershipWords(member.subStatus)}
             {member.expiration ? ` · renews ${formatDate(member.expiration)}` : ""} ·{" "}
             <Link to="/profile/billing">Billing and payments</Link>
             {member.showRejoin ? (
@@ -46,6 +47,6 @@ export function commonFacts(member: Member, emailNote: ReactNode): [string, Reac
       </>,
     ],
     ["Name", member.name ?? "—"],
-    ["Country", member.country ?? "—"],
+    ["Country", member.country ? countryName(member.country) : "—"],
   ];
 }

@@ -11,6 +11,7 @@ import { formatDateTime } from "~/lib/format";
 import type { profileOf } from "~/services/members.server";
 import type { noticesOverview, sessionList } from "~/services/profile.server";
 import type { ownCorrections } from "~/services/respondents.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 const TABS: { page: ProfilePage; label: string; to: string }[] = [
   { page: "account", label: "Account", to: "/profile" },
@@ -185,7 +186,7 @@ type VersionDocument = SerializeFrom<
 function VersionDocuments({ version, documents }: { version: string; documents: VersionDocument[] }) {
   if (documents.length === 0) return null;
   return (
-    <div className="table-scroll">
+    <TableScroll label={`Documents of ${version}`}>
       <table className="data">
         <caption>Documents of {version}</caption>
         <thead>
@@ -221,7 +222,7 @@ function VersionDocuments({ version, documents }: { version: string; documents: 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

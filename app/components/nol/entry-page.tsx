@@ -80,7 +80,7 @@ function Answers({ answers: a, billed }: { answers: NonNullable<Data["answers"]>
         <dd>{a.dailyAmount ?? "—"}</dd>
       </dl>
       {a.respondents.length > 0 ? (
-        <div className="table-scroll">
+        <TableScroll label={billed ? "Respondents billed" : "Respondents"}>
           <table className="data">
             <caption>{billed ? "Respondents billed" : "Respondents"}</caption>
             <thead>
@@ -100,7 +100,7 @@ function Answers({ answers: a, billed }: { answers: NonNullable<Data["answers"]>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : (
         <p>No respondents named.</p>
       )}

@@ -23,6 +23,7 @@ import {
 import {
   canDeleteNotarize,
   canStartNotarize,
+  notarizeDetailWords,
   notarizeStatusLabel,
   notarizedHref,
   signingHref,
@@ -33,6 +34,7 @@ import { api } from "~/lib/api-client";
 import { runRequest } from "~/lib/request-state";
 import { apiFetch } from "~/lib/state-client";
 import type { notarizePage, NotarizeOutcome } from "~/services/notary/page.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof notarizePage>>>;
 type Chosen = NonNullable<Data["chosen"]>;
@@ -220,6 +222,7 @@ function VersionNotarize({
   };
   const notarize = current?.notarize ?? null;
   const signing = notarize ? signingHref(notarize, returnPath) : null;
+  const detail = notarizeDetailWords(notarize);
   const notarized = notarizedHref(notarize);
   return (
     <article aria-labelledby="version-title">
@@ -247,7 +250,7 @@ function VersionNotarize({
           <Preview state={flow.preview} url={previewUrl} links={chosen.preview} label={chosen.currentLabel ?? ""} />
           <p>
             Status: <strong data-testid="notarize-status">{notarizeStatusLabel(notarize)}</strong>
-            {notarize?.nz_status2 ? <span className="muted"> ({notarize.nz_status2})</span> : null}
+            {detail ? <span className="muted"> ({detail})</span> : null}
           </p>
           {signing ? (
             <p>
@@ -412,7 +415,7 @@ function NoticeTable({
 }) {
   if (notices.length === 0) return <p>No notice of this version has been submitted yet.</p>;
   return (
-    <div className="table-scroll">
+    <TableScroll label="The notices of this version">
       <table className="data">
         <caption>The notices of this version</caption>
         <thead>
@@ -440,6 +443,6 @@ function NoticeTable({
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

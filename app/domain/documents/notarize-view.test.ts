@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { canDeleteNotarize, canStartNotarize, notarizedHref, notarizeStatusLabel, signingHref } from "./notarize-view";
+import {
+  canDeleteNotarize,
+  canStartNotarize,
+  notarizeDetailWords,
+  notarizedHref,
+  notarizeStatusLabel,
+  signingHref,
+} from "./notarize-view";
 
 const base = { nz_id: "ot_sb_1", nz_status: "sent", access_url: "https://members.example/notary/sandbox/ot_sb_1" };
 
@@ -9,6 +16,16 @@ describe("the notarize page's words and links", () => {
     expect(notarizeStatusLabel({ nz_status: "completed", access_url: null })).toBe("Completed: notarized");
     expect(notarizeStatusLabel({ nz_status: null, access_url: null })).toBe("Removed at Notarize Online");
     expect(notarizeStatusLabel({ nz_status: "pending_review", access_url: null })).toBe("pending_review");
+  });
+
+  it("adds the notary's finer step in words only where it says more than the status", () => {
+    expect(notarizeDetailWords({ nz_status: "sent", nz_status2: "sent_to_signer" })).toBeNull();
+    expect(notarizeDetailWords({ nz_status: "in_progress", nz_status2: "meeting_in_progress" })).toBeNull();
+    expect(notarizeDetailWords({ nz_status: "in_progress", nz_status2: "received" })).toBe("you opened it");
+    expect(notarizeDetailWords({ nz_status: "cancelled", nz_status2: "declined" })).toBe("you declined to sign");
+    expect(notarizeDetailWords({ nz_status: "in_progress", nz_status2: "awaiting_witness" })).toBe("awaiting witness");
+    expect(notarizeDetailWords({ nz_status: null, nz_status2: "received" })).toBeNull();
+    expect(notarizeDetailWords(null)).toBeNull();
   });
 
   it("lets a notice be sent again when it has none, was removed, expired or was cancelled", () => {

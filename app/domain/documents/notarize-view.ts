@@ -2,7 +2,7 @@ import type { NotarizeJson } from "./notarize-flow";
 
 /** What the notarize page shows of a notice's notarize: words for its status, and where its links go. */
 
-const STATUS_LABELS: Record<string, string> = {
+export const NOTARIZE_STATUS_WORDS: Record<string, string> = {
   draft: "Draft: not sent to the signer yet",
   sent: "Sent: waiting for you to sign",
   in_progress: "In progress: meeting the notary and signing",
@@ -14,7 +14,37 @@ const STATUS_LABELS: Record<string, string> = {
 export function notarizeStatusLabel(notarize: Pick<NotarizeJson, "nz_status" | "access_url"> | null): string {
   if (!notarize) return "Not notarized";
   if (!notarize.nz_status) return "Removed at Notarize Online";
-  return STATUS_LABELS[notarize.nz_status] ?? notarize.nz_status;
+  return NOTARIZE_STATUS_WORDS[notarize.nz_status] ?? notarize.nz_status;
+}
+
+/**
+ * The notary's own, finer step in words, where it says more than the status does: a detail
+ * that only repeats the status ("sent_to_signer" of a sent one) is not shown twice.
+ */
+const DETAIL_WORDS: Record<string, string> = {
+  recalled: "taken back to change it",
+  received: "you opened it",
+  meeting_requested: "a notary meeting was asked for",
+  partially_completed: "partly signed",
+  completed_with_rejections: "the notary turned down a document",
+  complete_with_rejections: "the notary turned down a document",
+  declined: "you declined to sign",
+  released: "notarized and released",
+};
+const DETAIL_REPEATS: Record<string, string[]> = {
+  draft: ["draft", "started"],
+  sent: ["sent", "sent_to_signer", "active"],
+  in_progress: ["in_progress", "meeting_in_progress"],
+  completed: ["completed", "complete"],
+  expired: ["expired"],
+  cancelled: ["cancelled", "canceled"],
+};
+
+export function notarizeDetailWords(notarize: Pick<NotarizeJson, "nz_status" | "nz_status2"> | null): string | null {
+  const detail = notarize?.nz_status2?.trim().toLowerCase();
+  if (!notarize?.nz_status || !detail) return null;
+  if (DETAIL_REPEATS[notarize.nz_status]?.includes(detail)) return null;
+  return DETAIL_WORDS[detail] ?? detail.replace(/[_.-]+/g, " ");
 }
 
 /** Statuses after which the notice can be sent to the notary again. */

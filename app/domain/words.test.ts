@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { auditActionWords, countryName, inWords, membershipWords } from "./words";
+
+describe("codes in words", () => {
+  it("names each membership status, and none", () => {
+    expect(membershipWords("ACTIVE")).toBe("Active");
+    expect(membershipWords("PAST_DUE")).toBe("Payment overdue");
+    expect(membershipWords("INCOMPLETE_EXPIRED")).toBe("First payment never made");
+    expect(membershipWords(null)).toBe("No membership");
+    expect(membershipWords("none")).toBe("No membership");
+  });
+
+  it("says what an audit action did, a NoL step by its kind and a bulk change by its role", () => {
+    expect(auditActionWords("agent.start")).toBe("Began representing a member");
+    expect(auditActionWords("nol.step.true-bill-mailing")).toBe("Saved a true bill's mailing");
+    expect(auditActionWords("nol.step.proof")).toBe("Saved a proof of delivery");
+    expect(auditActionWords("members.bulk.set-nolCreator")).toBe("Made members NoL creators");
+    expect(auditActionWords("members.bulk.clear-nolTester")).toBe("Took NoL tester from members");
+    expect(auditActionWords("respondents.reject")).toBe("Turned down a respondent");
+  });
+
+  it("reads a code no list names as words rather than showing its dots and dashes", () => {
+    expect(auditActionWords("nol.step.unknown-kind")).toBe("Nol step unknown kind");
+    expect(inWords("jobState", "completed")).toBe("Done");
+    expect(inWords("job", "some-new_job")).toBe("Some new job");
+    expect(inWords(null, "kept_as_is")).toBe("kept_as_is");
+  });
+
+  it("names cause statuses as the spec does, and notarize statuses as the notarize page does", () => {
+    expect(["live", "testing", "beta"].map((s) => inWords("causeStatus", s))).toEqual([
+      "Available (live)",
+      "Testing",
+      "Started (beta)",
+    ]);
+    expect(inWords("notarize", "sent")).toBe("Sent: waiting for you to sign");
+  });
+
+  it("names a country from its code, and keeps a code it cannot name", () => {
+    expect(countryName("US")).toBe("United States");
+    expect(countryName("ca")).toBe("Canada");
+    expect(countryName("not a code")).toBe("not a code");
+  });
+});
