@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listSearch } from "./list-search";
 import { holdsNul } from "./requests";
-import type { Vocabulary } from "./words";
+import type { Vocabulary } from "./vocabularies";
 
 export { listSearch };
 

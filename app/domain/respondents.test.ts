@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { chosenRespondentSchema, correctionQuerySchema } from "./page-params";
+import { reviewFacts } from "./respondent-review";
 import {
   chosenNotice,
   correctionSchema,
   directoryQuerySchema,
   reassessmentSchema,
-  reviewFacts,
   sameRespondent,
   suggestionSchema,
 } from "./respondents";

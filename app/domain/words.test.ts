@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { auditActionWords, countryName, inWords, membershipWords } from "./words";
+import { auditActionWords } from "./audit-words";
+import { inWords } from "./vocabularies";
+import { countryName, membershipWords } from "./words";
 
 describe("codes in words", () => {
   it("names each membership status, and none", () => {

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { isDomainError } from "~/domain/errors";
-import { reviewFacts } from "~/domain/respondents";
+import { reviewFacts } from "~/domain/respondent-review";
 import { reviewSchema } from "~/lib/schemas.server";
 import { formatDateTime } from "~/lib/format";
 import { readForm } from "~/lib/submission.server";

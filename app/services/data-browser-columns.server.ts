@@ -1,7 +1,7 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { KIND_TYPE, type ColumnKind, type SqlType } from "~/domain/listing";
-import type { Vocabulary } from "~/domain/words";
+import type { Vocabulary } from "~/domain/vocabularies";
 import type { Listing, SqlColumn } from "./listing.server";
 
 /**

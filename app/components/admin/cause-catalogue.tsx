@@ -6,7 +6,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-catalogue";
 import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
-import { inWords } from "~/domain/words";
+import { inWords } from "~/domain/vocabularies";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof causeCatalogueAdmin>>>;
 type Result = SubmissionResult<string[]> | undefined;

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { inWords } from "~/domain/words";
+import { inWords } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
 import { TableScroll } from "~/components/ui/table-scroll";
 

@@ -10,7 +10,9 @@ import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { auditActionWords, inWords, membershipWords } from "~/domain/words";
+import { membershipWords } from "~/domain/words";
+import { inWords } from "~/domain/vocabularies";
+import { auditActionWords } from "~/domain/audit-words";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import type { memberPage } from "~/services/member-page.server";
 

@@ -7,7 +7,7 @@ import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
 import { listSearch } from "~/domain/list-search";
 import type { ListQuery } from "~/domain/listing";
-import { inWords, type Vocabulary } from "~/domain/words";
+import { inWords, type Vocabulary } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
 import { TableScroll } from "~/components/ui/table-scroll";

@@ -1,0 +1,83 @@
+import { humanize } from "./words";
+
+/** The audit log's actions in words, for the admins' pages; the log and its CSV keep the codes. */
+
+const STEP_WORDS: Record<string, string> = {
+  notice: "a notice",
+  mailing: "a mailing",
+  proof: "a proof of delivery",
+  "setup-billing": "the billing setup",
+  "true-bill": "a true bill",
+  "true-bill-mailing": "a true bill's mailing",
+  "true-bill-proof": "a true bill's proof of delivery",
+};
+
+const FLAG_WORDS: Record<string, string> = { nolCreator: "NoL creator", nolTester: "NoL tester" };
+
+const AUDIT_WORDS: Record<string, string> = {
+  "agent.start": "Began representing a member",
+  "agent.stop": "Stopped representing a member",
+  "causes.add": "Added a cause",
+  "causes.save": "Changed a cause",
+  "change-email": "Confirmed a new e-mail address",
+  "checkout.start": "Began a payment",
+  "coupon.archive": "Archived a coupon",
+  "coupon.create": "Created a coupon",
+  "coupon.update": "Changed a coupon",
+  "coupon_discount.create": "Created a coupon offer",
+  "coupon_discount.update": "Changed a coupon offer",
+  "coupon_discount.delete": "Deleted a coupon offer",
+  "credits.grant": "Granted notarize credits",
+  "document-disclaimer.save": "Changed the “not legal advice” notice",
+  "document-template.create": "Created a document template",
+  "document-template.save": "Changed a document template",
+  "form.entry.create": "Created a form entry",
+  "form.entry.delete": "Deleted a form entry",
+  "form.entry.update": "Changed a form entry",
+  login: "Logged in",
+  "login.handoff": "Logged in from the learning site",
+  logout: "Logged out",
+  "members.bulk.email": "E-mailed members",
+  "members.export": "Exported members",
+  "members.flags": "Changed a member's roles",
+  "members.view": "Viewed a member's page",
+  "nol.editor.add": "Let someone edit their notices",
+  "nol.editor.remove": "Stopped someone editing their notices",
+  "nol.submitted": "Submitted a NoL form",
+  "nol.version-features": "Changed what a NoL version may do",
+  "notice.correction": "Asked for a notice of correction",
+  "password-reset": "Reset their password",
+  "profile.email-change-requested": "Asked to change their e-mail address",
+  "profile.name": "Changed their name",
+  "profile.password": "Changed their password",
+  "records.export": "Exported records",
+  rejoin: "Joined again",
+  "respondents.approve": "Approved a respondent",
+  "respondents.reject": "Turned down a respondent",
+  "respondents.submit": "Suggested a respondent",
+  "sessions.revoke": "Logged out a session",
+  "sessions.revoke-one": "Logged out a member's session",
+  "sessions.revoke-others": "Logged out the other sessions",
+  "settings.links": "Changed the community links",
+  "setup.profile": "Finished the setup's details",
+  signup: "Signed up",
+  "subscription.cancel": "Set the membership to end",
+  "subscription.change-plan": "Changed the plan",
+  "subscription.renew": "Renewed a membership now",
+  "subscription.resume": "Resumed the membership",
+  "support.request": "Asked for support",
+  "verify-email": "Confirmed their e-mail address",
+};
+
+/** An audit action in words: "nol.step.true-bill-mailing" → "Saved a true bill's mailing". */
+export function auditActionWords(action: string): string {
+  const known = AUDIT_WORDS[action];
+  if (known) return known;
+  const step = /^nol\.step\.(.+)$/.exec(action);
+  if (step && STEP_WORDS[step[1]!]) return `Saved ${STEP_WORDS[step[1]!]}`;
+  const bulk = /^members\.bulk\.(set|clear)-(\w+)$/.exec(action);
+  if (bulk && FLAG_WORDS[bulk[2]!]) {
+    return bulk[1] === "set" ? `Made members ${FLAG_WORDS[bulk[2]!]}s` : `Took ${FLAG_WORDS[bulk[2]!]} from members`;
+  }
+  return humanize(action);
+}

@@ -1,0 +1,49 @@
+import { auditActionWords } from "./audit-words";
+import { NOTARIZE_STATUS_WORDS } from "./documents/notarize-view";
+import { humanize, membershipWords } from "./words";
+
+/** The lists of codes an admin's list or record can show in words, by name: a list column names its own. */
+
+/** A cause's status in a country, in the spec's words (§ cause status): available (live), testing, started (beta). */
+const CAUSE_STATUS_WORDS: Record<string, string> = {
+  live: "Available (live)",
+  testing: "Testing",
+  beta: "Started (beta)",
+};
+
+const JOB_STATE_WORDS: Record<string, string> = {
+  created: "Waiting",
+  retry: "Waiting to try again",
+  active: "Running",
+  completed: "Done",
+  cancelled: "Cancelled",
+  failed: "Failed",
+};
+
+const JOB_WORDS: Record<string, string> = {
+  "mail-retry-pending": "Sending the mail that waits",
+  "password-reset-mail": "Password reset e-mail",
+  "payment-receipt": "Payment receipt e-mail",
+  "payment-failed-notice": "Failed payment e-mail",
+  "payments-sandbox-events": "Sandbox payment events",
+  "payments-sandbox-renewals": "Sandbox membership renewals",
+  "notary-sandbox-events": "Sandbox notary events",
+  "notary-poll": "Checking notarizations at the notary",
+  "members-mail": "E-mail to members",
+};
+
+/** The lists of codes a page can show in words: a list column names its vocabulary. */
+export const VOCABULARIES = {
+  membership: membershipWords,
+  notarize: (status: string) => NOTARIZE_STATUS_WORDS[status] ?? humanize(status),
+  auditAction: auditActionWords,
+  causeStatus: (status: string) => CAUSE_STATUS_WORDS[status] ?? humanize(status),
+  jobState: (state: string) => JOB_STATE_WORDS[state] ?? humanize(state),
+  job: (name: string) => JOB_WORDS[name] ?? humanize(name),
+} satisfies Record<string, (code: string) => string>;
+
+export type Vocabulary = keyof typeof VOCABULARIES;
+
+export function inWords(vocabulary: Vocabulary | null | undefined, code: string): string {
+  return vocabulary ? VOCABULARIES[vocabulary](code) : code;
+}
