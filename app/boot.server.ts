@@ -8,6 +8,7 @@ import { seedScale, type ScaleOptions } from "./db/seed-scale.server";
 import { demoLogins, seedDemo, seedDocumentDefaults } from "./db/seed.server";
 import { buildProviders } from "./providers/index.server";
 import { preloadDocumentFonts } from "./services/documents/pdf.server";
+import { createViewerCache, listeningViewerCache } from "./services/viewer-cache.server";
 
 export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<DatabaseHandle> {
   return config.databaseUrl
@@ -97,10 +98,18 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
     throw error;
   }
   logger.info({ driver: database.driver }, "database ready");
-  return servicesFor(config, database, logger);
+  return { ...servicesFor(config, database, logger), viewers: listeningViewerCache(database) };
 }
 
 /** The services of a running app over an open database: the one place providers are chosen. */
 export function servicesFor(config: AppConfig, database: DatabaseHandle, logger: Logger): AppServices {
-  return { config, database, db: database.db, logger, providers: buildProviders(config, database.db, logger) };
+  return {
+    config,
+    database,
+    db: database.db,
+    logger,
+    providers: buildProviders(config, database.db, logger),
+    // Keeps nothing until it listens: bootApp gives the running server one that does.
+    viewers: createViewerCache(),
+  };
 }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { Database, DatabaseHandle } from "./db/client.server";
 import type { Providers } from "./providers/index.server";
+import type { ViewerCache } from "./services/viewer-cache.server";
 
 /** What the server hands every loader and action (Remix `context`). */
 export type AppServices = {
@@ -11,6 +12,8 @@ export type AppServices = {
   logger: Logger;
   /** The outside services, chosen once at boot (app/providers/index.server.ts). */
   providers: Providers;
+  /** The recent viewers (viewer-cache.server.ts): kept by a running server, none by a test's services. */
+  viewers: ViewerCache;
 };
 
 declare module "@remix-run/node" {

@@ -36,8 +36,16 @@ export type DatabaseHandle = {
    * script that opened a transaction is rolled back, so the connection is never left aborted.
    */
   executeSql(text: string, values?: unknown[]): Promise<SqlRows>;
+  /**
+   * Listens to a channel's notifications (`pg_notify`) from every server on the database.
+   * PostgreSQL: on a connection of its own, opened again after it is lost; `onState` says when
+   * notifications may have been missed (false) and when they are heard again (true).
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): Listening;
   close(): Promise<void>;
 };
+
+export type Listening = { stop(): Promise<void> };
 
 export type DatabaseOptions =
   | { driver: "postgres"; url: string; poolMax?: number; onPoolError?: (error: Error) => void }
@@ -141,6 +149,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           client.release(broken);
         }
       },
+      listen(channel, onMessage, onState) {
+        return listenOnPostgres(options.url, channel, onMessage, onState);
+      },
       async close() {
         await pool.end();
       },
@@ -172,9 +183,76 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       if (values?.length) return (await client.query(text, values)) as SqlRows;
       return lastRows(await client.transaction((tx) => tx.exec(text)));
     },
+    listen(channel, onMessage, onState) {
+      // One process holds the embedded database: its own notifications are all there are.
+      const unlisten = client.listen(channel, onMessage).then((stop) => {
+        onState(true);
+        return stop;
+      });
+      return {
+        async stop() {
+          onState(false);
+          if (!client.closed) await (await unlisten)();
+        },
+      };
+    },
     async close() {
       if (!client.closed) await client.close();
       release();
+    },
+  };
+}
+
+const RELISTEN_MS = [100, 500, 1_000, 2_000, 5_000];
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries). When it
+ * is lost, `onState(false)` at once, then it connects again, waiting longer each time.
+ */
+function listenOnPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (listening: boolean) => void,
+): Listening {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+  const lost = (connection: pg.Client) => {
+    if (client !== connection) return;
+    client = null;
+    onState(false);
+    connection.end().catch(() => {});
+    if (!stopped) timer = setTimeout(connect, RELISTEN_MS[Math.min(failures++, RELISTEN_MS.length - 1)]);
+  };
+  const connect = async () => {
+    const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    client = connection;
+    connection.on("error", () => lost(connection));
+    connection.on("end", () => lost(connection));
+    connection.on("notification", (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? "");
+    });
+    try {
+      await connection.connect();
+      await connection.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      if (stopped || client !== connection) return;
+      failures = 0;
+      onState(true);
+    } catch {
+      lost(connection);
+    }
+  };
+  void connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      const connection = client;
+      client = null;
+      onState(false);
+      await connection?.end().catch(() => {});
     },
   };
 }

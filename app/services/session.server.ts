@@ -186,7 +186,9 @@ export async function recheckSession(
 
 export class StateHeaderError extends Error {}
 
-const viewerOptions = (config: AppConfig) => ({ idleDays: config.sessionIdleDays, graceDays: config.pastDueGraceDays });
+/** The session's viewer, through the server's cache of recent viewers. */
+const cachedViewer = ({ viewers, db, config }: AppServices, id: string) =>
+  viewers.read(id, () => loadViewer(db, id, { idleDays: config.sessionIdleDays, graceDays: config.pastDueGraceDays }));
 
 // The root loader and the page's loader read the same document request: load its viewer once.
 const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
@@ -208,7 +210,7 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   const check = checkStateHeaders(request, services.config);
   if (check.kind === "invalid") throw new StateHeaderError(check.reason);
   if (check.kind === "valid") {
-    const viewer = await loadViewer(services.db, check.sessionId, viewerOptions(services.config));
+    const viewer = await cachedViewer(services, check.sessionId);
     if (!viewer) throw new StateHeaderError("the session has ended");
     if (viewer.session.devicePublicKey !== check.devicePublicKey || viewer.user.username !== check.username) {
       throw new StateHeaderError("the state does not belong to this session");
@@ -217,7 +219,7 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   }
   const raw = await siteCookies(services.config).session.parse(request.headers.get("cookie"));
   if (typeof raw !== "string" || raw.length === 0) return null;
-  return loadViewer(services.db, raw, viewerOptions(services.config));
+  return cachedViewer(services, raw);
 }
 
 export function sessionStateCore(viewer: Viewer, config: AppConfig): SessionStateCore {
@@ -336,10 +338,7 @@ export async function requireApiAdmin(request: Request, context: AppLoadContext)
   return result;
 }
 
-/**
- * API answers carry new state headers whenever the state differs from the one the request
- * sent, so the client always holds the current state.
- */
+/** API answers carry new state headers whenever the state differs from the request's: the client holds the current one. */
 export function withState(response: Response, request: Request, viewer: Viewer, config: AppConfig): Response {
   const { stateString, stateHash } = sessionState(viewer, config);
   if (request.headers.get("state") !== stateString) {

@@ -1,0 +1,105 @@
+import type { DatabaseHandle, Listening } from "~/db/client.server";
+import type { Viewer } from "./session.server";
+
+/**
+ * The viewers of recent sessions, kept for a short while so that most signed-in requests read
+ * no database. Any write that changes a viewer (a session logged out or revoked, agent mode, a
+ * member's flags, name or e-mail, a subscription, a plan's features) makes the database notify
+ * every server (migration 0007's triggers on `users`, `sessions`, `subscriptions` and `plans`),
+ * and each drops the viewers that name that member. While a server cannot hear the
+ * notifications (before its LISTEN, or after the connection is lost) it keeps nothing.
+ * Why it is shaped so: docs/decisions/031-viewer-cache.md.
+ */
+
+export const VIEWER_CHANNEL = "memberhall_viewers";
+const TTL_MS = 30_000;
+const MAX_ENTRIES = 5_000;
+
+type Entry = { viewer: Viewer; until: number; members: string[] };
+
+export type ViewerCache = {
+  /** The session's viewer: the one kept, or the loader's, kept unless a change was heard while it loaded. */
+  read(sessionId: string, load: () => Promise<Viewer | null>): Promise<Viewer | null>;
+  /** Drops the viewers that name the member ("*": every viewer). */
+  forget(memberId: string): void;
+  /** Whether viewers are kept now (the notifications are heard). */
+  readonly keeping: boolean;
+  readonly size: number;
+  stop(): Promise<void>;
+};
+
+export function createViewerCache(
+  options: { now?: () => number; ttlMs?: number; maxEntries?: number } = {},
+): ViewerCache & { setKeeping(keeping: boolean): void; attach(listening: Listening): void } {
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? TTL_MS;
+  const max = options.maxEntries ?? MAX_ENTRIES;
+  const entries = new Map<string, Entry>();
+  let keeping = false;
+  // Counts every change heard: a viewer loaded while one was heard may predate it, and is not kept.
+  let changes = 0;
+  let listening: Listening | null = null;
+
+  const forget = (memberId: string) => {
+    changes++;
+    if (memberId === "*") {
+      entries.clear();
+      return;
+    }
+    for (const [id, entry] of entries) if (entry.members.includes(memberId)) entries.delete(id);
+  };
+
+  return {
+    async read(sessionId, load) {
+      const entry = entries.get(sessionId);
+      const at = now();
+      if (entry && keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at) {
+        return structuredClone(entry.viewer);
+      }
+      if (entry) entries.delete(sessionId);
+      const before = changes;
+      const viewer = await load();
+      if (viewer && keeping && changes === before) {
+        if (entries.size >= max) entries.delete(entries.keys().next().value!);
+        const members = [viewer.user.id, viewer.member.id, ...(viewer.agent ? [viewer.agent.id] : [])];
+        entries.set(sessionId, { viewer: structuredClone(viewer), until: at + ttl, members });
+      }
+      return viewer;
+    },
+    forget,
+    get keeping() {
+      return keeping;
+    },
+    get size() {
+      return entries.size;
+    },
+    setKeeping(next) {
+      // Whatever was kept may have missed a change while the notifications were not heard.
+      changes++;
+      entries.clear();
+      keeping = next;
+    },
+    attach(next) {
+      listening = next;
+    },
+    async stop() {
+      await listening?.stop();
+      listening = null;
+      entries.clear();
+      keeping = false;
+    },
+  };
+}
+
+/** The cache of a server, listening to the database's notifications of changed viewers. */
+export function listeningViewerCache(database: Pick<DatabaseHandle, "listen">): ViewerCache {
+  const cache = createViewerCache();
+  cache.attach(
+    database.listen(
+      VIEWER_CHANNEL,
+      (payload) => cache.forget(payload),
+      (listening) => cache.setKeeping(listening),
+    ),
+  );
+  return cache;
+}
