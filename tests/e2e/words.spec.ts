@@ -16,10 +16,12 @@ test("the notarize status says where the notice is in words, without the notary'
   await expect(page.locator("p").filter({ has: status })).toHaveText("Status: Sent: waiting for you to sign");
   await expect(page.getByText(/sent_to_signer/)).toHaveCount(0);
 
-  // The notices' table is a labelled box the keyboard can reach.
-  const box = page.getByRole("region", { name: "The notices of this version" });
+  // The notices' table is a labelled box the keyboard can reach; the notice at hand is marked.
+  const box = page.getByRole("region", { name: "Your notices of this cause" });
   await expect(box).toHaveAttribute("tabindex", "0");
-  await expect(box.getByRole("row", { name: /^Round 1 / })).toContainText("Sent: waiting for you to sign");
+  const current = box.locator('tr[aria-current="true"]');
+  await expect(current.getByRole("rowheader")).toHaveText("Round 1");
+  await expect(current).toContainText("Sent: waiting for you to sign");
 });
 
 test("an admin reads memberships, plans, roles, cause statuses and audit actions as words", async ({

@@ -403,7 +403,7 @@ function Preview({
   );
 }
 
-/** Every notice of the version, each with its round and its notarize. */
+/** The member's notices of the cause (GET /api/nol/notices), each with its round and its notarize; the current one marked. */
 function NoticeTable({
   notices,
   current,
@@ -415,9 +415,9 @@ function NoticeTable({
 }) {
   if (notices.length === 0) return <p>No notice of this version has been submitted yet.</p>;
   return (
-    <TableScroll label="The notices of this version">
+    <TableScroll label="Your notices of this cause">
       <table className="data">
-        <caption>The notices of this version</caption>
+        <caption>Your notices of this cause</caption>
         <thead>
           <tr>
             <th scope="col">Round</th>
