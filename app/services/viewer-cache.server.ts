@@ -1,5 +1,4 @@
 import type { DatabaseHandle, Listening } from "~/db/client.server";
-import type { Viewer } from "./session.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read
@@ -15,11 +14,19 @@ export const VIEWER_CHANNEL = "memberhall_viewers";
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 5_000;
 
-type Entry = { viewer: Viewer; until: number; members: string[] };
+/** What the cache reads of a viewer (session.server.ts's Viewer): its session's end and the members it names. */
+export type CachedViewer = {
+  session: { expiresAt: Date };
+  user: { id: string };
+  member: { id: string };
+  agent: { id: string } | null;
+};
+
+type Entry = { viewer: CachedViewer; until: number; members: string[] };
 
 export type ViewerCache = {
   /** The session's viewer: the one kept, or the loader's, kept unless a change was heard while it loaded. */
-  read(sessionId: string, load: () => Promise<Viewer | null>): Promise<Viewer | null>;
+  read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>): Promise<V | null>;
   /** Drops the viewers that name the member ("*": every viewer). */
   forget(memberId: string): void;
   /** Whether viewers are kept now (the notifications are heard). */
@@ -54,7 +61,7 @@ export function createViewerCache(
       const entry = entries.get(sessionId);
       const at = now();
       if (entry && keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at) {
-        return structuredClone(entry.viewer);
+        return structuredClone(entry.viewer) as Awaited<ReturnType<typeof load>>;
       }
       if (entry) entries.delete(sessionId);
       const before = changes;
