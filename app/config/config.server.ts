@@ -55,6 +55,7 @@ export type AppConfig = {
   logLevel: Env["LOG_LEVEL"];
   logFormat: Env["LOG_FORMAT"];
   trustProxy: boolean;
+  serverTiming: boolean;
   seedDemo: boolean;
   demoPassword: string;
   shutdownTimeoutMs: number;
@@ -181,6 +182,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
+    serverTiming: env.SERVER_TIMING,
     seedDemo: env.NODE_ENV !== "production" || env.DEMO || env.SEED_DEMO,
     demoPassword: env.DEMO_PASSWORD,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

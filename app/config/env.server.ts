@@ -197,6 +197,8 @@ export const envSchema = z
     /** json: one JSON object per line (production, log collectors); text: short lines for a person at a terminal. */
     LOG_FORMAT: z.enum(["json", "text"], { errorMap: () => ({ message: "must be json or text" }) }).default("json"),
     TRUST_PROXY: booleanFlag.default("false"),
+    /** Names each answer's database query count in its Server-Timing header (benchmarks, profiling). */
+    SERVER_TIMING: booleanFlag.default("false"),
     SEED_DEMO: booleanFlag.default("false"),
     /**
      * The demo (`npm start`): generated secrets, demo data and logins, no BASE_URL to set,

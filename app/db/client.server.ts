@@ -12,6 +12,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 import { SINGLE_LOCK } from "./locks";
+import { queryTally } from "./query-count.server";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -114,7 +115,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // An idle client that loses its server emits here; without a listener the process dies.
     pool.on("error", (error) => options.onPoolError?.(error));
-    const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    const db = drizzleNodePg(pool, { schema, logger: queryTally }) as unknown as Database;
     return {
       db,
       driver: "postgres",
@@ -166,7 +167,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     release();
     throw error;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(client, { schema, logger: queryTally }) as unknown as Database;
   return {
     db,
     driver: "pglite",

@@ -19,6 +19,7 @@ import {
   UNSUPPORTED_METHOD_MESSAGE,
   unsupportedMethod,
 } from "~/domain/requests";
+import { countQueries, queriesTiming } from "~/db/query-count.server";
 import { limitBodies } from "~/lib/body-limit.server";
 import {
   renderUnavailable,
@@ -242,7 +243,9 @@ export function createApp(services: AppServices, { build, root }: Served, state:
         requestId: String(req.id),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       };
-      let response = await handleRequest(request, context);
+      const counted = await countQueries(() => handleRequest(request, context));
+      let response = counted.result;
+      if (config.serverTiming) res.append("Server-Timing", queriesTiming(counted.queries));
       if (response.status >= 500 && sawDatabaseUnavailable(context)) {
         await response.body?.cancel();
         response = await unavailable(request, () =>

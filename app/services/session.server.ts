@@ -23,7 +23,11 @@ const SEEN_EVERY_MS = 60_000;
 export type UserRow = typeof users.$inferSelect;
 type SessionRow = typeof sessions.$inferSelect;
 /** The member's latest subscription, with what its plan grants while it is in force. */
-type SubscriptionRow = typeof subscriptions.$inferSelect & { features: string[] };
+type SubscriptionRow = typeof subscriptions.$inferSelect & {
+  features: string[];
+  planTitle: string;
+  planInterval: "month" | "year" | null;
+};
 
 /** Days a PAST_DUE subscription keeps its plan's features when the configuration names none. */
 export const PAST_DUE_GRACE_DAYS = 7;
@@ -88,10 +92,15 @@ export async function revokeUserSessions(db: Database, userId: string): Promise<
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
-/** The newest subscription of the user a row names (`userId`), with its plan's features. */
+/** The newest subscription of the user a row names (`userId`), with its plan's features and title. */
 function latestSubscriptionOf(db: Database, userId: SQLWrapper) {
   return db
-    .select({ ...getTableColumns(subscriptions), features: plans.features })
+    .select({
+      ...getTableColumns(subscriptions),
+      features: plans.features,
+      planTitle: plans.title,
+      planInterval: plans.interval,
+    })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
     .where(eq(subscriptions.userId, userId))

@@ -203,3 +203,17 @@ export function runServerToExit(
     });
   });
 }
+
+/** Logs a demo member in through the server's login form; their session cookie (`name=value`). */
+export async function logInAs(baseUrl: string, login: string, password = "memberhall-demo"): Promise<string> {
+  const response = await fetch(`${baseUrl}/login`, {
+    method: "POST",
+    headers: { origin: baseUrl },
+    body: new URLSearchParams({ login, password }),
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("mh_session="));
+  if (!cookie) throw new Error(`${login} could not log in (${response.status})`);
+  return cookie.split(";")[0]!;
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../helpers/db";
-import { startServer, type RunningServer } from "../helpers/server";
+import { logInAs, startServer, type RunningServer } from "../helpers/server";
 
 /**
  * Two servers on one PostgreSQL, as a deployment behind a load balancer runs them: each keeps
@@ -27,19 +27,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two servers on one PostgreSQL", (
     await database?.drop();
   });
 
-  const logIn = async (server: RunningServer, login: string) => {
-    const response = await fetch(`${server.url}/login`, {
-      method: "POST",
-      headers: { origin: server.url },
-      body: new URLSearchParams({ login, password: "memberhall-demo" }),
-      redirect: "manual",
-    });
-    await response.arrayBuffer();
-    return response.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("mh_session="))!
-      .split(";")[0]!;
-  };
+  const logIn = (server: RunningServer, login: string) => logInAs(server.url, login);
   const send = (server: RunningServer, cookie: string, pathname: string, form?: Record<string, string>) =>
     fetch(`${server.url}${pathname}`, {
       method: form ? "POST" : "GET",

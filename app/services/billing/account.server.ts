@@ -79,13 +79,15 @@ async function finishPayment(db: Database, subscription: SubscriptionRow): Promi
 export async function membershipOf(
   services: AppServices,
   userId: string,
-  /** The member's latest subscription when the caller has it already (the viewer's). */
-  known?: SubscriptionRow | null,
+  /** The member's latest subscription, with its plan's title, when the caller has it already (the viewer's). */
+  known?: (SubscriptionRow & { planTitle: string; planInterval: "month" | "year" | null }) | null,
 ): Promise<Membership | null> {
   const { db } = services;
   const subscription = known !== undefined ? known : await latestSubscription(db, userId);
   if (!subscription) return null;
-  const plan = await planTitle(db, subscription.planId);
+  const plan = known
+    ? { title: known.planTitle, interval: known.planInterval }
+    : await planTitle(db, subscription.planId);
   const end = subscription.currentPeriodEnd?.toISOString() ?? null;
   const amount = subscription.amountCents;
   return {

@@ -30,9 +30,17 @@ export type Payer = { viewer: Viewer } | { email: string };
 
 /** A subscription in force: paid, or owed after a failed renewal. INCOMPLETE (never paid) is not. */
 const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
+const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 /** The member's subscription in force (paid, or owed after a failed renewal), if any. */
-export async function liveSubscription(services: AppServices, userId: string) {
+export async function liveSubscription(
+  services: AppServices,
+  userId: string,
+  /** The member's latest subscription when the caller has it (the viewer's): when live, it is the answer. */
+  latest?: typeof subscriptions.$inferSelect | null,
+) {
+  if (latest === null) return null;
+  if (latest && isLive(latest.status)) return latest;
   const [row] = await services.db
     .select()
     .from(subscriptions)

@@ -33,7 +33,10 @@ export async function creatorPlans(services: AppServices) {
 export async function creatorOffer(services: AppServices, viewer: Viewer): Promise<CreatorOffer | null> {
   const { member } = viewer;
   if (member.nolCreator || member.nolTester) return null;
-  const [including, live] = await Promise.all([creatorPlans(services), liveSubscription(services, member.id)]);
+  const [including, live] = await Promise.all([
+    creatorPlans(services),
+    liveSubscription(services, member.id, viewer.subscription),
+  ]);
   const way = creatorWay({
     creator: false,
     admin: member.admin,

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { causes, nolVersionFeatures } from "~/db/schema";
@@ -25,19 +26,25 @@ export async function keepVersionFeatures(db: Database, v: Version) {
 
 /** The features of each of a member's versions (of one cause, or all), by "cause\0version". */
 export async function featuresOf(db: Database, userId: string, causeCode: string | null) {
-  const rows = await db
-    .select({
-      cause: nolVersionFeatures.causeCode,
-      version: nolVersionFeatures.descriptiveVersion,
-      features: nolVersionFeatures.features,
-    })
-    .from(nolVersionFeatures)
-    .where(
-      and(eq(nolVersionFeatures.userId, userId), causeCode ? eq(nolVersionFeatures.causeCode, causeCode) : undefined),
-    );
-  const defaults = await db.select({ code: causes.code, features: causes.defaultFeatures }).from(causes);
-  const byCause = new Map(defaults.map((d) => [d.code, d.features]));
-  const kept = new Map(rows.map((r) => [`${r.cause}\0${r.version}`, r.features]));
+  // The member's kept features and every cause's defaults, in one round trip: the defaults
+  // are the rows without a version.
+  const rows = await unionAll(
+    db
+      .select({ cause: causes.code, version: sql<string | null>`null`.as("version"), features: causes.defaultFeatures })
+      .from(causes),
+    db
+      .select({
+        cause: nolVersionFeatures.causeCode,
+        version: nolVersionFeatures.descriptiveVersion,
+        features: nolVersionFeatures.features,
+      })
+      .from(nolVersionFeatures)
+      .where(
+        and(eq(nolVersionFeatures.userId, userId), causeCode ? eq(nolVersionFeatures.causeCode, causeCode) : undefined),
+      ),
+  );
+  const byCause = new Map(rows.filter((r) => r.version === null).map((d) => [d.cause, d.features]));
+  const kept = new Map(rows.filter((r) => r.version !== null).map((r) => [`${r.cause}\0${r.version}`, r.features]));
   // A version made before features were kept has its cause's defaults.
   return (cause: string, version: string): NolFeatures => ({
     ...DEFAULT_NOL_FEATURES,

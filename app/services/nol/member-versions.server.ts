@@ -15,19 +15,22 @@ export async function memberVersions(
   owner: UserRow,
   query: { cause: string | null; id: string | null },
 ) {
-  const rows = (await entriesOf(services.db, owner.id, query.cause)).filter((r) => !query.id || r.id === query.id);
-  const pending = await services.db
-    .select()
-    .from(pendingSubmissions)
-    .where(
-      and(
-        eq(pendingSubmissions.userId, owner.id),
-        isNull(pendingSubmissions.resolvedAt),
-        query.cause ? eq(pendingSubmissions.causeCode, query.cause) : undefined,
-      ),
-    )
-    .orderBy(desc(pendingSubmissions.createdAt));
-  const features = await featuresOf(services.db, owner.id, query.cause);
+  const [entries, pending, features] = await Promise.all([
+    entriesOf(services.db, owner.id, query.cause),
+    services.db
+      .select()
+      .from(pendingSubmissions)
+      .where(
+        and(
+          eq(pendingSubmissions.userId, owner.id),
+          isNull(pendingSubmissions.resolvedAt),
+          query.cause ? eq(pendingSubmissions.causeCode, query.cause) : undefined,
+        ),
+      )
+      .orderBy(desc(pendingSubmissions.createdAt)),
+    featuresOf(services.db, owner.id, query.cause),
+  ]);
+  const rows = entries.filter((r) => !query.id || r.id === query.id);
   const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
   for (const row of rows) {
     versions.set(`${row.causeCode}\0${row.descriptiveVersion}`, {

@@ -1,0 +1,35 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Logger } from "drizzle-orm";
+
+/**
+ * The queries a piece of work runs, counted as drizzle sends them: the server counts each
+ * request's (SERVER_TIMING=1 names the count in the answer's Server-Timing header), and the
+ * tests hold each page to its budget.
+ */
+type Tally = { queries: number };
+
+const tallies = new AsyncLocalStorage<Tally>();
+
+/** drizzle's logger: adds one to the tally of the work under way, if any is being counted. */
+export const queryTally: Logger = {
+  logQuery() {
+    const tally = tallies.getStore();
+    if (tally) tally.queries += 1;
+  },
+};
+
+/** Runs `work` and counts the queries it sends, its own and those of everything it awaits. */
+export async function countQueries<T>(work: () => Promise<T>): Promise<{ result: T; queries: number }> {
+  const tally: Tally = { queries: 0 };
+  const result = await tallies.run(tally, work);
+  return { result, queries: tally.queries };
+}
+
+/** The Server-Timing entry that names a request's query count. */
+export const queriesTiming = (queries: number) => `db;desc="${queries} ${queries === 1 ? "query" : "queries"}"`;
+
+/** The query count a Server-Timing header names, or null. */
+export function queriesOf(serverTiming: string | null): number | null {
+  const match = /\bdb;desc="(\d+) quer(?:y|ies)"/.exec(serverTiming ?? "");
+  return match ? Number(match[1]) : null;
+}
