@@ -1,15 +1,17 @@
 import { useForm, type Submission } from "@conform-to/react";
 import { useEffect, useState } from "react";
 import type { z } from "zod";
+import { firstInteraction } from "~/lib/first-interaction";
 import type { ServerFormOptions } from "./inputs";
 
 export * from "./inputs";
 
 /**
  * Forms that check their fields in the browser with the action's own zod schema. The schema
- * and conform's zod adapter load after the page has (docs/decisions/027-schemas-after-load.md),
- * so no page's first load carries a schema library: until they arrive the form is checked by
- * its action, as it is without JavaScript. The fields themselves are in ./inputs.
+ * and conform's zod adapter load at the page's first interaction
+ * (docs/decisions/027-schemas-after-load.md), so no page fetches a schema library before a
+ * person does something: until they arrive the form is checked by its action, as it is
+ * without JavaScript. The fields themselves are in ./inputs.
  */
 
 type Validate = (formData: FormData) => Submission<unknown>;
@@ -23,13 +25,16 @@ export function useSchemaValidation(loadSchema: () => Promise<z.ZodTypeAny>, key
   const [validate, setValidate] = useState<Validate | null>(null);
   useEffect(() => {
     let live = true;
-    Promise.all([loadSchema(), import("@conform-to/zod")]).then(
-      ([schema, { parseWithZod }]) => {
-        if (live) setValidate(() => (formData: FormData) => parseWithZod(formData, { schema }));
-      },
-      // A schema that cannot load (the network dropped) leaves the check to the action.
-      () => undefined,
-    );
+    // Nobody types before the first interaction: the schema and its reader load then.
+    firstInteraction()
+      .then(() => Promise.all([loadSchema(), import("@conform-to/zod")]))
+      .then(
+        ([schema, { parseWithZod }]) => {
+          if (live) setValidate(() => (formData: FormData) => parseWithZod(formData, { schema }));
+        },
+        // A schema that cannot load (the network dropped) leaves the check to the action.
+        () => undefined,
+      );
     return () => {
       live = false;
     };
