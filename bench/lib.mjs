@@ -74,6 +74,7 @@ export async function startApp({ dataDir, databaseUrl }) {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
+    SERVER_TIMING: "1",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const app = await startProcess("the app", ["dist/server.js"], { env, url: `${url}/api/config` });

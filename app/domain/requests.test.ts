@@ -6,6 +6,7 @@ import {
   holdsNul,
   normalisedPath,
   nulFields,
+  resolvedPath,
   nulMessage,
   nulPaths,
   redactUrl,
@@ -196,6 +197,17 @@ describe("request rules", () => {
 
   it.each(["/%5C", "/%5c", "/%", "/%E0%A4%A", "/a/%5Cb", "/%0a", "/x%7F"])("%s names no page", (raw) => {
     expect(normalisedPath(raw)).toBeNull();
+  });
+
+  it("answers a plain path as the full resolution does, and only a plain one at once", () => {
+    const alphabet = ["a", "Z", "0", "-", "_", ".", "~", "/", "%2e", "%2F", "é", "\\", "..", "//"];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let i = 0; i < 5_000; i += 1) {
+      const length = 1 + (next() % 8);
+      const raw = `/${Array.from({ length }, () => alphabet[next() % alphabet.length]).join("")}`;
+      expect(normalisedPath(raw), raw).toBe(resolvedPath(raw));
+    }
   });
 
   it.each([

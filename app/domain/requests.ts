@@ -172,6 +172,15 @@ export function redactUrl(url: string): string {
  * so `/%5C` would name another host), or a control character.
  */
 export function normalisedPath(rawPath: string): string | null {
+  // Nearly every request: letters, digits and `-_.~` in segments that do not start with a
+  // dot. Nothing in it to decode or resolve, so it is its own answer.
+  return PLAIN_PATH.test(rawPath) ? rawPath : resolvedPath(rawPath);
+}
+
+const PLAIN_PATH = /^(?:\/(?:[\w~-][\w.~-]*)?)+$/;
+
+/** normalisedPath's answer for any path, worked out in full. */
+export function resolvedPath(rawPath: string): string | null {
   let parsed: string;
   try {
     parsed = new URL(`http://localhost${rawPath.startsWith("/") ? "" : "/"}${rawPath}`).pathname;
