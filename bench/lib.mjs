@@ -64,7 +64,7 @@ export function rssMb(pid) {
   }
 }
 
-export async function startApp({ dataDir, databaseUrl }) {
+export async function startApp({ dataDir, databaseUrl, env: extra = {} }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = {
@@ -74,8 +74,8 @@ export async function startApp({ dataDir, databaseUrl }) {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
-    SERVER_TIMING: "1",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extra,
   };
   const app = await startProcess("the app", ["dist/server.js"], { env, url: `${url}/api/config` });
   return { ...app, url };

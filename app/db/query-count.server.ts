@@ -2,9 +2,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "drizzle-orm";
 
 /**
- * The queries a piece of work runs, counted as drizzle sends them: the server counts each
- * request's (SERVER_TIMING=1 names the count in the answer's Server-Timing header), and the
- * tests hold each page to its budget.
+ * The queries a piece of work runs, counted as drizzle sends them. With SERVER_TIMING=1 the
+ * server counts each request's and names the count in the answer's Server-Timing header; the
+ * bench prints it and the tests hold each page to its budget. Off, nothing is counted: the
+ * storage that follows a request's promises has a cost of its own on every request.
  */
 type Tally = { queries: number };
 

@@ -243,9 +243,16 @@ export function createApp(services: AppServices, { build, root }: Served, state:
         requestId: String(req.id),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       };
-      const counted = await countQueries(() => handleRequest(request, context));
-      let response = counted.result;
-      if (config.serverTiming) res.append("Server-Timing", queriesTiming(counted.queries));
+      // Counting follows each request's promises (AsyncLocalStorage), which costs every
+      // request: only when asked for.
+      let response: globalThis.Response;
+      if (config.serverTiming) {
+        const counted = await countQueries(() => handleRequest(request, context));
+        res.append("Server-Timing", queriesTiming(counted.queries));
+        response = counted.result;
+      } else {
+        response = await handleRequest(request, context);
+      }
       if (response.status >= 500 && sawDatabaseUnavailable(context)) {
         await response.body?.cancel();
         response = await unavailable(request, () =>

@@ -164,9 +164,8 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function runServerProcess(launch: Launch): Promise<void> {
   // Read by V8 at each full collection, so it holds although the heap already exists. A
-  // deployment's own NODE_OPTIONS or flag wins.
-  const given = `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
-  if (!/--heap[-_]growing[-_]percent/.test(given))
+  // deployment's own flag on the command line wins (NODE_OPTIONS cannot carry it).
+  if (!process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg)))
     v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const task = process.env.MEMBERHALL_TASK;
   if (task === PREPARE_DATABASE) {
