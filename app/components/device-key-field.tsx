@@ -14,25 +14,38 @@ export function DeviceKeyField() {
     const form = input?.form;
     if (!input || !form) return;
     let live = true;
-    let loading: Promise<void> | null = null;
-    const load = () =>
-      (loading ??= deviceKey().then(
-        (key) => {
-          if (live) input.value = key.publicKey;
-        },
-        // Without a key the login still works; the API then asks for a new login.
-        () => undefined,
-      ));
+    // The public key once made ("" when it could not be: the login still works, and the API
+    // then asks for a new one); null until then.
+    let key: string | null = null;
+    let making: Promise<string> | null = null;
+    const load = () => {
+      making ??= deviceKey().then(
+        (made) => made.publicKey,
+        () => "",
+      );
+      return making.then((made) => {
+        key = made;
+        input.value = made;
+      });
+    };
     void firstInteraction().then(load);
-    let waited = false;
     const beforeSubmit = (event: Event) => {
-      if (input.value || waited) return;
+      // A form reset (after a refused login) empties the field: the key goes back in.
+      if (key !== null) {
+        input.value = key;
+        return;
+      }
       event.preventDefault();
       event.stopPropagation();
       const { submitter } = event as SubmitEvent;
       void load().then(() => {
-        waited = true;
-        if (live) form.requestSubmit(submitter);
+        if (!live) return;
+        try {
+          form.requestSubmit(submitter);
+        } catch {
+          // The button that sent it is gone (the page re-rendered): the form goes without it.
+          form.requestSubmit();
+        }
       });
     };
     form.addEventListener("submit", beforeSubmit);

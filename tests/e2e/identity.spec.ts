@@ -44,6 +44,12 @@ test.describe("the login form", () => {
   test.use({ expectedConsoleErrors: [/status of 400/] });
 
   test("refuses a wrong password, then signs the member in and goes home", async ({ page }) => {
+    // Each try carries the device's key, the second too, although the refusal reset the form.
+    const keys: (string | null)[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/login")
+        keys.push(new URLSearchParams(request.postData() ?? "").get("devicePublicKey"));
+    });
     await page.goto("/login");
     await page.getByLabel("Username or e-mail address").fill("member");
     await page.getByLabel("Password").fill("not the password");
@@ -53,6 +59,9 @@ test.describe("the login form", () => {
     await logIn(page, "member");
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "member" })).toBeVisible();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^0[23][0-9a-f]{64}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 });
 
