@@ -151,17 +151,17 @@ const SEED_SCALE = "seed-scale";
 export type Launch = Served & { script: string };
 
 /**
- * The production server's process: the server itself, or one of the tasks a process of it is
- * started for (MEMBERHALL_TASK): making a new embedded database, seeding a community at scale.
- */
-/**
  * How far the JavaScript heap may grow past what the last full collection kept before the
  * next one (V8's --heap-growing-percent). V8's own factor lets a busy server's heap reach four
  * times its live data (80 MB live, 370 MB kept under the bench's load); at 50 % it stays
- * near one and a half, for about the same throughput (docs/decisions/032-queries-and-memory-per-request.md).
+ * near one and a half, for some 5–10 % of throughput (docs/decisions/032-queries-and-memory-per-request.md).
  */
 const HEAP_GROWING_PERCENT = 50;
 
+/**
+ * The production server's process: the server itself, or one of the tasks a process of it is
+ * started for (MEMBERHALL_TASK): making a new embedded database, seeding a community at scale.
+ */
 export async function runServerProcess(launch: Launch): Promise<void> {
   // Read by V8 at each full collection, so it holds although the heap already exists. A
   // deployment's own flag on the command line wins (NODE_OPTIONS cannot carry it).

@@ -50,14 +50,6 @@ export type Membership = {
   finishPayment: string | null;
 };
 
-async function planTitle(db: Database, planId: string): Promise<{ title: string; interval: "month" | "year" | null }> {
-  const [plan] = await db
-    .select({ title: plans.title, interval: plans.interval })
-    .from(plans)
-    .where(eq(plans.id, planId));
-  return plan ?? { title: planId, interval: null };
-}
-
 async function pastDueReason(db: Database, subscription: SubscriptionRow): Promise<string | null> {
   if (subscription.status !== "PAST_DUE") return null;
   const [failed] = await db
@@ -79,22 +71,19 @@ async function finishPayment(db: Database, subscription: SubscriptionRow): Promi
 export async function membershipOf(
   services: AppServices,
   userId: string,
-  /** The member's latest subscription, with its plan's title, when the caller has it already (the viewer's). */
-  known?: (SubscriptionRow & { planTitle: string; planInterval: "month" | "year" | null }) | null,
+  /** The member's latest subscription when the caller has it already (the viewer's). */
+  known?: Awaited<ReturnType<typeof latestSubscription>>,
 ): Promise<Membership | null> {
   const { db } = services;
   const subscription = known !== undefined ? known : await latestSubscription(db, userId);
   if (!subscription) return null;
-  const plan = known
-    ? { title: known.planTitle, interval: known.planInterval }
-    : await planTitle(db, subscription.planId);
   const end = subscription.currentPeriodEnd?.toISOString() ?? null;
   const amount = subscription.amountCents;
   return {
     id: subscription.id,
     planId: subscription.planId,
-    plan: plan.title,
-    interval: plan.interval,
+    plan: subscription.planTitle,
+    interval: subscription.planInterval,
     status: subscription.status,
     statusText: membershipStatusText(subscription.status, subscription.cancelAtPeriodEnd),
     ended: membershipEnded(subscription.status),
