@@ -1,9 +1,6 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { redactUrl } from "./domain/requests";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server";
@@ -21,8 +18,14 @@ export type ServerEntry = { runServerProcess: typeof runServerProcess };
 // A bare `remix-serve build/index.js` runs the background jobs too (mail, receipts, the notary's polling).
 onBareBoot((services) => startJobs(services));
 
-export const streamTimeout = 5_000;
-
+/**
+ * The document, rendered whole. No page waits on the server for anything once its loaders
+ * have answered (no deferred data; the one view loaded lazily, Stripe's card form, renders in
+ * the browser), so streaming would send the same document in pieces: rendering it to a
+ * string costs the server about a quarter less for each page (React's streaming renderer
+ * encodes each piece of markup into bytes on its own). A page that comes to defer data
+ * would need the streaming renderer back (docs/decisions/033-pages-rendered-whole.md).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -31,41 +34,13 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  // Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered)
-            loadContext.app?.logger.error({ err: error, requestId: loadContext.requestId }, "render failed");
-        },
-      },
-    );
-    setTimeout(abort, streamTimeout + 1_000);
-  });
+  const html = renderToString(
+    <NonceProvider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+    </NonceProvider>,
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }
 
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {

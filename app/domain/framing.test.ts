@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isDocumentPath, isFrameablePath, needsDocumentLoad, paymentSources } from "./framing";
+import {
+  frameAncestors,
+  isDocumentPath,
+  isFrameablePath,
+  needsDocumentLoad,
+  paymentSources,
+  contentSecurityPolicy,
+} from "./framing";
 
 describe("framing", () => {
   it.each([
@@ -85,5 +92,67 @@ describe("needsDocumentLoad", () => {
     ["/", "/embed/%E0%A4%A", true],
   ])("from %s to %s: %s", (from, to, expected) => {
     expect(needsDocumentLoad(from, to)).toBe(expected);
+  });
+});
+
+describe("contentSecurityPolicy", () => {
+  const site = {
+    payments: "stripe",
+    learningSiteUrl: "https://learn.example.org/courses",
+    formsOrigins: [],
+    production: false,
+  } as const;
+  const directive = (policy: string, name: string) =>
+    policy
+      .split(";")
+      .map((part) => part.split(" "))
+      .find(([first]) => first === name)
+      ?.slice(1);
+
+  it("names the request's nonce and lets in no other script but this site's", () => {
+    const policy = contentSecurityPolicy("/profile", "abc123", site);
+    expect(directive(policy, "script-src")).toEqual(["'strict-dynamic'", "'self'", "'nonce-abc123'"]);
+    expect(directive(policy, "default-src")).toEqual(["'self'"]);
+    expect(directive(policy, "object-src")).toEqual(["'none'"]);
+    expect(directive(policy, "base-uri")).toEqual(["'none'"]);
+    expect(directive(policy, "frame-ancestors")).toEqual(["'none'"]);
+    expect(policy).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("lets Stripe's script, frames and API in on the card pages only, and only with Stripe", () => {
+    const card = contentSecurityPolicy("/subscription/unsafe/payment-intent", "n", site);
+    expect(directive(card, "script-src")).toContain("https://js.stripe.com");
+    expect(directive(card, "frame-src")).toEqual([
+      "'self'",
+      "blob:",
+      "https://js.stripe.com",
+      "https://hooks.stripe.com",
+    ]);
+    expect(directive(card, "connect-src")).toEqual(["'self'", "https://api.stripe.com"]);
+    const sandbox = contentSecurityPolicy("/subscription/unsafe/payment-intent", "n", { ...site, payments: "sandbox" });
+    expect(sandbox).not.toContain("stripe.com");
+    expect(contentSecurityPolicy("/subscription", "n", site)).not.toContain("stripe.com");
+  });
+
+  it("lets the learning site frame the embed pages and this site frame its documents", () => {
+    expect(directive(contentSecurityPolicy("/embed/nols", "n", site), "frame-ancestors")).toEqual([
+      "https://learn.example.org",
+    ]);
+    expect(directive(contentSecurityPolicy("/api/nol/preview", "n", site), "frame-ancestors")).toEqual(["'self'"]);
+    expect(
+      directive(contentSecurityPolicy("/embed/nols", "n", { ...site, learningSiteUrl: undefined }), "frame-ancestors"),
+    ).toEqual(["'none'"]);
+  });
+
+  it("adds the hosted forms' origin where they are the provider, and upgrades requests in production", () => {
+    const policy = contentSecurityPolicy("/nol/creator", "n", {
+      ...site,
+      formsOrigins: ["https://www.cognitoforms.com"],
+      production: true,
+    });
+    for (const name of ["style-src", "img-src", "font-src", "connect-src", "frame-src", "form-action"])
+      expect(directive(policy, name), name).toContain("https://www.cognitoforms.com");
+    expect(directive(policy, "script-src")).not.toContain("https://www.cognitoforms.com");
+    expect(policy.endsWith(";upgrade-insecure-requests")).toBe(true);
   });
 });

@@ -66,6 +66,45 @@ export function paymentSources(
   return STRIPE_SOURCES;
 }
 
+/** What a policy takes from the configuration: the payments and forms providers, the learning site, production. */
+export type PolicySettings = {
+  payments: "sandbox" | "stripe";
+  learningSiteUrl: string | undefined;
+  /** The hosted forms provider's origin, when it serves the forms (Cognito Forms). */
+  formsOrigins: readonly string[];
+  production: boolean;
+};
+
+/**
+ * The content security policy of an answer at `path`: scripts of this site and those the
+ * request's nonce names (and what they load, 'strict-dynamic'); the payments provider's
+ * script, frames and API on the card pages only; the hosted forms' origin where they are the
+ * provider; framing by frameAncestors; no plugins, no <base>; in production, every request
+ * upgraded to HTTPS.
+ */
+export function contentSecurityPolicy(path: string, nonce: string, settings: PolicySettings): string {
+  const card = paymentSources(path, settings.payments);
+  const forms = settings.formsOrigins;
+  const list = (...sources: ReadonlyArray<readonly string[]>) => sources.flat().join(" ");
+  const directives = [
+    "default-src 'self'",
+    `script-src ${list(["'strict-dynamic'", "'self'", `'nonce-${nonce}'`], card.script)}`,
+    `style-src ${list(["'self'"], forms)}`,
+    "style-src-attr 'unsafe-inline'",
+    `img-src ${list(["'self'", "data:"], forms)}`,
+    `font-src ${list(["'self'"], forms)}`,
+    `connect-src ${list(["'self'"], forms, card.connect)}`,
+    // blob: the notarize page shows the preview it fetched (a PDF made for this member) in a frame.
+    `frame-src ${list(["'self'", "blob:"], forms, card.frame)}`,
+    `form-action ${list(["'self'"], forms)}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors(path, settings.learningSiteUrl)}`,
+    ...(settings.production ? ["upgrade-insecure-requests"] : []),
+  ];
+  return directives.join(";");
+}
+
 /**
  * The sets of response headers a page can be served with: the card pages' policy names the
  * payments provider, the pages the learning site frames have their own frame-ancestors, our

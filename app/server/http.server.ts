@@ -1,26 +1,22 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
-import helmet from "helmet";
-import { pinoHttp } from "pino-http";
 import type { AppServices } from "~/context";
-import { frameAncestors, isDocumentPath, isFrameablePath, paymentSources } from "~/domain/framing";
 import {
   crossSiteWrite,
   dependsOnSession,
   hasNul,
   normalisedPath,
-  redactUrl,
   sessionFreePath,
   UNSUPPORTED_METHOD_MESSAGE,
   unsupportedMethod,
 } from "~/domain/requests";
 import { countQueries, queriesTiming } from "~/db/query-count.server";
 import { limitBodies } from "~/lib/body-limit.server";
+import { cspNonce } from "~/lib/crypto.server";
 import {
   renderUnavailable,
   sawDatabaseUnavailable,
@@ -29,13 +25,13 @@ import {
 } from "~/lib/database-unavailable.server";
 import { remixRequest, sendResponse } from "~/lib/remix-express.server";
 import { siteCookies } from "~/services/session.server";
+import { requestIdOf, requestLog } from "./request-log.server";
+import { securityHeaders } from "./security-headers.server";
 
 const SERVER_FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
 
 type Locals = { cspNonce: string; shuttingDown?: boolean };
 const locals = (res: Response) => res.locals as Locals;
-
-const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /** What the server is serving: the build the launcher loaded and the project folder it sits in. */
 export type Served = { build: ServerBuild; root: string };
@@ -43,48 +39,26 @@ export type Served = { build: ServerBuild; root: string };
 /** The app's HTTP server: headers, limits, health, static files, then the Remix handler. */
 export function createApp(services: AppServices, { build, root }: Served, state: { shuttingDown: boolean }) {
   const { config, database, logger } = services;
-  // The hosted forms' own scripts, styles and requests, when Cognito Forms is the provider.
-  const formsOrigin = config.forms === "cognito" ? [new URL(config.cognitoApiUrl).origin] : [];
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId(req, res) {
-        const given = req.headers["x-request-id"];
-        const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === "/healthz" },
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.url),
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      // A method no route takes (501) is the client's doing, not a failure of ours.
-      customLogLevel: (_req, res, error) =>
-        res.statusCode === 501 ? "warn" : error || res.statusCode >= 500 ? "error" : "info",
-    }),
-  );
+  app.use(requestLog(logger));
 
   app.use((req, res, next) => {
-    locals(res).cspNonce = randomBytes(16).toString("base64");
+    locals(res).cspNonce = cspNonce();
     // While draining, ask every client to open its next request elsewhere.
     if (state.shuttingDown) res.setHeader("Connection", "close");
     // An answer sent before its request's body was read (a refusal, a 405) leaves the rest of
     // the body on the connection, where the next request would wait behind it: it is read and
     // dropped, as Node does for a body nobody touched. The body limits below cap what that reads.
-    res.on("finish", () => {
-      if (req.complete || req.destroyed) return;
-      req.removeAllListeners("data");
-      req.resume();
-    });
+    // A request without a body has nothing left to read.
+    if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined)
+      res.on("finish", () => {
+        if (req.complete || req.destroyed) return;
+        req.removeAllListeners("data");
+        req.resume();
+      });
     next();
   });
 
@@ -105,49 +79,18 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     next();
   });
 
-  // The payments provider's script, frames and API, on the card pages only; 'self' stands in elsewhere.
-  const cardPageSources = (req: Request, kind: "script" | "frame" | "connect") =>
-    paymentSources(pathOf(req), config.payments)[kind].join(" ") || "'self'";
   app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          "default-src": ["'self'"],
-          "script-src": [
-            "'strict-dynamic'",
-            "'self'",
-            (_req, res) => `'nonce-${locals(res as Response).cspNonce}'`,
-            (req) => cardPageSources(req as Request, "script"),
-          ],
-          "style-src": ["'self'", ...formsOrigin],
-          "style-src-attr": ["'unsafe-inline'"],
-          "img-src": ["'self'", "data:", ...formsOrigin],
-          "font-src": ["'self'", ...formsOrigin],
-          "connect-src": ["'self'", ...formsOrigin, (req) => cardPageSources(req as Request, "connect")],
-          // blob: the notarize page shows the preview it fetched (a PDF made for this member) in a frame.
-          "frame-src": ["'self'", "blob:", ...formsOrigin, (req) => cardPageSources(req as Request, "frame")],
-          "form-action": ["'self'", ...formsOrigin],
-          "object-src": ["'none'"],
-          "base-uri": ["'none'"],
-          "frame-ancestors": [(req) => frameAncestors(pathOf(req as Request), config.lrmUrl)],
-          ...(config.isProduction ? { "upgrade-insecure-requests": [] } : {}),
-        },
+    securityHeaders(
+      {
+        payments: config.payments,
+        learningSiteUrl: config.lrmUrl,
+        // The hosted forms' own scripts, styles and requests, when Cognito Forms is the provider.
+        formsOrigins: config.forms === "cognito" ? [new URL(config.cognitoApiUrl).origin] : [],
+        production: config.isProduction,
       },
-      strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-      // X-Frame-Options cannot name an origin: frame-ancestors above governs, this only
-      // backs it up for old browsers on pages that are never framed.
-      xFrameOptions: false,
-      crossOriginEmbedderPolicy: false,
-    }),
+      (res) => locals(res).cspNonce,
+    ),
   );
-  app.use((req, res, next) => {
-    const path = pathOf(req);
-    if (isDocumentPath(path)) res.setHeader("X-Frame-Options", "SAMEORIGIN");
-    else if (!isFrameablePath(path)) res.setHeader("X-Frame-Options", "DENY");
-    next();
-  });
 
   app.use((req, res, next) => {
     if (hasNul(req.originalUrl)) {
@@ -240,7 +183,7 @@ export function createApp(services: AppServices, { build, root }: Served, state:
       const context = {
         app: services,
         cspNonce: locals(res).cspNonce,
-        requestId: String(req.id),
+        requestId: requestIdOf(res),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       };
       // Counting follows each request's promises (AsyncLocalStorage), which costs every
@@ -268,7 +211,7 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   // The last word on a failure outside the router: logged with its request id, answered
   // without a stack (Express's own handler prints one to stderr and, in development, to the client).
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
-    req.log.error({ err: error }, "the server failed a request");
+    logger.error({ err: error, requestId: requestIdOf(res) }, "the server failed a request");
     if (res.headersSent) return next(error);
     res.status(500);
     if (req.path.startsWith("/api/")) res.json({ error: SERVER_FAILED_MESSAGE });
@@ -296,8 +239,4 @@ async function unavailable(request: globalThis.Request, page: () => Promise<glob
 /** The same page asked for again as a plain GET, to render the error page. */
 function unavailablePage(request: globalThis.Request): globalThis.Request {
   return new globalThis.Request(request.url, { method: "GET", headers: request.headers, signal: request.signal });
-}
-
-function pathOf(req: Request): string {
-  return req.path || "/";
 }

@@ -83,6 +83,17 @@ describe("the production server", () => {
     );
     // The request's log line is written as its response ends, and reaches the pipe a moment later.
     await expect.poll(() => server.output()).toContain('"id":"trace-123"');
+    const line = server
+      .output()
+      .split("\n")
+      .find((text) => text.includes('"id":"trace-123"'));
+    expect(JSON.parse(line ?? "{}")).toMatchObject({
+      msg: "request completed",
+      level: 30,
+      req: { id: "trace-123", method: "GET", url: "/api/config" },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
   });
 
   it("reports health with the database", async () => {

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms/fields";
 import { Card, FormCard } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
@@ -145,19 +145,42 @@ export function CardPageView({
       <Card id="card-title" title={title}>
         <SummaryLine summary={data.summary} />
         {failed}
-        <Suspense fallback={<p role="status">Loading the card form…</p>}>
-          <StripeCardForm
-            publishableKey={data.client.publishableKey}
-            clientSecret={data.clientSecret ?? ""}
-            returnUrl={data.returnUrl}
-            mode={data.summary.kind === "card" ? "setup" : "payment"}
-            submitLabel={data.summary.kind === "card" ? "Save card" : `Pay ${data.summary.amount}`}
-          />
-        </Suspense>
+        <StripeCard
+          publishableKey={data.client.publishableKey}
+          clientSecret={data.clientSecret ?? ""}
+          returnUrl={data.returnUrl}
+          mode={data.summary.kind === "card" ? "setup" : "payment"}
+          submitLabel={data.summary.kind === "card" ? "Save card" : `Pay ${data.summary.amount}`}
+        />
       </Card>
     );
   }
   return <SandboxCardForm data={data} lastResult={lastResult} title={title} failed={failed} />;
+}
+
+/**
+ * Stripe's card form runs in the browser only (its element is Stripe's frame): it is rendered
+ * there, once the page is live, so the server's document is whole without waiting for the
+ * form's module. Until then, and in a browser without JavaScript, the page says so.
+ */
+function StripeCard(props: ComponentProps<typeof StripeCardForm>) {
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
+  const loading = <p role="status">Loading the card form…</p>;
+  if (!live)
+    return (
+      <>
+        {loading}
+        <noscript>
+          <p>Paying by card needs JavaScript: turn it on in your browser and reload this page.</p>
+        </noscript>
+      </>
+    );
+  return (
+    <Suspense fallback={loading}>
+      <StripeCardForm {...props} />
+    </Suspense>
+  );
 }
 
 function SandboxCardForm({

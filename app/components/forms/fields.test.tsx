@@ -1,6 +1,14 @@
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorList } from "./fields";
+import { ErrorList, fieldView } from "./fields";
 
 describe("ErrorList", () => {
   it("shows one message per field: the first rule the value breaks", () => {
@@ -13,5 +21,67 @@ describe("ErrorList", () => {
   it("shows nothing without errors", () => {
     expect(renderToString(<ErrorList errors={[]} />)).toBe("");
     expect(renderToString(<ErrorList errors={null} />)).toBe("");
+  });
+});
+
+describe("fieldView", () => {
+  type Fields = {
+    given: string;
+    missing: string;
+    many: string[];
+    agreed: string;
+    blank: string;
+    address: { city: string };
+  };
+  // What conform's helpers make of the field's metadata and of its view, for every kind of
+  // field and state the forms have: the markup must not tell them apart.
+  function propsOf(lastResult: SubmissionResult<string[]> | undefined, id: string | undefined) {
+    const seen: Array<{ from: unknown; view: unknown }> = [];
+    function Probe() {
+      const [, fields] = useForm<Fields>({
+        id,
+        lastResult,
+        defaultValue: { given: "Jo", many: ["a", "b"], agreed: "on", blank: "", address: { city: "Oslo" } },
+      });
+      const address = fields.address.getFieldset();
+      const metas = [fields.given, fields.missing, fields.many, fields.agreed, fields.blank, address.city] as Array<
+        FieldMetadata<unknown>
+      >;
+      for (const meta of metas) {
+        for (const make of makers) seen.push({ from: make(meta), view: make(fieldView(meta)) });
+      }
+      return null;
+    }
+    renderToString(<Probe />);
+    return seen;
+  }
+  const makers = [
+    (meta: FieldMetadata<unknown>) => getInputProps(meta, { type: "text", ariaAttributes: true }),
+    (meta: FieldMetadata<unknown>) =>
+      getInputProps(meta, { type: "email", ariaAttributes: true, ariaDescribedBy: `${meta.id}-description` }),
+    (meta: FieldMetadata<unknown>) => getInputProps(meta, { type: "checkbox", ariaAttributes: true }),
+    (meta: FieldMetadata<unknown>) => getSelectProps(meta, { ariaAttributes: true }),
+    (meta: FieldMetadata<unknown>) => getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: "hint" }),
+    (meta: FieldMetadata<unknown>) => ({ id: meta.id, errorId: meta.errorId, descriptionId: meta.descriptionId }),
+  ];
+  const failed: SubmissionResult<string[]> = {
+    status: "error",
+    initialValue: { given: "J", agreed: "", "address.city": "" },
+    error: { given: ["Too short"], "address.city": ["Enter a city"], many: ["Pick one"] },
+  };
+
+  it.each([
+    ["a form's first render", undefined, undefined],
+    ["a form with its own id", undefined, "contact"],
+    ["an answer with errors", failed, "contact"],
+  ] as const)("gives conform's props: %s", (_, lastResult, id) => {
+    const seen = propsOf(lastResult, id);
+    expect(seen.length).toBe(36);
+    for (const { from, view } of seen) expect(view).toEqual(from);
+  });
+
+  it("carries the errors and the first values", () => {
+    const seen = propsOf(failed, "contact");
+    expect(seen[0]?.view).toMatchObject({ "aria-invalid": true, defaultValue: "J", id: "contact-given" });
   });
 });

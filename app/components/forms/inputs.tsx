@@ -75,32 +75,57 @@ export function FormErrors({ form }: { form: Pick<FormMetadata<never, string[]>,
   );
 }
 
-function described(meta: Meta, hint: ReactNode) {
-  // conform adds the error's id itself when the field is invalid.
-  return hint ? meta.descriptionId : undefined;
+/**
+ * What a field's markup takes of conform's metadata, read once. Each read of conform's
+ * metadata builds the field's metadata object anew (with its getters and a proxy), and a
+ * field read it some twenty times: on a page of forms, most of what the server allocated.
+ * The ids are conform's own (`{form}-{name}`, then `-error` and `-description`), and
+ * conform's helpers take the view as they take the metadata. No form of ours gives conform
+ * constraints (the schemas check through onValidate), so none are read.
+ */
+export function fieldView(meta: Meta): Meta {
+  const name = meta.name;
+  const formId = meta.formId;
+  const id = name ? `${formId}-${name}` : formId;
+  const view = {
+    id,
+    name,
+    formId,
+    errorId: `${id}-error`,
+    descriptionId: `${id}-description`,
+    errors: meta.errors,
+    initialValue: meta.initialValue,
+  };
+  return view as unknown as Meta;
 }
 
+function described(view: Meta, hint: ReactNode) {
+  // conform adds the error's id itself when the field is invalid.
+  return hint ? view.descriptionId : undefined;
+}
+
+/** The label, hint and error around a control. */
 function FieldShell({
-  meta,
+  view,
   label,
   hint,
   children,
 }: {
-  meta: Meta;
+  view: Meta;
   label: string;
   hint?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
+      <label htmlFor={view.id}>{label}</label>
       {hint ? (
-        <p id={meta.descriptionId} className="field-hint">
+        <p id={view.descriptionId} className="field-hint">
           {hint}
         </p>
       ) : null}
       {children}
-      <ErrorList id={meta.errorId} errors={meta.errors} />
+      <ErrorList id={view.errorId} errors={view.errors} />
     </div>
   );
 }
@@ -118,9 +143,10 @@ export function Field({
   InputHTMLAttributes<HTMLInputElement>,
   "type" | "name" | "id" | "form"
 >) {
-  const props = getInputProps(meta, { type, ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
+  const view = fieldView(meta);
+  const props = getInputProps(view, { type, ariaAttributes: true, ariaDescribedBy: described(view, hint) });
   return (
-    <FieldShell meta={meta} label={label} hint={hint}>
+    <FieldShell view={view} label={label} hint={hint}>
       <input {...props} key={props.key} {...(type === "password" ? { defaultValue: undefined } : {})} {...input} />
     </FieldShell>
   );
@@ -137,9 +163,10 @@ export function SelectField({
   SelectHTMLAttributes<HTMLSelectElement>,
   "name" | "id" | "form"
 >) {
-  const props = getSelectProps(meta, { ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
+  const view = fieldView(meta);
+  const props = getSelectProps(view, { ariaAttributes: true, ariaDescribedBy: described(view, hint) });
   return (
-    <FieldShell meta={meta} label={label} hint={hint}>
+    <FieldShell view={view} label={label} hint={hint}>
       <select {...props} key={props.key} {...select}>
         {children}
       </select>
@@ -157,9 +184,10 @@ export function TextareaField({
   TextareaHTMLAttributes<HTMLTextAreaElement>,
   "name" | "id" | "form"
 >) {
-  const props = getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: described(meta, hint) });
+  const view = fieldView(meta);
+  const props = getTextareaProps(view, { ariaAttributes: true, ariaDescribedBy: described(view, hint) });
   return (
-    <FieldShell meta={meta} label={label} hint={hint}>
+    <FieldShell view={view} label={label} hint={hint}>
       <textarea {...props} key={props.key} {...textarea} />
     </FieldShell>
   );
@@ -171,14 +199,15 @@ export function CheckboxField({
   label,
   ...input
 }: { meta: Meta; label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form">) {
-  const props = getInputProps(meta, { type: "checkbox", ariaAttributes: true, ariaDescribedBy: described(meta, null) });
+  const view = fieldView(meta);
+  const props = getInputProps(view, { type: "checkbox", ariaAttributes: true, ariaDescribedBy: described(view, null) });
   return (
     <div className="field">
       <div className="checkbox">
         <input {...props} key={props.key} {...input} />
-        <label htmlFor={meta.id}>{label}</label>
+        <label htmlFor={view.id}>{label}</label>
       </div>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
+      <ErrorList id={view.errorId} errors={view.errors} />
     </div>
   );
 }

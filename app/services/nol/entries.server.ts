@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { nolEntries, respondents } from "~/db/schema";
 import { notFound } from "~/domain/errors";
@@ -12,21 +12,49 @@ import { nextStep, type Step } from "~/domain/nol/steps";
 export type EntryRow = typeof nolEntries.$inferSelect;
 
 /** The owner's entries (of one cause), in version, form and bill order. */
-export async function entriesOf(db: Database, ownerId: string, causeCode?: string | null) {
-  return db
-    .select()
-    .from(nolEntries)
-    .where(
-      causeCode
-        ? and(eq(nolEntries.userId, ownerId), eq(nolEntries.causeCode, causeCode))
-        : eq(nolEntries.userId, ownerId),
-    )
-    .orderBy(
-      asc(nolEntries.descriptiveVersion),
-      asc(nolEntries.formId),
-      asc(nolEntries.tbValue),
-      asc(nolEntries.createdAt),
-    );
+export async function entriesOf(db: Database, ownerId: string, causeCode?: string | null): Promise<EntryRow[]> {
+  const prepared = entryQueries(db);
+  return causeCode ? prepared.ofCause.execute({ ownerId, causeCode }) : prepared.all.execute({ ownerId });
+}
+
+const ENTRY_ORDER = [
+  asc(nolEntries.descriptiveVersion),
+  asc(nolEntries.formId),
+  asc(nolEntries.tbValue),
+  asc(nolEntries.createdAt),
+];
+
+/**
+ * The entries' queries, built once for each database (or transaction) they run on: every NoL
+ * page reads them, and building a query costs more than the database takes to answer it.
+ */
+const preparedEntries = new WeakMap<Database, ReturnType<typeof prepareEntries>>();
+
+function entryQueries(db: Database) {
+  let prepared = preparedEntries.get(db);
+  if (!prepared) {
+    prepared = prepareEntries(db);
+    preparedEntries.set(db, prepared);
+  }
+  return prepared;
+}
+
+function prepareEntries(db: Database) {
+  const ownerId = sql.placeholder("ownerId");
+  return {
+    all: db
+      .select()
+      .from(nolEntries)
+      .where(eq(nolEntries.userId, ownerId))
+      .orderBy(...ENTRY_ORDER)
+      .prepare("entries_of_owner"),
+    ofCause: db
+      .select()
+      .from(nolEntries)
+      .where(and(eq(nolEntries.userId, ownerId), eq(nolEntries.causeCode, sql.placeholder("causeCode"))))
+      .orderBy(...ENTRY_ORDER)
+      .prepare("entries_of_owner_cause"),
+  };
 }
 
 /** One of the owner's entries: another member's and a missing one are the same not-found. */
