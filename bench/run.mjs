@@ -437,7 +437,7 @@ async function pdfBench(url, cookie, runs = Number(process.env.BENCH_PDF_RUNS ??
     [13, 16],
   ]) {
     await postStep(url, cookie, "mailing", version, mailed);
-    await postStep(url, cookie, "proof", version, { delivered: "on" });
+    await postStep(url, cookie, "proof", version, { delivered: "on", deliveredOn: "2026-03-05" });
     await postStep(url, cookie, "notice", version, notice(from, to));
   }
   const notices = await (await fetch(`${url}/api/nol/notices?cause_code=TS`, { headers: { cookie } })).json();

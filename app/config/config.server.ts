@@ -4,6 +4,7 @@ import path from "node:path";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
 import { z } from "zod";
+import type { ResponseWindows } from "~/domain/nol/timeline";
 import { ConfigError, parseEnv, type Env } from "./env.server";
 
 /** Proof's hosts: Fairfax is its test environment (https://dev.proof.com/docs/environments). */
@@ -65,6 +66,10 @@ export type AppConfig = {
   afterLoginRedirect: string | undefined;
   nol101Url: string | undefined;
   postOfficeUrl: string | undefined;
+  /** The respondents' windows, in days, where a cause sets none (docs/decisions/034-response-windows.md). */
+  responseWindows: ResponseWindows;
+  /** The carrier's tracking page, a tracking number put at its end. */
+  trackingUrl: string;
   supportEmail: string;
   mailFrom: string;
   mail: Env["MAIL"];
@@ -192,6 +197,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     afterLoginRedirect: env.AFTER_LOGIN_REDIRECT,
     nol101Url: env.NOL_101_URL,
     postOfficeUrl: env.POST_OFFICE_URL,
+    responseWindows: {
+      notice: env.NOL_NOTICE_WINDOW_DAYS,
+      fault: env.NOL_NOTICE_WINDOW_DAYS,
+      default: env.NOL_NOTICE_WINDOW_DAYS,
+      "true-bill": env.NOL_TRUE_BILL_WINDOW_DAYS,
+    },
+    trackingUrl: env.TRACKING_URL,
     supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(baseUrl).hostname}`,
     mailFrom: env.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
     mail: env.MAIL,

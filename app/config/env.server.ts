@@ -183,6 +183,16 @@ export const envSchema = z
       .default("3600")
       .refine((v) => /^\d+$/.test(v) && Number(v) >= 60, { message: "must be a whole number of seconds, at least 60" })
       .transform(Number),
+    /** The respondents' window after a notice (of liability, fault or default), in days, unless a cause sets its own. */
+    NOL_NOTICE_WINDOW_DAYS: wholeNumber(1, 365, "21"),
+    /** The respondents' window after a true bill, in days, unless a cause sets its own. */
+    NOL_TRUE_BILL_WINDOW_DAYS: wholeNumber(1, 365, "30"),
+    /** The carrier's tracking page; a tracking number is put at its end. */
+    TRACKING_URL: z
+      .string()
+      .trim()
+      .default("https://tools.usps.com/go/TrackConfirmAction?tLabels=")
+      .refine((v) => URL.canParse(v) && /^https?:/.test(v), { message: "must be an http:// or https:// URL" }),
     CONTENT_DIR: z.string().trim().min(1, { message: "must not be empty" }).default("./content"),
     AUTH_RATE_LIMIT: z
       .string()

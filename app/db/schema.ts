@@ -21,6 +21,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import type { WindowKind } from "../domain/nol/timeline";
 
 /**
  * One schema for the embedded database (PGlite) and PostgreSQL. Money is integer cents;
@@ -59,6 +60,8 @@ export const causes = pgTable("causes", {
     .$type<{ AllowNotarizeOnline: boolean }>()
     .notNull()
     .default({ AllowNotarizeOnline: true }),
+  /** The respondents' windows (days) the cause sets, by round kind; the others come from config. */
+  responseWindows: jsonb("response_windows").$type<Partial<Record<WindowKind, number>>>().notNull().default({}),
   createdAt: createdAt(),
 });
 
@@ -573,6 +576,8 @@ export const nolEntries = pgTable(
     nolTracking: jsonb("nol_tracking").$type<boolean[]>().notNull().default([]),
     nolMailingDate: jsonb("nol_mailing_date").$type<(string | null)[]>().notNull().default([]),
     nolProofOfDelivery: jsonb("nol_proof_of_delivery").$type<boolean[]>().notNull().default([]),
+    /** The day each round was delivered, where the member gave it (the round's window opens then). */
+    nolDeliveryDate: jsonb("nol_delivery_date").$type<(string | null)[]>().notNull().default([]),
     continueRespondents: jsonb("continue_respondents").$type<boolean[]>().notNull().default([]),
     continueExtraRespondentsR2: jsonb("continue_extra_respondents_r2").$type<boolean[]>().notNull().default([]),
     continueExtraRespondentsR3: jsonb("continue_extra_respondents_r3").$type<boolean[]>().notNull().default([]),
@@ -583,6 +588,7 @@ export const nolEntries = pgTable(
     tbName: text("tb_name"),
     billMailingDate: date("bill_mailing_date"),
     billProofOfDelivery: boolean("bill_proof_of_delivery"),
+    billDeliveryDate: date("bill_delivery_date"),
     billTracking: text("bill_tracking"),
     preparationDate: date("preparation_date"),
     preparationDate1tb: date("preparation_date_1tb"),

@@ -68,6 +68,12 @@ test("with JavaScript, a bad address is refused beside its field and nothing is 
   const before = await catalogue(page);
   const traffic = page.getByLabel("Traffic Stop (TS)");
   await traffic.fill("javascript:alert(1)");
+  // The form's check loads at the first interaction; once it has, leaving the field checks it.
+  await expect(async () => {
+    await traffic.focus();
+    await traffic.blur();
+    await expect(traffic).toHaveAttribute("aria-invalid", "true", { timeout: 500 });
+  }).toPass();
   await page.getByRole("button", { name: "Save the links" }).click();
   await expect(traffic).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText(NOT_HTTPS)).toBeVisible();

@@ -48,6 +48,7 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   const deliver = async (label: string) => {
     await continueWith(label);
     await page.getByLabel("The proof of delivery has arrived").check();
+    await page.getByLabel("Delivery date").fill("2026-03-05");
     await page.getByRole("button", { name: `Save ${label}` }).click();
   };
   const notice = async (label: string, slot: number) => {

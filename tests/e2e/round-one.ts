@@ -30,5 +30,6 @@ export async function deliverRoundOne(page: Page, version: string) {
   await saveStep(page, version, "Round 1 Mailing", "Round 1 Proof of Delivery");
   await page.goto(step("proof"));
   await page.getByLabel("The proof of delivery has arrived").check();
+  await page.getByLabel("Delivery date").fill("2026-03-05");
   await saveStep(page, version, "Round 1 Proof of Delivery", "Round 2 Notice of Fault");
 }

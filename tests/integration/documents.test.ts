@@ -149,7 +149,7 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
       expect({ ...after!.cf, cfUpdated: null }).toEqual({ ...before!.cf, cfUpdated: null });
       expect(after!.notice).toEqual(before!.notice);
 
-      await step("Records", "proof", { delivered: "on" });
+      await step("Records", "proof", { delivered: "on", deliveredOn: "2026-03-05" });
       await step("Records", "notice", {
         claimantName: "Cara Creator",
         dailyAmount: "250",
@@ -168,7 +168,7 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
       for (const round of [1, 2, 3]) {
         if (round > 1) await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250" });
         await step(version, "mailing", mailing);
-        await step(version, "proof", { delivered: "on" });
+        await step(version, "proof", { delivered: "on", deliveredOn: "2026-03-05" });
       }
       await step(version, "setup-billing", { dailyAmount: "250" });
       expect((await recordsOf(version)).map((r) => r.notice.roundCnt)).toEqual([1, 2, 3]);
@@ -360,10 +360,10 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
         );
       await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250", ...names(1, 8) });
       await step(version, "mailing", mailing);
-      await step(version, "proof", { delivered: "on" });
+      await step(version, "proof", { delivered: "on", deliveredOn: "2026-03-05" });
       await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250", ...names(9, 12) });
       await step(version, "mailing", mailing);
-      await step(version, "proof", { delivered: "on" });
+      await step(version, "proof", { delivered: "on", deliveredOn: "2026-03-05" });
       await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250", ...names(13, 16) });
       const round3 = (await recordsOf(version))[2]!;
       const response = await postPreview("creator", idsOf(round3));

@@ -419,16 +419,29 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
         status: 400,
         fieldErrors: { mailingDate: ["Enter a real date"] },
       });
-      await submit("mailing", mailing);
+      await submit("mailing", { ...mailing, trackingNumber: "rr 123-456-789 us" });
       expect(await step()).toBe("Round 1 Proof of Delivery");
-      await submit("proof", { delivered: "on" });
+      const early = submitStep(context.app!, viewer, viewer.member, {
+        causeCode: "TS",
+        version: "Spring 2026",
+        kind: "proof",
+        form: form({ delivered: "on", deliveredOn: "2026-02-28" }),
+      });
+      await expect(early).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { deliveredOn: ["The delivery date cannot be before the mailing date (2026-03-01)"] },
+      });
+      await submit("proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Round 2 Notice of Fault");
+      const round1 = versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").creator;
+      expect(round1?.nolDeliveryDate).toEqual(["2026-03-05"]);
+      expect(round1?.mail).toMatchObject({ MailingDate: "2026-03-01", Track1: "RR123456789US" });
 
       const wrong = submitStep(context.app!, viewer, viewer.member, {
         causeCode: "TS",
         version: "Spring 2026",
         kind: "proof",
-        form: form({ delivered: "on" }),
+        form: form({ delivered: "on", deliveredOn: "2026-03-05" }),
       });
       await expect(wrong).rejects.toMatchObject({ status: 409 });
 
@@ -439,12 +452,12 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
         r9Type: "Joinder",
       });
       await submit("mailing", mailing);
-      await submit("proof", { delivered: "on" });
+      await submit("proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Round 3 Default");
       // Round 3 keeps the respondents named before without retyping them.
       await submit("notice", { claimantName: "Cara Creator", dailyAmount: "250" });
       await submit("mailing", mailing);
-      await submit("proof", { delivered: "on" });
+      await submit("proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Setup Billing");
       await submit("setup-billing", { dailyAmount: "250" });
       expect(await step()).toBe("First True Bill");
@@ -464,7 +477,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(await step()).toBe("First True Bill Mailing");
       await submit("true-bill-mailing", mailing);
       expect(await step()).toBe("First True Bill Proof of Delivery");
-      await submit("true-bill-proof", { delivered: "on" });
+      await submit("true-bill-proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Second True Bill");
       expect(await lines()).toEqual(["1 Official billed", "9 Joinder billed"]);
       // The officer is still liable but not to be billed again; the Joinder party goes on.
@@ -474,7 +487,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
         ...{ status1: "on", status9: "on", continue9: "on" },
       });
       await submit("true-bill-mailing", mailing);
-      await submit("true-bill-proof", { delivered: "on" });
+      await submit("true-bill-proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Third True Bill");
       expect(await lines()).toEqual(["1 Official ended", "9 Joinder joinder-skip"]);
 

@@ -111,7 +111,7 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
   async function advance(version: string, steps: ("mailing" | "proof" | "notice")[]) {
     const values = {
       mailing: { mailingDate: "2026-03-02", trackingNumber: "RR123456789US" },
-      proof: { delivered: "on" },
+      proof: { delivered: "on", deliveredOn: "2026-03-05" },
       notice: { ...notice1, r9Name: "Clerk Extra", r9Type: "Official" },
     };
     for (const kind of steps) {

@@ -33,12 +33,29 @@ export function StepFields({ data, fields }: { data: StepData; fields: Fields })
       return (
         <>
           <Field meta={fields.mailingDate!} label="Mailing date" type="date" />
-          <Field meta={fields.trackingNumber!} label="Tracking number" />
+          <Field
+            meta={fields.trackingNumber!}
+            label="Tracking number"
+            hint="USPS: 20 to 22 digits, or 2 letters, 9 digits and US. Spaces and dashes are fine."
+            autoComplete="off"
+          />
         </>
       );
     case "proof":
     case "true-bill-proof":
-      return <CheckboxField meta={fields.delivered!} label="The proof of delivery has arrived" />;
+      return (
+        <>
+          <CheckboxField meta={fields.delivered!} label="The proof of delivery has arrived" />
+          <Field
+            meta={fields.deliveredOn!}
+            label="Delivery date"
+            type="date"
+            hint="The day the tracking page gives for the delivery: the respondents' time to answer counts from it."
+            max={data.checks.today}
+            min={data.checks.mailedOn ?? undefined}
+          />
+        </>
+      );
     case "setup-billing":
       return <Field meta={fields.dailyAmount!} label="Daily amount (USD)" inputMode="decimal" />;
     case "true-bill":

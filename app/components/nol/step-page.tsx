@@ -89,7 +89,7 @@ function defaultsOf(data: StepData): Record<string, string> {
 function StepForm({ data, lastResult }: { data: StepData; lastResult?: SubmissionResult<string[]> }) {
   const { step } = data;
   const validate = useSchemaValidation(
-    () => import("~/domain/nol/step-form").then((m) => m.stepSchema(step)),
+    () => import("~/domain/nol/step-form").then((m) => m.stepSchema(step, data.checks)),
     `${step.kind}/${step.round}`,
   );
   const [form, fields] = useForm<Record<string, unknown>>({

@@ -1,12 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { stepSchema } from "./step-form";
+import { stepSchema, type StepContext } from "./step-form";
+import { TRACKING_MESSAGE } from "./timeline";
 
 /** The form as the browser sends it, read the way both the browser and the save read it. */
-function submit(step: Parameters<typeof stepSchema>[0], values: Record<string, string>) {
+function submit(step: Parameters<typeof stepSchema>[0], values: Record<string, string>, context?: StepContext) {
   const form = new FormData();
   for (const [name, value] of Object.entries(values)) form.set(name, value);
-  return parseWithZod(form, { schema: stepSchema(step) });
+  return parseWithZod(form, { schema: stepSchema(step, context) });
 }
 
 describe("the step forms (one schema for the browser and the save)", () => {
@@ -24,10 +25,38 @@ describe("the step forms (one schema for the browser and the save)", () => {
       { trackingNumber: "RR1234" },
     ],
     ["trackingNumber", "Enter the tracking number", mailing, { mailingDate: "2026-03-01" }],
+    ["trackingNumber", TRACKING_MESSAGE, mailing, { mailingDate: "2026-03-01", trackingNumber: "RR1234" }],
     ["delivered", "Confirm that the proof of delivery arrived", { kind: "proof", round: 1 }, {}],
+    ["deliveredOn", "Enter a date as YYYY-MM-DD", { kind: "proof", round: 1 }, { delivered: "on" }],
+    [
+      "deliveredOn",
+      "The delivery date cannot be in the future",
+      { kind: "true-bill-proof", round: 4 },
+      { delivered: "on", deliveredOn: "2026-03-11" },
+    ],
+    [
+      "deliveredOn",
+      "The delivery date cannot be before the mailing date (2026-03-02)",
+      { kind: "proof", round: 1 },
+      { delivered: "on", deliveredOn: "2026-03-01" },
+    ],
   ] as const)("refuses the form by %s: %s", (field, message, step, values) => {
-    const submission = submit(step, values);
+    const submission = submit(step, values, { today: "2026-03-10", mailedOn: "2026-03-02" });
     expect(submission.status === "error" && submission.error?.[field]).toEqual([message]);
+  });
+
+  it("keeps a tracking number without the spaces and dashes pasted with it", () => {
+    const submission = submit(mailing, { mailingDate: "2026-03-01", trackingNumber: "9400 1000-0000 0000 0000 00" });
+    expect(submission.status === "success" && submission.value).toEqual({
+      mailingDate: "2026-03-01",
+      trackingNumber: "9400100000000000000000",
+    });
+  });
+
+  it("takes a delivery on the mailing day or after it, up to today", () => {
+    const context = { today: "2026-03-10", mailedOn: "2026-03-02" };
+    for (const deliveredOn of ["2026-03-02", "2026-03-10"])
+      expect(submit({ kind: "proof", round: 1 }, { delivered: "on", deliveredOn }, context).status).toBe("success");
   });
 
   it("keeps the respondents named before in later rounds: none need be named again", () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RESPONDENT_TYPES, slotsOpenIn } from "./billing";
 import type { Step, StepKind } from "./steps";
+import { trackingNumberSchema } from "./timeline";
 
 /**
  * The fields of each step's form (the built-in forms engine). The same schema validates in
@@ -35,7 +36,10 @@ function respondentFields(round: number) {
   return fields;
 }
 
-export function stepSchema(step: Pick<Step, "kind" | "round">) {
+/** What a step's checks know beyond its fields: today, and the day the round was mailed. */
+export type StepContext = { today?: string; mailedOn?: string | null };
+
+export function stepSchema(step: Pick<Step, "kind" | "round">, context: StepContext = {}) {
   switch (step.kind) {
     case "notice":
       return z
@@ -59,16 +63,18 @@ export function stepSchema(step: Pick<Step, "kind" | "round">) {
     case "true-bill-mailing":
       return z.object({
         mailingDate: isoDate,
-        trackingNumber: z
-          .string({ required_error: "Enter the tracking number" })
-          .trim()
-          .min(4, "Enter the tracking number")
-          .max(60),
+        trackingNumber: trackingNumberSchema,
       });
     case "proof":
     case "true-bill-proof":
       return z.object({
         delivered: z.literal("on", { errorMap: () => ({ message: "Confirm that the proof of delivery arrived" }) }),
+        deliveredOn: isoDate
+          .refine((day) => !context.today || day <= context.today, "The delivery date cannot be in the future")
+          .refine(
+            (day) => !context.mailedOn || day >= context.mailedOn,
+            `The delivery date cannot be before the mailing date${context.mailedOn ? ` (${context.mailedOn})` : ""}`,
+          ),
       });
     case "setup-billing":
       return z.object({ dailyAmount: money(AMOUNT) });

@@ -16,7 +16,8 @@ import {
 } from "~/domain/nol/billing";
 import { FORM_ID, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
-import { stepSchema } from "~/domain/nol/step-form";
+import { stepSchema, type StepContext } from "~/domain/nol/step-form";
+import { dayOf } from "~/domain/nol/timeline";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
 import { recordNotices } from "../documents/records.server";
@@ -42,8 +43,8 @@ type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 const stepTaken = (label: string) => conflict(`The next step of this version is ${label}.`);
 
 /** The form's values under the step's schema (the browser checked the same), or an invalid error. */
-function valuesFor(step: Step, form: FormData): Values {
-  const submission = parseWithZod(form, { schema: stepSchema(step) });
+function valuesFor(step: Step, form: FormData, context: StepContext): Values {
+  const submission = parseWithZod(form, { schema: stepSchema(step, context) });
   if (submission.status === "success") return submission.value as Values;
   const fieldErrors: FieldErrors = {};
   for (const [name, errors] of Object.entries(submission.error ?? {})) if (errors) fieldErrors[name] = errors;
@@ -64,7 +65,7 @@ export async function submitStep(
   const rows = await entriesOf(services.db, owner.id, input.causeCode);
   const seen = versionState(rows, input.version);
   if (seen.step.kind !== input.kind) throw stepTaken(seen.step.label);
-  const values = valuesFor(seen.step, input.form);
+  const values = valuesFor(seen.step, input.form, stepContext(seen, new Date()));
   const pending = await recordPending(services, viewer, owner, {
     username: owner.username,
     cause: input.causeCode,
@@ -98,6 +99,18 @@ export async function submitStep(
     .where(eq(pendingSubmissions.id, pending.id));
   await audit(services.db, actorOf(viewer), `nol.step.${input.kind}`, "nol_entry", entryId, { version: input.version });
   return { entryId };
+}
+
+/** What a step's checks know of its version: today, and the day the round in hand was mailed. */
+export function stepContext(state: VersionState, now: Date): StepContext {
+  const { step } = state;
+  const mailedOn =
+    step.kind === "proof"
+      ? (state.creator?.nolMailingDate[(step.round ?? 1) - 1] ?? null)
+      : step.kind === "true-bill-proof"
+        ? (state.bills.at(-1)?.billMailingDate ?? null)
+        : null;
+  return { today: dayOf(now), mailedOn };
 }
 
 /** The writes of a step inside its transaction. */
@@ -184,6 +197,7 @@ async function saveStep(w: StepWriter, state: VersionState, data: Values): Promi
     case "proof":
       return w.update(state.creator!.id, {
         nolProofOfDelivery: setAt(state.creator!.nolProofOfDelivery, r, true, false),
+        nolDeliveryDate: setAt(state.creator!.nolDeliveryDate, r, data.deliveredOn as string, null),
       });
     case "setup-billing":
       return (await w.create("NoLProfileBilling", { profile: { DailyAmount: (data.dailyAmount as number) / 100 } })).id;
@@ -195,7 +209,10 @@ async function saveStep(w: StepWriter, state: VersionState, data: Values): Promi
         billTracking: data.trackingNumber as string,
       });
     case "true-bill-proof":
-      return w.update(state.bills.at(-1)!.id, { billProofOfDelivery: true });
+      return w.update(state.bills.at(-1)!.id, {
+        billProofOfDelivery: true,
+        billDeliveryDate: data.deliveredOn as string,
+      });
   }
 }
 

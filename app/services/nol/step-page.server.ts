@@ -11,7 +11,7 @@ import type { UserRow, Viewer } from "../session.server";
 import { entriesOf, nextBillLines, respondentsOf, versionState, type VersionState } from "./entries.server";
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
-import { submitStep } from "./save-step.server";
+import { stepContext, submitStep } from "./save-step.server";
 
 /** The step page of a version: what it shows, and saving the step from it (spec §4 "NoL steps"). */
 
@@ -55,6 +55,8 @@ export async function stepPage(
       causeBase: place.causeBase,
       version,
       step: state.step,
+      // The checks of the step's form: a delivery neither in the future nor before its mailing.
+      checks: stepContext(state, new Date()),
       slots,
       prefill: prefillOf(state, owner, profile),
       respondents,
