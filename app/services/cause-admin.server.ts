@@ -22,11 +22,14 @@ export async function causeCatalogueAdmin(services: AppServices) {
   noteCatalogueSize(services.logger, causeRows.length);
   return {
     countries: countryRows,
+    /** The windows of a cause that sets none (NOL_NOTICE_WINDOW_DAYS, NOL_TRUE_BILL_WINDOW_DAYS). */
+    defaultWindows: services.config.responseWindows,
     causes: causeRows.map((c) => ({
       code: c.code,
       label: c.label,
       name: c.name,
       allowNotarizeOnline: c.defaultFeatures.AllowNotarizeOnline,
+      windows: c.responseWindows,
       status: Object.fromEntries(
         statusRows.filter((s) => s.causeCode === c.code).map((s) => [s.countryCode.trim(), s.status]),
       ) as Record<string, string>,
@@ -56,6 +59,7 @@ export async function saveCause(services: AppServices, admin: Viewer, form: Caus
         label: form.label,
         name: form.name,
         defaultFeatures: { AllowNotarizeOnline: form.allowNotarizeOnline === "on" },
+        responseWindows: form.window,
       })
       .where(eq(causes.code, form.code));
     for (const [country, status] of Object.entries(form.status)) {

@@ -6,6 +6,7 @@ import { rowsOf } from "~/db/client.server";
 import { causes, countryCauses, settings } from "~/db/schema";
 import { buildCauseCatalogue, type CauseCatalogue, type CauseRow, type CountryCauseRow } from "~/domain/causes";
 import { MISSING_CAUSES } from "~/domain/nol/causes";
+import type { ResponseWindows } from "~/domain/nol/timeline";
 
 const linkSettingsSchema = z.object({
   mnInviteLink: z.string().url().nullable().catch(null),
@@ -14,8 +15,12 @@ const linkSettingsSchema = z.object({
 
 export type CauseCatalogueResponse = CauseCatalogue & z.infer<typeof linkSettingsSchema>;
 
+/** The catalogue as the server reads it: with the response windows each cause sets (decision 034). */
+export type CauseCatalogueRead = CauseCatalogueResponse & { windows: Record<string, Partial<ResponseWindows>> };
+
 type CatalogueRow = {
   causes: CauseRow[];
+  windows: Record<string, Partial<ResponseWindows>>;
   country_causes: CountryCauseRow[];
   mn_invite_link: unknown;
   mighty_links: unknown;
@@ -44,11 +49,13 @@ export function noteCatalogueSize(logger: Logger, causeCount: number): void {
 export async function getCauseCatalogue({
   db,
   logger,
-}: Pick<AppServices, "db" | "logger">): Promise<CauseCatalogueResponse> {
+}: Pick<AppServices, "db" | "logger">): Promise<CauseCatalogueRead> {
   const setting = (key: string) => sql`(select ${settings.value} from ${settings} where ${settings.key} = ${key})`;
   const result = await db.execute(sql`select
     (select coalesce(json_agg(json_build_object('code', ${causes.code}, 'label', ${causes.label}, 'name', ${causes.name})), '[]'::json)
        from ${causes}) as causes,
+    (select coalesce(json_object_agg(${causes.code}, ${causes.responseWindows}), '{}'::json)
+       from ${causes}) as windows,
     (select coalesce(json_agg(json_build_object('countryCode', ${countryCauses.countryCode}, 'causeCode', ${countryCauses.causeCode}, 'status', ${countryCauses.status})), '[]'::json)
        from ${countryCauses}) as country_causes,
     ${setting("mnInviteLink")} as mn_invite_link,
@@ -59,5 +66,10 @@ export async function getCauseCatalogue({
     mightyLinks: row!.mighty_links ?? {},
   });
   noteCatalogueSize(logger, row!.causes.length);
-  return { ...buildCauseCatalogue(row!.causes, row!.country_causes), ...links };
+  return { ...buildCauseCatalogue(row!.causes, row!.country_causes), ...links, windows: row!.windows };
+}
+
+/** The catalogue as GET /api/config/causes sends it (spec §3): without the causes' response windows. */
+export function publicCatalogue({ windows: _windows, ...catalogue }: CauseCatalogueRead): CauseCatalogueResponse {
+  return catalogue;
 }

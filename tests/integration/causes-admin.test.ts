@@ -94,6 +94,36 @@ describe.each(drivers)("the cause catalogue (%s)", (driver) => {
     expect(entry!.data).toMatchObject({ before: { allowNotarizeOnline: true }, after: { allowNotarizeOnline: false } });
   });
 
+  it("sets a cause's response windows, the empty ones left to the defaults; a window of 0 or 400 days changes nothing", async () => {
+    const form = { intent: "save-cause", code: "UD", name: "Unlawful Detention", label: "Unlawful detention" };
+    const windowsOf = async () =>
+      (await database.db.select().from(causes).where(eq(causes.code, "UD")))[0]!.responseWindows;
+    const page = await (await call(causesLoader, "/causes", "admin")).json();
+    expect(page.defaultWindows).toEqual({ notice: 21, fault: 21, default: 21, "true-bill": 30 });
+    const saved = await call(causesAction, "/causes", "admin", {
+      ...form,
+      "window.notice": "14",
+      "window.fault": "",
+      "window.true-bill": "45",
+    });
+    expect(saved.status).toBe(302);
+    expect(await windowsOf()).toEqual({ notice: 14, "true-bill": 45 });
+    for (const [days, message] of [
+      ["0", "A response window is at least 1 day"],
+      ["400", "A response window is at most 365 days"],
+    ] as const) {
+      const refused = await call(causesAction, "/causes", "admin", { ...form, "window.default": days });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).result.error["window.default"]).toEqual([message]);
+      expect(await windowsOf()).toEqual({ notice: 14, "true-bill": 45 });
+    }
+    const page2 = await (await call(causesLoader, "/causes", "admin")).json();
+    expect(page2.causes.find((c: { code: string }) => c.code === "UD").windows).toEqual({
+      notice: 14,
+      "true-bill": 45,
+    });
+  });
+
   it("lets an admin change one version's features from the member's page", async () => {
     const response = await call(
       memberAction,

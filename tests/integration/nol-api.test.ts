@@ -16,6 +16,7 @@ import { loader as seamlessLoader } from "~/routes/nol.seemless.($formId).$formH
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { entriesOf, nextBillLines, versionState } from "~/services/nol/entries.server";
 import { submitStep } from "~/services/nol/save-step.server";
+import { versionTimeline } from "~/services/nol/timeline.server";
 import { seamlessEntry } from "~/services/nol/seamless.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -504,6 +505,49 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
         trueBillTotal: 1_400_000,
         firstTrueBillTotal: 1_000_000,
       });
+    });
+
+    it("holds a new round back until the last round's window has closed, unless the member sends it early", async () => {
+      const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
+      const version = "Window 2026";
+      const submit = (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
+        submitStep(context.app!, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
+      const today = new Date().toISOString().slice(0, 10);
+      const notice = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" };
+      await submit("notice", notice);
+      await submit("mailing", { mailingDate: today, trackingNumber: "9400 1000 0000 0000 0000 00" });
+      await submit("proof", { delivered: "on", deliveredOn: today });
+      // Delivered today: the notice's 21 days run until three weeks from now.
+      const state = versionState(await entriesOf(database.db, ids.creator!, "TS"), version);
+      const timeline = versionTimeline(context.app!.config, {}, state, new Date());
+      const from = new Date(`${today}T00:00:00Z`);
+      from.setUTCDate(from.getUTCDate() + 22);
+      expect(timeline.next).toEqual({
+        round: 2,
+        name: "Round 2 Notice of Fault",
+        availableOn: from.toISOString().slice(0, 10),
+        early: true,
+      });
+      expect(timeline.rows[0]).toMatchObject({ state: "delivered", tracking: ["9400100000000000000000"] });
+      const refused = await submit("notice", { claimantName: "Cara Creator", dailyAmount: "250" }).catch(
+        (error: DomainError) => error,
+      );
+      expect(refused).toMatchObject({
+        status: 400,
+        fieldErrors: { sendEarly: [expect.stringContaining("Send it early anyway")] },
+      });
+      expect(versionState(await entriesOf(database.db, ids.creator!, "TS"), version).step.label).toBe(
+        "Round 2 Notice of Fault",
+      );
+      // A cause's own shorter window, or the member's choice, lets it go.
+      expect(
+        versionTimeline(context.app!.config, { notice: 1 }, state, new Date(from.getTime() - 20 * 86_400_000)).next
+          ?.early,
+      ).toBe(false);
+      await submit("notice", { claimantName: "Cara Creator", dailyAmount: "250", sendEarly: "on" });
+      expect(versionState(await entriesOf(database.db, ids.creator!, "TS"), version).step.label).toBe(
+        "Round 2 Mailing",
+      );
     });
 
     it("answers a step's bad input with field errors and saves nothing", async () => {

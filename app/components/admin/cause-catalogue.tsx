@@ -6,6 +6,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-catalogue";
 import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
+import { WINDOW_DAYS, WINDOW_KINDS, WINDOW_LABELS, type WindowKind } from "~/domain/nol/timeline";
 import { inWords } from "~/domain/vocabularies";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof causeCatalogueAdmin>>>;
@@ -48,13 +49,59 @@ function TextInput({
   );
 }
 
+/** The respondents' windows a cause sets; an empty field keeps the configured default. */
+function WindowInputs({
+  cause,
+  defaults,
+  lastResult,
+}: {
+  cause: Data["causes"][number];
+  defaults: Data["defaultWindows"];
+  lastResult: Result;
+}) {
+  const own = cause.windows as Partial<Record<WindowKind, number>>;
+  return (
+    <fieldset>
+      <legend>Time to answer each round (days)</legend>
+      <p className="muted">From the delivery of a round until its next may go out. Empty: the default.</p>
+      <div className="list-filters">
+        {WINDOW_KINDS.map((kind) => {
+          const id = `cause-${cause.code}-window-${kind}`;
+          const errors = errorsFor(lastResult, cause.code, `window.${kind}`);
+          return (
+            <div className="field" key={kind}>
+              <label htmlFor={id}>{WINDOW_LABELS[kind]}</label>
+              <input
+                id={id}
+                name={`window.${kind}`}
+                type="number"
+                inputMode="numeric"
+                min={WINDOW_DAYS.min}
+                max={WINDOW_DAYS.max}
+                step={1}
+                defaultValue={own[kind] ?? ""}
+                placeholder={`${defaults[kind]} (default)`}
+                aria-invalid={errors ? true : undefined}
+                aria-describedby={errors ? `${id}-error` : undefined}
+              />
+              <ErrorList id={`${id}-error`} errors={errors} />
+            </div>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
 function CauseEditor({
   cause,
   countries,
+  defaults,
   lastResult,
 }: {
   cause: Data["causes"][number];
   countries: Data["countries"];
+  defaults: Data["defaultWindows"];
   lastResult: Result;
 }) {
   const id = (part: string) => `cause-${cause.code}-${part}`;
@@ -104,6 +151,7 @@ function CauseEditor({
             ))}
           </div>
         </fieldset>
+        <WindowInputs cause={cause} defaults={defaults} lastResult={lastResult} />
         <div className="checkbox">
           <input
             id={id("notarize")}
@@ -155,7 +203,13 @@ export function CauseCatalogue({ data, lastResult }: { data: Data; lastResult: R
         </Form>
       </section>
       {data.causes.map((cause) => (
-        <CauseEditor key={cause.code} cause={cause} countries={data.countries} lastResult={lastResult} />
+        <CauseEditor
+          key={cause.code}
+          cause={cause}
+          countries={data.countries}
+          defaults={data.defaultWindows}
+          lastResult={lastResult}
+        />
       ))}
     </>
   );

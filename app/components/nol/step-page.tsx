@@ -3,12 +3,13 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CognitoEmbed } from "~/components/cognito-embed";
-import { browserCheck, FormErrors, useSchemaValidation } from "~/components/forms/fields";
+import { browserCheck, CheckboxField, FormErrors, useSchemaValidation } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { safeLinkHref } from "~/domain/links";
 import type { stepPage } from "~/services/nol/step-page.server";
+import { RoundTimeline } from "./round-timeline";
 import { StepFields } from "./step-fields";
 
 export type StepData = SerializeFrom<Extract<Awaited<ReturnType<typeof stepPage>>, { redirectTo: null }>["page"]>;
@@ -44,6 +45,7 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
       ) : (
         <StepForm data={data} lastResult={lastResult} />
       )}
+      <RoundTimeline timeline={data.timeline} trackingBase={data.trackingUrl} calendarHref={data.calendarHref} />
     </section>
   );
 }
@@ -86,6 +88,10 @@ function defaultsOf(data: StepData): Record<string, string> {
   return values;
 }
 
+function earlyWords(next: { name: string; availableShown: string | null }): string {
+  return `${next.name} can go out from ${next.availableShown ?? "later"}, when the respondents' time to answer the last round has passed. You may still send it now.`;
+}
+
 function StepForm({ data, lastResult }: { data: StepData; lastResult?: SubmissionResult<string[]> }) {
   const { step } = data;
   const validate = useSchemaValidation(
@@ -97,6 +103,9 @@ function StepForm({ data, lastResult }: { data: StepData; lastResult?: Submissio
     defaultValue: defaultsOf(data),
     ...browserCheck(validate),
   });
+  // The round this step makes, asked for before the last round's window has closed.
+  const next = data.timeline.next;
+  const early = next?.early && next.round === step.round ? next : null;
   return (
     <Form method="post" className="form" {...getFormProps(form)}>
       <FormErrors form={form} />
@@ -105,6 +114,12 @@ function StepForm({ data, lastResult }: { data: StepData; lastResult?: Submissio
       <input type="hidden" name="entryType" value={ENTRY_TYPE} />
       <TimezoneField />
       <StepFields data={data} fields={fields} />
+      {early ? (
+        <>
+          <Alert kind="warn">{earlyWords(early)}</Alert>
+          <CheckboxField meta={fields.sendEarly!} label="Send it early anyway" />
+        </>
+      ) : null}
       <div className="actions">
         <SubmitButton pendingText="Saving…">Save {step.label}</SubmitButton>
       </div>

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import { stepSchema, type StepContext } from "./step-form";
-import { TRACKING_MESSAGE } from "./timeline";
+import { TRACKING_MESSAGE } from "./timeline-inputs";
 
 /** The form as the browser sends it, read the way both the browser and the save read it. */
 function submit(step: Parameters<typeof stepSchema>[0], values: Record<string, string>, context?: StepContext) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RESPONDENT_TYPES, slotsOpenIn } from "./billing";
 import type { Step, StepKind } from "./steps";
-import { trackingNumberSchema } from "./timeline";
+import { trackingNumberSchema } from "./timeline-inputs";
 
 /**
  * The fields of each step's form (the built-in forms engine). The same schema validates in
@@ -39,11 +39,15 @@ function respondentFields(round: number) {
 /** What a step's checks know beyond its fields: today, and the day the round was mailed. */
 export type StepContext = { today?: string; mailedOn?: string | null };
 
+/** "Send it early anyway": a new round chosen before its window has closed (decision 034). */
+const sendEarly = z.literal("on").optional();
+
 export function stepSchema(step: Pick<Step, "kind" | "round">, context: StepContext = {}) {
   switch (step.kind) {
     case "notice":
       return z
         .object({
+          sendEarly,
           claimantName: z
             .string({ required_error: "Enter the claimant's name" })
             .trim()
@@ -79,7 +83,7 @@ export function stepSchema(step: Pick<Step, "kind" | "round">, context: StepCont
     case "setup-billing":
       return z.object({ dailyAmount: money(AMOUNT) });
     case "true-bill":
-      return z.object({ preparationDate: isoDate, administrativeJudgment: money(AMOUNT) });
+      return z.object({ sendEarly, preparationDate: isoDate, administrativeJudgment: money(AMOUNT) });
   }
 }
 

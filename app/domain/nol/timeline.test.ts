@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Step } from "./steps";
-import {
-  addDays,
-  normaliseTracking,
-  timelineOf,
-  trackingNumberSchema,
-  TRACKING_MESSAGE,
-  windowDaysSchema,
-  windowKindOf,
-  type RoundRecord,
-} from "./timeline";
+import { addDays, timelineOf, windowKindOf, type RoundRecord } from "./timeline";
+import { normaliseTracking, trackingNumberSchema, TRACKING_MESSAGE, windowDaysSchema } from "./timeline-inputs";
 
 const windows = { notice: 21, fault: 14, default: 10, "true-bill": 30 };
 

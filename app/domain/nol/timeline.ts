@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { NOTICE_ROUNDS, trueBillName } from "./rounds";
 import type { Step } from "./steps";
 import { NOTICE_NAMES } from "./steps";
@@ -23,12 +22,6 @@ export const WINDOW_LABELS: Record<WindowKind, string> = {
 
 /** The shortest and longest window an admin may set, in days. */
 export const WINDOW_DAYS = { min: 1, max: 365 } as const;
-
-export const windowDaysSchema = z.coerce
-  .number({ invalid_type_error: "Enter a number of days" })
-  .int("Enter a whole number of days")
-  .min(WINDOW_DAYS.min, `A response window is at least ${WINDOW_DAYS.min} day`)
-  .max(WINDOW_DAYS.max, `A response window is at most ${WINDOW_DAYS.max} days`);
 
 /** The window that follows a round: round 1 a notice, 2 a fault, 3 the default, then true bills. */
 export function windowKindOf(round: number): WindowKind {
@@ -166,27 +159,4 @@ function nextRound(rows: TimelineRow[], step: Pick<Step, "kind" | "round">, toda
 /** The day a row stands at on the timeline: its latest recorded day ("" when it has none yet). */
 function lastDayOf(row: TimelineRow): string {
   return row.respondBy ?? row.deliveredOn ?? row.mailedOn ?? "\uffff";
-}
-
-/** USPS tracking numbers: 20 to 22 digits, or two letters, nine digits and "US" (international). */
-const USPS_DIGITS = /^\d{20,22}$/;
-const USPS_INTERNATIONAL = /^[A-Z]{2}\d{9}US$/;
-
-/** A tracking number as it is kept: spaces and dashes dropped, letters in capitals. */
-export function normaliseTracking(value: string): string {
-  return value.replace(/[\s-]+/g, "").toUpperCase();
-}
-
-export const TRACKING_MESSAGE =
-  "Enter a USPS tracking number: 20 to 22 digits, or 2 letters, 9 digits and US (such as RE123456789US)";
-
-export const trackingNumberSchema = z
-  .string({ required_error: "Enter the tracking number" })
-  .transform(normaliseTracking)
-  .refine((value) => value.length > 0, "Enter the tracking number")
-  .refine((value) => USPS_DIGITS.test(value) || USPS_INTERNATIONAL.test(value), TRACKING_MESSAGE);
-
-/** The carrier's page for a tracking number. */
-export function trackingUrl(base: string, number: string): string {
-  return `${base}${encodeURIComponent(number)}`;
 }

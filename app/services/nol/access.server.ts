@@ -90,7 +90,7 @@ export async function requireCause(services: AppServices, owner: CauseOwner, slu
   if (!option) throw forbidden("This cause is not offered in your country");
   if (!option.enabled)
     throw forbidden(option.status === "beta" ? "This cause is not open yet" : "This cause is not open to you");
-  return option;
+  return { ...option, windows: catalogue.windows[code] ?? {} };
 }
 
 /** A cause code the API or a webhook names must exist: 'Unknown cause code' is not-found everywhere. */

@@ -16,8 +16,9 @@ import {
 } from "~/domain/nol/billing";
 import { FORM_ID, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
+import { formatDate } from "~/lib/format";
 import { stepSchema, type StepContext } from "~/domain/nol/step-form";
-import { dayOf } from "~/domain/nol/timeline";
+import { dayOf, type ResponseWindows, type Timeline } from "~/domain/nol/timeline";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
 import { recordNotices } from "../documents/records.server";
@@ -33,10 +34,18 @@ import {
 } from "./entries.server";
 import { recordPending } from "./pending.server";
 import { keepVersionFeatures } from "./features.server";
+import { versionTimeline } from "./timeline.server";
 
 /** Saving one step of a member version through the built-in forms (spec §4, §5). */
 
-type StepInput = { causeCode: string; version: string; kind: StepKind; form: FormData };
+type StepInput = {
+  causeCode: string;
+  version: string;
+  kind: StepKind;
+  form: FormData;
+  /** The response windows the cause sets (the configuration's count for the others). */
+  windows?: Partial<ResponseWindows>;
+};
 type Values = Record<string, unknown>;
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -65,7 +74,9 @@ export async function submitStep(
   const rows = await entriesOf(services.db, owner.id, input.causeCode);
   const seen = versionState(rows, input.version);
   if (seen.step.kind !== input.kind) throw stepTaken(seen.step.label);
-  const values = valuesFor(seen.step, input.form, stepContext(seen, new Date()));
+  const now = new Date();
+  const values = valuesFor(seen.step, input.form, stepContext(seen, now));
+  refuseEarly(versionTimeline(services.config, input.windows ?? {}, seen, now), seen.step, values);
   const pending = await recordPending(services, viewer, owner, {
     username: owner.username,
     cause: input.causeCode,
@@ -99,6 +110,19 @@ export async function submitStep(
     .where(eq(pendingSubmissions.id, pending.id));
   await audit(services.db, actorOf(viewer), `nol.step.${input.kind}`, "nol_entry", entryId, { version: input.version });
   return { entryId };
+}
+
+/** The words for a round asked for before its window has closed. */
+export function earlyMessage(next: NonNullable<Timeline["next"]>): string {
+  return `${next.name} can go out from ${next.availableOn ? formatDate(next.availableOn) : "later"}, when the respondents' time to answer the last round has passed. Tick "Send it early anyway" to send it now.`;
+}
+
+/** A new round before its day goes out only when the member chose to send it early (decision 034). */
+function refuseEarly(timeline: Timeline, step: Step, values: Values): void {
+  const { next } = timeline;
+  // Setup Billing may be done meanwhile: it is the First True Bill that waits.
+  if (!next?.early || next.round !== step.round || values.sendEarly === "on") return;
+  throw invalid(earlyMessage(next), { sendEarly: [earlyMessage(next)] });
 }
 
 /** What a step's checks know of its version: today, and the day the round in hand was mailed. */

@@ -12,6 +12,7 @@ import { entriesOf, nextBillLines, respondentsOf, versionState, type VersionStat
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
 import { stepContext, submitStep } from "./save-step.server";
+import { timelineView, versionTimeline } from "./timeline.server";
 
 /** The step page of a version: what it shows, and saving the step from it (spec §4 "NoL steps"). */
 
@@ -47,6 +48,7 @@ export async function stepPage(
   const picked =
     slots > 0 && input.respondent ? await pickRespondent(services, respondents, slots, input.respondent) : null;
   const stepPath = versionStepHref(place, version, state.step.kind);
+  const now = new Date();
   return {
     redirectTo: null,
     page: {
@@ -56,7 +58,10 @@ export async function stepPage(
       version,
       step: state.step,
       // The checks of the step's form: a delivery neither in the future nor before its mailing.
-      checks: stepContext(state, new Date()),
+      checks: stepContext(state, now),
+      timeline: timelineView(versionTimeline(services.config, cause.windows, state, now)),
+      trackingUrl: services.config.trackingUrl,
+      calendarHref: `${place.causeBase}/calendar.ics?${new URLSearchParams({ version, ...(place.other ? { username: place.other } : {}) })}`,
       slots,
       prefill: prefillOf(state, owner, profile),
       respondents,
@@ -102,6 +107,7 @@ export async function takeStep(
       version: version.data,
       kind: input.kind,
       form: input.form,
+      windows: place.cause.windows,
     });
   } catch (error) {
     if (!isDomainError(error) || error.kind !== "conflict") throw error;

@@ -1,0 +1,120 @@
+import { Fragment } from "react";
+import type { RoundState } from "~/domain/nol/timeline";
+import type { TimelineView } from "~/services/nol/timeline.server";
+
+type Row = TimelineView["rows"][number];
+
+const STATE_WORDS: Record<RoundState, string> = {
+  delivered: "Delivered",
+  mailed: "Mailed, delivery not yet recorded",
+  prepared: "Prepared, not yet mailed",
+  next: "Next",
+  later: "Later",
+};
+
+/**
+ * A version's rounds over time (decision 034): for each notice and true bill, when it was
+ * mailed (with the tracking numbers, linked to the carrier), when it was delivered, until when
+ * the respondents may answer and from when the next round may go out; today's place in it.
+ * A list read top to bottom, the same with or without JavaScript and on a narrow phone.
+ */
+export function RoundTimeline({
+  timeline,
+  trackingBase,
+  calendarHref,
+}: {
+  timeline: TimelineView;
+  trackingBase: string;
+  calendarHref: string;
+}) {
+  const today = (
+    <li className="timeline-today" aria-current="date">
+      <span className="timeline-marker" aria-hidden="true" />
+      Today, {timeline.todayShown}
+    </li>
+  );
+  return (
+    <section className="timeline" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Timeline</h2>
+      <ol className="timeline-rounds">
+        {timeline.rows.map((row, i) => (
+          <Fragment key={row.round}>
+            {i === timeline.todayAfter ? today : null}
+            <RoundItem row={row} trackingBase={trackingBase} />
+          </Fragment>
+        ))}
+        {timeline.todayAfter >= timeline.rows.length ? today : null}
+      </ol>
+      {timeline.next ? <NextRound next={timeline.next} today={timeline.today} /> : null}
+      {timeline.rows.some((row) => row.nextFrom) ? (
+        <p>
+          <a href={calendarHref} download>
+            Add these days to your calendar (.ics)
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function RoundItem({ row, trackingBase }: { row: Row; trackingBase: string }) {
+  return (
+    <li className={`timeline-round timeline-${row.state}`}>
+      <span className="timeline-marker" aria-hidden="true" />
+      <strong>{row.name}</strong> <span className="muted">· {STATE_WORDS[row.state]}</span>
+      <dl className="timeline-facts">
+        {row.mailedOn ? (
+          <>
+            <dt>Mailed</dt>
+            <dd>{row.mailedShown}</dd>
+          </>
+        ) : null}
+        {row.tracking.length > 0 ? (
+          <>
+            <dt>Tracking</dt>
+            <dd>
+              {row.tracking.map((number, i) => (
+                <Fragment key={number}>
+                  {i > 0 ? ", " : null}
+                  <a href={`${trackingBase}${encodeURIComponent(number)}`} rel="noreferrer" target="_blank">
+                    {number}
+                    <span className="visually-hidden"> (the carrier's tracking page, in a new tab)</span>
+                  </a>
+                </Fragment>
+              ))}
+            </dd>
+          </>
+        ) : null}
+        {row.state === "delivered" ? (
+          <>
+            <dt>Delivered</dt>
+            <dd>{row.deliveredShown ?? "yes (the day was not recorded)"}</dd>
+          </>
+        ) : null}
+        {row.respondBy ? (
+          <>
+            <dt>Time to answer</dt>
+            <dd>
+              {row.windowDays} days, until {row.respondByShown}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </li>
+  );
+}
+
+function NextRound({ next, today }: { next: NonNullable<TimelineView["next"]>; today: string }) {
+  if (!next.availableOn || next.availableOn <= today)
+    return (
+      <p className="timeline-next">
+        <strong>{next.name}</strong> can go out now.
+      </p>
+    );
+  return (
+    <p className="timeline-next">
+      <strong>{next.name}</strong> can go out from {next.availableShown}, when the respondents' time to answer has
+      passed.
+    </p>
+  );
+}

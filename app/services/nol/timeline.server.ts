@@ -1,0 +1,78 @@
+import type { AppConfig } from "~/config/config.server";
+import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
+import { formatDate } from "~/lib/format";
+import { dayOf, timelineOf, type ResponseWindows, type RoundRecord, type Timeline } from "~/domain/nol/timeline";
+import type { VersionState } from "./entries.server";
+
+/** A version's timeline (decision 034): what its entries recorded, read as rounds. */
+
+/** Each round's record: the creator entry's three notices, then each true bill. */
+export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): RoundRecord[] {
+  const records: RoundRecord[] = [];
+  const { creator } = state;
+  if (creator) {
+    for (let round = 1; round <= NOTICE_ROUNDS; round += 1) {
+      const i = round - 1;
+      if (!creator.nolTracking[i]) continue;
+      const track = creator.mail?.[`Track${round}`];
+      records.push({
+        round,
+        prepared: true,
+        mailedOn: creator.nolMailingDate[i] ?? null,
+        delivered: creator.nolProofOfDelivery[i] ?? false,
+        deliveredOn: creator.nolDeliveryDate[i] ?? null,
+        tracking: typeof track === "string" && track ? [track] : [],
+      });
+    }
+  }
+  for (const bill of state.bills) {
+    if (!bill.tbValue) continue;
+    records.push({
+      round: NOTICE_ROUNDS + bill.tbValue,
+      prepared: true,
+      mailedOn: bill.billMailingDate,
+      delivered: bill.billProofOfDelivery ?? false,
+      deliveredOn: bill.billDeliveryDate,
+      tracking: bill.billTracking ? [bill.billTracking] : [],
+    });
+  }
+  return records;
+}
+
+/** The windows of a cause: its own where it sets them, the configuration's elsewhere. */
+export function windowsOf(config: Pick<AppConfig, "responseWindows">, own: Partial<ResponseWindows>): ResponseWindows {
+  return { ...config.responseWindows, ...own };
+}
+
+/** The version's timeline today. */
+export function versionTimeline(
+  config: Pick<AppConfig, "responseWindows">,
+  causeWindows: Partial<ResponseWindows>,
+  state: Pick<VersionState, "creator" | "bills" | "step">,
+  now: Date,
+): Timeline {
+  return timelineOf({
+    records: roundRecordsOf(state),
+    step: state.step,
+    windows: windowsOf(config, causeWindows),
+    today: dayOf(now),
+  });
+}
+
+/** The timeline with its days written out for the page ("Mar 5, 2026"): the page needs no date formats of its own. */
+export function timelineView(timeline: Timeline) {
+  const day = (value: string | null) => (value ? formatDate(value) : null);
+  return {
+    ...timeline,
+    todayShown: formatDate(timeline.today),
+    rows: timeline.rows.map((row) => ({
+      ...row,
+      mailedShown: day(row.mailedOn),
+      deliveredShown: day(row.deliveredOn),
+      respondByShown: day(row.respondBy),
+    })),
+    next: timeline.next ? { ...timeline.next, availableShown: day(timeline.next.availableOn) } : null,
+  };
+}
+
+export type TimelineView = ReturnType<typeof timelineView>;

@@ -1,0 +1,73 @@
+import { expect, test } from "./fixtures";
+import { saveRoundOne, saveStep } from "./round-one";
+
+/** Today and a day some days from it, as the date fields and the timeline write them. */
+function day(offset = 0) {
+  const date = new Date();
+  date.setUTCDate(date.getUTCDate() + offset);
+  return {
+    iso: date.toISOString().slice(0, 10),
+    shown: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(date),
+  };
+}
+
+// A round sent before its day is refused by the action (it needs the version's dates): the
+// browser logs the form's 400 answer.
+test.use({ expectedConsoleErrors: [/status of 400 \(Bad Request\)/] });
+
+test("a creator records round 1's mailing and delivery, sees the window and the next round's day, and sends it early only by choice", async ({
+  page,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  await signIn("creator");
+  const version = `Timeline ${Date.now().toString(36)}`;
+  const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
+  await saveRoundOne(page, version, "Cara Creator", "250");
+
+  await page.goto(step("mailing"));
+  await page.getByLabel("Mailing date").fill(day().iso);
+  await page.getByLabel("Tracking number").fill("9400 1000 0000 0000 0000 00");
+  await saveStep(page, version, "Round 1 Mailing", "Round 1 Proof of Delivery");
+
+  await page.goto(step("proof"));
+  const timeline = page.getByRole("region", { name: "Timeline" });
+  await expect(timeline.getByRole("link", { name: /9400100000000000000000/ })).toHaveAttribute(
+    "href",
+    /tLabels=9400100000000000000000$/,
+  );
+  await page.getByLabel("The proof of delivery has arrived").check();
+  await page.getByLabel("Delivery date").fill(day(1).iso);
+  await page.getByRole("button", { name: "Save Round 1 Proof of Delivery" }).click();
+  await expect(page.getByText("The delivery date cannot be in the future")).toBeVisible();
+  await page.getByLabel("Delivery date").fill(day().iso);
+  await saveStep(page, version, "Round 1 Proof of Delivery", "Round 2 Notice of Fault");
+
+  await page.goto(step("notice"));
+  await expect(timeline.getByText(`21 days, until ${day(21).shown}`)).toBeVisible();
+  await expect(timeline.getByText(`Today, ${day().shown}`)).toBeVisible();
+  await expect(timeline.getByText(`Round 2 Notice of Fault can go out from ${day(22).shown}`)).toBeVisible();
+  // The days as a calendar file: the window's last day and the next round's day.
+  const ics = await page.request.get(
+    await timeline
+      .getByRole("link", { name: "Add these days to your calendar (.ics)" })
+      .getAttribute("href")
+      .then(String),
+  );
+  expect(ics.headers()["content-type"]).toBe("text/calendar; charset=utf-8");
+  const events = (await ics.text()).replace(/\r\n /g, "");
+  expect(events).toContain(`DTSTART;VALUE=DATE:${day(21).iso.replace(/-/g, "")}`);
+  expect(events).toContain("Round 2 Notice of Fault can go out");
+
+  await page.getByRole("button", { name: "Save Round 2 Notice of Fault" }).click();
+  await expect(page.getByText(/Tick "Send it early anyway" to send it now/)).toBeVisible();
+  await expect(page.getByLabel("Send it early anyway")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Send it early anyway").check();
+  await saveStep(page, version, "Round 2 Notice of Fault", "Round 2 Mailing");
+
+  // On a 390-px phone the timeline fits the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(step("mailing"));
+  await expect(timeline.getByText("Round 1 Notice of Liability")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
