@@ -113,7 +113,7 @@ export async function submitStep(
 }
 
 /** The words for a round asked for before its window has closed. */
-export function earlyMessage(next: NonNullable<Timeline["next"]>): string {
+function earlyMessage(next: NonNullable<Timeline["next"]>): string {
   return `${next.name} can go out from ${next.availableOn ? formatDate(next.availableOn) : "later"}, when the respondents' time to answer the last round has passed. Tick "Send it early anyway" to send it now.`;
 }
 
