@@ -9,7 +9,6 @@ const STATE_WORDS: Record<RoundState, string> = {
   mailed: "Mailed, delivery not yet recorded",
   prepared: "Prepared, not yet mailed",
   next: "Next",
-  later: "Later",
 };
 
 /**
@@ -45,7 +44,7 @@ export function RoundTimeline({
         ))}
         {timeline.todayAfter >= timeline.rows.length ? today : null}
       </ol>
-      {timeline.next ? <NextRound next={timeline.next} today={timeline.today} /> : null}
+      {timeline.next ? <NextRound next={timeline.next} /> : null}
       {timeline.rows.some((row) => row.nextFrom) ? (
         <p>
           <a href={calendarHref} download>
@@ -104,8 +103,8 @@ function RoundItem({ row, trackingBase }: { row: Row; trackingBase: string }) {
   );
 }
 
-function NextRound({ next, today }: { next: NonNullable<TimelineView["next"]>; today: string }) {
-  if (!next.availableOn || next.availableOn <= today)
+function NextRound({ next }: { next: NonNullable<TimelineView["next"]> }) {
+  if (!next.early)
     return (
       <p className="timeline-next">
         <strong>{next.name}</strong> can go out now.

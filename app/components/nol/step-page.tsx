@@ -103,9 +103,6 @@ function StepForm({ data, lastResult }: { data: StepData; lastResult?: Submissio
     defaultValue: defaultsOf(data),
     ...browserCheck(validate),
   });
-  // The round this step makes, asked for before the last round's window has closed.
-  const next = data.timeline.next;
-  const early = next?.early && next.round === step.round ? next : null;
   return (
     <Form method="post" className="form" {...getFormProps(form)}>
       <FormErrors form={form} />
@@ -114,9 +111,9 @@ function StepForm({ data, lastResult }: { data: StepData; lastResult?: Submissio
       <input type="hidden" name="entryType" value={ENTRY_TYPE} />
       <TimezoneField />
       <StepFields data={data} fields={fields} />
-      {early ? (
+      {data.early ? (
         <>
-          <Alert kind="warn">{earlyWords(early)}</Alert>
+          <Alert kind="warn">{earlyWords(data.early)}</Alert>
           <CheckboxField meta={fields.sendEarly!} label="Send it early anyway" />
         </>
       ) : null}

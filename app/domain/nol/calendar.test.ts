@@ -5,7 +5,6 @@ import { timelineOf } from "./timeline";
 const windows = { notice: 21, fault: 14, default: 10, "true-bill": 30 };
 const round1 = {
   round: 1,
-  prepared: true,
   mailedOn: "2026-01-06",
   delivered: true,
   deliveredOn: "2026-01-10",

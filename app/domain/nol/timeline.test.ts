@@ -7,7 +7,6 @@ const windows = { notice: 21, fault: 14, default: 10, "true-bill": 30 };
 
 const prepared = (round: number): RoundRecord => ({
   round,
-  prepared: true,
   mailedOn: null,
   delivered: false,
   deliveredOn: null,

@@ -36,11 +36,9 @@ export function roundName(round: number): string {
   return round <= NOTICE_ROUNDS ? `Round ${round} ${NOTICE_NAMES[round]}` : trueBillName(round - NOTICE_ROUNDS);
 }
 
-/** What was recorded of one round: prepared (its notice or bill saved), mailed, delivered. */
+/** What was recorded of a round whose notice or bill is made: mailed, delivered. */
 export type RoundRecord = {
   round: number;
-  /** The notice or bill was made (the round's tracking flag, or the bill's entry). */
-  prepared: boolean;
   mailedOn: string | null;
   /** Proof of delivery was recorded. */
   delivered: boolean;
@@ -50,7 +48,7 @@ export type RoundRecord = {
   tracking: string[];
 };
 
-export type RoundState = "delivered" | "mailed" | "prepared" | "next" | "later";
+export type RoundState = "delivered" | "mailed" | "prepared" | "next";
 
 export type TimelineRow = {
   round: number;
@@ -109,7 +107,7 @@ export function timelineOf(input: {
     return {
       round: record.round,
       name: roundName(record.round),
-      state: record.delivered ? "delivered" : record.mailedOn ? "mailed" : record.prepared ? "prepared" : "next",
+      state: record.delivered ? "delivered" : record.mailedOn ? "mailed" : "prepared",
       mailedOn: record.mailedOn,
       deliveredOn: record.deliveredOn,
       tracking: record.tracking,
@@ -154,6 +152,14 @@ function nextRound(rows: TimelineRow[], step: Pick<Step, "kind" | "round">, toda
   if (round === null) return null;
   const availableOn = rows.filter((row) => row.round < round).at(-1)?.nextFrom ?? null;
   return { round, name: roundName(round), availableOn, early: availableOn !== null && today < availableOn };
+}
+
+/**
+ * The next round, when the step in hand makes it before its day: what "Send it early anyway"
+ * is asked for. Setup Billing may be done meanwhile; it is the First True Bill that waits.
+ */
+export function earlyRound<Next extends Timeline["next"]>(next: Next, step: Pick<Step, "round">): Next | null {
+  return next?.early && next.round === step.round ? next : null;
 }
 
 /** The day a row stands at on the timeline: its latest recorded day ("" when it has none yet). */

@@ -13,8 +13,9 @@ export type EntryRow = typeof nolEntries.$inferSelect;
 
 /** The owner's entries (of one cause), in version, form and bill order. */
 export async function entriesOf(db: Database, ownerId: string, causeCode?: string | null): Promise<EntryRow[]> {
-  const prepared = entryQueries(db);
-  return causeCode ? prepared.ofCause.execute({ ownerId, causeCode }) : prepared.all.execute({ ownerId });
+  return causeCode
+    ? entryQuery(db, "ofCause").execute({ ownerId, causeCode })
+    : entryQuery(db, "all").execute({ ownerId });
 }
 
 const ENTRY_ORDER = [
@@ -24,37 +25,41 @@ const ENTRY_ORDER = [
   asc(nolEntries.createdAt),
 ];
 
-/**
- * The entries' queries, built once for each database (or transaction) they run on: every NoL
- * page reads them, and building a query costs more than the database takes to answer it.
- */
-const preparedEntries = new WeakMap<Database, ReturnType<typeof prepareEntries>>();
-
-function entryQueries(db: Database) {
-  let prepared = preparedEntries.get(db);
-  if (!prepared) {
-    prepared = prepareEntries(db);
-    preparedEntries.set(db, prepared);
-  }
-  return prepared;
-}
-
-function prepareEntries(db: Database) {
-  const ownerId = sql.placeholder("ownerId");
-  return {
-    all: db
+/** The entries' two queries: all of an owner's, and those of one cause. */
+const ENTRY_QUERIES = {
+  all: (db: Database) =>
+    db
       .select()
       .from(nolEntries)
-      .where(eq(nolEntries.userId, ownerId))
+      .where(eq(nolEntries.userId, sql.placeholder("ownerId")))
       .orderBy(...ENTRY_ORDER)
       .prepare("entries_of_owner"),
-    ofCause: db
+  ofCause: (db: Database) =>
+    db
       .select()
       .from(nolEntries)
-      .where(and(eq(nolEntries.userId, ownerId), eq(nolEntries.causeCode, sql.placeholder("causeCode"))))
+      .where(
+        and(eq(nolEntries.userId, sql.placeholder("ownerId")), eq(nolEntries.causeCode, sql.placeholder("causeCode"))),
+      )
       .orderBy(...ENTRY_ORDER)
       .prepare("entries_of_owner_cause"),
-  };
+};
+type EntryQueries = typeof ENTRY_QUERIES;
+
+/**
+ * An entries query, built once for each database (or transaction) it runs on, when first
+ * asked for: every NoL page reads one, and building a query costs more than the database
+ * takes to answer it.
+ */
+const preparedEntries = new WeakMap<Database, { [K in keyof EntryQueries]?: ReturnType<EntryQueries[K]> }>();
+
+function entryQuery<K extends keyof EntryQueries>(db: Database, kind: K): ReturnType<EntryQueries[K]> {
+  let built = preparedEntries.get(db);
+  if (!built) {
+    built = {};
+    preparedEntries.set(db, built);
+  }
+  return (built[kind] ??= ENTRY_QUERIES[kind](db) as (typeof built)[K]) as ReturnType<EntryQueries[K]>;
 }
 
 /** One of the owner's entries: another member's and a missing one are the same not-found. */

@@ -18,7 +18,7 @@ import { FORM_ID, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
 import { formatDate } from "~/lib/format";
 import { stepSchema, type StepContext } from "~/domain/nol/step-form";
-import { dayOf, type ResponseWindows, type Timeline } from "~/domain/nol/timeline";
+import { dayOf, earlyRound, type ResponseWindows, type Timeline } from "~/domain/nol/timeline";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
 import { recordNotices } from "../documents/records.server";
@@ -119,10 +119,9 @@ function earlyMessage(next: NonNullable<Timeline["next"]>): string {
 
 /** A new round before its day goes out only when the member chose to send it early (decision 034). */
 function refuseEarly(timeline: Timeline, step: Step, values: Values): void {
-  const { next } = timeline;
-  // Setup Billing may be done meanwhile: it is the First True Bill that waits.
-  if (!next?.early || next.round !== step.round || values.sendEarly === "on") return;
-  throw invalid(earlyMessage(next), { sendEarly: [earlyMessage(next)] });
+  const early = earlyRound(timeline.next, step);
+  if (!early || values.sendEarly === "on") return;
+  throw invalid(earlyMessage(early), { sendEarly: [earlyMessage(early)] });
 }
 
 /** What a step's checks know of its version: today, and the day the round in hand was mailed. */

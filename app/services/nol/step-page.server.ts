@@ -6,6 +6,7 @@ import { formBase, FORM_NAMES, ownerQuery, stepHref } from "~/domain/nol/address
 import { escalationFee, formForStep, formOffersStep, slotsOpenIn } from "~/domain/nol/billing";
 import { versionSchema } from "~/domain/nol/entries";
 import type { StepKind } from "~/domain/nol/steps";
+import { earlyRound } from "~/domain/nol/timeline";
 import { formatMoney } from "~/lib/format";
 import type { UserRow, Viewer } from "../session.server";
 import { entriesOf, nextBillLines, respondentsOf, versionState, type VersionState } from "./entries.server";
@@ -49,6 +50,7 @@ export async function stepPage(
     slots > 0 && input.respondent ? await pickRespondent(services, respondents, slots, input.respondent) : null;
   const stepPath = versionStepHref(place, version, state.step.kind);
   const now = new Date();
+  const timeline = timelineView(versionTimeline(services.config, cause.windows, state, now));
   return {
     redirectTo: null,
     page: {
@@ -59,7 +61,9 @@ export async function stepPage(
       step: state.step,
       // The checks of the step's form: a delivery neither in the future nor before its mailing.
       checks: stepContext(state, now),
-      timeline: timelineView(versionTimeline(services.config, cause.windows, state, now)),
+      timeline,
+      // The round this step makes, asked for before the last round's window has closed.
+      early: earlyRound(timeline.next, state.step),
       trackingUrl: services.config.trackingUrl,
       calendarHref: `${place.causeBase}/calendar.ics?${new URLSearchParams({ version, ...(place.other ? { username: place.other } : {}) })}`,
       slots,

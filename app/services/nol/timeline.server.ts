@@ -17,7 +17,6 @@ export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): 
       const track = creator.mail?.[`Track${round}`];
       records.push({
         round,
-        prepared: true,
         mailedOn: creator.nolMailingDate[i] ?? null,
         delivered: creator.nolProofOfDelivery[i] ?? false,
         deliveredOn: creator.nolDeliveryDate[i] ?? null,
@@ -29,7 +28,6 @@ export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): 
     if (!bill.tbValue) continue;
     records.push({
       round: NOTICE_ROUNDS + bill.tbValue,
-      prepared: true,
       mailedOn: bill.billMailingDate,
       delivered: bill.billProofOfDelivery ?? false,
       deliveredOn: bill.billDeliveryDate,
