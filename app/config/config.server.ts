@@ -70,6 +70,8 @@ export type AppConfig = {
   responseWindows: ResponseWindows;
   /** The carrier's tracking page, a tracking number put at its end. */
   trackingUrl: string;
+  /** When the NoL reminders are due and how often they are looked for (decision 035). */
+  reminders: { proofAfterDays: number; billAheadDays: number; cron: string };
   supportEmail: string;
   mailFrom: string;
   mail: Env["MAIL"];
@@ -204,6 +206,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "true-bill": env.NOL_TRUE_BILL_WINDOW_DAYS,
     },
     trackingUrl: env.TRACKING_URL,
+    reminders: {
+      proofAfterDays: env.NOL_PROOF_REMINDER_DAYS,
+      billAheadDays: env.NOL_TRUE_BILL_REMINDER_DAYS,
+      cron: env.NOL_REMINDERS_CRON,
+    },
     supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(baseUrl).hostname}`,
     mailFrom: env.MAIL_FROM ?? `no-reply@${new URL(baseUrl).hostname}`,
     mail: env.MAIL,

@@ -187,6 +187,18 @@ export const envSchema = z
     NOL_NOTICE_WINDOW_DAYS: wholeNumber(1, 365, "21"),
     /** The respondents' window after a true bill, in days, unless a cause sets its own. */
     NOL_TRUE_BILL_WINDOW_DAYS: wholeNumber(1, 365, "30"),
+    /** Days after a mailing with no proof of delivery that its reminder goes out. */
+    NOL_PROOF_REMINDER_DAYS: wholeNumber(1, 90, "10"),
+    /** Days before a true bill may go out that its reminder goes out. */
+    NOL_TRUE_BILL_REMINDER_DAYS: wholeNumber(1, 30, "3"),
+    /** When the reminders' sweep runs: a cron line in UTC (minute hour day month weekday). */
+    NOL_REMINDERS_CRON: z
+      .string()
+      .trim()
+      .default("7 * * * *")
+      .refine((v) => /^[\d*/,-]+( [\d*/,-]+){4}$/.test(v), {
+        message: 'must be a cron line of five fields, such as "7 * * * *"',
+      }),
     /** The carrier's tracking page; a tracking number is put at its end. */
     TRACKING_URL: z
       .string()

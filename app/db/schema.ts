@@ -21,6 +21,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import type { ReminderKind } from "../domain/nol/reminders";
 import type { WindowKind } from "../domain/nol/timeline";
 
 /**
@@ -634,6 +635,42 @@ export const nolVersionFeatures = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.causeCode, t.descriptiveVersion] })],
 );
 
+/**
+ * The reminders sent about a version (decision 035): one row per version, kind and round,
+ * written before its e-mail, so that however many sweeps run at once each reminder goes once.
+ */
+export const nolReminders = pgTable(
+  "nol_reminders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code),
+    descriptiveVersion: text("descriptive_version").notNull(),
+    kind: text("kind").$type<ReminderKind>().notNull(),
+    round: smallint("round").notNull(),
+    dueOn: date("due_on").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("nol_reminders_once_key").on(t.userId, t.causeCode, t.descriptiveVersion, t.kind, t.round)],
+);
+
+/** The kinds of reminder a member has turned off, on the profile or from a mail's link. */
+export const reminderOptOuts = pgTable(
+  "reminder_opt_outs",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<ReminderKind>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
 export const respondents = pgTable(
   "respondents",
   {
@@ -922,6 +959,8 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html"),
+    /** Headers of its own: a reminder's one-click unsubscribe (List-Unsubscribe). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     template: text("template"),
     status: mailStatus("status").notNull().default("pending"),
     attempts: smallint("attempts").notNull().default(0),

@@ -33,6 +33,12 @@ const SUPPORT_SEGMENT = "support";
  */
 const NOTARY_SEGMENT = "notary";
 
+/**
+ * The links of the NoL reminder e-mails (/reminders/unsubscribe): their token names the
+ * member, who stops a kind of reminder signed in or not, or whose mail program does it.
+ */
+const REMINDER_LINKS_SEGMENT = "reminders";
+
 /** Paths that never need a user and are not pages of the guard (API, health, assets). */
 const OUTSIDE_GUARD = new Set(["api", "healthz", "build", "redirect-login-success", "redirect-logout-success"]);
 
@@ -47,7 +53,8 @@ export function isPublicPath(pathname: string): boolean {
     OUTSIDE_GUARD.has(segment) ||
     FRAME_SEGMENTS.has(segment) ||
     segment === SUPPORT_SEGMENT ||
-    segment === NOTARY_SEGMENT
+    segment === NOTARY_SEGMENT ||
+    segment === REMINDER_LINKS_SEGMENT
   );
 }
 

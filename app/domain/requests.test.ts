@@ -155,6 +155,17 @@ describe("request rules", () => {
     ["a signed state-header call without Origin", { path: "/api/creator/auth", signed: true }, false],
     ["a Cognito webhook without browser headers", { path: "/api/forms/cognito/s3cr3t/submit" }, false],
     ["a Stripe webhook without browser headers", { path: "/api/webhooks/stripe" }, false],
+    ["a mail server's one-click unsubscribe without browser headers", { path: "/reminders/unsubscribe" }, false],
+    [
+      "a one-click unsubscribe with its mail provider's Origin",
+      { path: "/reminders/unsubscribe", origin: "https://mail.example" },
+      false,
+    ],
+    [
+      "an unsubscribe look-alike path from another site",
+      { path: "/reminders/unsubscribe/x", origin: "https://evil.example" },
+      true,
+    ],
     ["a webhook path reached through dot segments", { path: "/api/forms/cognito/%2e%2e/%2e%2e/%2e%2e/logout" }, true],
     ["a GET without any", { method: "GET" }, false],
     ["a HEAD without any", { method: "HEAD" }, false],

@@ -104,17 +104,24 @@ export type WriteRequest = {
 const WEBHOOK_PREFIXES = ["/api/forms/cognito/", "/api/webhooks/"];
 
 /**
+ * Links whose own secret token is the whole authority: a reminder's one-click unsubscribe,
+ * which a mail provider's server posts (RFC 8058) with no browser headers, or with its own.
+ */
+const TOKEN_LINK_PATHS = ["/reminders/unsubscribe"];
+
+/**
  * A state-changing request must show it comes from a page of this site: its Origin, or
  * failing that its Referer, names this host. A request with neither is refused too, since
  * a browser that strips both cannot be told apart from a forged form. Exempt are the API
  * calls signed with the state headers (a page of another site cannot send that header
  * without a CORS preflight, and the signature proves the device) and the provider
- * webhooks, which no browser sends.
+ * webhooks, which no browser sends, and the links of TOKEN_LINK_PATHS.
  */
 export function crossSiteWrite(request: WriteRequest): boolean {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return false;
-  if (request.origin !== undefined) return !sameHost(request.origin, request.host);
   const path = normalisedPath(request.path) ?? "";
+  if (TOKEN_LINK_PATHS.includes(path)) return false;
+  if (request.origin !== undefined) return !sameHost(request.origin, request.host);
   if (request.signed || WEBHOOK_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
   return request.referer === undefined || !sameHost(request.referer, request.host);
 }

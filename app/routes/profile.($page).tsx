@@ -8,6 +8,7 @@ import {
   nameFormSchema,
   passwordFormSchema,
   PROFILE_PAGES,
+  reminderChoicesSchema,
   sessionFormSchema,
   type ProfilePage,
 } from "~/lib/schemas.server";
@@ -22,6 +23,7 @@ import {
   requestEmailChange,
   sessionList,
 } from "~/services/profile.server";
+import { reminderChoices, saveReminderChoices } from "~/services/nol/reminders.server";
 import { ownCorrections } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -51,7 +53,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  const none = { profile: null, sessions: null, causes: null, corrections: null };
+  const none = { profile: null, sessions: null, causes: null, corrections: null, reminders: null };
   switch (page) {
     case "security":
       return json({ ...none, view: page, sessions: await sessionList(services, viewer) }, { headers: NO_STORE });
@@ -61,6 +63,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         view: page,
         causes: await noticesOverview(services, viewer),
         corrections: await ownCorrections(services, viewer),
+        reminders: await reminderChoices(services.db, viewer.member.id),
       });
     case "account":
       return json({ ...none, view: page, profile: profileOf(viewer) });
@@ -86,6 +89,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return done(
       parsed.data.intent === "end-session" ? "That session is logged out." : "Your other sessions are logged out.",
     );
+  }
+  if (intent === "reminders") {
+    const parsed = reminderChoicesSchema.safeParse({ intent, kinds: form.getAll("kinds") });
+    if (!parsed.success)
+      return json({ intent, result: null, error: "Choose among the reminders listed" }, { status: 400 });
+    await saveReminderChoices(services.db, viewer.member.id, parsed.data.kinds);
+    return done("Your reminders are saved.");
   }
   const schema =
     intent === "name"
@@ -126,7 +136,15 @@ export default function Profile() {
   const reply = useActionData<typeof action>();
   const lastResult = lastResultOf(reply);
   if (data.sessions) return <SecurityPage sessions={data.sessions} />;
-  if (data.causes) return <NoticesPage causes={data.causes} corrections={data.corrections ?? []} />;
+  if (data.causes)
+    return (
+      <NoticesPage
+        causes={data.causes}
+        corrections={data.corrections ?? []}
+        reminders={data.reminders!}
+        remindersError={reply && "error" in reply && reply.intent === "reminders" ? (reply.error ?? null) : null}
+      />
+    );
   const formReply: FormReplyOf =
     reply && "intent" in reply && lastResult ? { intent: String(reply.intent), result: lastResult } : null;
   return <AccountPage profile={data.profile!} reply={formReply} />;

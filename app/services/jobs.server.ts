@@ -7,6 +7,7 @@ import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
 import { membersMailJob } from "./member-listing.server";
 import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
+import { nolRemindersJob } from "./nol/reminders.server";
 import {
   installQueues,
   JOB_SCHEMA,
@@ -38,6 +39,7 @@ export const jobs = {
   "notary-sandbox-events": notarySandboxEventsJob,
   "notary-poll": notaryPollJob,
   "members-mail": membersMailJob,
+  "nol-reminders": nolRemindersJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;
@@ -124,7 +126,8 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
         await boss.unschedule(name);
         continue;
       }
-      if (job.schedule) await boss.schedule(name, job.schedule);
+      const schedule = typeof job.schedule === "function" ? job.schedule(services) : job.schedule;
+      if (schedule) await boss.schedule(name, schedule);
       else await boss.unschedule(name);
       const workOptions = { includeMetadata: true as const, pollingIntervalSeconds, batchSize: job.batchSize ?? 1 };
       await boss.work<unknown>(name, workOptions, (batch) => runBatch(name, job, batch));

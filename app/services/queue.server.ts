@@ -18,8 +18,8 @@ export type JobDefinition<Data> = {
   /** Checked when the job runs: a queued job can outlive the deploy that queued it. */
   data: z.ZodType<Data, z.ZodTypeDef, unknown>;
   run(services: AppServices, data: Data, job: { id: string; retryCount: number }): Promise<void>;
-  /** A cron line (UTC) for work that repeats; one job per tick across all servers. */
-  schedule?: string;
+  /** A cron line (UTC) for work that repeats, or the configuration's; one job per tick across all servers. */
+  schedule?: string | ((services: AppServices) => string);
   /** False where this server's configuration has no use for the job: it is then neither scheduled nor run. */
   enabled?(services: AppServices): boolean;
   /**

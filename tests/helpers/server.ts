@@ -80,7 +80,7 @@ function templateDataDir(): string {
 }
 
 /** A new data directory for a server: a copy of the template unless its settings seed otherwise. */
-function newDataDir(env: Record<string, string>): string {
+export function newDataDir(env: Record<string, string>): string {
   const dir = tempDataDir();
   if (!SEED_SETTINGS.some((name) => name in env)) cpSync(templateDataDir(), dir, { recursive: true });
   return dir;

@@ -131,6 +131,31 @@ describe.each(drivers)("mail through SMTP on %s", (driver) => {
     expect(sent).toMatchObject({ status: "sent", attempts: 2, lastError: null });
   });
 
+  it("sends a message's own headers (a reminder's one-click unsubscribe), on a retry as well", async () => {
+    const headers = {
+      "List-Unsubscribe": "<https://members.example.org/reminders/unsubscribe?kind=no-proof>",
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    };
+    const message = { to: "headers@example.org", subject: "Reminder", text: "Hello", template: "test", headers };
+    await services.providers.mail.send(message);
+    await services.providers.mail.settled();
+    mailServer.settings.refuse = true;
+    await services.providers.mail.send({ ...message, to: "headers-later@example.org" });
+    await services.providers.mail.settled();
+    mailServer.settings.refuse = false;
+    const [refused] = await rowsTo("headers-later@example.org");
+    await services.providers.mail.retryPending(mailRetryDueAt(refused!.createdAt, 1));
+    expect(mailServer.received.map((m) => m.to)).toEqual([["headers@example.org"], ["headers-later@example.org"]]);
+    for (const { raw } of mailServer.received) {
+      // Long header lines are folded onto the next line, which starts with a space.
+      const unfolded = raw.replace(/\r?\n[ \t]+/g, " ");
+      expect(unfolded).toMatch(
+        /^List-Unsubscribe: <https:\/\/members\.example\.org\/reminders\/unsubscribe\?kind=no-proof>$/m,
+      );
+      expect(unfolded).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    }
+  });
+
   it("gives up after the last try and leaves the row failed with the server's reply", async () => {
     mailServer.settings.refuse = true;
     await services.providers.mail.send({ to: "nobody@example.org", subject: "Never", text: "Hello", template: "test" });

@@ -5,7 +5,9 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
 import { ProfileFacts } from "~/components/members/member-facts";
+import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { REMINDER_KINDS, REMINDER_LABELS, type ReminderKind } from "~/domain/nol/reminders";
 import type { ProfilePage } from "~/domain/profile";
 import { formatDateTime } from "~/lib/format";
 import type { profileOf } from "~/services/members.server";
@@ -229,9 +231,14 @@ function VersionDocuments({ version, documents }: { version: string; documents: 
 export function NoticesPage({
   causes,
   corrections,
+  reminders,
+  remindersError,
 }: {
   causes: SerializeFrom<Awaited<ReturnType<typeof noticesOverview>>>;
   corrections: SerializeFrom<Awaited<ReturnType<typeof ownCorrections>>>;
+  /** Which kinds of NoL reminder the member gets by e-mail. */
+  reminders: Record<ReminderKind, boolean>;
+  remindersError: string | null;
 }) {
   return (
     <ProfileCard page="notices" title="Your notices and documents">
@@ -280,6 +287,30 @@ export function NoticesPage({
           </ul>
         </>
       ) : null}
+      <ReminderChoices reminders={reminders} error={remindersError} />
     </ProfileCard>
+  );
+}
+
+/** The kinds of NoL reminder e-mail, each on or off; every reminder's own link turns its kind off too. */
+function ReminderChoices({ reminders, error }: { reminders: Record<ReminderKind, boolean>; error: string | null }) {
+  return (
+    <Form method="post" className="form" aria-labelledby="reminders-title">
+      <h2 id="reminders-title">Reminders by e-mail</h2>
+      <p>We e-mail you about the days of your notices: turn off what you do not want.</p>
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <fieldset>
+        <legend>E-mail me</legend>
+        {REMINDER_KINDS.map((kind) => (
+          <div className="checkbox" key={kind}>
+            <input id={`reminder-${kind}`} type="checkbox" name="kinds" value={kind} defaultChecked={reminders[kind]} />
+            <label htmlFor={`reminder-${kind}`}>{REMINDER_LABELS[kind]}</label>
+          </div>
+        ))}
+      </fieldset>
+      <SubmitButton name="intent" value="reminders" pendingText="Saving…">
+        Save the reminders
+      </SubmitButton>
+    </Form>
   );
 }

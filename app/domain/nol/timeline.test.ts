@@ -1,33 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Step } from "./steps";
-import { addDays, timelineOf, windowKindOf, type RoundRecord } from "./timeline";
+import { delivered, mailed, prepared, step, threeRounds } from "../../../tests/helpers/round-records";
+import { addDays, timelineOf, windowKindOf } from "./timeline";
 import { normaliseTracking, trackingNumberSchema, TRACKING_MESSAGE, windowDaysSchema } from "./timeline-inputs";
 
 const windows = { notice: 21, fault: 14, default: 10, "true-bill": 30 };
-
-const prepared = (round: number): RoundRecord => ({
-  round,
-  mailedOn: null,
-  delivered: false,
-  deliveredOn: null,
-  tracking: [],
-});
-const mailed = (round: number, on: string, tracking = ["9400100000000000000000"]): RoundRecord => ({
-  ...prepared(round),
-  mailedOn: on,
-  tracking,
-});
-const delivered = (round: number, mailedOn: string, deliveredOn: string | null): RoundRecord => ({
-  ...mailed(round, mailedOn),
-  delivered: true,
-  deliveredOn,
-});
-const step = (kind: Step["kind"], round: number | null) => ({ kind, round });
-const threeRounds = [
-  delivered(1, "2026-01-06", "2026-01-10"),
-  delivered(2, "2026-02-02", "2026-02-05"),
-  delivered(3, "2026-02-21", "2026-02-24"),
-];
 
 describe("the timeline of a version, for each step of spec §4", () => {
   it.each([

@@ -11,6 +11,7 @@ export function outboxMailer(db: Database): MailProvider {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        headers: message.headers,
         template: message.template,
         status: "sent",
         sentAt: new Date(),

@@ -50,6 +50,7 @@ async function deliver(deps: SmtpMailDeps, row: OutboxRow): Promise<boolean> {
       subject: row.subject,
       text: row.text,
       html: row.html ?? undefined,
+      headers: row.headers ?? undefined,
     });
     await deps.db
       .update(mailOutbox)
@@ -94,6 +95,7 @@ export function smtpMailer(deps: SmtpMailDeps): MailProvider & { settled(): Prom
           subject: message.subject,
           text: message.text,
           html: message.html,
+          headers: message.headers,
           template: message.template,
           status: "pending",
           attempts: 1,

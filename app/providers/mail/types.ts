@@ -4,6 +4,8 @@ export type MailMessage = {
   subject: string;
   text: string;
   html?: string;
+  /** Headers of its own, such as a one-click unsubscribe (List-Unsubscribe, RFC 8058). */
+  headers?: Record<string, string>;
   template: string;
 };
 

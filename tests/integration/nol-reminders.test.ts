@@ -1,0 +1,294 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { and, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { AppServices } from "~/context";
+import { openDatabase, type DatabaseHandle } from "~/db/client.server";
+import { mailOutbox, nolReminders, reminderOptOuts, users } from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
+import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/reminders.unsubscribe";
+import { startJobs, type JobRunner } from "~/services/jobs.server";
+import type { JobDefinition } from "~/services/queue.server";
+import {
+  reminderChoices,
+  saveReminderChoices,
+  sendDueReminders,
+  unsubscribeLink,
+} from "~/services/nol/reminders.server";
+import { submitStep } from "~/services/nol/save-step.server";
+import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createSession } from "../helpers/users";
+
+const form = (values: Record<string, string | string[]>) => {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(values)) for (const one of [v].flat()) data.append(k, one);
+  return data;
+};
+
+/** Noon UTC of a day: the sweep's "now", moved by the test. */
+const at = (day: string) => new Date(`${day}T12:00:00Z`);
+
+describe.each(drivers)("the NoL reminders on %s", (driver) => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  let services: AppServices;
+  let viewer: Viewer;
+  let creatorCookie: string;
+
+  /** Round 1 of a new version of Traffic Stop (21 days to answer a notice): made, mailed and, when given, delivered. */
+  const roundOne = async (version: string, mailedOn: string, deliveredOn?: string) => {
+    const submit = (kind: "notice" | "mailing" | "proof", values: Record<string, string>) =>
+      submitStep(services, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
+    await submit("notice", {
+      claimantName: "Cara Creator",
+      dailyAmount: "250",
+      r1Name: "Officer Example",
+      r1Type: "Official",
+    });
+    await submit("mailing", { mailingDate: mailedOn, trackingNumber: "RR123456789US" });
+    if (deliveredOn) await submit("proof", { delivered: "on", deliveredOn });
+  };
+
+  const remindersOf = (version: string) =>
+    database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(like(mailOutbox.template, "nol-reminder-%"), like(mailOutbox.text, `%"${version}"%`)));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database);
+    services = context.app!;
+    const [creator] = await database.db.select().from(users).where(eq(users.username, "creator"));
+    const session = await createSession(database.db, creator!.id);
+    viewer = (await loadViewer(database.db, session.id))!;
+    creatorCookie = await siteCookies(services.config).session.serialize(session.id);
+    await roundOne("Delivered", "2026-03-01", "2026-03-05");
+    await roundOne("Unproven", "2026-03-01");
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  it("e-mails each reminder once when its day comes: no proof of delivery after 10 days, then the next round", async () => {
+    expect(await sendDueReminders(services, at("2026-03-10"))).toEqual({ sent: 0 });
+    expect(await sendDueReminders(services, at("2026-03-20"))).toEqual({ sent: 1 });
+    const [noProof] = await remindersOf("Unproven");
+    expect(noProof).toMatchObject({
+      to: viewer.member.email,
+      template: "nol-reminder-no-proof",
+      subject: "No proof of delivery yet for your Round 1 Notice of Liability",
+      headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
+    expect(noProof!.text).toContain("was mailed on Mar 1, 2026");
+    expect(noProof!.text).toContain(`${services.config.baseUrl}/nol/creator/traffic-stop/proof?version=Unproven`);
+    const link = unsubscribeLink(services.config, viewer.member.id, "no-proof");
+    expect(noProof!.text).toContain(link);
+    expect(noProof!.headers?.["List-Unsubscribe"]).toBe(`<${link}>`);
+
+    // Delivered Mar 5 with 21 days to answer: the window's last day is Mar 26.
+    expect(await sendDueReminders(services, at("2026-03-26"))).toEqual({ sent: 0 });
+    expect(await sendDueReminders(services, at("2026-03-27"))).toEqual({ sent: 1 });
+    expect(await sendDueReminders(services, at("2026-03-28"))).toEqual({ sent: 0 });
+    const delivered = await remindersOf("Delivered");
+    expect(delivered.map((mail) => mail.subject)).toEqual(["Your Round 2 Notice of Fault can go out now"]);
+    expect(delivered[0]!.text).toContain("/nol/creator/traffic-stop/notice?version=Delivered");
+    expect(await remindersOf("Unproven")).toHaveLength(1);
+  });
+
+  it("sends nothing of a kind the member turned off, and sends it once they turn it on again", async () => {
+    await roundOne("Quiet", "2026-05-01");
+    await saveReminderChoices(database.db, viewer.member.id, ["next-round", "true-bill"]);
+    expect(await reminderChoices(database.db, viewer.member.id)).toEqual({
+      "next-round": true,
+      "no-proof": false,
+      "true-bill": true,
+    });
+    expect(await sendDueReminders(services, at("2026-05-11"))).toEqual({ sent: 0 });
+    expect(await remindersOf("Quiet")).toHaveLength(0);
+    await saveReminderChoices(database.db, viewer.member.id, ["next-round", "no-proof", "true-bill"]);
+    expect(await sendDueReminders(services, at("2026-05-11"))).toEqual({ sent: 1 });
+    expect((await remindersOf("Quiet")).map((mail) => mail.template)).toEqual(["nol-reminder-no-proof"]);
+  });
+
+  it("takes back a reminder whose e-mail could not be written, and sends it on the next sweep", async () => {
+    await roundOne("Retried", "2026-06-01");
+    const failing: AppServices = {
+      ...services,
+      providers: {
+        ...services.providers,
+        mail: { ...services.providers.mail, send: () => Promise.reject(new Error("the outbox is gone")) },
+      },
+    };
+    await expect(sendDueReminders(failing, at("2026-06-11"))).rejects.toThrow("the outbox is gone");
+    const claimed = await database.db.select().from(nolReminders).where(eq(nolReminders.descriptiveVersion, "Retried"));
+    expect(claimed).toHaveLength(0);
+    expect(await sendDueReminders(services, at("2026-06-11"))).toEqual({ sent: 1 });
+    expect(await remindersOf("Retried")).toHaveLength(1);
+  });
+
+  describe("the one-click unsubscribe link", () => {
+    const linkRequest = (link: string, method = "GET") =>
+      new Request(link.replace(services.config.baseUrl, "http://localhost"), {
+        method,
+        // What a mail program posts (RFC 8058): no cookie, no browser headers.
+        ...(method === "POST" ? { body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) } : {}),
+      });
+
+    it("shows the kind it stops, stops it when posted without a session, and refuses a forged token", async () => {
+      await saveReminderChoices(database.db, viewer.member.id, ["next-round", "no-proof", "true-bill"]);
+      const link = unsubscribeLink(services.config, viewer.member.id, "next-round");
+      const page = (await unsubscribeLoader({ request: linkRequest(link), params: {}, context })) as Response;
+      expect(page.status).toBe(200);
+      expect(await page.json()).toMatchObject({ label: "When the next round can go out", error: null });
+
+      const forged = link.replace(/token=[^&]+/, `token=${"A".repeat(43)}`);
+      const refused = (await unsubscribeAction({
+        request: linkRequest(forged, "POST"),
+        params: {},
+        context,
+      })) as Response;
+      expect(refused.status).toBe(400);
+      expect(
+        (await unsubscribeLoader({ request: linkRequest(forged), params: {}, context })) as Response,
+      ).toMatchObject({
+        status: 400,
+      });
+      const otherKind = link.replace("kind=next-round", "kind=true-bill");
+      expect(
+        ((await unsubscribeAction({ request: linkRequest(otherKind, "POST"), params: {}, context })) as Response)
+          .status,
+      ).toBe(400);
+      expect((await reminderChoices(database.db, viewer.member.id))["next-round"]).toBe(true);
+
+      const done = (await unsubscribeAction({ request: linkRequest(link, "POST"), params: {}, context })) as Response;
+      expect(done.status).toBe(200);
+      expect(await done.json()).toEqual({ done: true, error: null });
+      expect(await reminderChoices(database.db, viewer.member.id)).toEqual({
+        "next-round": false,
+        "no-proof": true,
+        "true-bill": true,
+      });
+      // Posted again (a mail program's retry): still done, still one row.
+      await unsubscribeAction({ request: linkRequest(link, "POST"), params: {}, context });
+      const rows = await database.db.select().from(reminderOptOuts).where(eq(reminderOptOuts.userId, viewer.member.id));
+      expect(rows.map((row) => row.kind)).toEqual(["next-round"]);
+    });
+
+    it("refuses a link with a part missing or malformed with a 400", async () => {
+      for (const query of [
+        "",
+        "?member=x&kind=next-round&token=y",
+        `?member=${viewer.member.id}&kind=spam&token=${"a".repeat(43)}`,
+      ]) {
+        const request = new Request(`http://localhost/reminders/unsubscribe${query}`, { method: "POST" });
+        expect(((await unsubscribeAction({ request, params: {}, context })) as Response).status).toBe(400);
+      }
+    });
+  });
+
+  describe("the profile's reminder choices", () => {
+    const post = (values: Record<string, string | string[]>) =>
+      profileAction({
+        request: new Request("http://localhost/profile/notices", {
+          method: "POST",
+          headers: { cookie: creatorCookie },
+          body: form(values),
+        }),
+        params: { page: "notices" },
+        context,
+      }) as Promise<Response>;
+
+    it("shows which kinds are on and saves the ones ticked", async () => {
+      await saveReminderChoices(database.db, viewer.member.id, ["next-round", "no-proof", "true-bill"]);
+      const saved = await post({ intent: "reminders", kinds: ["true-bill"] });
+      expect(saved.status).toBe(302);
+      const page = (await profileLoader({
+        request: new Request("http://localhost/profile/notices", { headers: { cookie: creatorCookie } }),
+        params: { page: "notices" },
+        context,
+      })) as Response;
+      expect((await page.json()).reminders).toEqual({ "next-round": false, "no-proof": false, "true-bill": true });
+    });
+
+    it("refuses a kind that is not a reminder's and changes nothing", async () => {
+      const refused = await post({ intent: "reminders", kinds: ["true-bill", "weekly"] });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "Choose among the reminders listed" });
+      expect(await reminderChoices(database.db, viewer.member.id)).toEqual({
+        "next-round": false,
+        "no-proof": false,
+        "true-bill": true,
+      });
+    });
+  });
+
+  describe("with two job runners on one database", () => {
+    let secondHandle: DatabaseHandle;
+    const runners: JobRunner<{ sweep: JobDefinition<{ day: string }> }>[] = [];
+    /** The sweep as the runner runs it, at the day the test moves time to. */
+    const sweep = {
+      name: "sweep",
+      data: z.object({ day: z.string() }),
+      batchSize: 4,
+      async run(sweepServices, data) {
+        await sendDueReminders(sweepServices, at(data.day));
+      },
+    } satisfies JobDefinition<{ day: string }>;
+
+    beforeAll(async () => {
+      secondHandle =
+        driver === "postgres" ? await openDatabase({ driver: "postgres", url: database.url!, poolMax: 4 }) : database;
+      const over = (handle: DatabaseHandle) =>
+        testContext(handle, { SHUTDOWN_TIMEOUT_MS: "5000", SESSION_SECRET: services.config.sessionSecret }).app!;
+      runners.push(
+        ...(await Promise.all([
+          startJobs(over(database), { pollingIntervalSeconds: 0.5, jobs: { sweep } }),
+          startJobs(over(secondHandle), { pollingIntervalSeconds: 0.5, jobs: { sweep } }),
+        ])),
+      );
+    });
+    afterAll(async () => {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      if (secondHandle !== database) await secondHandle?.close();
+    });
+
+    it("send each reminder once, however many sweeps run at once", async () => {
+      await saveReminderChoices(database.db, viewer.member.id, ["next-round", "no-proof", "true-bill"]);
+      await roundOne("Shared 1", "2026-07-01", "2026-07-03");
+      await roundOne("Shared 2", "2026-07-01", "2026-07-04");
+      await roundOne("Shared 3", "2026-07-02");
+      // Jul 26: both windows have closed (Jul 24, Jul 25) and Shared 3 has waited 24 days for its proof.
+      await Promise.all(Array.from({ length: 12 }, (_, n) => runners[n % 2]!.enqueue("sweep", { day: "2026-07-26" })));
+      const shared = async () =>
+        (await database.db.select().from(mailOutbox).where(like(mailOutbox.text, '%"Shared %'))).map((m) => m.subject);
+      await expect.poll(async () => (await shared()).length, { timeout: 20_000, interval: 200 }).toBe(3);
+      // The sweeps have all ended: still one e-mail per reminder.
+      await expect
+        .poll(
+          async () =>
+            (
+              await database.executeSql(
+                "select count(*)::int as n from pgboss.job where name = 'sweep' and state = 'completed'",
+              )
+            ).rows[0]?.n,
+          { timeout: 20_000, interval: 200 },
+        )
+        .toBe(12);
+      expect((await shared()).sort()).toEqual([
+        "No proof of delivery yet for your Round 1 Notice of Liability",
+        "Your Round 2 Notice of Fault can go out now",
+        "Your Round 2 Notice of Fault can go out now",
+      ]);
+      const rows = await database.db
+        .select()
+        .from(nolReminders)
+        .where(like(nolReminders.descriptiveVersion, "Shared %"));
+      expect(rows).toHaveLength(3);
+    });
+  });
+});
