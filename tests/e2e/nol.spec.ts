@@ -42,7 +42,8 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   const mail = async (label: string) => {
     await continueWith(label);
     await page.getByLabel("Mailing date").fill("2026-03-02");
-    await page.getByLabel("Tracking number").fill("RR123456789US");
+    // One envelope for each respondent named so far, each with its tracking number.
+    for (const field of await page.getByLabel(/^Tracking number for /).all()) await field.fill("RR123456789US");
     await page.getByRole("button", { name: `Save ${label}` }).click();
   };
   const deliver = async (label: string) => {

@@ -27,7 +27,7 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
 
   await page.goto(step("mailing"));
   await page.getByLabel("Mailing date").fill(day().iso);
-  await page.getByLabel("Tracking number").fill("9400 1000 0000 0000 0000 00");
+  await page.getByLabel("Tracking number for Officer Example").fill("9400 1000 0000 0000 0000 00");
   await saveStep(page, version, "Round 1 Mailing", "Round 1 Proof of Delivery");
 
   await page.goto(step("proof"));

@@ -76,7 +76,7 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
   const step = (version: string, kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
     submitStep(context.app!, creator, creator.member, { causeCode: "TS", version, kind, form: form(values) });
   const notice1 = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" };
-  const mailing = { mailingDate: "2026-03-01", trackingNumber: "RR123456789US" };
+  const mailing = { mailingDate: "2026-03-01", track1: "RR123456789US", track9: "RR987654321US" };
 
   /** The creator's claims, notices and notice_cfs of a version, as rows. */
   const recordsOf = async (version: string) => {
@@ -358,11 +358,16 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
             [`r${from + i}Type`, "Agency"],
           ]).flat(),
         );
+      // One envelope for each respondent, each with a tracking number of its own.
+      const envelopes = (to: number) => ({
+        mailingDate: "2026-03-01",
+        ...Object.fromEntries(Array.from({ length: to }, (_, i) => [`track${i + 1}`, `RR${String(123456700 + i)}US`])),
+      });
       await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250", ...names(1, 8) });
-      await step(version, "mailing", mailing);
+      await step(version, "mailing", envelopes(8));
       await step(version, "proof", { delivered: "on", deliveredOn: "2026-03-05" });
       await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250", ...names(9, 12) });
-      await step(version, "mailing", mailing);
+      await step(version, "mailing", envelopes(12));
       await step(version, "proof", { delivered: "on", deliveredOn: "2026-03-05" });
       await step(version, "notice", { claimantName: "Cara Creator", dailyAmount: "250", ...names(13, 16) });
       const round3 = (await recordsOf(version))[2]!;

@@ -397,37 +397,34 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
     it("walks a version from round 1 mailing to the second true bill", async () => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const step = async () => versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").step.label;
-      const submit = async (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) => {
-        const result = submitStep(context.app!, viewer, viewer.member, {
+      const attempt = (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
+        submitStep(context.app!, viewer, viewer.member, {
           causeCode: "TS",
           version: "Spring 2026",
           kind,
           form: form(values),
         });
-        await expect(result, `${kind} ${JSON.stringify(values)}`).resolves.toMatchObject({
+      const submit = async (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) => {
+        await expect(attempt(kind, values), `${kind} ${JSON.stringify(values)}`).resolves.toMatchObject({
           entryId: expect.any(String),
         });
       };
-      const mailing = { mailingDate: "2026-03-01", trackingNumber: "RR123456789US" };
+      const mailing = { mailingDate: "2026-03-01", track1: "RR123456789US", track9: "9400100000000000000000" };
       expect(await step()).toBe("Round 1 Mailing");
-      const impossible = submitStep(context.app!, viewer, viewer.member, {
-        causeCode: "TS",
-        version: "Spring 2026",
-        kind: "mailing",
-        form: form({ ...mailing, mailingDate: "2026-02-30" }),
-      });
+      const impossible = attempt("mailing", { ...mailing, mailingDate: "2026-02-30" });
       await expect(impossible).rejects.toMatchObject({
         status: 400,
         fieldErrors: { mailingDate: ["Enter a real date"] },
       });
-      await submit("mailing", { ...mailing, trackingNumber: "rr 123-456-789 us" });
-      expect(await step()).toBe("Round 1 Proof of Delivery");
-      const early = submitStep(context.app!, viewer, viewer.member, {
-        causeCode: "TS",
-        version: "Spring 2026",
-        kind: "proof",
-        form: form({ delivered: "on", deliveredOn: "2026-02-28" }),
+      // Round 1 names one respondent: one envelope, one tracking number, asked for by its slot.
+      const unnumbered = attempt("mailing", { mailingDate: "2026-03-01", trackingNumber: "RR123456789US" });
+      await expect(unnumbered).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { track1: ["Enter the tracking number"] },
       });
+      await submit("mailing", { ...mailing, track1: "rr 123-456-789 us" });
+      expect(await step()).toBe("Round 1 Proof of Delivery");
+      const early = attempt("proof", { delivered: "on", deliveredOn: "2026-02-28" });
       await expect(early).rejects.toMatchObject({
         status: 400,
         fieldErrors: { deliveredOn: ["The delivery date cannot be before the mailing date (2026-03-01)"] },
@@ -438,12 +435,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(round1?.nolDeliveryDate).toEqual(["2026-03-05"]);
       expect(round1?.mail).toMatchObject({ MailingDate: "2026-03-01", Track1: "RR123456789US" });
 
-      const wrong = submitStep(context.app!, viewer, viewer.member, {
-        causeCode: "TS",
-        version: "Spring 2026",
-        kind: "proof",
-        form: form({ delivered: "on", deliveredOn: "2026-03-05" }),
-      });
+      const wrong = attempt("proof", { delivered: "on", deliveredOn: "2026-03-05" });
       await expect(wrong).rejects.toMatchObject({ status: 409 });
 
       await submit("notice", {
@@ -452,7 +444,22 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
         r9Name: "Second Officer",
         r9Type: "Joinder",
       });
+      // Round 2 goes to both respondents: each envelope's number is asked for and kept.
+      const oneShort = attempt("mailing", { mailingDate: "2026-03-01", track1: "RR123456789US" });
+      await expect(oneShort).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: { track9: ["Enter the tracking number"] },
+      });
       await submit("mailing", mailing);
+      const round2 = versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026");
+      expect(round2.creator?.mail).toMatchObject({
+        Track2: "RR123456789US",
+        Tracking2: { "1": "RR123456789US", "9": "9400100000000000000000" },
+      });
+      expect(versionTimeline(context.app!.config, {}, round2, new Date()).rows[1]?.tracking).toEqual([
+        "RR123456789US",
+        "9400100000000000000000",
+      ]);
       await submit("proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Round 3 Default");
       // Round 3 keeps the respondents named before without retyping them.
@@ -478,6 +485,11 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       expect(await step()).toBe("First True Bill Mailing");
       await submit("true-bill-mailing", mailing);
       expect(await step()).toBe("First True Bill Proof of Delivery");
+      const billed = versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").bills[0];
+      expect(billed).toMatchObject({
+        billTracking: "RR123456789US",
+        data: { tracking: { "1": "RR123456789US", "9": "9400100000000000000000" } },
+      });
       await submit("true-bill-proof", { delivered: "on", deliveredOn: "2026-03-05" });
       expect(await step()).toBe("Second True Bill");
       expect(await lines()).toEqual(["1 Official billed", "9 Joinder billed"]);
@@ -515,7 +527,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const today = new Date().toISOString().slice(0, 10);
       const notice = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" };
       await submit("notice", notice);
-      await submit("mailing", { mailingDate: today, trackingNumber: "9400 1000 0000 0000 0000 00" });
+      await submit("mailing", { mailingDate: today, track1: "9400 1000 0000 0000 0000 00" });
       await submit("proof", { delivered: "on", deliveredOn: today });
       // Delivered today: the notice's 21 days run until three weeks from now.
       const state = versionState(await entriesOf(database.db, ids.creator!, "TS"), version);

@@ -48,7 +48,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
       r1Name: "Officer Example",
       r1Type: "Official",
     });
-    await submit("mailing", { mailingDate: mailedOn, trackingNumber: "RR123456789US" });
+    await submit("mailing", { mailingDate: mailedOn, track1: "RR123456789US" });
     if (deliveredOn) await submit("proof", { delivered: "on", deliveredOn });
   };
 

@@ -110,7 +110,7 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
   /** Takes the version's next steps, each with its form's values. */
   async function advance(version: string, steps: ("mailing" | "proof" | "notice")[]) {
     const values = {
-      mailing: { mailingDate: "2026-03-02", trackingNumber: "RR123456789US" },
+      mailing: { mailingDate: "2026-03-02", track1: "RR123456789US", track9: "RR987654321US" },
       proof: { delivered: "on", deliveredOn: "2026-03-05" },
       notice: { ...notice1, r9Name: "Clerk Extra", r9Type: "Official" },
     };

@@ -1,9 +1,11 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { CheckboxField, Field, SelectField } from "~/components/forms/fields";
-import { RESPONDENT_TYPES, type BillLine } from "~/domain/nol/billing";
+import { RESPONDENT_TYPES, trackingField, type BillLine } from "~/domain/nol/billing";
 import type { StepData } from "./step-page";
 
 type Fields = Record<string, FieldMetadata<unknown>>;
+
+const TRACKING_HINT = "USPS: 20 to 22 digits, or 2 letters, 9 digits and US. Spaces and dashes are fine.";
 
 /** The fields of a step's form, by the step's kind (the schema is `stepSchema` in domain/nol/step-form). */
 export function StepFields({ data, fields }: { data: StepData; fields: Fields }) {
@@ -33,12 +35,22 @@ export function StepFields({ data, fields }: { data: StepData; fields: Fields })
       return (
         <>
           <Field meta={fields.mailingDate!} label="Mailing date" type="date" />
-          <Field
-            meta={fields.trackingNumber!}
-            label="Tracking number"
-            hint="USPS: 20 to 22 digits, or 2 letters, 9 digits and US. Spaces and dashes are fine."
-            autoComplete="off"
-          />
+          {data.checks.recipients?.length ? (
+            <fieldset>
+              <legend>Tracking numbers, one for each respondent's envelope</legend>
+              <p className="field-hint">{TRACKING_HINT}</p>
+              {data.checks.recipients.map((recipient) => (
+                <Field
+                  key={recipient.slot}
+                  meta={fields[trackingField(recipient.slot)]!}
+                  label={`Tracking number for ${recipient.name}`}
+                  autoComplete="off"
+                />
+              ))}
+            </fieldset>
+          ) : (
+            <Field meta={fields.trackingNumber!} label="Tracking number" hint={TRACKING_HINT} autoComplete="off" />
+          )}
         </>
       );
     case "proof":

@@ -17,6 +17,9 @@ export function respondentSlots(): { slot: number; round: 1 | 2 | 3 }[] {
   return slots;
 }
 
+/** The mailing form's field of the tracking number of a respondent's envelope, by the respondent's slot. */
+export const trackingField = (slot: number) => `track${slot}`;
+
 /** The slots a member may fill in a round: round 1 → 1–8, round 2 → 1–12, round 3 → 1–16. */
 export function slotsOpenIn(round: number): number {
   return RESPONDENT_SLOTS.filter((r) => r.round <= round).reduce((n, r) => n + r.slots, 0);

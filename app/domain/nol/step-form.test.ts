@@ -53,6 +53,27 @@ describe("the step forms (one schema for the browser and the save)", () => {
     });
   });
 
+  it("asks a tracking number for each respondent a mailing goes to, and keeps each without spaces", () => {
+    const recipients = [
+      { slot: 1, name: "Officer Example" },
+      { slot: 9, name: "Second Officer" },
+    ];
+    const missing = submit(mailing, { mailingDate: "2026-03-01", track1: "RR123456789US" }, { recipients });
+    expect(missing.status === "error" && missing.error).toEqual({ track9: ["Enter the tracking number"] });
+    const bad = submit(mailing, { mailingDate: "2026-03-01", track1: "RR1", track9: "RR123456789US" }, { recipients });
+    expect(bad.status === "error" && bad.error).toEqual({ track1: [TRACKING_MESSAGE] });
+    const both = submit(
+      { kind: "true-bill-mailing", round: 4 },
+      { mailingDate: "2026-03-01", track1: "rr 123-456-789 us", track9: "9400 1000 0000 0000 0000 00" },
+      { recipients },
+    );
+    expect(both.status === "success" && both.value).toEqual({
+      mailingDate: "2026-03-01",
+      track1: "RR123456789US",
+      track9: "9400100000000000000000",
+    });
+  });
+
   it("takes a delivery on the mailing day or after it, up to today", () => {
     const context = { today: "2026-03-10", mailedOn: "2026-03-02" };
     for (const deliveredOn of ["2026-03-02", "2026-03-10"])

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RESPONDENT_TYPES, slotsOpenIn } from "./billing";
+import { RESPONDENT_TYPES, slotsOpenIn, trackingField } from "./billing";
 import type { Step, StepKind } from "./steps";
 import { trackingNumberSchema } from "./timeline-inputs";
 
@@ -36,8 +36,20 @@ function respondentFields(round: number) {
   return fields;
 }
 
-/** What a step's checks know beyond its fields: today, and the day the round was mailed. */
-export type StepContext = { today?: string; mailedOn?: string | null };
+/** Who a mailing goes to: the round's respondents, by slot. */
+export type Recipient = { slot: number; name: string };
+
+/**
+ * What a step's checks know beyond its fields: today, the day the round was mailed, and who a
+ * mailing goes to (each respondent's envelope has a tracking number of its own).
+ */
+export type StepContext = { today?: string; mailedOn?: string | null; recipients?: Recipient[] };
+
+/** A mailing's tracking numbers: one for each recipient, or one for the round when none is known. */
+function trackingFields(recipients: Recipient[] | undefined) {
+  if (!recipients?.length) return { trackingNumber: trackingNumberSchema };
+  return Object.fromEntries(recipients.map((r) => [trackingField(r.slot), trackingNumberSchema]));
+}
 
 /** "Send it early anyway": a new round chosen before its window has closed (decision 034). */
 const sendEarly = z.literal("on").optional();
@@ -65,10 +77,7 @@ export function stepSchema(step: Pick<Step, "kind" | "round">, context: StepCont
         });
     case "mailing":
     case "true-bill-mailing":
-      return z.object({
-        mailingDate: isoDate,
-        trackingNumber: trackingNumberSchema,
-      });
+      return z.object({ mailingDate: isoDate, ...trackingFields(context.recipients) });
     case "proof":
     case "true-bill-proof":
       return z.object({

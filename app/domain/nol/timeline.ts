@@ -74,6 +74,21 @@ export type Timeline = {
   next: { round: number; name: string; availableOn: string | null; early: boolean } | null;
 };
 
+/**
+ * A round's tracking numbers as an entry keeps them: one per respondent's envelope, by slot
+ * (`{ "1": "RR…", "9": "94…" }`), or the round's one number where only that was given.
+ */
+export function trackingNumbers(bySlot: unknown, single: unknown): string[] {
+  if (bySlot && typeof bySlot === "object" && !Array.isArray(bySlot)) {
+    const numbers = Object.entries(bySlot)
+      .filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== "")
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, number]) => number);
+    if (numbers.length > 0) return numbers;
+  }
+  return typeof single === "string" && single ? [single] : [];
+}
+
 /** A calendar day plus some days. */
 export function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);

@@ -3,8 +3,9 @@ import type { Database } from "~/db/client.server";
 import { nolEntries, respondents } from "~/db/schema";
 import { notFound } from "~/domain/errors";
 import { seamlessLink } from "~/domain/nol/addresses";
-import { billLines, joinSlotGroups, type BillFlags, type BillLine } from "~/domain/nol/billing";
+import { billLines, joinSlotGroups, slotsOpenIn, type BillFlags, type BillLine } from "~/domain/nol/billing";
 import type { EntryFacts } from "~/domain/nol/entries";
+import type { Recipient } from "~/domain/nol/step-form";
 import { nextStep, type Step } from "~/domain/nol/steps";
 
 /** The member versions: reading a member's entries and what the rules make of them. */
@@ -162,6 +163,27 @@ export function versionState(rows: EntryRow[], version: string): VersionState {
     trueBill: latest ? facts(latest) : null,
   });
   return { version, creator, billingProfile, bills, step };
+}
+
+/** The slots the latest true bill bills (spec §5), as its save kept them. */
+export function billedSlotsOf(bill: EntryRow | undefined): number[] | null {
+  const slots = (bill?.data as { billedSlots?: unknown } | undefined)?.billedSlots;
+  return Array.isArray(slots) && slots.every((slot) => typeof slot === "number") ? slots : null;
+}
+
+/**
+ * Who a mailing step's envelopes go to, each with a tracking number of its own: the
+ * respondents named up to the round (a notice), or those the true bill bills. No one for the
+ * other steps.
+ */
+export async function mailingRecipients(db: Database, state: VersionState): Promise<Recipient[]> {
+  const { step, creator } = state;
+  if (!creator || (step.kind !== "mailing" && step.kind !== "true-bill-mailing")) return [];
+  const billed = step.kind === "true-bill-mailing" ? (billedSlotsOf(state.bills.at(-1)) ?? []) : null;
+  const named = await respondentsOf(db, [creator.id]);
+  return named
+    .filter((r) => (billed ? billed.includes(r.slot) : r.slot <= slotsOpenIn(step.round ?? 1)))
+    .map((r) => ({ slot: r.slot, name: r.name }));
 }
 
 /** The versions among the rows, in their order. */

@@ -17,7 +17,7 @@ import {
 import { FORM_ID, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
 import { formatDate } from "~/lib/format";
-import { stepSchema, type StepContext } from "~/domain/nol/step-form";
+import { stepSchema, type Recipient, type StepContext } from "~/domain/nol/step-form";
 import { dayOf, earlyRound, type ResponseWindows, type Timeline } from "~/domain/nol/timeline";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
@@ -27,6 +27,7 @@ import type { UserRow, Viewer } from "../session.server";
 import {
   billFlagsOf,
   entriesOf,
+  mailingRecipients,
   nextBillLines,
   respondentsOf,
   versionState,
@@ -75,7 +76,8 @@ export async function submitStep(
   const seen = versionState(rows, input.version);
   if (seen.step.kind !== input.kind) throw stepTaken(seen.step.label);
   const now = new Date();
-  const values = valuesFor(seen.step, input.form, stepContext(seen, now));
+  const recipients = await mailingRecipients(services.db, seen);
+  const values = valuesFor(seen.step, input.form, stepContext(seen, now, recipients));
   refuseEarly(versionTimeline(services.config, input.windows ?? {}, seen, now), seen.step, values);
   const pending = await recordPending(services, viewer, owner, {
     username: owner.username,
@@ -124,8 +126,8 @@ function refuseEarly(timeline: Timeline, step: Step, values: Values): void {
   throw invalid(earlyMessage(early), { sendEarly: [earlyMessage(early)] });
 }
 
-/** What a step's checks know of its version: today, and the day the round in hand was mailed. */
-export function stepContext(state: VersionState, now: Date): StepContext {
+/** What a step's checks know of its version: today, the day the round in hand was mailed, who a mailing goes to. */
+export function stepContext(state: VersionState, now: Date, recipients: Recipient[] = []): StepContext {
   const { step } = state;
   const mailedOn =
     step.kind === "proof"
@@ -133,7 +135,24 @@ export function stepContext(state: VersionState, now: Date): StepContext {
       : step.kind === "true-bill-proof"
         ? (state.bills.at(-1)?.billMailingDate ?? null)
         : null;
-  return { today: dayOf(now), mailedOn };
+  return { today: dayOf(now), mailedOn, recipients };
+}
+
+/**
+ * A mailing's tracking numbers: by slot when each respondent's envelope has its own (the
+ * first also stands for the round, as spec §3's Track1..n and bill_tracking keep one), or the
+ * round's one number.
+ */
+function mailedTracking(data: Values): { first: string; bySlot: Record<string, string> | null } {
+  const bySlot = Object.fromEntries(
+    Object.entries(data).flatMap(([name, value]) => {
+      const slot = /^track(\d+)$/.exec(name)?.[1];
+      return slot && typeof value === "string" ? [[slot, value]] : [];
+    }),
+  );
+  const slots = Object.keys(bySlot).sort((a, b) => Number(a) - Number(b));
+  if (slots.length === 0) return { first: data.trackingNumber as string, bySlot: null };
+  return { first: bySlot[slots[0]!]!, bySlot };
 }
 
 /** The writes of a step inside its transaction. */
@@ -208,15 +227,18 @@ async function saveStep(w: StepWriter, state: VersionState, data: Values): Promi
   switch (step.kind) {
     case "notice":
       return saveNotice(w, state, data);
-    case "mailing":
+    case "mailing": {
+      const tracking = mailedTracking(data);
       return w.update(state.creator!.id, {
         nolMailingDate: setAt(state.creator!.nolMailingDate, r, data.mailingDate as string, null),
         mail: {
           ...(state.creator!.mail ?? {}),
           MailingDate: data.mailingDate,
-          [`Track${step.round}`]: data.trackingNumber,
+          [`Track${step.round}`]: tracking.first,
+          ...(tracking.bySlot ? { [`Tracking${step.round}`]: tracking.bySlot } : {}),
         },
       });
+    }
     case "proof":
       return w.update(state.creator!.id, {
         nolProofOfDelivery: setAt(state.creator!.nolProofOfDelivery, r, true, false),
@@ -226,11 +248,15 @@ async function saveStep(w: StepWriter, state: VersionState, data: Values): Promi
       return (await w.create("NoLProfileBilling", { profile: { DailyAmount: (data.dailyAmount as number) / 100 } })).id;
     case "true-bill":
       return saveTrueBill(w, state, data, await nextBillLines(w.db, state));
-    case "true-bill-mailing":
-      return w.update(state.bills.at(-1)!.id, {
+    case "true-bill-mailing": {
+      const bill = state.bills.at(-1)!;
+      const tracking = mailedTracking(data);
+      return w.update(bill.id, {
         billMailingDate: data.mailingDate as string,
-        billTracking: data.trackingNumber as string,
+        billTracking: tracking.first,
+        ...(tracking.bySlot ? { data: { ...bill.data, tracking: tracking.bySlot } } : {}),
       });
+    }
     case "true-bill-proof":
       return w.update(state.bills.at(-1)!.id, {
         billProofOfDelivery: true,

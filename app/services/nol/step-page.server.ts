@@ -9,7 +9,14 @@ import type { StepKind } from "~/domain/nol/steps";
 import { earlyRound } from "~/domain/nol/timeline";
 import { formatMoney } from "~/lib/format";
 import type { UserRow, Viewer } from "../session.server";
-import { entriesOf, nextBillLines, respondentsOf, versionState, type VersionState } from "./entries.server";
+import {
+  entriesOf,
+  mailingRecipients,
+  nextBillLines,
+  respondentsOf,
+  versionState,
+  type VersionState,
+} from "./entries.server";
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
 import { stepContext, submitStep } from "./save-step.server";
@@ -60,7 +67,7 @@ export async function stepPage(
       version,
       step: state.step,
       // The checks of the step's form: a delivery neither in the future nor before its mailing.
-      checks: stepContext(state, now),
+      checks: stepContext(state, now, await mailingRecipients(services.db, state)),
       timeline,
       // The round this step makes, asked for before the last round's window has closed.
       early: earlyRound(timeline.next, state.step),

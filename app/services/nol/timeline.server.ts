@@ -1,7 +1,14 @@
 import type { AppConfig } from "~/config/config.server";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import { formatDate } from "~/lib/format";
-import { dayOf, timelineOf, type ResponseWindows, type RoundRecord, type Timeline } from "~/domain/nol/timeline";
+import {
+  dayOf,
+  timelineOf,
+  trackingNumbers,
+  type ResponseWindows,
+  type RoundRecord,
+  type Timeline,
+} from "~/domain/nol/timeline";
 import type { VersionState } from "./entries.server";
 
 /** A version's timeline (decision 034): what its entries recorded, read as rounds. */
@@ -14,13 +21,12 @@ export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): 
     for (let round = 1; round <= NOTICE_ROUNDS; round += 1) {
       const i = round - 1;
       if (!creator.nolTracking[i]) continue;
-      const track = creator.mail?.[`Track${round}`];
       records.push({
         round,
         mailedOn: creator.nolMailingDate[i] ?? null,
         delivered: creator.nolProofOfDelivery[i] ?? false,
         deliveredOn: creator.nolDeliveryDate[i] ?? null,
-        tracking: typeof track === "string" && track ? [track] : [],
+        tracking: trackingNumbers(creator.mail?.[`Tracking${round}`], creator.mail?.[`Track${round}`]),
       });
     }
   }
@@ -31,7 +37,7 @@ export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): 
       mailedOn: bill.billMailingDate,
       delivered: bill.billProofOfDelivery ?? false,
       deliveredOn: bill.billDeliveryDate,
-      tracking: bill.billTracking ? [bill.billTracking] : [],
+      tracking: trackingNumbers((bill.data as { tracking?: unknown }).tracking, bill.billTracking),
     });
   }
   return records;
