@@ -30,6 +30,7 @@ const JOB_WORDS: Record<string, string> = {
   "notary-sandbox-events": "Sandbox notary events",
   "notary-poll": "Checking notarizations at the notary",
   "members-mail": "E-mail to members",
+  "nol-reminders": "NoL reminders",
 };
 
 /** The lists of codes a page can show in words: a list column names its vocabulary. */

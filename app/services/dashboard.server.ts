@@ -15,6 +15,7 @@ import {
   webhookEvents,
 } from "~/db/schema";
 import { noteCatalogueSize } from "./causes.server";
+import { waitingVersionCount } from "./nol/version-timelines.server";
 import { waitingForReview } from "./respondents.server";
 
 /**
@@ -30,41 +31,54 @@ const num = (value: unknown) => Number(value ?? 0);
 
 export async function dashboard(services: AppServices) {
   const { db } = services;
-  const [members, byStatus, money, failed, coupons, notarizing, errors, outbox, webhooks, review, causeCount, weeks] =
-    await Promise.all([
-      db.execute(sql`select count(*) as total,
+  const [
+    members,
+    byStatus,
+    money,
+    failed,
+    coupons,
+    notarizing,
+    errors,
+    outbox,
+    webhooks,
+    review,
+    causeCount,
+    weeks,
+    waiting,
+  ] = await Promise.all([
+    db.execute(sql`select count(*) as total,
                             count(*) filter (where ${users.createdAt} >= now() - interval '7 days') as new_this_week
                      from ${users}`),
-      db.execute(sql`select coalesce(${users.subscriptionStatus}, 'none') as status, count(*) as n
+    db.execute(sql`select coalesce(${users.subscriptionStatus}, 'none') as status, count(*) as n
                      from ${users} group by 1 order by 2 desc`),
-      db.execute(sql`select count(*) as active,
+    db.execute(sql`select count(*) as active,
                             coalesce(sum(case when ${plans.interval} = 'year' then coalesce(${subscriptions.amountCents}, ${plans.amountCents}, 0) / 12.0
                                               else coalesce(${subscriptions.amountCents}, ${plans.amountCents}, 0) end), 0) as mrr
                      from ${subscriptions} join ${plans} on ${plans.id} = ${subscriptions.planId}
                      where ${subscriptions.status} = 'ACTIVE'`),
-      db.execute(sql`select count(*) as n from ${payments}
+    db.execute(sql`select count(*) as n from ${payments}
                      where ${payments.status} = 'failed' and ${payments.createdAt} >= now() - interval '30 days'`),
-      db.execute(sql`select count(*) as n from ${couponRedemptions}
+    db.execute(sql`select count(*) as n from ${couponRedemptions}
                      where ${couponRedemptions.redeemedAt} >= now() - interval '30 days'`),
-      db.execute(sql`select count(*) as n from ${notarizations}
+    db.execute(sql`select count(*) as n from ${notarizations}
                      where coalesce(${notarizations.nzStatus}, '') not in ('completed', 'deleted')`),
-      db.execute(sql`select ${errorReports.message} as message, count(*) as n,
+    db.execute(sql`select ${errorReports.message} as message, count(*) as n,
                             to_char(max(${errorReports.time}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last,
                             (array_agg(${errorReports.stack} order by ${errorReports.time} desc))[1] as stack,
                             (array_agg(${errorReports.href} order by ${errorReports.time} desc))[1] as href
                      from ${errorReports} where ${errorReports.time} >= now() - interval '30 days'
                      group by 1 order by 3 desc limit 10`),
-      db.execute(sql`select count(*) filter (where ${mailOutbox.status} = 'pending') as pending,
+    db.execute(sql`select count(*) filter (where ${mailOutbox.status} = 'pending') as pending,
                             count(*) filter (where ${mailOutbox.status} = 'failed') as failed
                      from ${mailOutbox}`),
-      // A delivery kept with an error could not be read: it waits for an admin, not for the handler.
-      db.execute(sql`select count(*) filter (where ${webhookEvents.error} is null) as backlog,
+    // A delivery kept with an error could not be read: it waits for an admin, not for the handler.
+    db.execute(sql`select count(*) filter (where ${webhookEvents.error} is null) as backlog,
                             count(*) filter (where ${webhookEvents.error} is not null) as unreadable
                      from ${webhookEvents} where ${webhookEvents.processedAt} is null`),
-      // The respondents' review queue (/respondents/review): suggestions and reassessment requests.
-      db.execute(sql`select count(*) as n from ${formEntries} where ${waitingForReview}`),
-      db.execute(sql`select count(*) as n from ${causes}`),
-      db.execute(sql`
+    // The respondents' review queue (/respondents/review): suggestions and reassessment requests.
+    db.execute(sql`select count(*) as n from ${formEntries} where ${waitingForReview}`),
+    db.execute(sql`select count(*) as n from ${causes}`),
+    db.execute(sql`
         with weeks as (
           select generate_series(date_trunc('week', now()) - ${WEEKS - 1} * interval '1 week', date_trunc('week', now()), interval '1 week') as week
         )
@@ -74,7 +88,9 @@ export async function dashboard(services: AppServices) {
                  where ${payments.status} = 'succeeded' and ${payments.createdAt} >= w.week
                    and ${payments.createdAt} < w.week + interval '1 week') as revenue
         from weeks w order by w.week`),
-    ]);
+    // The NoL versions whose last round's window has closed with no next round sent.
+    waitingVersionCount(services),
+  ]);
   const [m] = rowsOf(members);
   const [s] = rowsOf(money);
   const [o] = rowsOf(outbox);
@@ -101,6 +117,7 @@ export async function dashboard(services: AppServices) {
     webhookBacklog: num(rowsOf(webhooks)[0]?.backlog),
     webhookUnreadable: num(rowsOf(webhooks)[0]?.unreadable),
     respondentReviews: num(rowsOf(review)[0]?.n),
+    waitingRounds: waiting,
     missingCauses,
     weeks: rowsOf(weeks).map((r) => ({ week: String(r.week), signups: num(r.signups), revenueCents: num(r.revenue) })),
   };

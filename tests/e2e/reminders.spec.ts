@@ -81,6 +81,11 @@ test("a creator's round 1 window closes 22 days on: the reminder is in the outbo
     const unsubscribe = /http\S+\/reminders\/unsubscribe\?\S+/.exec(mail)?.[0];
     expect(unsubscribe).toBeTruthy();
 
+    // The admins' dashboard counts the versions whose next round could go out, and lists them.
+    await admin.goto("/admin");
+    await admin.getByRole("link", { name: /^\d+$/ }).and(admin.locator('a[href="/admin/waiting-rounds"]')).click();
+    await expect(admin.getByRole("row", { name: new RegExp(version) })).toContainText("Round 2 Notice of Fault");
+
     // The creator, 22 days on: today is past the window and Round 2 is no longer early.
     const creator = await pageOn(browser, later, "creator");
     await creator.goto(step("notice"));

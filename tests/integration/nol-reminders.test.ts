@@ -6,6 +6,7 @@ import type { AppServices } from "~/context";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { mailOutbox, nolReminders, reminderOptOuts, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
+import { loader as waitingLoader } from "~/routes/admin_.waiting-rounds";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/reminders.unsubscribe";
 import { startJobs, type JobRunner } from "~/services/jobs.server";
@@ -17,6 +18,7 @@ import {
   unsubscribeLink,
 } from "~/services/nol/reminders.server";
 import { submitStep } from "~/services/nol/save-step.server";
+import { waitingRounds, waitingVersionCount } from "~/services/nol/version-timelines.server";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -129,6 +131,43 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
     expect(claimed).toHaveLength(0);
     expect(await sendDueReminders(services, at("2026-06-11"))).toEqual({ sent: 1 });
     expect(await remindersOf("Retried")).toHaveLength(1);
+  });
+
+  describe("the versions waiting for their next round (the admins' dashboard and list)", () => {
+    it("lists a version from the day its window has closed, longest waiting first, and counts them", async () => {
+      expect((await waitingRounds(services, at("2026-03-26"))).map((row) => row.version)).not.toContain("Delivered");
+      const rows = await waitingRounds(services, at("2026-04-06"));
+      expect(rows.find((row) => row.version === "Delivered")).toMatchObject({
+        username: "creator",
+        cause: "Traffic Stop",
+        next: "Round 2 Notice of Fault",
+        since: "2026-03-27",
+        sinceShown: "Mar 27, 2026",
+        days: 10,
+        href: "/nol/creator/traffic-stop?username=creator&version=Delivered",
+      });
+      // Mailed but never delivered: no window has opened, nothing waits.
+      expect(rows.map((row) => row.version)).not.toContain("Unproven");
+      expect(await waitingVersionCount(services, at("2026-04-06"))).toBe(rows.length);
+      expect(rows.map((row) => row.since)).toEqual([...rows.map((row) => row.since)].sort());
+    });
+
+    it("shows the list to admins only", async () => {
+      const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+      const adminCookie = await siteCookies(services.config).session.serialize(
+        (await createSession(database.db, admin!.id)).id,
+      );
+      const page = (cookie: string) =>
+        waitingLoader({
+          request: new Request("http://localhost/admin/waiting-rounds", { headers: { cookie } }),
+          params: {},
+          context,
+        }) as Promise<Response>;
+      const shown = await page(adminCookie);
+      expect(shown.status).toBe(200);
+      expect((await shown.json()).rows.map((row: { version: string }) => row.version)).toContain("Delivered");
+      await expect(page(creatorCookie)).rejects.toMatchObject({ status: 403 });
+    });
   });
 
   describe("the one-click unsubscribe link", () => {

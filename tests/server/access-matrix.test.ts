@@ -64,6 +64,7 @@ const MATRIX: Row[] = [
   ["/admin", "login", 403, "setup", 200],
   ["/causes", "login", 403, "setup", 200],
   ["/admin/jobs", "login", 403, "setup", 200],
+  ["/admin/waiting-rounds", "login", 403, "setup", 200],
   ["/admin/templates", "login", 403, "setup", 200],
   ["/admin/settings", "login", 403, "setup", 200],
   ["/admin/templates/1", "login", 403, "setup", 200],
@@ -87,6 +88,9 @@ const MATRIX: Row[] = [
   ["/terms-of-service", 200, 200, 200, 200],
   ["/privacy-policy", 200, 200, 200, 200],
   ["/newsletter-subscribe", 200, 200, 200, 200],
+  // A reminder's unsubscribe link needs no session; one that is not genuine is refused.
+  ["/reminders/unsubscribe", 400, 400, 400, 400],
+  ["/reminders/unknown", 404, 404, 404, 404],
   ["/community", 200, 200, 200, 200],
   ["/community/join", 200, 200, 200, 200],
   ["/community/unknown", 404, 404, 404, 404],

@@ -144,6 +144,11 @@ export function Dashboard({ data }: { data: Data }) {
           value={n(data.respondentReviews)}
           to="/respondents/review"
         />
+        <Stat
+          label="NoL versions whose next round could go out"
+          value={n(data.waitingRounds)}
+          to="/admin/waiting-rounds"
+        />
         <Stat label="Mail waiting" value={n(data.outbox.pending)} to="/db/mail_outbox?status=pending" />
         <Stat label="Mail failed" value={n(data.outbox.failed)} to="/db/mail_outbox?status=failed" />
         <Stat

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import { nolEntries, nolReminders, reminderOptOuts, users } from "~/db/schema";
+import { nolReminders, reminderOptOuts, users } from "~/db/schema";
 import { causeSlug } from "~/domain/causes";
 import { stepHref } from "~/domain/nol/addresses";
 import {
@@ -14,13 +14,10 @@ import {
   type DueReminder,
   type ReminderKind,
 } from "~/domain/nol/reminders";
-import type { Timeline } from "~/domain/nol/timeline";
 import { equalHex, hmacHex } from "~/lib/crypto.server";
 import { formatDate } from "~/lib/format";
-import { getCauseCatalogue } from "../causes.server";
 import type { JobDefinition } from "../queue.server";
-import { versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
-import { versionTimeline } from "./timeline.server";
+import { mailedVersions, type MemberVersion } from "./version-timelines.server";
 
 /**
  * The NoL reminders (decision 035): a sweep of the job runner looks at every version with a
@@ -81,26 +78,6 @@ export async function saveReminderChoices(db: Database, userId: string, on: read
 
 type Recipient = { id: string; email: string; optedOut: ReminderKind[] };
 
-/** Every entry of the versions that have a mailing recorded, by member and cause. */
-async function versionsWithMailings(db: Database): Promise<Map<string, EntryRow[]>> {
-  const mailed = db
-    .select({ userId: nolEntries.userId, causeCode: nolEntries.causeCode, version: nolEntries.descriptiveVersion })
-    .from(nolEntries)
-    .where(
-      or(sql`jsonb_array_length(${nolEntries.nolMailingDate}) > 0`, sql`${nolEntries.billMailingDate} is not null`),
-    );
-  const rows = await db
-    .select()
-    .from(nolEntries)
-    .where(sql`(${nolEntries.userId}, ${nolEntries.causeCode}, ${nolEntries.descriptiveVersion}) in ${mailed}`);
-  const groups = new Map<string, EntryRow[]>();
-  for (const row of rows) {
-    const key = `${row.userId}|${row.causeCode}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  return groups;
-}
-
 /** The members who may still use the creator, with the kinds they turned off. */
 async function recipients(db: Database, ids: string[]): Promise<Map<string, Recipient>> {
   if (ids.length === 0) return new Map();
@@ -118,12 +95,7 @@ async function recipients(db: Database, ids: string[]): Promise<Map<string, Reci
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-type VersionAt = {
-  member: Recipient;
-  cause: { code: string; name: string };
-  state: VersionState;
-  timeline: Timeline;
-};
+type VersionAt = MemberVersion & { member: Recipient };
 
 /** A reminder's e-mail: what is due, the version's next step, and how to stop this kind. */
 function reminderMail(config: AppConfig, at: VersionAt, reminder: DueReminder) {
@@ -185,24 +157,16 @@ async function sendOnce(services: AppServices, at: VersionAt, reminder: DueRemin
 
 /** Sends every reminder due at `now` that has not been sent; resolves with how many went. */
 export async function sendDueReminders(services: AppServices, now = new Date()): Promise<{ sent: number }> {
-  const groups = await versionsWithMailings(services.db);
-  const members = await recipients(services.db, [...new Set([...groups.values()].map((rows) => rows[0]!.userId))]);
-  if (members.size === 0) return { sent: 0 };
-  const catalogue = await getCauseCatalogue(services);
+  const versions = await mailedVersions(services, now);
+  const members = await recipients(services.db, [...new Set(versions.map((version) => version.userId))]);
   let sent = 0;
-  for (const rows of groups.values()) {
-    const { userId, causeCode } = rows[0]!;
-    const member = members.get(userId);
-    const cause = catalogue.causes[causeCode];
-    if (!member || !cause) continue;
-    for (const version of versionsOf(rows)) {
-      const state = versionState(rows, version);
-      const timeline = versionTimeline(services.config, catalogue.windows[causeCode] ?? {}, state, now);
-      const at = { member, cause: { code: causeCode, name: cause.name }, state, timeline };
-      for (const reminder of dueReminders(timeline, services.config.reminders)) {
-        if (member.optedOut.includes(reminder.kind)) continue;
-        if (await sendOnce(services, at, reminder)) sent += 1;
-      }
+  for (const version of versions) {
+    const member = members.get(version.userId);
+    if (!member) continue;
+    const at = { ...version, member };
+    for (const reminder of dueReminders(version.timeline, services.config.reminders)) {
+      if (member.optedOut.includes(reminder.kind)) continue;
+      if (await sendOnce(services, at, reminder)) sent += 1;
     }
   }
   return { sent };

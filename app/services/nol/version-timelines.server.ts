@@ -1,0 +1,104 @@
+import { inArray, or, sql } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { nolEntries, users } from "~/db/schema";
+import { causeSlug } from "~/domain/causes";
+import type { Timeline } from "~/domain/nol/timeline";
+import { formatDate } from "~/lib/format";
+import { getCauseCatalogue } from "../causes.server";
+import { versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
+import { versionTimeline } from "./timeline.server";
+
+/**
+ * The timelines of every member's versions that have a mailing recorded, for the work that
+ * looks across members: the reminders' sweep and the admins' count of rounds waiting to go out.
+ */
+
+export type MemberVersion = {
+  userId: string;
+  cause: { code: string; name: string };
+  state: VersionState;
+  timeline: Timeline;
+};
+
+/** Every entry of the versions that have a mailing recorded, by member and cause. */
+async function versionsWithMailings(db: Database): Promise<EntryRow[][]> {
+  const mailed = db
+    .select({ userId: nolEntries.userId, causeCode: nolEntries.causeCode, version: nolEntries.descriptiveVersion })
+    .from(nolEntries)
+    .where(
+      or(sql`jsonb_array_length(${nolEntries.nolMailingDate}) > 0`, sql`${nolEntries.billMailingDate} is not null`),
+    );
+  const rows = await db
+    .select()
+    .from(nolEntries)
+    .where(sql`(${nolEntries.userId}, ${nolEntries.causeCode}, ${nolEntries.descriptiveVersion}) in ${mailed}`);
+  const groups = new Map<string, EntryRow[]>();
+  for (const row of rows) {
+    const key = `${row.userId}|${row.causeCode}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()];
+}
+
+/** The versions with a mailing recorded, each with its timeline at `now`. */
+export async function mailedVersions(services: AppServices, now: Date): Promise<MemberVersion[]> {
+  const groups = await versionsWithMailings(services.db);
+  if (groups.length === 0) return [];
+  const catalogue = await getCauseCatalogue(services);
+  return groups.flatMap((rows) => {
+    const { userId, causeCode } = rows[0]!;
+    const cause = { code: causeCode, name: catalogue.causes[causeCode]?.name ?? causeCode };
+    return versionsOf(rows).map((version) => {
+      const state = versionState(rows, version);
+      const timeline = versionTimeline(services.config, catalogue.windows[causeCode] ?? {}, state, now);
+      return { userId, cause, state, timeline };
+    });
+  });
+}
+
+/** A version whose last round's window has closed and whose next round has not gone out. */
+export function waitsForNextRound({ timeline }: Pick<MemberVersion, "timeline">): boolean {
+  const availableOn = timeline.next?.availableOn;
+  return Boolean(availableOn && availableOn <= timeline.today);
+}
+
+/** How many versions wait for their next round: the admins' dashboard. */
+export async function waitingVersionCount(services: AppServices, now = new Date()): Promise<number> {
+  return (await mailedVersions(services, now)).filter(waitsForNextRound).length;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * /admin/waiting-rounds: the versions whose window has closed with no next round sent, the
+ * longest waiting first, each with its member and where its notices are.
+ */
+export async function waitingRounds(services: AppServices, now = new Date()) {
+  const waiting = (await mailedVersions(services, now)).filter(waitsForNextRound);
+  const ids = [...new Set(waiting.map((version) => version.userId))];
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (
+          await services.db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids))
+        ).map((row) => [row.id, row.username]),
+  );
+  return waiting
+    .map(({ userId, cause, state, timeline }) => {
+      const next = timeline.next!;
+      const username = names.get(userId) ?? "";
+      return {
+        userId,
+        username,
+        cause: cause.name,
+        version: state.version,
+        next: next.name,
+        since: next.availableOn!,
+        sinceShown: formatDate(next.availableOn!),
+        days: Math.round((Date.parse(timeline.today) - Date.parse(next.availableOn!)) / DAY_MS),
+        href: `/nol/creator/${causeSlug(cause.name)}?${new URLSearchParams({ username, version: state.version })}`,
+      };
+    })
+    .sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : a.username.localeCompare(b.username)));
+}
