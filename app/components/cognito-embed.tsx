@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useNonce } from "~/components/nonce";
-import { api } from "~/lib/api-client";
 import type { SeamlessEmbed } from "~/lib/seamless-embed";
-import { awaitSubmittedEntry, type PendingBody } from "~/lib/submitted-entry";
+import type { PendingBody } from "~/lib/submitted-entry";
+
+/** What following a sent form needs, loaded when the form is sent: no page needs it to show. */
+const followingModules = () => Promise.all([import("~/lib/submitted-entry"), import("~/lib/api-client")]);
 
 /** The parts of Cognito's seamless-embed global this page uses. */
 type CognitoGlobal = {
@@ -27,23 +29,30 @@ export function CognitoEmbed({
   useEffect(() => {
     const onSubmitted = () => {
       setState("saving");
-      awaitSubmittedEntry(pending, {
-        testMode,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        postSubmitted: async (body) => {
-          await api("/api/entry/cognito-submitted", { method: "POST", body });
-        },
-        readEntries: async () => {
-          const { data } = await api<{ list?: { id: string; updated: string }[] }>("/api/entry/nol-member-versions", {
-            query: { cause: pending.cause, username: pending.username },
-          });
-          const list = data?.list ?? [];
-          return { rows: list.length, updated: list.find((e) => e.id === pending.entry_id)?.updated ?? null };
-        },
-      }).then(
-        (outcome) => setState(outcome === "timed-out" ? "timed-out" : "arrived"),
-        () => setState("timed-out"),
-      );
+      followingModules()
+        .then(([{ awaitSubmittedEntry }, { api }]) =>
+          awaitSubmittedEntry(pending, {
+            testMode,
+            sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+            postSubmitted: async (body) => {
+              await api("/api/entry/cognito-submitted", { method: "POST", body });
+            },
+            readEntries: async () => {
+              const { data } = await api<{ list?: { id: string; updated: string }[] }>(
+                "/api/entry/nol-member-versions",
+                {
+                  query: { cause: pending.cause, username: pending.username },
+                },
+              );
+              const list = data?.list ?? [];
+              return { rows: list.length, updated: list.find((e) => e.id === pending.entry_id)?.updated ?? null };
+            },
+          }),
+        )
+        .then(
+          (outcome) => setState(outcome === "timed-out" ? "timed-out" : "arrived"),
+          () => setState("timed-out"),
+        );
     };
     window.addEventListener(SUBMITTED_EVENT, onSubmitted);
     return () => window.removeEventListener(SUBMITTED_EVENT, onSubmitted);

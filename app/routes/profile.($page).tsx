@@ -23,7 +23,8 @@ import {
   requestEmailChange,
   sessionList,
 } from "~/services/profile.server";
-import { reminderChoices, saveReminderChoices } from "~/services/nol/reminders.server";
+import { reminderChoiceList, saveReminderChoices } from "~/services/nol/reminders.server";
+import { memberTimelines } from "~/services/nol/version-timelines.server";
 import { ownCorrections } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -53,7 +54,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  const none = { profile: null, sessions: null, causes: null, corrections: null, reminders: null };
+  const none = { profile: null, sessions: null, causes: null, corrections: null, reminders: null, timelines: null };
   switch (page) {
     case "security":
       return json({ ...none, view: page, sessions: await sessionList(services, viewer) }, { headers: NO_STORE });
@@ -63,7 +64,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         view: page,
         causes: await noticesOverview(services, viewer),
         corrections: await ownCorrections(services, viewer),
-        reminders: await reminderChoices(services.db, viewer.member.id),
+        reminders: await reminderChoiceList(services.db, viewer.member.id),
+        timelines: {
+          versions: await memberTimelines(services, viewer.member.id, viewer.member.username),
+          trackingUrl: services.config.trackingUrl,
+        },
       });
     case "account":
       return json({ ...none, view: page, profile: profileOf(viewer) });
@@ -142,6 +147,7 @@ export default function Profile() {
         causes={data.causes}
         corrections={data.corrections ?? []}
         reminders={data.reminders!}
+        timelines={data.timelines!}
         remindersError={reply && "error" in reply && reply.intent === "reminders" ? (reply.error ?? null) : null}
       />
     );

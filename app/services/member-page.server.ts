@@ -18,6 +18,7 @@ import {
 import { notFound } from "~/domain/errors";
 import { entryLabel } from "~/domain/nol/labels";
 import { deviceOf } from "~/domain/profile";
+import { memberTimelines } from "./nol/version-timelines.server";
 import { audit, actorOf } from "./audit.server";
 import { memberBilling, memberDetail } from "./members.server";
 import { featuresOf } from "./nol/features.server";
@@ -114,8 +115,11 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
     (await db.select({ code: causes.code, name: causes.name }).from(causes)).map((c) => [c.code, c.name]),
   );
   const causeName = (code: string) => causeNames.get(code) ?? code;
+  const timelines = await memberTimelines(services, id, detail.username);
   await audit(db, actorOf(admin), "members.view", "user", id);
   return {
+    timelines,
+    trackingUrl: services.config.trackingUrl,
     credits: await creditSummary(db, id),
     detail: { ...detail, lastSeenAt: iso(member.lastSeenAt) },
     flags: { nolCreator: member.nolCreator, nolTester: member.nolTester, admin: member.admin },

@@ -102,6 +102,12 @@ test("a creator's round 1 window closes 22 days on: the reminder is in the outbo
     await expect(visitor.getByText(/You will get no more of these e-mails/)).toBeVisible();
 
     await creator.goto("/profile/notices");
+    // The member's notices show the version's timeline too.
+    await expect(
+      creator
+        .getByRole("region", { name: `Timeline: Traffic Stop · ${version}` })
+        .getByText("Round 1 Notice of Liability"),
+    ).toBeVisible();
     await expect(creator.getByLabel("When the next round can go out")).not.toBeChecked();
     await expect(creator.getByLabel("When a mailing still has no proof of delivery")).toBeChecked();
     await creator.getByLabel("When the next round can go out").check();

@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { mailOutbox, nolReminders, reminderOptOuts, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as waitingLoader } from "~/routes/admin_.waiting-rounds";
+import { loader as memberLoader } from "~/routes/members.$userId";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/reminders.unsubscribe";
 import { startJobs, type JobRunner } from "~/services/jobs.server";
@@ -170,6 +171,41 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
     });
   });
 
+  it("shows each version's timeline on the member's notices and, to admins, on the member's page", async () => {
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    const adminCookie = await siteCookies(services.config).session.serialize(
+      (await createSession(database.db, admin!.id)).id,
+    );
+    const memberPage = (await memberLoader({
+      request: new Request(`http://localhost/members/${viewer.member.id}`, { headers: { cookie: adminCookie } }),
+      params: { userId: viewer.member.id },
+      context,
+    })) as Response;
+    const notices = (await profileLoader({
+      request: new Request("http://localhost/profile/notices", { headers: { cookie: creatorCookie } }),
+      params: { page: "notices" },
+      context,
+    })) as Response;
+    type Shown = {
+      version: string;
+      href: string;
+      timeline: { rows: { name: string; state: string; deliveredShown: string | null; tracking: string[] }[] };
+    };
+    const shownOn = async (response: Response, pick: (body: never) => Shown[]) =>
+      pick((await response.json()) as never).find((t) => t.version === "Delivered");
+    const onPage = await shownOn(memberPage, (body: { page: { timelines: Shown[] } }) => body.page.timelines);
+    const onNotices = await shownOn(notices, (body: { timelines: { versions: Shown[] } }) => body.timelines.versions);
+    for (const shown of [onPage, onNotices]) {
+      expect(shown?.timeline.rows[0]).toMatchObject({
+        name: "Round 1 Notice of Liability",
+        state: "delivered",
+        deliveredShown: "Mar 5, 2026",
+        tracking: ["RR123456789US"],
+      });
+      expect(shown?.href).toBe("/nol/creator/traffic-stop?version=Delivered&username=creator");
+    }
+  });
+
   describe("the one-click unsubscribe link", () => {
     const linkRequest = (link: string, method = "GET") =>
       new Request(link.replace(services.config.baseUrl, "http://localhost"), {
@@ -251,7 +287,11 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
         params: { page: "notices" },
         context,
       })) as Response;
-      expect((await page.json()).reminders).toEqual({ "next-round": false, "no-proof": false, "true-bill": true });
+      expect((await page.json()).reminders).toEqual([
+        { kind: "next-round", label: "When the next round can go out", on: false },
+        { kind: "no-proof", label: "When a mailing still has no proof of delivery", on: false },
+        { kind: "true-bill", label: "A few days before a true bill is due", on: true },
+      ]);
     });
 
     it("refuses a kind that is not a reminder's and changes nothing", async () => {

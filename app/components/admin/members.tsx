@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { RecordPage } from "~/components/admin/record-page";
 import { commonFacts } from "~/components/members/member-facts";
 import { MemberBilling } from "~/components/members/member-billing";
+import { RoundTimeline } from "~/components/nol/round-timeline";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
@@ -128,6 +129,23 @@ export function MemberDetail({ page }: { page: Page }) {
             { header: "When", cell: (c) => formatDate(c.redeemedAt) },
           ]}
         />
+      </Section>
+      <Section id="member-timelines" title="NoL timelines">
+        {page.timelines.length === 0 ? <p>No round recorded yet.</p> : null}
+        {page.timelines.map((t, i) => (
+          <div key={t.id}>
+            <RoundTimeline
+              timeline={t.timeline}
+              trackingBase={page.trackingUrl}
+              calendarHref={t.calendarHref}
+              title={`${t.cause} · ${t.version}`}
+              titleId={`member-timeline-${i}`}
+            />
+            <p>
+              <Link to={t.href}>Open this version&apos;s notices</Link>
+            </p>
+          </div>
+        ))}
       </Section>
       <Section id="member-entries" title="NoL entries">
         <Rows

@@ -5,12 +5,14 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
 import { ProfileFacts } from "~/components/members/member-facts";
+import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { REMINDER_KINDS, REMINDER_LABELS, type ReminderKind } from "~/domain/nol/reminders";
 import type { ProfilePage } from "~/domain/profile";
 import { formatDateTime } from "~/lib/format";
 import type { profileOf } from "~/services/members.server";
+import type { ReminderChoice } from "~/services/nol/reminders.server";
+import type { memberTimelines } from "~/services/nol/version-timelines.server";
 import type { noticesOverview, sessionList } from "~/services/profile.server";
 import type { ownCorrections } from "~/services/respondents.server";
 import { TableScroll } from "~/components/ui/table-scroll";
@@ -233,12 +235,15 @@ export function NoticesPage({
   corrections,
   reminders,
   remindersError,
+  timelines,
 }: {
   causes: SerializeFrom<Awaited<ReturnType<typeof noticesOverview>>>;
   corrections: SerializeFrom<Awaited<ReturnType<typeof ownCorrections>>>;
-  /** Which kinds of NoL reminder the member gets by e-mail. */
-  reminders: Record<ReminderKind, boolean>;
+  /** The kinds of NoL reminder e-mail, each with whether the member gets it. */
+  reminders: ReminderChoice[];
   remindersError: string | null;
+  /** Each version's rounds over time. */
+  timelines: SerializeFrom<{ versions: Awaited<ReturnType<typeof memberTimelines>>; trackingUrl: string }>;
 }) {
   return (
     <ProfileCard page="notices" title="Your notices and documents">
@@ -287,13 +292,23 @@ export function NoticesPage({
           </ul>
         </>
       ) : null}
+      {timelines.versions.map((t, i) => (
+        <RoundTimeline
+          key={t.id}
+          timeline={t.timeline}
+          trackingBase={timelines.trackingUrl}
+          calendarHref={t.calendarHref}
+          title={`Timeline: ${t.cause} · ${t.version}`}
+          titleId={`notice-timeline-${i}`}
+        />
+      ))}
       <ReminderChoices reminders={reminders} error={remindersError} />
     </ProfileCard>
   );
 }
 
 /** The kinds of NoL reminder e-mail, each on or off; every reminder's own link turns its kind off too. */
-function ReminderChoices({ reminders, error }: { reminders: Record<ReminderKind, boolean>; error: string | null }) {
+function ReminderChoices({ reminders, error }: { reminders: ReminderChoice[]; error: string | null }) {
   return (
     <Form method="post" className="form" aria-labelledby="reminders-title">
       <h2 id="reminders-title">Reminders by e-mail</h2>
@@ -301,10 +316,10 @@ function ReminderChoices({ reminders, error }: { reminders: Record<ReminderKind,
       {error ? <Alert kind="error">{error}</Alert> : null}
       <fieldset>
         <legend>E-mail me</legend>
-        {REMINDER_KINDS.map((kind) => (
+        {reminders.map(({ kind, label, on }) => (
           <div className="checkbox" key={kind}>
-            <input id={`reminder-${kind}`} type="checkbox" name="kinds" value={kind} defaultChecked={reminders[kind]} />
-            <label htmlFor={`reminder-${kind}`}>{REMINDER_LABELS[kind]}</label>
+            <input id={`reminder-${kind}`} type="checkbox" name="kinds" value={kind} defaultChecked={on} />
+            <label htmlFor={`reminder-${kind}`}>{label}</label>
           </div>
         ))}
       </fieldset>

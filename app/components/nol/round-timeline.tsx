@@ -21,10 +21,15 @@ export function RoundTimeline({
   timeline,
   trackingBase,
   calendarHref,
+  title = "Timeline",
+  titleId = "timeline-title",
 }: {
   timeline: TimelineView;
   trackingBase: string;
   calendarHref: string;
+  /** The heading, where a page shows several timelines (a member's versions). */
+  title?: string;
+  titleId?: string;
 }) {
   const today = (
     <li className="timeline-today" aria-current="date">
@@ -33,8 +38,8 @@ export function RoundTimeline({
     </li>
   );
   return (
-    <section className="timeline" aria-labelledby="timeline-title">
-      <h2 id="timeline-title">Timeline</h2>
+    <section className="timeline" aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
       <ol className="timeline-rounds">
         {timeline.rows.map((row, i) => (
           <Fragment key={row.round}>

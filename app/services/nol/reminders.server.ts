@@ -67,6 +67,15 @@ export async function reminderChoices(db: Database, userId: string): Promise<Rec
   return Object.fromEntries(REMINDER_KINDS.map((kind) => [kind, !offKinds.has(kind)])) as Record<ReminderKind, boolean>;
 }
 
+/** A kind of reminder as the profile's form shows it: its words and whether the member gets it. */
+export type ReminderChoice = { kind: ReminderKind; label: string; on: boolean };
+
+/** The profile's reminder choices, in the order of the kinds. */
+export async function reminderChoiceList(db: Database, userId: string): Promise<ReminderChoice[]> {
+  const on = await reminderChoices(db, userId);
+  return REMINDER_KINDS.map((kind) => ({ kind, label: REMINDER_LABELS[kind], on: on[kind] }));
+}
+
 /** Saves the kinds of reminder the member gets: every other kind is turned off. */
 export async function saveReminderChoices(db: Database, userId: string, on: readonly ReminderKind[]): Promise<void> {
   const off = REMINDER_KINDS.filter((kind) => !on.includes(kind));

@@ -6,8 +6,8 @@ import { causeSlug } from "~/domain/causes";
 import type { Timeline } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
-import { versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
-import { versionTimeline } from "./timeline.server";
+import { entriesOf, versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
+import { timelineView, versionTimeline } from "./timeline.server";
 
 /**
  * The timelines of every member's versions that have a mailing recorded, for the work that
@@ -101,4 +101,34 @@ export async function waitingRounds(services: AppServices, now = new Date()) {
       };
     })
     .sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : a.username.localeCompare(b.username)));
+}
+
+/**
+ * A member's versions that have a round recorded, each with its timeline as the pages show it:
+ * on the member's notices and, for admins, on the member's page.
+ */
+export async function memberTimelines(services: AppServices, userId: string, username: string, now = new Date()) {
+  const [rows, catalogue] = await Promise.all([entriesOf(services.db, userId), getCauseCatalogue(services)]);
+  const byCause = new Map<string, EntryRow[]>();
+  for (const row of rows) byCause.set(row.causeCode, [...(byCause.get(row.causeCode) ?? []), row]);
+  return [...byCause].flatMap(([causeCode, causeRows]) => {
+    const name = catalogue.causes[causeCode]?.name ?? causeCode;
+    const base = `/nol/creator/${causeSlug(name)}`;
+    return versionsOf(causeRows).flatMap((version) => {
+      const state = versionState(causeRows, version);
+      const timeline = versionTimeline(services.config, catalogue.windows[causeCode] ?? {}, state, now);
+      if (!timeline.rows.some((row) => row.state !== "next")) return [];
+      const query = new URLSearchParams({ version, username });
+      return [
+        {
+          id: `${causeCode}|${version}`,
+          cause: name,
+          version,
+          timeline: timelineView(timeline),
+          href: `${base}?${query}`,
+          calendarHref: `${base}/calendar.ics?${query}`,
+        },
+      ];
+    });
+  });
 }
