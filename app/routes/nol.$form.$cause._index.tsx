@@ -21,6 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       href: query.href,
       auto: query.auto,
       remembered: typeof remembered === "string" ? remembered : null,
+      version: query.version,
     }),
   );
   const headers = new Headers();

@@ -59,6 +59,14 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   expect(events).toContain(`DTSTART;VALUE=DATE:${day(21).iso.replace(/-/g, "")}`);
   expect(events).toContain("Round 2 Notice of Fault can go out");
 
+  // The version's page: its card's Timeline link shows the same timeline above the versions.
+  await page.goto("/nol/creator/traffic-stop");
+  await page.getByRole("link", { name: `The timeline of ${version}` }).click();
+  await expect(
+    page.getByRole("region", { name: `Timeline: ${version}` }).getByText(`21 days, until ${day(21).shown}`),
+  ).toBeVisible();
+
+  await page.goto(step("notice"));
   await page.getByRole("button", { name: "Save Round 2 Notice of Fault" }).click();
   await expect(page.getByText(/Tick "Send it early anyway" to send it now/)).toBeVisible();
   await expect(page.getByLabel("Send it early anyway")).toHaveAttribute("aria-invalid", "true");

@@ -8,6 +8,7 @@ import { mailOutbox, nolReminders, reminderOptOuts, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as waitingLoader } from "~/routes/admin_.waiting-rounds";
 import { loader as memberLoader } from "~/routes/members.$userId";
+import { loader as versionsLoader } from "~/routes/nol.$form.$cause._index";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/reminders.unsubscribe";
 import { startJobs, type JobRunner } from "~/services/jobs.server";
@@ -204,6 +205,33 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
       });
       expect(shown?.href).toBe("/nol/creator/traffic-stop?version=Delivered&username=creator");
     }
+  });
+
+  it("shows a version's timeline on the cause page that names it, and none for a version that is not one", async () => {
+    const page = async (query: string) =>
+      (await (
+        (await versionsLoader({
+          request: new Request(`http://localhost/nol/creator/traffic-stop?${query}`, {
+            headers: { cookie: creatorCookie },
+          }),
+          params: { form: "creator", cause: "traffic-stop" },
+          context,
+        })) as Response
+      ).json()) as {
+        timeline: { version: string; calendarHref: string; view: { rows: { state: string }[] } } | null;
+        versions: { version: string; timelineHref: string }[];
+      };
+    const shown = await page("version=Delivered");
+    expect(shown.timeline).toMatchObject({
+      version: "Delivered",
+      calendarHref: "/nol/creator/traffic-stop/calendar.ics?version=Delivered",
+    });
+    expect(shown.timeline?.view.rows.map((row) => row.state)).toEqual(["delivered", "next"]);
+    expect(shown.versions.find((v) => v.version === "Unproven")?.timelineHref).toBe(
+      "/nol/creator/traffic-stop?version=Unproven",
+    );
+    expect((await page("version=Nothing+like+it")).timeline).toBeNull();
+    expect((await page("")).timeline).toBeNull();
   });
 
   describe("the one-click unsubscribe link", () => {

@@ -3,6 +3,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useMemo } from "react";
 import { Field, useSchemaForm } from "~/components/forms/fields";
+import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
 import type { versionsPage } from "~/services/nol/pages.server";
@@ -22,6 +23,14 @@ export function VersionList({ data }: { data: Data }) {
       <h1 id="versions-title">{data.cause.name}</h1>
       <p className="muted">{data.formName}</p>
       {data.selectionNotice ? <Alert kind="warn">{data.selectionNotice}</Alert> : null}
+      {data.timeline ? (
+        <RoundTimeline
+          timeline={data.timeline.view}
+          trackingBase={data.timeline.trackingUrl}
+          calendarHref={data.timeline.calendarHref}
+          title={`Timeline: ${data.timeline.version}`}
+        />
+      ) : null}
       {data.versions.length === 0 ? <p>You have no notices for this cause yet.</p> : null}
       {data.versions.map((v) => (
         <VersionCard key={v.version} version={v} clearSelectionHref={data.clearSelectionHref} />
@@ -97,6 +106,9 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
             <span className="muted"> (on the {v.elsewhere.name.toLowerCase()} page)</span>
           </Link>
         )}
+        <Link to={v.timelineHref} aria-label={`The timeline of ${v.version}`}>
+          Timeline
+        </Link>
         {v.selected ? <Link to={clearSelectionHref}>Clear the selection</Link> : null}
       </div>
     </article>

@@ -12,6 +12,7 @@ import { autoSelect, canEdit, emptySelection, linkHash, selectByHash, type AutoS
 import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
+import { timelineView, versionTimeline } from "./timeline.server";
 import {
   entriesOf,
   facts,
@@ -84,7 +85,7 @@ export async function versionsPage(
   services: AppServices,
   viewer: Viewer,
   address: PageAddress,
-  input: { cause: string; href?: string; auto?: AutoSelect; remembered: string | null },
+  input: { cause: string; href?: string; auto?: AutoSelect; remembered: string | null; version?: string },
 ) {
   const { form } = address;
   const { other, cause, rows, causeBase } = await causeOf(services, viewer, address, input.cause);
@@ -111,6 +112,7 @@ export async function versionsPage(
     return {
       version,
       step: state.step,
+      timelineHref: `${causeBase}?${new URLSearchParams({ version, ...(other ? { username: other } : {}) })}`,
       selected: selectedHere !== null,
       roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
       entries: listedEntries(form, state, selectedHere?.id ?? null),
@@ -134,9 +136,20 @@ export async function versionsPage(
         !chosen && input.remembered && (input.href || input.auto === "never")
         ? { clear: true as const }
         : null;
+  const shown = input.version && versions.some((v) => v.version === input.version) ? input.version : null;
+  const calendarQuery = new URLSearchParams({ version: shown ?? "", ...(other ? { username: other } : {}) });
   return {
     page: {
       title: cause.name,
+      // The version named in the address: its timeline above the list (the version's page).
+      timeline: shown
+        ? {
+            version: shown,
+            view: timelineView(versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date())),
+            trackingUrl: services.config.trackingUrl,
+            calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,
+          }
+        : null,
       base: formBase(address.segment),
       cause,
       versions,
