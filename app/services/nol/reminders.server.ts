@@ -39,7 +39,7 @@ export function unsubscribeLink(
   return `${config.baseUrl}/reminders/unsubscribe?${query}`;
 }
 
-/** The member and kind an unsubscribe link names, when its token is theirs. */
+/** Whether a link's token is the one made for the member and kind it names. */
 export function linkIsGenuine(config: Pick<AppConfig, "sessionSecret">, link: UnsubscribeLink): boolean {
   const expected = reminderToken(config.sessionSecret, link.member, link.kind);
   const given = Buffer.from(link.token, "base64url").toString("hex");
