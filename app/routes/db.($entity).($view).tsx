@@ -16,7 +16,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
   const { entity, view } = recordParamsSchema.parse(params);
   const search = new URL(request.url).searchParams;
-  return json(await withPageErrors(() => recordView(services.db, entity, view, search)), {
+  return json(await withPageErrors(() => recordView(services, entity, view, search)), {
     headers: { "Cache-Control": "no-store" },
   });
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { Database } from "~/db/client.server";
+import type { AppServices } from "~/context";
 import { invariant } from "~/domain/errors";
 import { entityIndex, entityList, entityRecord } from "./data-browser.server";
+import { entryTimeline } from "./nol/version-timelines.server";
 import { outboxMessage } from "./records.server";
 
 const mailId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -9,14 +10,16 @@ const mailId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /**
  * The admins' read-only data browser (/db/{entity?}/{id?}): the kinds of records, a list of
  * one kind with its filters, or one record. A mail of the outbox is shown whole, with its
- * text and links, as the built-in mail provider's inbox. Anything else is not-found.
+ * text and links, as the built-in mail provider's inbox; a NoL entry with its version's
+ * timeline. Anything else is not-found.
  */
 export async function recordView(
-  db: Database,
+  services: AppServices,
   entity: string | undefined,
   view: string | undefined,
   params: URLSearchParams,
 ) {
+  const { db } = services;
   if (!entity) return entityIndex(db);
   if (entity === "mail_outbox" && view) {
     const id = mailId.safeParse(view);
@@ -24,6 +27,10 @@ export async function recordView(
     const message = await outboxMessage(db, id.data);
     invariant(message);
     return { view: "mail" as const, message };
+  }
+  if (entity === "nol_entries" && view) {
+    const record = await entityRecord(db, entity, view);
+    return { ...record, timeline: await entryTimeline(services, view) };
   }
   if (view) return entityRecord(db, entity, view);
   return entityList(db, entity, params);

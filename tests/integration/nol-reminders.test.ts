@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
-import { mailOutbox, nolReminders, reminderOptOuts, users } from "~/db/schema";
+import { mailOutbox, nolEntries, nolReminders, reminderOptOuts, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { loader as waitingLoader } from "~/routes/admin_.waiting-rounds";
+import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
 import { loader as memberLoader } from "~/routes/members.$userId";
 import { loader as versionsLoader } from "~/routes/nol.$form.$cause._index";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
@@ -232,6 +233,32 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
     );
     expect((await page("version=Nothing+like+it")).timeline).toBeNull();
     expect((await page("")).timeline).toBeNull();
+  });
+
+  it("shows an entry's version timeline in the data browser, to admins", async () => {
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    const adminCookie = await siteCookies(services.config).session.serialize(
+      (await createSession(database.db, admin!.id)).id,
+    );
+    const [entry] = await database.db
+      .select({ id: nolEntries.id })
+      .from(nolEntries)
+      .where(eq(nolEntries.descriptiveVersion, "Delivered"));
+    const record = (await recordsLoader({
+      request: new Request(`http://localhost/db/nol_entries/${entry!.id}`, { headers: { cookie: adminCookie } }),
+      params: { entity: "nol_entries", view: entry!.id },
+      context,
+    })) as Response;
+    const body = (await record.json()) as {
+      view: string;
+      timeline: { title: string; calendarHref: string; view: { rows: { state: string; tracking: string[] }[] } };
+    };
+    expect(body.view).toBe("record");
+    expect(body.timeline).toMatchObject({
+      title: "Timeline: Traffic Stop · Delivered",
+      calendarHref: "/nol/creator/traffic-stop/calendar.ics?version=Delivered&username=creator",
+    });
+    expect(body.timeline.view.rows[0]).toMatchObject({ state: "delivered", tracking: ["RR123456789US"] });
   });
 
   describe("the one-click unsubscribe link", () => {

@@ -3,6 +3,7 @@ import { Form, Link } from "@remix-run/react";
 import { CsvExport } from "~/components/admin/csv-export";
 import { ListPager, SortHeader } from "~/components/admin/list-parts";
 import { RecordPage } from "~/components/admin/record-page";
+import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
 import { listSearch } from "~/domain/list-search";
@@ -229,6 +230,14 @@ export function Records({ data }: { data: RecordView }) {
             </div>
           ))}
         </dl>
+        {"timeline" in data && data.timeline ? (
+          <RoundTimeline
+            timeline={data.timeline.view}
+            trackingBase={data.timeline.trackingUrl}
+            calendarHref={data.timeline.calendarHref}
+            title={data.timeline.title}
+          />
+        ) : null}
       </RecordPage>
     );
   }

@@ -1,4 +1,4 @@
-import { inArray, or, sql } from "drizzle-orm";
+import { eq, inArray, or, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { nolEntries, users } from "~/db/schema";
@@ -131,4 +131,37 @@ export async function memberTimelines(services: AppServices, userId: string, use
       ];
     });
   });
+}
+
+/** The timeline of the version an entry belongs to, for the admins' data browser (/db/nol_entries/{id}). */
+export async function entryTimeline(services: AppServices, entryId: string, now = new Date()) {
+  const [entry] = await services.db
+    .select({
+      userId: nolEntries.userId,
+      causeCode: nolEntries.causeCode,
+      version: nolEntries.descriptiveVersion,
+      username: users.username,
+    })
+    .from(nolEntries)
+    .innerJoin(users, eq(users.id, nolEntries.userId))
+    .where(eq(nolEntries.id, entryId));
+  if (!entry) return null;
+  const [rows, catalogue] = await Promise.all([
+    entriesOf(services.db, entry.userId, entry.causeCode),
+    getCauseCatalogue(services),
+  ]);
+  const name = catalogue.causes[entry.causeCode]?.name ?? entry.causeCode;
+  const timeline = versionTimeline(
+    services.config,
+    catalogue.windows[entry.causeCode] ?? {},
+    versionState(rows, entry.version),
+    now,
+  );
+  const query = new URLSearchParams({ version: entry.version, username: entry.username });
+  return {
+    title: `Timeline: ${name} · ${entry.version}`,
+    view: timelineView(timeline),
+    trackingUrl: services.config.trackingUrl,
+    calendarHref: `/nol/creator/${causeSlug(name)}/calendar.ics?${query}`,
+  };
 }
