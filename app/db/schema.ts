@@ -780,7 +780,7 @@ export const directoryRespondents = pgTable(
 
 // ── Document templates (DESIGN.md §6 "Documents", docs/decisions/020) ──
 
-export const documentKind = pgEnum("document_kind", ["notice", "true-bill"]);
+export const documentKind = pgEnum("document_kind", ["notice", "true-bill", "proof-of-service"]);
 
 /**
  * The text a notice's or a true bill's document is made from, with named placeholders. A
@@ -809,7 +809,8 @@ export const documentTemplates = pgTable(
     check("document_templates_version_positive", sql`${t.version} >= 1`),
     check(
       "document_templates_round_of_kind",
-      sql`${t.round} is null or (${t.kind} = 'notice' and ${t.round} between 1 and 3) or (${t.kind} = 'true-bill' and ${t.round} >= 4)`,
+      // Compared as text: a migration that adds a kind cannot name the new value in the same transaction.
+      sql`${t.round} is null or (${t.kind}::text = 'notice' and ${t.round} between 1 and 3) or (${t.kind}::text = 'true-bill' and ${t.round} >= 4) or (${t.kind}::text = 'proof-of-service' and ${t.round} >= 1)`,
     ),
   ],
 );

@@ -19,6 +19,7 @@ export * from "~/domain/listing";
 export * from "~/domain/member-list";
 export * from "~/domain/nol/editors";
 export * from "~/domain/nol/reminder-inputs";
+export * from "~/domain/nol/timeline-inputs";
 export * from "~/domain/profile";
 export * from "~/domain/respondents";
 export * from "~/domain/setup";

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { readPdf } from "../helpers/pdf";
 import { saveRoundOne, saveStep } from "./round-one";
 
 /** Today and a day some days from it, as the date fields and the timeline write them. */
@@ -58,6 +59,22 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   const events = (await ics.text()).replace(/\r\n /g, "");
   expect(events).toContain(`DTSTART;VALUE=DATE:${day(21).iso.replace(/-/g, "")}`);
   expect(events).toContain("Round 2 Notice of Fault can go out");
+
+  // Round 1's proof of service: its respondent with the mailing, the tracking number and the delivery.
+  const proof = await page.request.get(
+    await timeline
+      .getByRole("link", { name: "Proof of service of Round 1 Notice of Liability (PDF)" })
+      .getAttribute("href")
+      .then(String),
+  );
+  expect(proof.headers()["content-type"]).toBe("application/pdf");
+  const served = (await readPdf(await proof.body())).pages.join("\n");
+  for (const line of [
+    "Proof of Service",
+    "1. Officer Example (Official)",
+    `Mailed: ${day().shown} · Tracking number: 9400100000000000000000 · Delivered: ${day().shown}`,
+  ])
+    expect(served).toContain(line);
 
   // The version's page: its card's Timeline link shows the same timeline above the versions.
   await page.goto("/nol/creator/traffic-stop");

@@ -5,9 +5,10 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { mailOutbox, nolEntries, nolReminders, reminderOptOuts, users } from "~/db/schema";
-import { seedDemo } from "~/db/seed.server";
+import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { loader as waitingLoader } from "~/routes/admin_.waiting-rounds";
 import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
+import { loader as proofLoader } from "~/routes/nol.$form.$cause.proof-of-service[.]pdf";
 import { loader as memberLoader } from "~/routes/members.$userId";
 import { loader as versionsLoader } from "~/routes/nol.$form.$cause._index";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
@@ -25,6 +26,7 @@ import { waitingRounds, waitingVersionCount } from "~/services/nol/version-timel
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { readPdf } from "../helpers/pdf";
 import { createSession } from "../helpers/users";
 
 const form = (values: Record<string, string | string[]>) => {
@@ -66,6 +68,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
   beforeAll(async () => {
     database = await createTestDatabase(driver);
     await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    await seedDocumentDefaults(database.db);
     context = testContext(database);
     services = context.app!;
     const [creator] = await database.db.select().from(users).where(eq(users.username, "creator"));
@@ -259,6 +262,67 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
       calendarHref: "/nol/creator/traffic-stop/calendar.ics?version=Delivered&username=creator",
     });
     expect(body.timeline.view.rows[0]).toMatchObject({ state: "delivered", tracking: ["RR123456789US"] });
+  });
+
+  it("makes a mailed round's proof of service: each respondent with the mailing, its tracking number and the delivery", async () => {
+    const version = "Served";
+    const submit = (kind: "notice" | "mailing" | "proof", values: Record<string, string>) =>
+      submitStep(services, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
+    await submit("notice", {
+      claimantName: "Cara Creator",
+      dailyAmount: "250",
+      ...{ r1Name: "Officer Example", r1Type: "Official", r2Name: "City Clerk", r2Type: "Agency" },
+    });
+    await submit("mailing", {
+      mailingDate: "2026-03-01",
+      track1: "RR123456789US",
+      track2: "9400 1000 0000 0000 0000 00",
+    });
+    await submit("proof", { delivered: "on", deliveredOn: "2026-03-05" });
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    const adminCookie = await siteCookies(services.config).session.serialize(
+      (await createSession(database.db, admin!.id)).id,
+    );
+    const get = async (query: string, cookie = creatorCookie) => {
+      try {
+        return (await proofLoader({
+          request: new Request(`http://localhost/nol/creator/traffic-stop/proof-of-service.pdf?${query}`, {
+            headers: { cookie },
+          }),
+          params: { form: "creator", cause: "traffic-stop" },
+          context,
+        })) as Response;
+      } catch (thrown) {
+        if (thrown instanceof Response) return thrown;
+        throw thrown;
+      }
+    };
+    const response = await get("version=Served&round=1");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toContain("-proof-of-service.pdf");
+    const text = (await readPdf(await response.arrayBuffer())).pages.join("\n");
+    for (const line of [
+      "Proof of Service",
+      "1. Officer Example (Official)",
+      "Tracking number: RR123456789US",
+      "2. City Clerk (Agency)",
+      "Tracking number: 9400100000000000000000",
+      "Mailed: Mar 1, 2026",
+      "Delivered: Mar 5, 2026",
+    ])
+      expect(text).toContain(line);
+    // An admin reads a member's; a round not mailed, a missing round and another member's are refused.
+    expect((await get("version=Served&round=1&username=creator", adminCookie)).status).toBe(200);
+    expect((await get("version=Served&round=2")).status).toBe(404);
+    expect((await get("version=Served&round=0")).status).toBe(400);
+    expect((await get("version=Served")).status).toBe(400);
+    expect((await get("version=Nothing&round=1")).status).toBe(404);
+    const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
+    const memberCookie = await siteCookies(services.config).session.serialize(
+      (await createSession(database.db, member!.id)).id,
+    );
+    expect((await get("version=Served&round=1&username=creator", memberCookie)).status).toBeGreaterThanOrEqual(400);
   });
 
   describe("the one-click unsubscribe link", () => {

@@ -65,6 +65,8 @@ const MATRIX: Row[] = [
   ["/causes", "login", 403, "setup", 200],
   ["/admin/jobs", "login", 403, "setup", 200],
   ["/admin/waiting-rounds", "login", 403, "setup", 200],
+  // A proof of service names its version and round; without them it is a 400 to anyone signed in.
+  ["/nol/creator/traffic-stop/proof-of-service.pdf", "login", 400, "setup", 400],
   ["/admin/templates", "login", 403, "setup", 200],
   ["/admin/settings", "login", 403, "setup", 200],
   ["/admin/templates/1", "login", 403, "setup", 200],

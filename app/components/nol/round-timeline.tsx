@@ -104,6 +104,11 @@ function RoundItem({ row, trackingBase }: { row: Row; trackingBase: string }) {
           </>
         ) : null}
       </dl>
+      {row.proofHref ? (
+        <a href={row.proofHref} download aria-label={`Proof of service of ${row.name} (PDF)`}>
+          Proof of service (PDF)
+        </a>
+      ) : null}
     </li>
   );
 }

@@ -111,6 +111,34 @@ describe("the data a round's document needs", () => {
     expect(values).toMatchObject({ exhibit: null, daily_amount: null, respondents: null, respondent_count: "0" });
   });
 
+  it("lists a proof of service's respondents with the address used, the mailing, each tracking number and the delivery", () => {
+    const served: DocumentFacts = {
+      ...notice,
+      mailing: { date: "2026-03-05", tracking: "RR1US", delivered: true, deliveredOn: "2026-03-09" },
+      service: [
+        { slot: 9, name: "Joined Party", type: "Joinder", address: null, tracking: "9400100000000000000000" },
+        {
+          slot: 1,
+          name: "Officer Example",
+          type: "Official",
+          address: "1 Main St, Springfield",
+          tracking: "RR123456789US",
+        },
+      ],
+    };
+    const values = documentValues(served);
+    expect(values.service_list!.split("\n")).toEqual([
+      "1. Officer Example (Official)",
+      "    Address: 1 Main St, Springfield",
+      "    Mailed: Mar 5, 2026 · Tracking number: RR123456789US · Delivered: Mar 9, 2026",
+      "9. Joined Party (Joinder)",
+      "    Address: __________",
+      "    Mailed: Mar 5, 2026 · Tracking number: 9400100000000000000000 · Delivered: Mar 9, 2026",
+    ]);
+    expect(values.delivery_date).toBe("Mar 9, 2026");
+    expect(documentValues(notice).service_list).toBeNull();
+  });
+
   it("names the file in plain ASCII", () => {
     expect(documentFilename(notice)).toBe("ts-spring-2026-round-2.pdf");
     expect(documentFilename({ ...bill, version: "Été / 2026 ✓" })).toBe("ts-ete-2026-second-true-bill.pdf");

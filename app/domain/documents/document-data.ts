@@ -17,7 +17,9 @@ export type DocumentFacts = {
   /** Everyone the version names, in their slots (1–16). */
   respondents: SlotRespondent[];
   dailyAmountCents: number | null;
-  mailing: { date: string | null; tracking: string | null; delivered: boolean };
+  mailing: { date: string | null; tracking: string | null; delivered: boolean; deliveredOn?: string | null };
+  /** A proof of service's respondents: each served one's address and tracking number; null for other documents. */
+  service?: ServiceLine[] | null;
   /** A true bill's own values; null for a notice round. */
   bill: {
     preparationDate: string | null;
@@ -31,6 +33,9 @@ export type DocumentFacts = {
     billedSlots: number[] | null;
   } | null;
 };
+
+/** A respondent a round was served on: the address used (null: not recorded) and the envelope's tracking number. */
+export type ServiceLine = SlotRespondent & { address: string | null; tracking: string | null };
 
 /** spec §9 "Rounds 1 to 3 are notice rounds; true bills count from 4." */
 export function documentKindOf(round: number): DocumentKind {
@@ -94,7 +99,28 @@ export function documentValues(facts: DocumentFacts): DocumentValues {
     escalation_fee: money(bill?.escalationFeeCents),
     true_bill_total: money(bill?.totalCents),
     first_true_bill_total: money(bill?.firstTotalCents),
+    service_list: facts.service?.length ? serviceList(facts.service, facts.mailing) : null,
+    delivery_date: day(facts.mailing.deliveredOn),
   };
+}
+
+/**
+ * A proof of service's list: each respondent with the address used, the mailing day, the
+ * envelope's tracking number and the delivery; what the records lack is a line to write on.
+ */
+function serviceList(lines: ServiceLine[], mailing: DocumentFacts["mailing"]): string {
+  const blank = "__________";
+  const delivered = mailing.delivered ? (day(mailing.deliveredOn) ?? "yes") : "not yet";
+  return [...lines]
+    .sort((a, b) => a.slot - b.slot)
+    .map((r) =>
+      [
+        `${r.slot}. ${r.name} (${r.type})`,
+        `    Address: ${r.address ?? blank}`,
+        `    Mailed: ${day(mailing.date) ?? blank} · Tracking number: ${r.tracking ?? blank} · Delivered: ${delivered}`,
+      ].join("\n"),
+    )
+    .join("\n");
 }
 
 /** The rounds before a round: the notice rounds by number, then the true bills by name. */

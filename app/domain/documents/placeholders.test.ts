@@ -43,9 +43,20 @@ describe("template placeholders", () => {
     ]);
   });
 
+  it("keeps a proof of service's list to proofs of service, and the amounts to notices and bills", () => {
+    expect(templateProblems("{{service_list}} {{delivery_date}}", "notice")).toEqual([
+      "{{service_list}}, {{delivery_date}} can be used in proofs of service only.",
+    ]);
+    expect(templateProblems("{{daily_amount}}", "proof-of-service")).toEqual([
+      "{{daily_amount}} can be used in notices and true bills only.",
+    ]);
+    expect(templateProblems("{{claimant.name}} {{tracking_number}} {{service_list}}", "proof-of-service")).toEqual([]);
+  });
+
   it("ships sample templates that use only their kind's placeholders", () => {
     expect(templateProblems(SAMPLE_TEMPLATES.notice, "notice")).toEqual([]);
     expect(templateProblems(SAMPLE_TEMPLATES["true-bill"], "true-bill")).toEqual([]);
+    expect(templateProblems(SAMPLE_TEMPLATES["proof-of-service"], "proof-of-service")).toEqual([]);
     expect(placeholdersFor("notice").some((p) => p.name === "escalation_fee")).toBe(false);
     expect(placeholdersFor("true-bill").some((p) => p.name === "escalation_fee")).toBe(true);
   });

@@ -61,7 +61,27 @@ Delivered: {{delivered}}
 ____________________________
 {{claimant.name}}`;
 
-export const SAMPLE_TEMPLATES: Record<DocumentKind, string> = { notice: NOTICE, "true-bill": TRUE_BILL };
+const PROOF_OF_SERVICE = `# Proof of Service
+
+{{cause.name}} · {{nol_version}} · Exhibit {{exhibit}}
+
+I, {{claimant.name}}, served the {{title}} ({{round_label}}) on each respondent below by
+certified mail on {{mailing_date}}, each envelope with its own tracking number.
+
+{{service_list}}
+
+Delivered: {{delivered}}, on {{delivery_date}}.
+
+I declare that the above is true and correct.
+
+____________________________
+{{claimant.name}}`;
+
+export const SAMPLE_TEMPLATES: Record<DocumentKind, string> = {
+  notice: NOTICE,
+  "true-bill": TRUE_BILL,
+  "proof-of-service": PROOF_OF_SERVICE,
+};
 
 const SAMPLE_RESPONDENTS = [
   { slot: 1, name: "Example Agency", type: "Agency" },
@@ -88,7 +108,20 @@ export function sampleFacts(input: {
     noticeDate: "2026-03-02",
     respondents: SAMPLE_RESPONDENTS,
     dailyAmountCents: 25_000,
-    mailing: { date: "2026-03-03", tracking: "RR123456789US", delivered: false },
+    mailing: {
+      date: "2026-03-03",
+      tracking: "RR123456789US",
+      delivered: input.kind === "proof-of-service",
+      deliveredOn: input.kind === "proof-of-service" ? "2026-03-06" : null,
+    },
+    service:
+      input.kind === "proof-of-service"
+        ? SAMPLE_RESPONDENTS.filter((r) => r.slot <= 8).map((r, i) => ({
+            ...r,
+            address: i === 0 ? null : `${100 + i} Example Street, Springfield`,
+            tracking: `RR12345678${i}US`,
+          }))
+        : null,
     bill:
       input.kind === "true-bill"
         ? {

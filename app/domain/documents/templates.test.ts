@@ -84,6 +84,11 @@ describe("the template forms", () => {
     const notNumber = parse({ kind: "true-bill", round: "four" });
     expect(notNumber.status === "error" && notNumber.error?.round).toEqual(["Enter a round as a number"]);
     expect(parse({ kind: "letter" }).status).toBe("error");
+    // A proof of service is made for any round, notice or true bill.
+    for (const round of ["1", "3", "4", "12"])
+      expect(parse({ kind: "proof-of-service", round }).status, round).toBe("success");
+    const letter = parse({ kind: "letter" });
+    expect(letter.status === "error" && letter.error?.kind).toEqual(["Choose notice, true bill or proof of service"]);
   });
 
   it("reads a template's id from an address, and nothing else", () => {

@@ -69,13 +69,14 @@ export function templateBodySchema(kind: DocumentKind) {
 }
 
 const ROUND_OF_KIND = "A notice's round is 1 to 3; a true bill's is 4 or more";
+const KIND_CHOICE = "Choose notice, true bill or proof of service";
 
 /** A new template scope: which cause (empty: any), which kind, which round (empty: any). */
 export const newTemplateSchema = z
   .object({
     intent: z.literal("create"),
     causeCode: z.string().trim().max(40).optional(),
-    kind: z.enum(DOCUMENT_KINDS, { errorMap: () => ({ message: "Choose notice or true bill" }) }),
+    kind: z.enum(DOCUMENT_KINDS, { errorMap: () => ({ message: KIND_CHOICE }) }),
     round: z.coerce
       .number({ invalid_type_error: "Enter a round as a number" })
       .int("Enter a round as a number")
@@ -84,7 +85,8 @@ export const newTemplateSchema = z
       .optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.round === undefined) return;
+    // A proof of service is made for any round, notice or true bill.
+    if (v.round === undefined || v.kind === "proof-of-service") return;
     if ((v.kind === "notice") !== v.round <= NOTICE_ROUNDS)
       ctx.addIssue({ code: "custom", path: ["round"], message: ROUND_OF_KIND });
   });

@@ -26,3 +26,10 @@ export const trackingNumberSchema = z
   .transform(normaliseTracking)
   .refine((value) => value.length > 0, "Enter the tracking number")
   .refine((value) => USPS_DIGITS.test(value) || USPS_INTERNATIONAL.test(value), TRACKING_MESSAGE);
+
+/** A round named in an address (a proof of service's): 1 to 3 for notices, then true bills, up to 200. */
+export const roundQuerySchema = z.coerce
+  .number({ invalid_type_error: "Name a round by its number" })
+  .int()
+  .min(1)
+  .max(200);

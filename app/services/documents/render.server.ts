@@ -129,9 +129,15 @@ async function noticeTemplate(db: Database, record: NoticeRecord): Promise<Templ
   return templateById(db, row!.id!);
 }
 
-async function render(services: AppServices, body: string, facts: DocumentFacts): Promise<Uint8Array> {
+/** A document of a round as a PDF: its template's text filled with the facts, the community's notice at its foot. */
+export async function renderDocument(
+  services: AppServices,
+  body: string,
+  facts: DocumentFacts,
+  /** What the document is, for its PDF's title: the round's notice or bill unless given. */
+  title = documentTitle(facts.round),
+): Promise<Uint8Array> {
   const { db } = services;
-  const title = documentTitle(facts.round);
   const label = labelOfStoredRound(services.logger, facts.round, "a notice's document");
   return renderPdf({
     lines: documentLines(body, documentValues(facts)),
@@ -148,7 +154,7 @@ export async function renderNoticePdf(services: AppServices, record: NoticeRecor
   const facts = await noticeFacts(services.db, record);
   const template = await noticeTemplate(services.db, record);
   return {
-    bytes: await render(services, template.body, facts),
+    bytes: await renderDocument(services, template.body, facts),
     filename: documentFilename(facts),
     template: { id: template.id, version: template.version },
   };
@@ -166,7 +172,11 @@ export async function renderTemplatePreview(
         .from(causes)
         .where(eq(causes.code, scope.causeCode))
     : [];
-  return render(services, body, sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }));
+  return renderDocument(
+    services,
+    body,
+    sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }),
+  );
 }
 
 /**

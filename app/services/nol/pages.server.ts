@@ -12,7 +12,7 @@ import { autoSelect, canEdit, emptySelection, linkHash, selectByHash, type AutoS
 import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
-import { timelineView, versionTimeline } from "./timeline.server";
+import { proofOfServiceBase, timelineView, versionTimeline } from "./timeline.server";
 import {
   entriesOf,
   facts,
@@ -145,7 +145,10 @@ export async function versionsPage(
       timeline: shown
         ? {
             version: shown,
-            view: timelineView(versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date())),
+            view: timelineView(
+              versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date()),
+              proofOfServiceBase(causeBase, shown, other),
+            ),
             trackingUrl: services.config.trackingUrl,
             calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,
           }

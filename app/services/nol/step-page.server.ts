@@ -20,7 +20,7 @@ import {
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
 import { stepContext, submitStep } from "./save-step.server";
-import { timelineView, versionTimeline } from "./timeline.server";
+import { proofOfServiceBase, timelineView, versionTimeline } from "./timeline.server";
 
 /** The step page of a version: what it shows, and saving the step from it (spec §4 "NoL steps"). */
 
@@ -57,7 +57,10 @@ export async function stepPage(
     slots > 0 && input.respondent ? await pickRespondent(services, respondents, slots, input.respondent) : null;
   const stepPath = versionStepHref(place, version, state.step.kind);
   const now = new Date();
-  const timeline = timelineView(versionTimeline(services.config, cause.windows, state, now));
+  const timeline = timelineView(
+    versionTimeline(services.config, cause.windows, state, now),
+    proofOfServiceBase(place.causeBase, version, place.other),
+  );
   return {
     redirectTo: null,
     page: {

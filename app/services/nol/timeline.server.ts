@@ -63,8 +63,16 @@ export function versionTimeline(
   });
 }
 
-/** The timeline with its days written out for the page ("Mar 5, 2026"): the page needs no date formats of its own. */
-export function timelineView(timeline: Timeline) {
+/** The address of a version's proof of service, but for its round (`&round=N`). */
+export function proofOfServiceBase(causeBase: string, version: string, owner: string | null): string {
+  return `${causeBase}/proof-of-service.pdf?${new URLSearchParams({ version, ...(owner ? { username: owner } : {}) })}`;
+}
+
+/**
+ * The timeline with its days written out for the page ("Mar 5, 2026"): the page needs no date
+ * formats of its own. A mailed round links to its proof of service.
+ */
+export function timelineView(timeline: Timeline, proofBase: string) {
   const day = (value: string | null) => (value ? formatDate(value) : null);
   return {
     ...timeline,
@@ -74,6 +82,7 @@ export function timelineView(timeline: Timeline) {
       mailedShown: day(row.mailedOn),
       deliveredShown: day(row.deliveredOn),
       respondByShown: day(row.respondBy),
+      proofHref: row.mailedOn ? `${proofBase}&round=${row.round}` : null,
     })),
     next: timeline.next ? { ...timeline.next, availableShown: day(timeline.next.availableOn) } : null,
   };

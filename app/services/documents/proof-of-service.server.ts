@@ -1,0 +1,113 @@
+import { and, eq } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { claims, respondents } from "~/db/schema";
+import { documentFilename, type DocumentFacts, type ServiceLine } from "~/domain/documents/document-data";
+import { notFound } from "~/domain/errors";
+import { slotsOpenIn } from "~/domain/nol/billing";
+import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
+import type { Viewer } from "../session.server";
+import { billedSlotsOf, versionState, type EntryRow, type VersionState } from "../nol/entries.server";
+import { causeOf, type PageAddress } from "../nol/pages.server";
+import { roundRecordsOf } from "../nol/timeline.server";
+import { renderDocument } from "./render.server";
+import { templateInUse } from "./templates.server";
+
+/**
+ * A round's proof of service (decision 035): each respondent it was mailed to, with the address
+ * used, the mailing day, the envelope's tracking number and the delivery, through the
+ * admin-editable "proof of service" template of the cause and round.
+ */
+
+/** The round's entry that keeps the tracking numbers: the creator entry for a notice, the true bill's own. */
+function roundEntry(state: VersionState, round: number): EntryRow | null {
+  if (round <= NOTICE_ROUNDS) return state.creator;
+  return state.bills.find((bill) => bill.tbValue === round - NOTICE_ROUNDS) ?? null;
+}
+
+/** Each envelope's tracking number, by the respondent's slot, as the mailing step kept them. */
+function trackingBySlot(entry: EntryRow, round: number): Record<string, string> {
+  const kept =
+    round <= NOTICE_ROUNDS ? entry.mail?.[`Tracking${round}`] : (entry.data as { tracking?: unknown }).tracking;
+  return kept && typeof kept === "object" ? (kept as Record<string, string>) : {};
+}
+
+/** An address as the respondents' records keep it (its parts by name), on one line. */
+function addressLine(address: Record<string, string> | null): string | null {
+  const parts = Object.values(address ?? {}).filter((part) => typeof part === "string" && part.trim());
+  return parts.length > 0 ? parts.join(", ") : null;
+}
+
+export async function proofOfService(
+  services: AppServices,
+  viewer: Viewer,
+  address: PageAddress,
+  input: { cause: string; version: string; round: number },
+) {
+  const { db } = services;
+  const place = await causeOf(services, viewer, address, input.cause);
+  if (!place.rows.some((row) => row.descriptiveVersion === input.version))
+    throw notFound("This version has no notices yet");
+  const state = versionState(place.rows, input.version);
+  const record = roundRecordsOf(state).find((r) => r.round === input.round);
+  const entry = roundEntry(state, input.round);
+  if (!record?.mailedOn || !entry || !state.creator) throw notFound("This round has not been mailed yet");
+
+  const named = await db
+    .select({ slot: respondents.slot, name: respondents.name, type: respondents.type, address: respondents.address })
+    .from(respondents)
+    .where(eq(respondents.entryId, state.creator.id));
+  const billed = input.round > NOTICE_ROUNDS ? billedSlotsOf(entry) : null;
+  const served = named.filter((r) =>
+    input.round > NOTICE_ROUNDS ? !billed || billed.includes(r.slot) : r.slot <= slotsOpenIn(input.round),
+  );
+  const numbers = trackingBySlot(entry, input.round);
+  // A round mailed with one number for all (before each envelope had its own) gives it to each.
+  const single = Object.keys(numbers).length === 0 ? (record.tracking[0] ?? null) : null;
+  const service: ServiceLine[] = served.map((r) => ({
+    slot: r.slot,
+    name: r.name,
+    type: r.type,
+    address: addressLine(r.address),
+    tracking: numbers[String(r.slot)] ?? single,
+  }));
+
+  const [claim] = await db
+    .select({ exhibit: claims.exhibitId, countryCode: claims.countryCode })
+    .from(claims)
+    .where(
+      and(
+        eq(claims.claimantId, place.owner.id),
+        eq(claims.causeCode, place.cause.code),
+        eq(claims.nolVersion, input.version),
+      ),
+    );
+  const given = (state.creator.data as { claimantName?: unknown }).claimantName;
+  const facts: DocumentFacts = {
+    round: input.round,
+    claimantName: typeof given === "string" && given ? given : (place.owner.name ?? place.owner.username),
+    cause: { code: place.cause.code, name: place.cause.name },
+    countryCode: claim?.countryCode ?? place.owner.countryCode ?? "",
+    version: input.version,
+    exhibit: claim?.exhibit ?? null,
+    noticeDate: entry.updatedAt,
+    respondents: served,
+    dailyAmountCents: null,
+    mailing: {
+      date: record.mailedOn,
+      tracking: record.tracking[0] ?? null,
+      delivered: record.delivered,
+      deliveredOn: record.deliveredOn,
+    },
+    bill: null,
+    service,
+  };
+  const template = await templateInUse(db, {
+    causeCode: place.cause.code,
+    kind: "proof-of-service",
+    round: input.round,
+  });
+  return {
+    bytes: await renderDocument(services, template.body, facts, "Proof of Service"),
+    filename: documentFilename(facts).replace(/\.pdf$/, "-proof-of-service.pdf"),
+  };
+}

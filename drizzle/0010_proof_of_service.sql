@@ -1,0 +1,3 @@
+ALTER TYPE "public"."document_kind" ADD VALUE 'proof-of-service';--> statement-breakpoint
+ALTER TABLE "document_templates" DROP CONSTRAINT "document_templates_round_of_kind";--> statement-breakpoint
+ALTER TABLE "document_templates" ADD CONSTRAINT "document_templates_round_of_kind" CHECK ("document_templates"."round" is null or ("document_templates"."kind"::text = 'notice' and "document_templates"."round" between 1 and 3) or ("document_templates"."kind"::text = 'true-bill' and "document_templates"."round" >= 4) or ("document_templates"."kind"::text = 'proof-of-service' and "document_templates"."round" >= 1));
