@@ -1,6 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "@playwright/test";
+import { readPdf } from "../helpers/pdf";
 import { logInAs, newDataDir, startServer, type RunningServer } from "../helpers/server";
 import { expect, test } from "./fixtures";
 import { saveRoundOne, saveStep } from "./round-one";
@@ -30,7 +31,7 @@ async function pageOn(browser: Browser, server: RunningServer, login?: string): 
 
 // Two servers of their own, one after the other on one data directory: the second starts
 // 22 days later by its clock, with the reminders' sweep every minute.
-test("a creator's round 1 window closes 22 days on: the reminder is in the outbox, and its link stops that kind", async ({
+test("a creator's round 1 window closes 22 days on: the reminder is in the outbox, its link stops that kind, and the round's proof of service lists the respondent and tracking number", async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -92,6 +93,16 @@ test("a creator's round 1 window closes 22 days on: the reminder is in the outbo
     const timeline = creator.getByRole("region", { name: "Timeline" });
     await expect(timeline.getByText(`Today, ${day(22).shown}`)).toBeVisible();
     await expect(creator.getByLabel("Send it early anyway")).toHaveCount(0);
+    // Round 1's proof of service lists the respondent and the envelope's tracking number.
+    const proof = await creator.request.get(
+      await timeline
+        .getByRole("link", { name: "Proof of service of Round 1 Notice of Liability (PDF)" })
+        .getAttribute("href")
+        .then(String),
+    );
+    const served = (await readPdf(await proof.body())).pages.join("\n");
+    expect(served).toContain("1. Officer Example (Official)");
+    expect(served).toContain("Tracking number: RR123456789US");
 
     // The mail's link, opened with no session: one button stops that kind of reminder.
     const visitor = await pageOn(browser, later);
