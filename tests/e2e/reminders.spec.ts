@@ -4,7 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import { readPdf } from "../helpers/pdf";
 import { logInAs, newDataDir, startServer, type RunningServer } from "../helpers/server";
 import { expect, test } from "./fixtures";
-import { saveRoundOne, saveStep } from "./round-one";
+import { deliverRoundOne, saveRoundOne } from "./round-one";
 
 /** Loaded into the later server: its clock runs CLOCK_OFFSET_MS ahead of the machine's. */
 const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
@@ -43,14 +43,7 @@ test("a creator's round 1 window closes 22 days on: the reminder is in the outbo
   try {
     const creator = await pageOn(browser, today, "creator");
     await saveRoundOne(creator, version, "Cara Creator", "250");
-    await creator.goto(step("mailing"));
-    await creator.getByLabel("Mailing date").fill(day().iso);
-    await creator.getByLabel("Tracking number").fill("RR123456789US");
-    await saveStep(creator, version, "Round 1 Mailing", "Round 1 Proof of Delivery");
-    await creator.goto(step("proof"));
-    await creator.getByLabel("The proof of delivery has arrived").check();
-    await creator.getByLabel("Delivery date").fill(day().iso);
-    await saveStep(creator, version, "Round 1 Proof of Delivery", "Round 2 Notice of Fault");
+    await deliverRoundOne(creator, version, { mailed: day().iso, delivered: day().iso });
     await creator.goto(step("notice"));
     const timeline = creator.getByRole("region", { name: "Timeline" });
     await expect(timeline.getByText(`Round 2 Notice of Fault can go out from ${day(22).shown}`)).toBeVisible();

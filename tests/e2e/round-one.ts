@@ -21,15 +21,22 @@ export async function saveRoundOne(page: Page, version: string, claimant: string
   await saveStep(page, version, "Round 1 Notice of Liability", "Round 1 Mailing");
 }
 
-/** Mails round 1 of the version and records its proof of delivery: the version moves on to round 2. */
-export async function deliverRoundOne(page: Page, version: string) {
+/**
+ * Mails round 1 of the version and records its proof of delivery: the version moves on to round 2.
+ * The days are a past week's unless given (YYYY-MM-DD).
+ */
+export async function deliverRoundOne(
+  page: Page,
+  version: string,
+  days: { mailed: string; delivered: string } = { mailed: "2026-03-02", delivered: "2026-03-05" },
+) {
   const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
   await page.goto(step("mailing"));
-  await page.getByLabel("Mailing date").fill("2026-03-02");
+  await page.getByLabel("Mailing date").fill(days.mailed);
   await page.getByLabel("Tracking number").fill("RR123456789US");
   await saveStep(page, version, "Round 1 Mailing", "Round 1 Proof of Delivery");
   await page.goto(step("proof"));
   await page.getByLabel("The proof of delivery has arrived").check();
-  await page.getByLabel("Delivery date").fill("2026-03-05");
+  await page.getByLabel("Delivery date").fill(days.delivered);
   await saveStep(page, version, "Round 1 Proof of Delivery", "Round 2 Notice of Fault");
 }

@@ -49,24 +49,17 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   await expect(timeline.getByText(`Today, ${day().shown}`)).toBeVisible();
   await expect(timeline.getByText(`Round 2 Notice of Fault can go out from ${day(22).shown}`)).toBeVisible();
   // The days as a calendar file: the window's last day and the next round's day.
-  const ics = await page.request.get(
-    await timeline
-      .getByRole("link", { name: "Add these days to your calendar (.ics)" })
-      .getAttribute("href")
-      .then(String),
-  );
+  /** What a link of the timeline downloads. */
+  const download = async (name: string) =>
+    page.request.get(String(await timeline.getByRole("link", { name }).getAttribute("href")));
+  const ics = await download("Add these days to your calendar (.ics)");
   expect(ics.headers()["content-type"]).toBe("text/calendar; charset=utf-8");
   const events = (await ics.text()).replace(/\r\n /g, "");
   expect(events).toContain(`DTSTART;VALUE=DATE:${day(21).iso.replace(/-/g, "")}`);
   expect(events).toContain("Round 2 Notice of Fault can go out");
 
   // Round 1's proof of service: its respondent with the mailing, the tracking number and the delivery.
-  const proof = await page.request.get(
-    await timeline
-      .getByRole("link", { name: "Proof of service of Round 1 Notice of Liability (PDF)" })
-      .getAttribute("href")
-      .then(String),
-  );
+  const proof = await download("Proof of service of Round 1 Notice of Liability (PDF)");
   expect(proof.headers()["content-type"]).toBe("application/pdf");
   const served = (await readPdf(await proof.body())).pages.join("\n");
   for (const line of [

@@ -8,7 +8,7 @@ import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import type { Viewer } from "../session.server";
 import { billedSlotsOf, versionState, type EntryRow, type VersionState } from "../nol/entries.server";
 import { causeOf, type PageAddress } from "../nol/pages.server";
-import { roundRecordsOf } from "../nol/timeline.server";
+import { keptTracking, roundRecordsOf } from "../nol/timeline.server";
 import { renderDocument } from "./render.server";
 import { templateInUse } from "./templates.server";
 
@@ -22,13 +22,6 @@ import { templateInUse } from "./templates.server";
 function roundEntry(state: VersionState, round: number): EntryRow | null {
   if (round <= NOTICE_ROUNDS) return state.creator;
   return state.bills.find((bill) => bill.tbValue === round - NOTICE_ROUNDS) ?? null;
-}
-
-/** Each envelope's tracking number, by the respondent's slot, as the mailing step kept them. */
-function trackingBySlot(entry: EntryRow, round: number): Record<string, string> {
-  const kept =
-    round <= NOTICE_ROUNDS ? entry.mail?.[`Tracking${round}`] : (entry.data as { tracking?: unknown }).tracking;
-  return kept && typeof kept === "object" ? (kept as Record<string, string>) : {};
 }
 
 /** An address as the respondents' records keep it (its parts by name), on one line. */
@@ -60,7 +53,7 @@ export async function proofOfService(
   const served = named.filter((r) =>
     input.round > NOTICE_ROUNDS ? !billed || billed.includes(r.slot) : r.slot <= slotsOpenIn(input.round),
   );
-  const numbers = trackingBySlot(entry, input.round);
+  const numbers = keptTracking(entry, input.round);
   // A round mailed with one number for all (before each envelope had its own) gives it to each.
   const single = Object.keys(numbers).length === 0 ? (record.tracking[0] ?? null) : null;
   const service: ServiceLine[] = served.map((r) => ({

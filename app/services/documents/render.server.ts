@@ -15,6 +15,7 @@ import type { TemplateScope } from "~/domain/documents/templates";
 import { notFound } from "~/domain/errors";
 import type { NoticeIds } from "~/domain/documents/notice-ids";
 import type { Viewer } from "../session.server";
+import { billedSlotsOf } from "../nol/entries.server";
 import { labelOfStoredRound } from "../round-labels.server";
 import { findNotice, type NoticeRecord } from "./notices.server";
 import { renderPdf } from "./pdf.server";
@@ -90,7 +91,6 @@ function billMailing(bill: EntryRow): DocumentFacts["mailing"] {
 }
 
 function billOf(bill: EntryRow): DocumentFacts["bill"] {
-  const slots = (bill.data as { billedSlots?: unknown }).billedSlots;
   return {
     preparationDate: bill.preparationDate,
     firstPreparationDate: bill.preparationDate1tb,
@@ -99,7 +99,7 @@ function billOf(bill: EntryRow): DocumentFacts["bill"] {
     escalationFeeCents: bill.escalationFee,
     totalCents: bill.trueBillTotal,
     firstTotalCents: bill.firstTrueBillTotal,
-    billedSlots: Array.isArray(slots) && slots.every((s) => typeof s === "number") ? slots : null,
+    billedSlots: billedSlotsOf(bill),
   };
 }
 

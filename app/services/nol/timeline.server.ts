@@ -9,9 +9,19 @@ import {
   type RoundRecord,
   type Timeline,
 } from "~/domain/nol/timeline";
-import type { VersionState } from "./entries.server";
+import type { EntryRow, VersionState } from "./entries.server";
 
 /** A version's timeline (decision 034): what its entries recorded, read as rounds. */
+
+/**
+ * A round's tracking numbers by the respondent's slot, as its mailing step kept them: in the
+ * creator entry for a notice (`mail.Tracking{n}`), in the true bill's own data for a bill.
+ */
+export function keptTracking(entry: Pick<EntryRow, "mail" | "data">, round: number): Record<string, string> {
+  const kept =
+    round <= NOTICE_ROUNDS ? entry.mail?.[`Tracking${round}`] : (entry.data as { tracking?: unknown }).tracking;
+  return kept && typeof kept === "object" && !Array.isArray(kept) ? (kept as Record<string, string>) : {};
+}
 
 /** Each round's record: the creator entry's three notices, then each true bill. */
 export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): RoundRecord[] {
@@ -26,7 +36,7 @@ export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): 
         mailedOn: creator.nolMailingDate[i] ?? null,
         delivered: creator.nolProofOfDelivery[i] ?? false,
         deliveredOn: creator.nolDeliveryDate[i] ?? null,
-        tracking: trackingNumbers(creator.mail?.[`Tracking${round}`], creator.mail?.[`Track${round}`]),
+        tracking: trackingNumbers(keptTracking(creator, round), creator.mail?.[`Track${round}`]),
       });
     }
   }
@@ -37,7 +47,7 @@ export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): 
       mailedOn: bill.billMailingDate,
       delivered: bill.billProofOfDelivery ?? false,
       deliveredOn: bill.billDeliveryDate,
-      tracking: trackingNumbers((bill.data as { tracking?: unknown }).tracking, bill.billTracking),
+      tracking: trackingNumbers(keptTracking(bill, NOTICE_ROUNDS + bill.tbValue), bill.billTracking),
     });
   }
   return records;

@@ -21,6 +21,17 @@ export type MemberVersion = {
   timeline: Timeline;
 };
 
+/** Entries in groups of one key (a member and cause, a cause), in the order first met. */
+function groupRows(rows: EntryRow[], key: (row: EntryRow) => string): Map<string, EntryRow[]> {
+  const groups = new Map<string, EntryRow[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
 /** Every entry of the versions that have a mailing recorded, by member and cause. */
 async function versionsWithMailings(db: Database): Promise<EntryRow[][]> {
   const mailed = db
@@ -33,12 +44,7 @@ async function versionsWithMailings(db: Database): Promise<EntryRow[][]> {
     .select()
     .from(nolEntries)
     .where(sql`(${nolEntries.userId}, ${nolEntries.causeCode}, ${nolEntries.descriptiveVersion}) in ${mailed}`);
-  const groups = new Map<string, EntryRow[]>();
-  for (const row of rows) {
-    const key = `${row.userId}|${row.causeCode}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  return [...groups.values()];
+  return [...groupRows(rows, (row) => `${row.userId}|${row.causeCode}`).values()];
 }
 
 /** The versions with a mailing recorded, each with its timeline at `now`. */
@@ -109,9 +115,7 @@ export async function waitingRounds(services: AppServices, now = new Date()) {
  */
 export async function memberTimelines(services: AppServices, userId: string, username: string, now = new Date()) {
   const [rows, catalogue] = await Promise.all([entriesOf(services.db, userId), getCauseCatalogue(services)]);
-  const byCause = new Map<string, EntryRow[]>();
-  for (const row of rows) byCause.set(row.causeCode, [...(byCause.get(row.causeCode) ?? []), row]);
-  return [...byCause].flatMap(([causeCode, causeRows]) => {
+  return [...groupRows(rows, (row) => row.causeCode)].flatMap(([causeCode, causeRows]) => {
     const name = catalogue.causes[causeCode]?.name ?? causeCode;
     const base = `/nol/creator/${causeSlug(name)}`;
     return versionsOf(causeRows).flatMap((version) => {
