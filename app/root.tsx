@@ -18,6 +18,7 @@ import { AppShell, type Layout } from "./components/shell/app-shell";
 import { useNonce } from "./components/nonce";
 import { ErrorCard, errorMessage, ErrorPageGuard } from "./components/shell/error-page";
 import { useClientErrors } from "./components/shell/use-client-errors";
+import { useKeptFlash } from "./components/shell/use-kept-flash";
 import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
@@ -153,6 +154,7 @@ export default function App() {
   const { pathname, search } = useLocation();
   const recheck = useLoginRecheck(session);
   const errorDetected = useClientErrors();
+  const flash = useKeptFlash(data.flash);
 
   // The page's state goes where API calls read it (DESIGN.md §4).
   useEffect(() => {
@@ -173,7 +175,7 @@ export default function App() {
         search={search}
         session={session}
         navigation={data.navigation}
-        flash={data.flash}
+        flash={flash}
         coupon={data.coupon}
         footerName={footerName(pathname, data.community)}
         homeLabel={data.community.homeLabel}

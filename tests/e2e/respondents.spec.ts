@@ -30,7 +30,28 @@ test("a member suggests a respondent, an admin approves it, and it fills a slot 
   const request = admin.getByRole("article").filter({ hasText: name });
   await request.getByLabel("Note to the member (optional)").fill("Welcome to the directory");
   await request.getByRole("button", { name: "Approve" }).click();
-  await expect(admin.getByText("The request is approved; the member is told by e-mail.")).toBeVisible();
+  const approved = admin.getByText("The request is approved; the member is told by e-mail.");
+  await expect(approved).toBeVisible();
+  // The message stays while the page's data is refreshed (as a login recheck does), though
+  // the server gives it to one response only.
+  const flashRefreshed = await admin.evaluate(async () => {
+    type RouterState = { revalidation: string; loaderData: { root: { flash: unknown } } };
+    const { __remixRouter: router } = window as unknown as {
+      __remixRouter: { revalidate(): void; subscribe(listener: (state: RouterState) => void): () => void };
+    };
+    const refreshed = await new Promise<RouterState>((done) => {
+      const stop = router.subscribe((state) => {
+        if (state.revalidation !== "idle") return;
+        stop();
+        done(state);
+      });
+      router.revalidate();
+    });
+    await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
+    return refreshed.loaderData.root.flash;
+  });
+  expect(flashRefreshed).toBeNull();
+  await expect(approved).toBeVisible();
 
   // From a new notice, the directory puts the respondent in the first free slot.
   const version = `Port ${Date.now()}`;
