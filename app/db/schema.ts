@@ -876,6 +876,10 @@ export const noticeCfs = pgTable(
   ],
 );
 
+/** The documents of a notice that are notarized online. */
+export const NOTARIZED_DOCUMENTS = ["notice", "proof-of-service"] as const;
+export type NotarizedDocument = (typeof NOTARIZED_DOCUMENTS)[number];
+
 export const notarizations = pgTable(
   "notarizations",
   {
@@ -883,6 +887,8 @@ export const notarizations = pgTable(
     noticeId: integer("notice_id")
       .notNull()
       .references(() => notices.id, { onDelete: "cascade" }),
+    /** What is notarized: the notice itself, or its round's proof of service (decision 036). */
+    document: text("document", { enum: NOTARIZED_DOCUMENTS }).notNull().default("notice"),
     provider: text("provider", { enum: ["sandbox", "proof"] }).notNull(),
     nzId: text("nz_id"),
     cost: integer("cost"),
@@ -895,8 +901,9 @@ export const notarizations = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("notarizations_notice_key").on(t.noticeId),
+    uniqueIndex("notarizations_notice_document_key").on(t.noticeId, t.document),
     uniqueIndex("notarizations_nz_id_key").on(t.provider, t.nzId),
+    check("notarizations_document_known", sql`${t.document} in ('notice', 'proof-of-service')`),
   ],
 );
 

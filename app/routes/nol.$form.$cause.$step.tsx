@@ -25,6 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       version: query.version,
       badVersion: query.badVersion?.value,
       respondent: query.respondent,
+      from: query.from,
     }),
   );
   if (result.redirectTo) throw redirect(result.redirectTo);

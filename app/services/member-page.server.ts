@@ -20,6 +20,7 @@ import { entryLabel } from "~/domain/nol/labels";
 import { deviceOf } from "~/domain/profile";
 import { memberTimelines } from "./nol/version-timelines.server";
 import { audit, actorOf } from "./audit.server";
+import { noticeNotarization } from "./documents/notices.server";
 import { memberBilling, memberDetail } from "./members.server";
 import { featuresOf } from "./nol/features.server";
 import { sessionCode } from "./profile.server";
@@ -73,7 +74,7 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
       .select({ notice: notices, claim: claims, notarization: notarizations })
       .from(notices)
       .innerJoin(claims, eq(claims.id, notices.claimId))
-      .leftJoin(notarizations, eq(notarizations.noticeId, notices.id))
+      .leftJoin(notarizations, noticeNotarization)
       .where(eq(claims.claimantId, id))
       .orderBy(desc(notices.id))
       .limit(SHOWN),

@@ -11,13 +11,17 @@ export async function saveStep(page: Page, version: string, label: string, next:
   await expect(versionCard.getByTestId("next-step")).toHaveText(next);
 }
 
-/** Saves round 1 of a new version of Traffic Stop for the signed-in creator. */
+/** Where round 1's respondent is mailed. */
+export const RESPONDENT_ADDRESS = "1 Precinct Way, Springfield, IL 62701";
+
+/** Saves round 1 of a new version of Traffic Stop for the signed-in creator: Officer Example, with an address. */
 export async function saveRoundOne(page: Page, version: string, claimant: string, dailyAmount: string) {
   await page.goto(`/nol/creator/traffic-stop/notice?version=${encodeURIComponent(version)}`);
   await page.getByLabel("Claimant's name").fill(claimant);
   await page.getByLabel("Daily amount (USD)").fill(dailyAmount);
   await page.getByLabel("Respondent 1", { exact: true }).fill("Officer Example");
   await page.getByLabel("Type of respondent 1").selectOption("Official");
+  await page.getByLabel("Mailing address of respondent 1 (optional)").fill(RESPONDENT_ADDRESS);
   await saveStep(page, version, "Round 1 Notice of Liability", "Round 1 Mailing");
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { readPdf } from "../helpers/pdf";
-import { saveRoundOne, saveStep } from "./round-one";
+import { RESPONDENT_ADDRESS, saveRoundOne, saveStep } from "./round-one";
 
 /** Today and a day some days from it, as the date fields and the timeline write them. */
 function day(offset = 0) {
@@ -16,7 +16,7 @@ function day(offset = 0) {
 // browser logs the form's 400 answer.
 test.use({ expectedConsoleErrors: [/status of 400 \(Bad Request\)/] });
 
-test("a creator records round 1's mailing and delivery, sees the window and the next round's day, and sends it early only by choice", async ({
+test("a creator records round 1's mailing and delivery, sees the window and the next round's day, notarizes the round's proof of service, and sends the next round early only by choice", async ({
   page,
   signIn,
 }) => {
@@ -49,9 +49,9 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   await expect(timeline.getByText(`Today, ${day().shown}`)).toBeVisible();
   await expect(timeline.getByText(`Round 2 Notice of Fault can go out from ${day(22).shown}`)).toBeVisible();
   // The days as a calendar file: the window's last day and the next round's day.
-  /** What a link of the timeline downloads. */
-  const download = async (name: string) =>
-    page.request.get(String(await timeline.getByRole("link", { name }).getAttribute("href")));
+  /** What a link of a timeline downloads. */
+  const download = async (name: string, region = timeline) =>
+    page.request.get(String(await region.getByRole("link", { name }).getAttribute("href")));
   const ics = await download("Add these days to your calendar (.ics)");
   expect(ics.headers()["content-type"]).toBe("text/calendar; charset=utf-8");
   const events = (await ics.text()).replace(/\r\n /g, "");
@@ -65,6 +65,7 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   for (const line of [
     "Proof of Service",
     "1. Officer Example (Official)",
+    `Address: ${RESPONDENT_ADDRESS}`,
     `Mailed: ${day().shown} · Tracking number: 9400100000000000000000 · Delivered: ${day().shown}`,
   ])
     expect(served).toContain(line);
@@ -72,11 +73,33 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   // The version's page: its card's Timeline link shows the same timeline above the versions.
   await page.goto("/nol/creator/traffic-stop");
   await page.getByRole("link", { name: `The timeline of ${version}` }).click();
-  await expect(
-    page.getByRole("region", { name: `Timeline: ${version}` }).getByText(`21 days, until ${day(21).shown}`),
-  ).toBeVisible();
+  const versionTimeline = page.getByRole("region", { name: `Timeline: ${version}` });
+  await expect(versionTimeline.getByText(`21 days, until ${day(21).shown}`)).toBeVisible();
+
+  // There the round's proof of service is notarized online: sent, signed at the notary, downloaded.
+  await versionTimeline
+    .getByRole("button", { name: "Notarize the proof of service of Round 1 Notice of Liability online" })
+    .click();
+  await expect(page.getByText(/^The proof of service is sent to the notary/)).toBeVisible();
+  await expect(versionTimeline.getByText("Sent: waiting for you to sign")).toBeVisible();
+  await versionTimeline.getByRole("link", { name: "Open the signing page" }).click();
+  await page.getByRole("button", { name: "Meet the notary" }).click();
+  await page.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(page.getByText("Signed: you can close this page")).toBeVisible();
+  await page.getByRole("link", { name: /^Return to / }).click();
+  await expect(versionTimeline.getByText("Completed: notarized")).toBeVisible();
+  const notarized = await download(
+    "The notarized proof of service of Round 1 Notice of Liability (PDF)",
+    versionTimeline,
+  );
+  expect(notarized.headers()["content-disposition"]).toMatch(/notarized-.*-round-1-proof-of-service\.pdf/);
+  const notarizedText = (await readPdf(await notarized.body())).pages.join("\n");
+  expect(notarizedText).toContain("Proof of Service");
+  expect(notarizedText).toContain("9400100000000000000000");
 
   await page.goto(step("notice"));
+  // The next notice starts with the respondent's address as round 1 gave it.
+  await expect(page.getByLabel("Mailing address of respondent 1 (optional)")).toHaveValue(RESPONDENT_ADDRESS);
   await page.getByRole("button", { name: "Save Round 2 Notice of Fault" }).click();
   await expect(page.getByText(/Tick "Send it early anyway" to send it now/)).toBeVisible();
   await expect(page.getByLabel("Send it early anyway")).toHaveAttribute("aria-invalid", "true");

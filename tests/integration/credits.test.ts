@@ -17,12 +17,8 @@ import { loadViewer, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser } from "../helpers/users";
+import { formOf } from "../helpers/requests";
 
-const form = (values: Record<string, string>) => {
-  const data = new FormData();
-  for (const [k, v] of Object.entries(values)) data.set(k, v);
-  return data;
-};
 const notice1 = { claimantName: "Cara Creditor", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" };
 const card = (number: string) => ({ cardNumber: number, expiry: "12/39", cvc: "123" });
 
@@ -58,7 +54,7 @@ describe.each(drivers)("notarize credits (%s)", (driver) => {
       causeCode: "TS",
       version,
       kind: "notice",
-      form: form(notice1),
+      form: formOf(notice1),
     });
     return { cf_number: Number(entryId.split("-")[1]), cf_version: version, round_cnt: 1 };
   };

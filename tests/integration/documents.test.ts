@@ -23,22 +23,7 @@ import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { readPdf } from "../helpers/pdf";
 import { signedRequest } from "../helpers/state";
 import { createSession, newDeviceKey } from "../helpers/users";
-
-const form = (values: Record<string, string>) => {
-  const data = new FormData();
-  for (const [k, v] of Object.entries(values)) data.set(k, v);
-  return data;
-};
-
-/** A thrown Response is an answer too (a 401 of requireApiMember, a 403 page). */
-const answer = async (call: unknown): Promise<Response> => {
-  try {
-    return (await call) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-};
+import { answer, formOf } from "../helpers/requests";
 
 const SECRET = "cognito-webhook-secret-for-documents-0123";
 
@@ -74,7 +59,7 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
   });
 
   const step = (version: string, kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
-    submitStep(context.app!, creator, creator.member, { causeCode: "TS", version, kind, form: form(values) });
+    submitStep(context.app!, creator, creator.member, { causeCode: "TS", version, kind, form: formOf(values) });
   const notice1 = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" };
   const mailing = { mailingDate: "2026-03-01", track1: "RR123456789US", track9: "RR987654321US" };
 

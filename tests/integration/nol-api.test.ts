@@ -1,7 +1,7 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nolEditors, pendingSubmissions, users } from "~/db/schema";
+import { nolEditors, nolEntries, pendingSubmissions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { memberVersionsResultSchema } from "~/domain/entities";
 import type { DomainError } from "~/domain/errors";
@@ -21,12 +21,7 @@ import { seamlessEntry } from "~/services/nol/seamless.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession } from "../helpers/users";
-
-const form = (values: Record<string, string>) => {
-  const data = new FormData();
-  for (const [k, v] of Object.entries(values)) data.set(k, v);
-  return data;
-};
+import { formOf } from "../helpers/requests";
 
 describe.each(drivers)("NoL entry API on %s", (driver) => {
   let database: TestDatabase;
@@ -49,7 +44,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       causeCode: "TS",
       version: "Spring 2026",
       kind: "notice",
-      form: form({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" }),
+      form: formOf({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" }),
     });
     expect(result.entryId).toMatch(/^187-\d+$/);
   });
@@ -364,6 +359,40 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       })) as Response;
       expect((await plain.json()).badVersion).toBeNull();
     });
+    it("starts a new version's first notice from an earlier version's answers, saving nothing until it is saved", async () => {
+      const params = { form: "creator", cause: "traffic-stop", step: "notice" };
+      const causePage = (await versionsPageLoader({
+        request: new Request("http://localhost/nol/creator/traffic-stop", { headers: { cookie: cookie.creator! } }),
+        params: { form: "creator", cause: "traffic-stop" },
+        context,
+      })) as Response;
+      expect((await causePage.json()).reusable).toContain("Spring 2026");
+      const before = await database.db.select().from(nolEntries).where(eq(nolEntries.userId, ids.creator!));
+      const copied = await open("/nol/creator/traffic-stop/notice?version=Autumn%202026&from=Spring%202026", params);
+      expect(copied.status).toBe(200);
+      const page = await copied.json();
+      expect(page.prefill).toMatchObject({ claimantName: "Cara Creator", dailyAmount: "250" });
+      expect(page.respondents[1]).toEqual({ name: "Officer Example", type: "Official", address: "" });
+      expect(page.notices).toEqual([
+        {
+          kind: "success",
+          message:
+            "Copied from “Spring 2026”: the claimant's name, the daily amount and 1 respondent (Officer Example). Change anything before you save; nothing is saved until you do.",
+        },
+      ]);
+      expect(await database.db.select().from(nolEntries).where(eq(nolEntries.userId, ids.creator!))).toEqual(before);
+
+      // A version with no answers to copy says so; a version that has answers of its own keeps them.
+      const none = await (
+        await open("/nol/creator/traffic-stop/notice?version=Autumn%202026&from=Nowhere", params)
+      ).json();
+      expect(none.notices).toEqual([{ kind: "warn", message: "“Nowhere” has no answers to copy." }]);
+      expect(none.respondents).toEqual({});
+      const blank = await (
+        await open("/nol/creator/traffic-stop/notice?version=Autumn%202026&from=%20", params)
+      ).json();
+      expect(blank.notices).toEqual([]);
+    });
   });
 
   describe("the built-in forms through the steps", () => {
@@ -376,7 +405,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
           causeCode: "TS",
           version: "Double Click",
           kind: "notice",
-          form: form({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" }),
+          form: formOf({ claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" }),
         });
       const results = await Promise.allSettled([notice(), notice(), notice(), notice()]);
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
@@ -402,7 +431,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
           causeCode: "TS",
           version: "Spring 2026",
           kind,
-          form: form(values),
+          form: formOf(values),
         });
       const submit = async (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) => {
         await expect(attempt(kind, values), `${kind} ${JSON.stringify(values)}`).resolves.toMatchObject({
@@ -523,7 +552,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const version = "Window 2026";
       const submit = (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
-        submitStep(context.app!, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
+        submitStep(context.app!, viewer, viewer.member, { causeCode: "TS", version, kind, form: formOf(values) });
       const today = new Date().toISOString().slice(0, 10);
       const notice = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" };
       await submit("notice", notice);
@@ -569,7 +598,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
           causeCode: "TS",
           version: "Another version",
           kind: "notice",
-          form: form(values),
+          form: formOf(values),
         }).then(
           () => expect.unreachable("the step was saved"),
           (error: DomainError) => error,

@@ -29,22 +29,7 @@ import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { readPdf } from "../helpers/pdf";
 import { createSession } from "../helpers/users";
 import { PROOF_API_KEY, PROOF_WEBHOOK_SECRET, proof, signedDelivery } from "../mocks/proof";
-
-const form = (values: Record<string, string>) => {
-  const data = new FormData();
-  for (const [k, v] of Object.entries(values)) data.set(k, v);
-  return data;
-};
-
-/** A thrown Response is an answer too (a 401 of requireApiMember). */
-const answer = async (call: unknown): Promise<Response> => {
-  try {
-    return (await call) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-};
+import { answer, formOf } from "../helpers/requests";
 
 type NoticeJson = {
   notice_id: number;
@@ -102,7 +87,7 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       causeCode: "TS",
       version,
       kind: "notice",
-      form: form(notice1),
+      form: formOf(notice1),
     });
     return { cf_number: Number(entryId.split("-")[1]), cf_version: version, round_cnt: 1 };
   }
@@ -115,7 +100,12 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       notice: { ...notice1, r9Name: "Clerk Extra", r9Type: "Official" },
     };
     for (const kind of steps) {
-      await submitStep(services, creator, creator.member, { causeCode: "TS", version, kind, form: form(values[kind]) });
+      await submitStep(services, creator, creator.member, {
+        causeCode: "TS",
+        version,
+        kind,
+        form: formOf(values[kind]),
+      });
     }
   }
 

@@ -1,8 +1,9 @@
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { RoundState } from "~/domain/nol/timeline";
 import type { TimelineView } from "~/services/nol/timeline.server";
 
-type Row = TimelineView["rows"][number];
+export type TimelineRow = TimelineView["rows"][number];
+type Row = TimelineRow;
 
 const STATE_WORDS: Record<RoundState, string> = {
   delivered: "Delivered",
@@ -23,8 +24,11 @@ export function RoundTimeline({
   calendarHref,
   title = "Timeline",
   titleId = "timeline-title",
+  proofActions,
 }: {
   timeline: TimelineView;
+  /** What a mailed round offers beside its proof of service (the member's own: notarizing it). */
+  proofActions?: (row: TimelineRow) => ReactNode;
   trackingBase: string;
   calendarHref: string;
   /** The heading, where a page shows several timelines (a member's versions). */
@@ -44,7 +48,7 @@ export function RoundTimeline({
         {timeline.rows.map((row, i) => (
           <Fragment key={row.round}>
             {i === timeline.todayAfter ? today : null}
-            <RoundItem row={row} trackingBase={trackingBase} />
+            <RoundItem row={row} trackingBase={trackingBase} proofActions={proofActions} />
           </Fragment>
         ))}
         {timeline.todayAfter >= timeline.rows.length ? today : null}
@@ -61,7 +65,15 @@ export function RoundTimeline({
   );
 }
 
-function RoundItem({ row, trackingBase }: { row: Row; trackingBase: string }) {
+function RoundItem({
+  row,
+  trackingBase,
+  proofActions,
+}: {
+  row: Row;
+  trackingBase: string;
+  proofActions: ((row: TimelineRow) => ReactNode) | undefined;
+}) {
   return (
     <li className={`timeline-round timeline-${row.state}`}>
       <span className="timeline-marker" aria-hidden="true" />
@@ -109,6 +121,7 @@ function RoundItem({ row, trackingBase }: { row: Row; trackingBase: string }) {
           Proof of service (PDF)
         </a>
       ) : null}
+      {row.proofHref && proofActions ? proofActions(row) : null}
     </li>
   );
 }

@@ -25,6 +25,7 @@ export function StepFields({ data, fields }: { data: StepData; fields: Fields })
                     <option key={t}>{t}</option>
                   ))}
                 </SelectField>
+                <Field meta={fields[`r${slot}Address`]!} label={`Mailing address of respondent ${slot} (optional)`} />
               </div>
             ))}
           </fieldset>

@@ -22,19 +22,11 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
         <Link to={data.causeBase}>{data.cause.name}</Link> · {data.version}
       </p>
       <h1 id="step-title">{data.step.label}</h1>
-      {data.picked ? (
-        data.picked.slot ? (
-          <Alert kind="success">
-            {data.picked.name} is in respondent slot {data.picked.slot}. Save the step to keep it.
-          </Alert>
-        ) : (
-          <Alert kind="warn">
-            {data.picked.name
-              ? `${data.picked.name} is named in this notice already, or no slot is free in this round.`
-              : "That respondent is not in the directory."}
-          </Alert>
-        )
-      ) : null}
+      {data.notices.map((notice) => (
+        <Alert key={notice.message} kind={notice.kind}>
+          {notice.message}
+        </Alert>
+      ))}
       {data.directoryHref && !data.hosted ? (
         <p>
           <Link to={data.directoryHref}>Find a respondent in the directory</Link>
@@ -83,6 +75,7 @@ function defaultsOf(data: StepData): Record<string, string> {
   for (let slot = 1; slot <= data.slots; slot += 1) {
     const known = data.respondents[slot];
     if (known?.name) values[`r${slot}Name`] = known.name;
+    if (known?.address) values[`r${slot}Address`] = known.address;
     values[`r${slot}Type`] = known?.type ?? "Individual";
   }
   return values;

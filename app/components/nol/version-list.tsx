@@ -3,6 +3,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useMemo } from "react";
 import { Field, useSchemaForm } from "~/components/forms/fields";
+import { ProofNotarize } from "~/components/nol/proof-notarize";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
@@ -15,6 +16,7 @@ type Version = Data["versions"][number];
 
 /** A cause's versions: each with its next step, its entries, and the way on. */
 export function VersionList({ data }: { data: Data }) {
+  const proofNotarize = data.timeline?.proofNotarize ?? null;
   return (
     <section className="card" aria-labelledby="versions-title">
       <p>
@@ -29,6 +31,7 @@ export function VersionList({ data }: { data: Data }) {
           trackingBase={data.timeline.trackingUrl}
           calendarHref={data.timeline.calendarHref}
           title={`Timeline: ${data.timeline.version}`}
+          proofActions={proofNotarize ? (row) => <ProofNotarize row={row} view={proofNotarize} /> : undefined}
         />
       ) : null}
       {data.versions.length === 0 ? <p>You have no notices for this cause yet.</p> : null}
@@ -40,6 +43,7 @@ export function VersionList({ data }: { data: Data }) {
         action={`${data.causeBase}/notice`}
         owner={data.ownsNotices ? null : data.owner}
         badVersion={data.badVersion}
+        reusable={data.reusable}
       />
     </section>
   );
@@ -120,10 +124,12 @@ function NewVersionForm({
   action,
   owner,
   badVersion,
+  reusable,
 }: {
   action: string;
   owner: string | null;
   badVersion: { value: string; message: string } | null;
+  reusable: string[];
 }) {
   // A name the step page refused (sent before the page's check had loaded, or without JavaScript).
   // The form reports a result each time it is given a new one: the same result keeps the same object.
@@ -147,6 +153,20 @@ function NewVersionForm({
         label="Name of this version"
         hint="For example the respondent's office and the year."
       />
+      {reusable.length > 0 ? (
+        <div className="field">
+          <label htmlFor="new-version-from">Start from the answers of</label>
+          <p id="new-version-from-hint" className="field-hint">
+            Its claimant's name, daily amount and respondents fill the new notice, for you to change before you save.
+          </p>
+          <select id="new-version-from" name="from" defaultValue="" aria-describedby="new-version-from-hint">
+            <option value="">No earlier version: a blank notice</option>
+            {reusable.map((version) => (
+              <option key={version}>{version}</option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <div className="actions">
         <button type="submit" className="button">
           Start

@@ -142,6 +142,8 @@ const slug = (text: string) =>
 /** "ts-spring-2026-round-2.pdf", "ts-spring-2026-first-true-bill.pdf": plain ASCII for every browser. */
 export function documentFilename(
   facts: Pick<DocumentFacts, "version" | "round"> & { cause: Pick<DocumentFacts["cause"], "code"> },
+  document: "notice" | "proof-of-service" = "notice",
 ): string {
-  return `${slug(facts.cause.code)}-${slug(facts.version)}-${slug(documentRoundLabel(facts.round))}.pdf`;
+  const name = `${slug(facts.cause.code)}-${slug(facts.version)}-${slug(documentRoundLabel(facts.round))}`;
+  return document === "notice" ? `${name}.pdf` : `${name}-${document}.pdf`;
 }

@@ -148,3 +148,12 @@ export function formForStep(stepKind: string, billExistsForVersion: boolean): No
 export function formListsEntry(form: NolForm, entryForm: NolForm): boolean {
   return form === "NoLCreator2" || form === entryForm;
 }
+
+/** A respondent's mailing address as the records keep it: parts by name (a hosted form's), or the whole line the built-in notice step takes. */
+export type RespondentAddress = Record<string, string>;
+
+/** The address on one line, its parts in order; null when it has none. */
+export function addressLine(address: RespondentAddress | null | undefined): string | null {
+  const parts = Object.values(address ?? {}).filter((part) => typeof part === "string" && part.trim());
+  return parts.length > 0 ? parts.join(", ") : null;
+}

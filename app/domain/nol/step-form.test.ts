@@ -93,6 +93,14 @@ describe("the step forms (one schema for the browser and the save)", () => {
     expect(named.status === "success" && "r13Name" in named.value).toBe(false);
   });
 
+  it("takes each respondent's mailing address, trimmed, up to 300 characters", () => {
+    const base = { claimantName: "C", dailyAmount: "1", r1Name: "X" };
+    const given = submit(notice, { ...base, r1Address: "  1 Precinct Way, Springfield  " });
+    expect(given.status === "success" && given.value).toMatchObject({ r1Address: "1 Precinct Way, Springfield" });
+    const long = submit(notice, { ...base, r1Address: "x".repeat(301) });
+    expect(long.status === "error" && long.error).toEqual({ r1Address: ["Use at most 300 characters"] });
+  });
+
   it("reads amounts as cents", () => {
     const bill = submit(
       { kind: "true-bill", round: 4 },

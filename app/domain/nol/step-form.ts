@@ -26,12 +26,15 @@ const isoDate = z
 
 const respondentName = z.string().trim().max(120, "Use at most 120 characters");
 
-/** The respondent fields a notice of a round shows: r{slot}Name and r{slot}Type. */
+const respondentAddress = z.string().trim().max(300, "Use at most 300 characters");
+
+/** The respondent fields a notice of a round shows: r{slot}Name, r{slot}Type and r{slot}Address. */
 function respondentFields(round: number) {
   const fields: Record<string, z.ZodTypeAny> = {};
   for (let slot = 1; slot <= slotsOpenIn(round); slot += 1) {
     fields[`r${slot}Name`] = respondentName.optional();
     fields[`r${slot}Type`] = z.enum(RESPONDENT_TYPES).optional();
+    fields[`r${slot}Address`] = respondentAddress.optional();
   }
   return fields;
 }

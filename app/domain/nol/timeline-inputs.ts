@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { versionSchema } from "./entries";
 import { WINDOW_DAYS } from "./timeline";
 
 /** The checks of the timeline's inputs: a response window's days, a tracking number (decision 034). */
@@ -33,3 +34,9 @@ export const roundQuerySchema = z.coerce
   .int()
   .min(1)
   .max(200);
+
+/** The timeline's proof-of-service notarize forms: send a round's proof, read its status, or delete it. */
+export const proofNotarizeFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create"), version: versionSchema, round: roundQuerySchema }),
+  z.object({ intent: z.enum(["refresh", "delete"]), version: versionSchema, nz_id: z.string().max(200) }),
+]);

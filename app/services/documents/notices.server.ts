@@ -22,13 +22,16 @@ export type NoticeRecord = {
   notarization: NotarizationRow | null;
 };
 
+/** A notice's own notarization (not its round's proof of service): the join of its record. */
+export const noticeNotarization = and(eq(notarizations.noticeId, notices.id), eq(notarizations.document, "notice"));
+
 function noticeQuery(db: Database) {
   return db
     .select({ notice: notices, claim: claims, cf: noticeCfs, notarization: notarizations })
     .from(notices)
     .innerJoin(claims, eq(claims.id, notices.claimId))
     .innerJoin(noticeCfs, eq(noticeCfs.noticeId, notices.id))
-    .leftJoin(notarizations, eq(notarizations.noticeId, notices.id));
+    .leftJoin(notarizations, noticeNotarization);
 }
 
 /** The member's notices of a cause, by version and round. */

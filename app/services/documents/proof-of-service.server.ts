@@ -3,7 +3,7 @@ import type { AppServices } from "~/context";
 import { claims, respondents } from "~/db/schema";
 import { documentFilename, type DocumentFacts, type ServiceLine } from "~/domain/documents/document-data";
 import { notFound } from "~/domain/errors";
-import { slotsOpenIn } from "~/domain/nol/billing";
+import { addressLine, slotsOpenIn } from "~/domain/nol/billing";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import type { Viewer } from "../session.server";
 import { billedSlotsOf, versionState, type EntryRow, type VersionState } from "../nol/entries.server";
@@ -22,12 +22,6 @@ import { templateInUse } from "./templates.server";
 function roundEntry(state: VersionState, round: number): EntryRow | null {
   if (round <= NOTICE_ROUNDS) return state.creator;
   return state.bills.find((bill) => bill.tbValue === round - NOTICE_ROUNDS) ?? null;
-}
-
-/** An address as the respondents' records keep it (its parts by name), on one line. */
-function addressLine(address: Record<string, string> | null): string | null {
-  const parts = Object.values(address ?? {}).filter((part) => typeof part === "string" && part.trim());
-  return parts.length > 0 ? parts.join(", ") : null;
 }
 
 export async function proofOfService(
@@ -101,6 +95,6 @@ export async function proofOfService(
   });
   return {
     bytes: await renderDocument(services, template.body, facts, "Proof of Service"),
-    filename: documentFilename(facts).replace(/\.pdf$/, "-proof-of-service.pdf"),
+    filename: documentFilename(facts, "proof-of-service"),
   };
 }

@@ -18,6 +18,8 @@ const querySchema = z.object({
   auto: z.enum(AUTO_SELECT_MODES).optional().catch(undefined),
   /** A respondent of the directory to put in the notice's first empty slot. */
   respondent: wholeNumber({ min: 1, coerce: true }).optional().catch(undefined),
+  /** An earlier version whose answers a new version's first notice starts with. */
+  from: versionSchema.optional().catch(undefined),
 });
 export type NolQuery = z.infer<typeof querySchema> & {
   version: z.output<typeof versionSchema> | undefined;

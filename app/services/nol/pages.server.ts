@@ -12,6 +12,7 @@ import { autoSelect, canEdit, emptySelection, linkHash, selectByHash, type AutoS
 import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
+import { proofNotarizeView } from "../notary/proof-notarize-view.server";
 import { proofOfServiceBase, timelineView, versionTimeline } from "./timeline.server";
 import {
   entriesOf,
@@ -151,11 +152,24 @@ export async function versionsPage(
             ),
             trackingUrl: services.config.trackingUrl,
             calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,
+            // The member's own proofs of service may be notarized from here.
+            proofNotarize:
+              other === null
+                ? await proofNotarizeView(services, {
+                    memberId: viewer.member.id,
+                    causeCode: cause.code,
+                    version: shown,
+                    returnPath: `${causeBase}?${new URLSearchParams({ version: shown })}`,
+                    action: `${causeBase}/proof-of-service/notarize`,
+                  })
+                : null,
           }
         : null,
       base: formBase(address.segment),
       cause,
       versions,
+      // The versions with answers a new version may start from.
+      reusable: [...new Set(rows.filter((row) => row.form === "NoLCreator2").map((row) => row.descriptiveVersion))],
       causeBase,
       owner: other ?? viewer.member.username,
       ownsNotices: other === null,

@@ -279,10 +279,13 @@ async function saveNotice(w: StepWriter, state: VersionState, data: Values): Pro
     const name = data[`r${slot}Name`] as string | undefined;
     if (!name) continue;
     const type = (data[`r${slot}Type`] as string | undefined) ?? stored.get(slot)?.type ?? "Individual";
+    // An address left blank keeps the one given before.
+    const given = data[`r${slot}Address`] as string | undefined;
+    const address = given ? { Address: given } : undefined;
     await w.tx
       .insert(respondents)
-      .values({ entryId: creator.id, slot, name, type })
-      .onConflictDoUpdate({ target: [respondents.entryId, respondents.slot], set: { name, type } });
+      .values({ entryId: creator.id, slot, name, type, address })
+      .onConflictDoUpdate({ target: [respondents.entryId, respondents.slot], set: { name, type, address } });
     stored.set(slot, { slot, type });
   }
   const count = (first: number, last: number) =>

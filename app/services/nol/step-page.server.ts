@@ -3,7 +3,7 @@ import type { AppServices } from "~/context";
 import { directoryRespondents } from "~/db/schema";
 import { conflict, invalid, isDomainError } from "~/domain/errors";
 import { formBase, FORM_NAMES, ownerQuery, stepHref } from "~/domain/nol/addresses";
-import { escalationFee, formForStep, formOffersStep, slotsOpenIn } from "~/domain/nol/billing";
+import { addressLine, escalationFee, formForStep, formOffersStep, slotsOpenIn } from "~/domain/nol/billing";
 import { versionSchema } from "~/domain/nol/entries";
 import type { StepKind } from "~/domain/nol/steps";
 import { earlyRound } from "~/domain/nol/timeline";
@@ -15,6 +15,7 @@ import {
   nextBillLines,
   respondentsOf,
   versionState,
+  type EntryRow,
   type VersionState,
 } from "./entries.server";
 import { hostedStep } from "./hosted.server";
@@ -29,7 +30,15 @@ export async function stepPage(
   services: AppServices,
   viewer: Viewer,
   address: PageAddress,
-  input: { cause: string; kind: StepKind; version: string | undefined; badVersion?: string; respondent?: number },
+  input: {
+    cause: string;
+    kind: StepKind;
+    version: string | undefined;
+    badVersion?: string;
+    respondent?: number;
+    /** An earlier version whose answers a new version's first notice starts with. */
+    from?: string;
+  },
 ) {
   const place = await causeOf(services, viewer, address, input.cause);
   const { owner, cause, rows } = place;
@@ -52,9 +61,17 @@ export async function stepPage(
   const profile = (state.creator?.profile ?? state.billingProfile?.profile ?? {}) as { DailyAmount?: number };
   const prior = state.bills.at(-1)?.administrativeJudgment ?? null;
   const slots = state.step.kind === "notice" ? slotsOpenIn(state.step.round ?? 1) : 0;
-  const respondents: Record<number, { name: string; type: string }> = await knownRespondents(services, state);
-  const picked =
-    slots > 0 && input.respondent ? await pickRespondent(services, respondents, slots, input.respondent) : null;
+  const respondents: Record<number, KnownRespondent> = await knownRespondents(services, state);
+  let prefill = prefillOf(state, owner, profile);
+  const notices: PageNotice[] = [];
+  const copy = input.from && reusesAnswers(state) ? await copiedAnswers(services, rows, input.from, slots) : null;
+  if (copy) {
+    prefill = { ...prefill, ...copy.prefill };
+    Object.assign(respondents, copy.respondents);
+    notices.push(copy.notice);
+  }
+  if (slots > 0 && input.respondent)
+    notices.push(pickedNotice(await pickRespondent(services, respondents, slots, input.respondent)));
   const stepPath = versionStepHref(place, version, state.step.kind);
   const now = new Date();
   const timeline = timelineView(
@@ -77,9 +94,9 @@ export async function stepPage(
       trackingUrl: services.config.trackingUrl,
       calendarHref: `${place.causeBase}/calendar.ics?${new URLSearchParams({ version, ...(place.other ? { username: place.other } : {}) })}`,
       slots,
-      prefill: prefillOf(state, owner, profile),
+      prefill,
       respondents,
-      picked,
+      notices,
       directoryHref: slots > 0 ? `/respondents?${new URLSearchParams({ for: stepPath })}` : null,
       // "The escalation fee is 20% of the prior administrative judgment" (spec §5), as the save adds it.
       escalationFee: prior ? formatMoney(escalationFee(prior), "USD") : null,
@@ -138,16 +155,19 @@ function prefillOf(state: VersionState, owner: UserRow, profile: { DailyAmount?:
   };
 }
 
-/** Later rounds show the respondents named before, so nothing has to be typed twice. */
 /** A respondent of the directory in the first empty slot open in this round; the slot it took, or why none. */
 async function pickRespondent(
   services: AppServices,
-  respondents: Record<number, { name: string; type: string }>,
+  respondents: Record<number, KnownRespondent>,
   slots: number,
   id: number,
 ): Promise<{ slot: number; name: string } | { slot: null; name: string | null }> {
   const [row] = await services.db
-    .select({ name: directoryRespondents.name, type: directoryRespondents.type })
+    .select({
+      name: directoryRespondents.name,
+      type: directoryRespondents.type,
+      address: directoryRespondents.address,
+    })
     .from(directoryRespondents)
     .where(eq(directoryRespondents.id, id));
   if (!row) return { slot: null, name: null };
@@ -156,15 +176,90 @@ async function pickRespondent(
   }
   for (let slot = 1; slot <= slots; slot += 1) {
     if (!respondents[slot]?.name) {
-      respondents[slot] = { name: row.name, type: row.type };
+      respondents[slot] = { name: row.name, type: row.type, address: row.address ?? "" };
       return { slot, name: row.name };
     }
   }
   return { slot: null, name: row.name };
 }
 
+/** A respondent a notice step starts with: its name, type and mailing address. */
+type KnownRespondent = { name: string; type: string; address: string };
+
+/** Later rounds show the respondents named before, so nothing has to be typed twice. */
 async function knownRespondents(services: AppServices, state: VersionState) {
   if (state.step.kind !== "notice" || !state.creator) return {};
   const named = await respondentsOf(services.db, [state.creator.id]);
-  return Object.fromEntries(named.map((r) => [r.slot, { name: r.name, type: r.type }]));
+  return Object.fromEntries(
+    named.map((r) => [r.slot, { name: r.name, type: r.type, address: addressLine(r.address) ?? "" }]),
+  );
+}
+
+type PageNotice = { kind: "success" | "warn"; message: string };
+
+function pickedNotice(picked: { slot: number | null; name: string | null }): PageNotice {
+  if (picked.slot)
+    return {
+      kind: "success",
+      message: `${picked.name} is in respondent slot ${picked.slot}. Save the step to keep it.`,
+    };
+  return {
+    kind: "warn",
+    message: picked.name
+      ? `${picked.name} is named in this notice already, or no slot is free in this round.`
+      : "That respondent is not in the directory.",
+  };
+}
+
+/** A new version's first notice, nothing saved yet: the one that may start from an earlier version's answers. */
+const reusesAnswers = (state: VersionState) =>
+  state.creator === null && state.step.kind === "notice" && state.step.round === 1;
+
+/**
+ * The answers of an earlier version of the owner's, for a new version's first notice: the
+ * claimant's name, the daily amount and the respondents of the slots open in round 1, each with
+ * its type and address. Nothing is saved: the form starts with them, and says what it copied.
+ */
+async function copiedAnswers(services: AppServices, rows: EntryRow[], from: string, slots: number) {
+  const earlier = versionState(rows, from).creator;
+  if (!earlier)
+    return {
+      prefill: {},
+      respondents: {},
+      notice: { kind: "warn", message: `“${from}” has no answers to copy.` } as PageNotice,
+    };
+  const data = earlier.data as { claimantName?: unknown };
+  const daily = (earlier.profile as { DailyAmount?: unknown } | null)?.DailyAmount;
+  const prefill: { claimantName?: string; dailyAmount?: string } = {};
+  if (typeof data.claimantName === "string" && data.claimantName) prefill.claimantName = data.claimantName;
+  if (typeof daily === "number") prefill.dailyAmount = String(daily);
+  const named = await respondentsOf(services.db, [earlier.id]);
+  const respondents: Record<number, KnownRespondent> = {};
+  for (const r of named.filter((r) => r.slot <= slots))
+    respondents[r.slot] = { name: r.name, type: r.type, address: addressLine(r.address) ?? "" };
+  const left = named.length - Object.keys(respondents).length;
+  const names = Object.values(respondents).map((r) => r.name);
+  const copied = [
+    prefill.claimantName ? "the claimant's name" : null,
+    prefill.dailyAmount ? "the daily amount" : null,
+    names.length
+      ? `${names.length === 1 ? "1 respondent" : `${names.length} respondents`} (${names.join(", ")})`
+      : null,
+  ].filter((part): part is string => part !== null);
+  const later =
+    left === 0
+      ? ""
+      : left === 1
+        ? " One respondent of a later round was not copied."
+        : ` ${left} respondents of later rounds were not copied.`;
+  const message =
+    copied.length === 0
+      ? `“${from}” has no answers to copy.`
+      : `Copied from “${from}”: ${listWords(copied)}. Change anything before you save; nothing is saved until you do.${later}`;
+  return { prefill, respondents, notice: { kind: copied.length ? "success" : "warn", message } as PageNotice };
+}
+
+/** "a, b and c". */
+function listWords(parts: string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }

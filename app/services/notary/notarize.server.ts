@@ -58,7 +58,7 @@ export const updateNotarizeSchema = z.object({ send: z.boolean().default(true) }
 export type UpdateNotarizeInput = z.infer<typeof updateNotarizeSchema>;
 
 /** The provider's failures in the API's terms: down is 503 (nothing written), refused is 400 with its message. */
-async function atProvider<T>(call: () => Promise<T>): Promise<T> {
+export async function atProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -178,7 +178,10 @@ export async function notarize(
   await db
     .insert(notarizations)
     .values({ noticeId: record.notice.id, ...fields })
-    .onConflictDoUpdate({ target: notarizations.noticeId, set: { ...fields, updatedAt: new Date() } });
+    .onConflictDoUpdate({
+      target: [notarizations.noticeId, notarizations.document],
+      set: { ...fields, updatedAt: new Date() },
+    });
   const updated = await noticeOf(db, member, ids);
   if (!updated.notarization) {
     logger.error({ noticeId: record.notice.id, nzId: made.id }, "the notarize was not recorded");
@@ -207,7 +210,7 @@ async function ownNotarization(services: AppServices, viewer: Viewer, nzId: stri
 }
 
 /** Writes what the provider says of a transaction (null: gone) on its row; true when it is gone. */
-async function recordTransaction(db: Database, row: NotarizationRow, transaction: NotaryTransaction | null) {
+export async function recordTransaction(db: Database, row: NotarizationRow, transaction: NotaryTransaction | null) {
   await db
     .update(notarizations)
     .set({ ...(transaction ? transactionFields(transaction) : removedFields), updatedAt: new Date() })
@@ -256,7 +259,10 @@ export async function notarizedDocument(services: AppServices, viewer: Viewer, n
     .innerJoin(claims, eq(claims.id, notices.claimId))
     .where(eq(notices.id, row.noticeId));
   const { round, cause, version } = notice!;
-  return { bytes: pdf, filename: `notarized-${documentFilename({ cause: { code: cause }, version, round })}` };
+  return {
+    bytes: pdf,
+    filename: `notarized-${documentFilename({ cause: { code: cause }, version, round }, row.document)}`,
+  };
 }
 
 /** DELETE /api/nol/notarize/{nz_id}: deletes the transaction at the provider, then the notice's notarize. */
@@ -273,7 +279,11 @@ export async function deleteNotarization(services: AppServices, viewer: Viewer, 
  * credits: spent before it is asked for (null: nothing to pay), given back when the notary
  * refuses it or makes none.
  */
-async function spendForNotarize(services: AppServices, viewer: Viewer, noticeId: number): Promise<number | null> {
+export async function spendForNotarize(
+  services: AppServices,
+  viewer: Viewer,
+  noticeId: number,
+): Promise<number | null> {
   if (!services.config.notarizeNeedsCredit) return null;
   return spendCredit(services.db, { userId: viewer.member.id, noticeId, actorUserId: viewer.user.id });
 }
@@ -281,7 +291,7 @@ async function spendForNotarize(services: AppServices, viewer: Viewer, noticeId:
 const REFUSED_NOTE = "The notary did not take the document";
 
 /** The provider's refusal or outage: the credit comes back, and the error goes on. */
-function giveBackSpend(services: AppServices, spendId: number | null) {
+export function giveBackSpend(services: AppServices, spendId: number | null) {
   return async (error: unknown): Promise<never> => {
     if (spendId !== null) await refundSpend(services.db, spendId, REFUSED_NOTE);
     throw error;
@@ -289,7 +299,7 @@ function giveBackSpend(services: AppServices, spendId: number | null) {
 }
 
 /** The spend names the transaction it paid for; no transaction made, and it is given back. */
-async function settleSpend(services: AppServices, spendId: number | null, made: NotaryTransaction | null) {
+export async function settleSpend(services: AppServices, spendId: number | null, made: NotaryTransaction | null) {
   if (spendId === null) return;
   if (made?.id) await attachSpend(services.db, spendId, made.id);
   else await refundSpend(services.db, spendId, REFUSED_NOTE);
