@@ -431,7 +431,8 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => plans.id),
     status: subscriptionStatus("status").notNull(),
-    provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    /** Who bills it: a payments provider, or nobody (an admin's complimentary grant). */
+    provider: text("provider", { enum: ["sandbox", "stripe", "complimentary"] }).notNull(),
     providerCustomerId: text("provider_customer_id"),
     providerSubscriptionId: text("provider_subscription_id"),
     couponId: text("coupon_id").references(() => coupons.id),
@@ -449,6 +450,13 @@ export const subscriptions = pgTable(
     /** When PAST_DUE began: the plan's features last a grace period past it. */
     pastDueSince: timestamp("past_due_since", { withTimezone: true }),
     checkoutId: uuid("checkout_id"),
+    /**
+     * A complimentary membership's admin, and their reason. No foreign key: the audit log names
+     * the admin too, and with a second key to users here two payment events of one member
+     * written at once failed now and then (decision 037).
+     */
+    grantedBy: uuid("granted_by"),
+    grantNote: text("grant_note"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

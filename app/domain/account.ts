@@ -75,7 +75,7 @@ export const resetPasswordSchema = z
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
 
 /** Subscription statuses that count as a membership in good standing. */
-export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TRIALING"]);
+export const ACTIVE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["ACTIVE", "TRIALING", "COMPLIMENTARY"]);
 
 export type RejoinStanding = "in-setup" | "active" | "lapsed" | "no-subscription";
 

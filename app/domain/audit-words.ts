@@ -38,6 +38,8 @@ const AUDIT_WORDS: Record<string, string> = {
   "login.handoff": "Logged in from the learning site",
   logout: "Logged out",
   "members.bulk.email": "E-mailed members",
+  "membership.complimentary.end": "Ended a complimentary membership",
+  "membership.complimentary.grant": "Granted a complimentary membership",
   "members.export": "Exported members",
   "members.flags": "Changed a member's roles",
   "members.view": "Viewed a member's page",

@@ -190,6 +190,8 @@ export function addInterval(from: Date, interval: "month" | "year", count = 1): 
 
 export type SubscriptionStanding = {
   status: string;
+  /** Who bills it: a complimentary one ends on its period's end without a provider's event. */
+  provider?: string;
   pastDueSince: Date | null;
   currentPeriodEnd: Date | null;
   features: readonly string[];
@@ -202,6 +204,9 @@ export type SubscriptionStanding = {
 export function grantedFeatures(subscription: SubscriptionStanding | null, now: Date, graceDays: number): string[] {
   if (!subscription) return [];
   const { status } = subscription;
+  // A complimentary one ends on its day, whether or not the job has marked it yet.
+  const ends = subscription.provider === "complimentary" ? subscription.currentPeriodEnd : null;
+  if (ends && now.getTime() >= ends.getTime()) return [];
   if (status === "ACTIVE" || status === "TRIALING") return [...subscription.features];
   if (status === "PAST_DUE") {
     const since = subscription.pastDueSince ?? subscription.currentPeriodEnd;

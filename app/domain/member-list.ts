@@ -67,6 +67,7 @@ export function bulkDoneMessage(action: MemberBulkAction, reached: number): stri
 export const memberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("end-sessions") }),
   z.object({ intent: z.literal("renew-now") }),
+  z.object({ intent: z.literal("end-complimentary") }),
   z.object({ intent: z.literal("end-session"), session: z.string().regex(/^[0-9a-f]{16}$/, "Choose a session") }),
   z.object({
     intent: z.literal("version-features"),

@@ -6,8 +6,9 @@ import type { MembershipStatus } from "./billing-account";
  * Exports keep the codes.
  */
 
-export const MEMBERSHIP_STATUSES: readonly MembershipStatus[] = [
+export const MEMBERSHIP_STATUSES: readonly (MembershipStatus | "COMPLIMENTARY")[] = [
   "ACTIVE",
+  "COMPLIMENTARY",
   "TRIALING",
   "PAST_DUE",
   "UNPAID",
@@ -17,8 +18,9 @@ export const MEMBERSHIP_STATUSES: readonly MembershipStatus[] = [
   "PAUSED",
 ];
 
-const MEMBERSHIP_WORDS: Record<MembershipStatus, string> = {
+const MEMBERSHIP_WORDS: Record<MembershipStatus | "COMPLIMENTARY", string> = {
   ACTIVE: "Active",
+  COMPLIMENTARY: "Complimentary",
   TRIALING: "Trial",
   PAST_DUE: "Payment overdue",
   UNPAID: "Unpaid",
@@ -31,7 +33,7 @@ const MEMBERSHIP_WORDS: Record<MembershipStatus, string> = {
 /** A membership's status in a word or two, for lists and facts; no membership says so. */
 export function membershipWords(status: string | null | undefined): string {
   if (!status || status === "none") return "No membership";
-  return MEMBERSHIP_WORDS[status as MembershipStatus] ?? humanize(status);
+  return MEMBERSHIP_WORDS[status as MembershipStatus | "COMPLIMENTARY"] ?? humanize(status);
 }
 
 /** "nz_status" → "Nz status": a code no list names yet, read as words. */

@@ -9,6 +9,7 @@ export * from "~/domain/account";
 export * from "~/domain/billing-account";
 export * from "~/domain/cause-admin";
 export * from "~/domain/community-links";
+export * from "~/domain/complimentary-inputs";
 export * from "~/domain/checkout-form";
 export * from "~/domain/contact";
 export * from "~/domain/credits";

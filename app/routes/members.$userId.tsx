@@ -4,14 +4,24 @@ import { useLoaderData } from "@remix-run/react";
 import { MemberDetail } from "~/components/admin/members";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
-import { creditsText, grantCreditsSchema, memberActionSchema, userIdSchema } from "~/lib/schemas.server";
+import type { AppServices } from "~/context";
+import { isDomainError } from "~/domain/errors";
+import { formatDate } from "~/lib/format";
+import {
+  creditsText,
+  grantComplimentarySchema,
+  grantCreditsSchema,
+  memberActionSchema,
+  userIdSchema,
+} from "~/lib/schemas.server";
+import { endComplimentary, grantComplimentary } from "~/services/billing/complimentary.server";
 import { grantCredits } from "~/services/billing/credits.server";
 import { readForm } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
 import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
 import { setVersionFeatures } from "~/services/nol/features.server";
-import { requireAdmin } from "~/services/session.server";
+import { requireAdmin, type Viewer } from "~/services/session.server";
 
 export const handle = { layout: "container" };
 
@@ -38,9 +48,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const id = memberId(params);
-  const { member, message } = await withPageErrors(async () => {
+  const {
+    member,
+    message,
+    kind = "success",
+  } = await withPageErrors(async () => {
     const found = await memberDetail(services.db, id);
     const values = Object.fromEntries(await readForm(request));
+    if (values.intent === "grant-complimentary") return grantFromPage(services, viewer, found, values);
     if (values.intent === "grant-credits") {
       const grant = grantCreditsSchema.safeParse(values);
       if (!grant.success) throw invalid(grant.error.issues[0]!.message, grant.error.flatten().fieldErrors);
@@ -72,13 +87,35 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           nolTester: form.nolTester === "on",
         });
         return { member: found, message: `${found.username}'s flags are saved.` };
+      case "end-complimentary":
+        await endComplimentary(services, viewer, found.id);
+        return { member: found, message: `${found.username}'s complimentary membership has ended.` };
       case "renew-now": {
         const status = await renewMemberNow(services, viewer, found.id);
         return { member: found, message: `${found.username}'s membership was renewed: it is now ${status}.` };
       }
     }
   });
-  return redirectWithFlash(`/members/${member.id}`, { kind: "success", message }, services.config);
+  return redirectWithFlash(`/members/${member.id}`, { kind, message }, services.config);
+}
+
+/** A complimentary membership granted from the page; a grant it refuses says why and changes nothing. */
+async function grantFromPage(
+  services: AppServices,
+  admin: Viewer,
+  member: { id: string; username: string },
+  values: Record<string, FormDataEntryValue>,
+): Promise<{ member: typeof member; message: string; kind?: "error" }> {
+  const grant = grantComplimentarySchema.safeParse(values);
+  if (!grant.success) return { member, message: grant.error.issues[0]!.message, kind: "error" };
+  try {
+    const { plan, endsOn } = await grantComplimentary(services, admin, member.id, grant.data);
+    const until = endsOn ? ` until ${formatDate(endsOn)}` : "";
+    return { member, message: `${member.username} has the ${plan} as a complimentary membership${until}.` };
+  } catch (error) {
+    if (isDomainError(error) && error.status < 500) return { member, message: error.message, kind: "error" };
+    throw error;
+  }
 }
 
 export default function Member() {

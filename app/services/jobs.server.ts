@@ -2,6 +2,7 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { passwordResetJob } from "./accounts.server";
+import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
@@ -40,6 +41,7 @@ export const jobs = {
   "notary-poll": notaryPollJob,
   "members-mail": membersMailJob,
   "nol-reminders": nolRemindersJob,
+  "complimentary-ends": complimentaryEndsJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;

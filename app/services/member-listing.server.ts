@@ -1,3 +1,4 @@
+import { COMPLIMENTARY_STATUS } from "~/domain/complimentary";
 import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { rowsOf } from "~/db/client.server";
@@ -27,7 +28,7 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const text = (value: FilterValue) => (typeof value === "string" ? value : "");
 
 export const MEMBER_ROLES = ["admin", "nolCreator", "nolTester", "none"] as const;
-export const MEMBER_STATUSES = [...subscriptionStatus.enumValues, "none"] as const;
+export const MEMBER_STATUSES = [...subscriptionStatus.enumValues, COMPLIMENTARY_STATUS, "none"] as const;
 
 export const memberListing: Listing = {
   from: sql`${users}`,

@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { complimentaryOf } from "./billing/complimentary.server";
 import { creditSummary } from "./billing/credits.server";
 import { alias } from "drizzle-orm/pg-core";
 import type { AppServices } from "~/context";
@@ -122,6 +123,7 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
     timelines,
     trackingUrl: services.config.trackingUrl,
     credits: await creditSummary(db, id),
+    complimentary: await complimentaryOf(services, id),
     detail: { ...detail, lastSeenAt: iso(member.lastSeenAt) },
     flags: { nolCreator: member.nolCreator, nolTester: member.nolTester, admin: member.admin },
     billing,

@@ -3,6 +3,7 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
 import { rejoinStanding } from "~/domain/account";
+import { shownStatus } from "~/domain/complimentary";
 import { invalid, invariant } from "~/domain/errors";
 import { audit, actorOf } from "./audit.server";
 import { membershipOf, paymentLines } from "./billing/account.server";
@@ -27,7 +28,7 @@ export async function memberDetail(db: Database, id: string) {
     country: u.countryCode,
     roles: roles(u),
     needsSetup: u.needsSetup,
-    subStatus: sub?.status ?? null,
+    subStatus: shownStatus(sub),
     expiration: sub?.currentPeriodEnd?.toISOString() ?? null,
     createdAt: u.createdAt.toISOString(),
   };
@@ -52,7 +53,7 @@ export async function endOtherSessions(db: Database, viewer: Viewer): Promise<vo
 /** What /profile shows of the signed-in member; a membership not in good standing offers Re-join. */
 export function profileOf(viewer: Viewer) {
   const m = viewer.member;
-  const subStatus = viewer.subscription?.status ?? null;
+  const subStatus = shownStatus(viewer.subscription);
   return {
     username: m.username,
     email: m.email,

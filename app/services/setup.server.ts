@@ -1,3 +1,4 @@
+import { COMPLIMENTARY_STATUS, shownStatus } from "~/domain/complimentary";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
@@ -46,9 +47,14 @@ export async function setupPage(
   };
 }
 
+const isComplimentaryMembership = (subscription: Viewer["subscription"]) =>
+  subscription !== null && shownStatus(subscription) === COMPLIMENTARY_STATUS;
+
 /** Moves the member to the step after `step`, or completes setup. */
 async function advanceSetup(services: AppServices, viewer: Viewer, step: SetupStepId) {
-  const next = nextSetupStep(step, { free: services.config.free });
+  let next = nextSetupStep(step, { free: services.config.free });
+  // A member an admin gave a complimentary membership has nothing to choose or pay.
+  if (next === "membership" && isComplimentaryMembership(viewer.subscription)) next = null;
   await services.db
     .update(users)
     .set(next ? { setupStep: next } : { setupStep: null, needsSetup: false })

@@ -39,20 +39,23 @@ export type Viewer = {
   clientIp?: string;
 };
 
-/** The newest subscription of the user a row names (`userId`), with its plan's features and title. */
+/** The user's membership (the one in force, else the newest), with its plan's features and title. */
 function latestSubscriptionOf(db: Database, userId: SQLWrapper) {
-  return db
-    .select({
-      ...getTableColumns(subscriptions),
-      features: plans.features,
-      planTitle: plans.title,
-      planInterval: plans.interval,
-    })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(1);
+  return (
+    db
+      .select({
+        ...getTableColumns(subscriptions),
+        features: plans.features,
+        planTitle: plans.title,
+        planInterval: plans.interval,
+      })
+      .from(subscriptions)
+      .innerJoin(plans, eq(plans.id, subscriptions.planId))
+      .where(eq(subscriptions.userId, userId))
+      // The one in force first: a checkout started while a complimentary one runs does not hide it.
+      .orderBy(sql`${subscriptions.status} in ('ACTIVE', 'TRIALING', 'PAST_DUE') desc`, desc(subscriptions.createdAt))
+      .limit(1)
+  );
 }
 
 export async function latestSubscription(db: Database, userId: string): Promise<SubscriptionRow | null> {

@@ -116,6 +116,7 @@ export function MemberDetail({ page }: { page: Page }) {
           </SubmitButton>
         </Form>
       </Section>
+      <ComplimentarySection username={m.username} complimentary={page.complimentary} />
       <Section id="member-coupons" title="Coupons redeemed">
         <Rows
           rows={page.coupons}
@@ -273,5 +274,59 @@ export function MemberDetail({ page }: { page: Page }) {
         />
       </Section>
     </>
+  );
+}
+
+/** A membership an admin gives: the one in force, ending it, and granting one (decision 037). */
+function ComplimentarySection({
+  username,
+  complimentary: { current, plans },
+}: {
+  username: string;
+  complimentary: Page["complimentary"];
+}) {
+  return (
+    <Section id="member-complimentary" title="Complimentary membership">
+      {current ? (
+        <>
+          <p>
+            {username} has the {current.plan} as a complimentary membership
+            {current.endsOn ? ` until ${current.endsOn}` : ", with no end date"}, granted by{" "}
+            {current.grantedBy ?? "a former admin"}
+            {current.since ? ` on ${current.since}` : ""}.
+          </p>
+          {current.note ? <p>Note: {current.note}</p> : null}
+          <Form method="post" className="actions">
+            <input type="hidden" name="intent" value="end-complimentary" />
+            <ConfirmButton confirmText="Click again to end it">End it now</ConfirmButton>
+          </Form>
+        </>
+      ) : (
+        <p>None. A complimentary membership gives a plan and its features with nothing to pay.</p>
+      )}
+      <Form method="post" className="form" aria-label="Grant a complimentary membership">
+        <div className="field">
+          <label htmlFor="complimentary-plan">Plan</label>
+          <select id="complimentary-plan" name="planId" required>
+            {plans.map((plan) => (
+              <option key={plan.id} value={plan.id}>
+                {plan.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="complimentary-ends">Ends on (optional: none, and it lasts until ended)</label>
+          <input id="complimentary-ends" name="endsOn" type="date" />
+        </div>
+        <div className="field">
+          <label htmlFor="complimentary-note">Note (optional, kept with it and in the audit log)</label>
+          <textarea id="complimentary-note" name="note" rows={2} maxLength={500} />
+        </div>
+        <SubmitButton name="intent" value="grant-complimentary" pendingText="Granting…">
+          {current ? "Replace it" : "Grant"}
+        </SubmitButton>
+      </Form>
+    </Section>
   );
 }

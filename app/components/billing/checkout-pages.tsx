@@ -39,6 +39,8 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
       cancel from <Link to="/profile/billing">your profile</Link>. You can also give a donation or buy a notarize
       credit; your membership stays as it is.
     </>
+  ) : data.complimentaryNote ? (
+    data.complimentaryNote
   ) : (
     "Choose a membership, or give a donation. You enter your card on the next page."
   );

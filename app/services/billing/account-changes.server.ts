@@ -1,3 +1,4 @@
+import { isComplimentary } from "~/domain/complimentary";
 import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { checkouts, plans } from "~/db/schema";
@@ -30,6 +31,8 @@ async function manageable(
   notNow: string = none,
 ) {
   const subscription = await liveSubscription(services, viewer.member.id);
+  if (subscription && isComplimentary(subscription))
+    throw invalid("Your membership is complimentary: there is nothing to pay or change. Choose a plan to pay for one.");
   if (!subscription?.providerSubscriptionId) throw invalid(none);
   if (subscription.provider !== services.providers.payments.name) {
     throw invalid("This membership was made with another payments provider: contact support to change it.");

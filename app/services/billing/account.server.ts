@@ -11,6 +11,7 @@ import {
   type MembershipActions,
   type MembershipStatus,
 } from "~/domain/billing-account";
+import { isComplimentary } from "~/domain/complimentary";
 import type { BillingPlan } from "~/domain/billing";
 import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
@@ -79,12 +80,9 @@ export async function membershipOf(
   if (!subscription) return null;
   const end = subscription.currentPeriodEnd?.toISOString() ?? null;
   const amount = subscription.amountCents;
+  if (isComplimentary(subscription)) return complimentaryMembership(subscription, end);
   return {
-    id: subscription.id,
-    planId: subscription.planId,
-    plan: subscription.planTitle,
-    interval: subscription.planInterval,
-    status: subscription.status,
+    ...membershipPlan(subscription),
     statusText: membershipStatusText(subscription.status, subscription.cancelAtPeriodEnd),
     ended: membershipEnded(subscription.status),
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
@@ -96,10 +94,42 @@ export async function membershipOf(
       subscription.listAmountCents !== null && amount !== null && subscription.listAmountCents > amount
         ? subscription.listAmountCents
         : null,
-    currency: subscription.currency,
     pastDueReason: await pastDueReason(db, subscription),
     actions: membershipActions(subscription.status, subscription.cancelAtPeriodEnd),
     finishPayment: await finishPayment(db, subscription),
+  };
+}
+
+type LatestSubscription = NonNullable<Awaited<ReturnType<typeof latestSubscription>>>;
+
+/** Which membership it is: the plan, its status and currency. */
+const membershipPlan = (subscription: LatestSubscription) => ({
+  id: subscription.id,
+  planId: subscription.planId,
+  plan: subscription.planTitle,
+  interval: subscription.planInterval,
+  status: subscription.status,
+  currency: subscription.currency,
+});
+
+const NO_ACTIONS: MembershipActions = { changePlan: false, cancel: false, resume: false, updateCard: false };
+
+/** A complimentary membership: nothing to pay, nothing to change at a provider; it ends on its day, if it has one. */
+function complimentaryMembership(subscription: LatestSubscription, end: string | null): Membership {
+  const live = subscription.status === "ACTIVE";
+  return {
+    ...membershipPlan(subscription),
+    statusText: live ? "Complimentary" : "Complimentary, ended",
+    ended: !live,
+    cancelAtPeriodEnd: false,
+    renewsOn: null,
+    endsOn: live ? end : null,
+    periodEnd: end,
+    amountCents: null,
+    listAmountCents: null,
+    pastDueReason: null,
+    actions: NO_ACTIONS,
+    finishPayment: null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { isComplimentary } from "~/domain/complimentary";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { billingCustomers, checkouts, coupons, plans, subscriptions } from "~/db/schema";
@@ -170,7 +171,9 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
   if (!plan?.active) throw invalid("Choose a membership", { planId: ["Choose a membership"] });
   if (plan.kind === "subscription") {
     if (!userId) throw unauthorized("Sign up or log in to subscribe: a donation needs no account.");
-    if (await liveSubscription(services, userId)) throw conflict(HAS_MEMBERSHIP_MESSAGE);
+    // A complimentary membership gives way to a paid one once it is paid (decision 037).
+    const live = await liveSubscription(services, userId);
+    if (live && !isComplimentary(live)) throw conflict(HAS_MEMBERSHIP_MESSAGE);
     await abandonUnpaidSubscriptions(services, userId);
   }
   const offer = input.couponSlug ? await couponOfSlug(services, input.couponSlug) : null;

@@ -1,3 +1,4 @@
+import { isComplimentary } from "~/domain/complimentary";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
@@ -41,9 +42,11 @@ export async function creatorOffer(services: AppServices, viewer: Viewer): Promi
     creator: false,
     admin: member.admin,
     creatorPlanIds: including.map((plan) => plan.id),
-    membership: live
-      ? { planId: live.planId, changeable: membershipActions(live.status, live.cancelAtPeriodEnd).changePlan }
-      : null,
+    // A complimentary membership is not changed at a provider: its way is a plan to pay for.
+    membership:
+      live && !isComplimentary(live)
+        ? { planId: live.planId, changeable: membershipActions(live.status, live.cancelAtPeriodEnd).changePlan }
+        : null,
   });
   if (!way) return null;
   return {

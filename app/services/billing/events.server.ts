@@ -1,3 +1,4 @@
+import { endComplimentaryOf } from "./complimentary.server";
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
@@ -222,6 +223,8 @@ async function applySubscription(
       ...(planId ? await planPrices(tx, planId, row) : {}),
     })
     .where(eq(subscriptions.id, row.id));
+  // Paid for: a complimentary membership it replaces ends, so the member has one (decision 037).
+  if (status === "ACTIVE" || status === "TRIALING") await endComplimentaryOf(tx, row.userId);
 }
 
 async function existingPlan(tx: Tx, planId: string): Promise<string | null> {

@@ -1,3 +1,5 @@
+import { isComplimentary } from "~/domain/complimentary";
+import { formatDate } from "~/lib/format";
 import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { invalid } from "~/domain/errors";
@@ -18,6 +20,8 @@ export type SubscriptionPageData = Catalogue & {
   email: string | null;
   /** The member's membership in force: the page then points to the profile instead. */
   membership: { plan: string; status: string } | null;
+  /** A complimentary membership in force, in words: the member may pay for a plan, which takes its place once paid. */
+  complimentaryNote: string | null;
   /** How the member gets the NoL creator when their membership (or account) lacks it. */
   creatorOffer: CreatorOffer | null;
 };
@@ -60,6 +64,11 @@ async function offerSlug(services: AppServices, request: Request): Promise<strin
   return typeof kept === "string" ? kept : null;
 }
 
+function complimentaryNote(plan: string, ends: Date | null): string {
+  const until = ends ? ` until ${formatDate(ends)}` : "";
+  return `You have the ${plan} as a complimentary membership${until}. To pay for a membership yourself, choose it below: it takes the complimentary one's place once paid.`;
+}
+
 export async function subscriptionPage(
   services: AppServices,
   request: Request,
@@ -69,18 +78,21 @@ export async function subscriptionPage(
   const catalogue = await billingCatalogue(services, await offerSlug(services, request));
   const live = viewer ? await liveSubscription(services, viewer.member.id) : null;
   const [livePlan] = live ? await services.db.select().from(plans).where(eq(plans.id, live.planId)) : [];
+  // A complimentary membership may be paid for: its plans stay on offer.
+  const paid = live && !isComplimentary(live);
   const chosen = new URL(request.url).searchParams.get("plan");
   return {
     ...catalogue,
     attempt,
     chosen:
       chosen &&
-      catalogue.plans.some((entry) => entry.plan.id === chosen && !(live && entry.plan.kind === "subscription"))
+      catalogue.plans.some((entry) => entry.plan.id === chosen && !(paid && entry.plan.kind === "subscription"))
         ? chosen
         : null,
     signedIn: viewer !== null,
     email: viewer?.member.email ?? null,
-    membership: live ? { plan: livePlan?.title ?? live.planId, status: live.status } : null,
+    membership: live && paid ? { plan: livePlan?.title ?? live.planId, status: live.status } : null,
+    complimentaryNote: live && !paid ? complimentaryNote(livePlan?.title ?? live.planId, live.currentPeriodEnd) : null,
     creatorOffer: viewer ? await creatorOffer(services, viewer) : null,
   };
 }
