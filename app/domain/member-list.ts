@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { grantComplimentarySchema } from "./complimentary-inputs";
 
 /** The members list's bulk actions: on the members ticked, or on every member the filter matches. */
 
@@ -8,6 +9,7 @@ export const BULK_ACTIONS = [
   "set-nolTester",
   "clear-nolTester",
   "email",
+  "grant-complimentary",
   "export",
 ] as const;
 
@@ -25,6 +27,10 @@ export const bulkFormSchema = z
       .default([]),
     subject: z.string().trim().max(200, "Use at most 200 characters").optional(),
     body: z.string().trim().max(10_000, "Use at most 10,000 characters").optional(),
+    // A complimentary membership's terms, as the member's page takes them.
+    planId: grantComplimentarySchema.shape.planId.optional(),
+    endsOn: grantComplimentarySchema.shape.endsOn,
+    note: grantComplimentarySchema.shape.note,
   })
   .superRefine((form, ctx) => {
     if (form.scope === "selected" && form.ids.length === 0) {
@@ -33,6 +39,15 @@ export const bulkFormSchema = z
         path: ["ids"],
         message: "Tick the members first, or choose every member of the list",
       });
+    }
+    if (form.action === "grant-complimentary") {
+      if (!form.planId) ctx.addIssue({ code: "custom", path: ["planId"], message: "Choose a plan" });
+      if (form.scope === "all")
+        ctx.addIssue({
+          code: "custom",
+          path: ["scope"],
+          message: "Tick the members to give a complimentary membership to (at most 500 at a time)",
+        });
     }
     if (form.action === "email") {
       if (!form.subject) ctx.addIssue({ code: "custom", path: ["subject"], message: "Enter the e-mail's subject" });
@@ -44,12 +59,15 @@ export type BulkForm = z.infer<typeof bulkFormSchema>;
 export type MemberBulkAction =
   | { kind: "flag"; flag: "nolCreator" | "nolTester"; value: boolean; ids: readonly string[] | "all" }
   | { kind: "email"; subject: string; body: string; ids: readonly string[] | "all" }
-  | { kind: "export"; ids: readonly string[] | "all" };
+  | { kind: "export"; ids: readonly string[] | "all" }
+  | { kind: "complimentary"; planId: string; endsOn: string | undefined; note: string | null; ids: readonly string[] };
 
 export function bulkActionOf(form: BulkForm): MemberBulkAction {
   const ids = form.scope === "all" ? "all" : form.ids;
   if (form.action === "email") return { kind: "email", subject: form.subject ?? "", body: form.body ?? "", ids };
   if (form.action === "export") return { kind: "export", ids };
+  if (form.action === "grant-complimentary")
+    return { kind: "complimentary", planId: form.planId ?? "", endsOn: form.endsOn, note: form.note, ids: form.ids };
   const [verb, flag] = form.action.split("-") as ["set" | "clear", "nolCreator" | "nolTester"];
   return { kind: "flag", flag, value: verb === "set", ids };
 }
@@ -59,6 +77,7 @@ export function bulkDoneMessage(action: MemberBulkAction, reached: number): stri
   const members = `${reached} ${reached === 1 ? "member" : "members"}`;
   if (action.kind === "email") return `The e-mail is on its way to ${members}.`;
   if (action.kind === "export") return `${members} exported.`;
+  if (action.kind === "complimentary") return `${members} got a complimentary membership.`;
   const role = action.flag === "nolCreator" ? "NoL creator" : "NoL tester";
   return action.value ? `${members} became ${role}.` : `${members} are no longer ${role}.`;
 }

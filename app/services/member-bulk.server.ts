@@ -3,7 +3,9 @@ import type { AppServices } from "~/context";
 import { users } from "~/db/schema";
 import type { ListQuery } from "~/domain/listing";
 import type { MemberBulkAction } from "~/domain/member-list";
+import { isDomainError } from "~/domain/errors";
 import { audit, actorOf } from "./audit.server";
+import { grantComplimentary } from "./billing/complimentary.server";
 import { listWhere } from "./listing.server";
 import { mailMembers, memberListing, membersMailJob } from "./member-listing.server";
 import { enqueue } from "./queue.server";
@@ -20,11 +22,12 @@ export async function bulkMemberAction(
   admin: Viewer,
   action: MemberBulkAction,
   query: ListQuery,
-): Promise<{ reached: number; queued: boolean }> {
+): Promise<{ reached: number; queued: boolean; skipped?: number }> {
   const { db } = services;
   const actor = actorOf(admin);
   const selection = action.ids === "all" ? { filters: query.filters } : { ids: action.ids.length };
   if (action.kind === "export") throw new Error("An export is a download, not a change");
+  if (action.kind === "complimentary") return grantToEach(services, admin, action);
   if (action.kind === "email") {
     if (action.ids === "all") {
       await enqueue(services, membersMailJob, {
@@ -51,4 +54,28 @@ export async function bulkMemberAction(
     reached: changed.length,
   });
   return { reached: changed.length, queued: false };
+}
+
+/**
+ * A complimentary membership for each member ticked (each granted and audited as from their
+ * page); a member who pays for a membership is left as they are, and counted.
+ */
+async function grantToEach(
+  services: AppServices,
+  admin: Viewer,
+  action: Extract<MemberBulkAction, { kind: "complimentary" }>,
+): Promise<{ reached: number; queued: false; skipped: number }> {
+  let reached = 0;
+  let skipped = 0;
+  for (const id of action.ids) {
+    try {
+      await grantComplimentary(services, admin, id, action);
+      reached += 1;
+    } catch (error) {
+      // The terms are the same for all: refused for one, they are refused for all.
+      if (!isDomainError(error) || error.kind !== "conflict") throw error;
+      skipped += 1;
+    }
+  }
+  return { reached, queued: false, skipped };
 }

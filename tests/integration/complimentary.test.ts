@@ -6,6 +6,7 @@ import type { AppServices } from "~/context";
 import { auditLog, subscriptions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as memberAction } from "~/routes/members.$userId";
+import { action as membersAction } from "~/routes/members._index";
 import { membershipOf } from "~/services/billing/account.server";
 import { cancelMembership } from "~/services/billing/account-changes.server";
 import { endDueComplimentary } from "~/services/billing/complimentary.server";
@@ -189,6 +190,60 @@ describe.each(drivers)("complimentary memberships (%s)", (driver) => {
     expect(await post(user.id, { intent: "end-complimentary" })).toMatchObject({ kind: "success" });
     expect((await rowsOf(user.id)).map((r) => r.status)).toEqual(["CANCELED"]);
     expect((await viewerOf(user.id)).member.nolCreator).toBe(false);
+  });
+
+  it("gives the members ticked on the list a complimentary membership, leaving a paying one as they are", async () => {
+    const [paying] = await database.db.select().from(users).where(eq(users.username, "member"));
+    const fresh = [await createUser(database.db, {}), await createUser(database.db, {})];
+    const bulk = async (values: [string, string][]) =>
+      answer(
+        membersAction({
+          request: new Request("http://localhost/members", {
+            method: "POST",
+            body: new URLSearchParams(values),
+            headers: { cookie: adminCookie, "content-type": "application/x-www-form-urlencoded" },
+          }),
+          params: {},
+          context,
+        }),
+      );
+    const ticked: [string, string][] = [...fresh.map((u) => ["ids", u.id] as [string, string]), ["ids", paying!.id]];
+    const done = await bulk([
+      ["action", "grant-complimentary"],
+      ["scope", "selected"],
+      ["planId", "annual"],
+      ["endsOn", day(90)],
+      ["note", "Partners"],
+      ...ticked,
+    ]);
+    expect(done.status).toBe(302);
+    const flashCookie = (done.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const { flash } = await readFlash(
+      new Request("http://localhost/", { headers: { cookie: flashCookie } }),
+      services.config,
+    );
+    expect(flash?.message).toBe(
+      "2 members got a complimentary membership. 1 who pays for a membership left as they are.",
+    );
+    for (const u of fresh)
+      expect(await rowsOf(u.id)).toMatchObject([
+        { provider: "complimentary", planId: "annual", grantNote: "Partners" },
+      ]);
+    expect((await rowsOf(paying!.id)).map((r) => r.provider)).toEqual(["sandbox"]);
+
+    // The whole filter, or no plan, is refused with the form's errors; nothing is written.
+    const before = await database.db.select().from(subscriptions);
+    const all = await bulk([
+      ["action", "grant-complimentary"],
+      ["scope", "all"],
+      ["planId", "annual"],
+    ]);
+    expect(all.status).toBe(400);
+    expect(JSON.stringify(await all.json())).toMatch(/Tick the members to give a complimentary membership to/);
+    const noPlan = await bulk([["action", "grant-complimentary"], ["scope", "selected"], ...ticked]);
+    expect(noPlan.status).toBe(400);
+    expect(JSON.stringify(await noPlan.json())).toMatch(/Choose a plan/);
+    expect(await database.db.select().from(subscriptions)).toEqual(before);
   });
 
   it("finishes setup for a member on its membership step", async () => {

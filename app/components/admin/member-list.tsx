@@ -239,6 +239,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
             <option value="set-nolTester">Make NoL tester</option>
             <option value="clear-nolTester">Remove NoL tester</option>
             <option value="email">Send an e-mail</option>
+            <option value="grant-complimentary">Give a complimentary membership</option>
             <option value="export">Export as CSV</option>
           </SelectField>
           <SelectField meta={fields.scope} label="Which members">
@@ -247,6 +248,16 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
           </SelectField>
           <Field meta={fields.subject} label="E-mail subject" hint="For an e-mail only." />
           <TextareaField meta={fields.body} label="E-mail text" rows={4} />
+          <SelectField meta={fields.planId} label="Complimentary plan">
+            <option value="">Choose…</option>
+            {choices.plans.map((plan) => (
+              <option key={plan.value} value={plan.value}>
+                {plan.label}
+              </option>
+            ))}
+          </SelectField>
+          <Field meta={fields.endsOn} label="Complimentary until (optional)" type="date" />
+          <Field meta={fields.note} label="Why it is given (optional)" />
           <div className="actions">
             <SubmitButton pendingText="Working…">Do it</SubmitButton>
           </div>
