@@ -40,4 +40,12 @@ test("an admin grants a new member a complimentary Monthly membership ending in 
   await expect(page.getByRole("link", { name: "Traffic Stop" })).toBeVisible();
   await page.goto("/profile/billing");
   await expect(page.getByText("Complimentary", { exact: true })).toBeVisible();
+  // The plans stay on offer, to pay for one that takes its place.
+  await page.goto("/subscription");
+  await expect(
+    page.getByText(`You have the Monthly membership as a complimentary membership until ${ends.shown}.`, {
+      exact: false,
+    }),
+  ).toBeVisible();
+  await expect(page.getByLabel(/Annual membership/)).toBeVisible();
 });
