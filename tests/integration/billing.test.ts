@@ -285,6 +285,54 @@ describe.each(drivers)("payments on the sandbox (%s)", (driver) => {
     expect(await paymentsOf(user.id)).toHaveLength(1);
   });
 
+  // Two deliveries of one subscription's events at once (Stripe sends them so): the invoice's
+  // waits for the row the other is making, then pays on it. PGlite has one connection: no two
+  // transactions at once there.
+  it.runIf(driver === "postgres")(
+    "records an invoice paid while another delivery is making its subscription's row",
+    async () => {
+      const { user, viewer } = await member();
+      const checkout = await startCheckout(services, { viewer }, input());
+      const sandbox = services.providers.paymentsSandbox!;
+      await sandbox.confirmCard(checkout.clientSecret!, { number: SANDBOX_CARDS.success, expiry: "12/39", cvc: "123" });
+      const events = await sandbox.undeliveredEvents();
+      const paid = events.find((e) => e.type === "invoice.paid" && e.invoice.metadata.checkout_id === checkout.id);
+      expect(paid).toBeDefined();
+      const ref = paid!.type === "invoice.paid" ? paid!.invoice.subscriptionRef : "";
+      // As if the subscription's first event had not been applied yet: no row of ours.
+      const [ours] = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
+      await database.db.update(checkouts).set({ subscriptionId: null }).where(eq(checkouts.id, checkout.id));
+      await database.db.delete(subscriptions).where(eq(subscriptions.id, ours!.id));
+      // The other delivery's row, made and held uncommitted while the invoice is applied.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let made!: () => void;
+      const inserted = new Promise<void>((resolve) => (made = resolve));
+      const other = database.db.transaction(async (tx) => {
+        await tx.insert(subscriptions).values({
+          userId: user.id,
+          planId: "monthly",
+          status: "INCOMPLETE",
+          provider: "sandbox",
+          providerSubscriptionId: ref,
+          checkoutId: checkout.id,
+        });
+        made();
+        await held;
+      });
+      await inserted;
+      const applying = applyPaymentEvent(database.db, paid!);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await other;
+      expect(await applying).toMatchObject({ outcome: "applied" });
+      expect(await paymentsOf(user.id)).toHaveLength(1);
+      expect(await subscriptionOf(user.id)).toMatchObject({ status: "ACTIVE", providerSubscriptionId: ref });
+      await deliverSandboxEvents(services);
+      expect(await paymentsOf(user.id)).toHaveLength(1);
+    },
+  );
+
   it("applies an event replayed 100 times once", async () => {
     const { user, viewer } = await member();
     const checkout = await startCheckout(services, { viewer }, input());

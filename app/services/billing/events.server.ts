@@ -188,8 +188,18 @@ async function subscriptionOf(
     })
     .onConflictDoNothing()
     .returning();
-  if (made) await tx.update(checkouts).set({ subscriptionId: made.id }).where(eq(checkouts.id, checkout.id));
-  return made ?? null;
+  if (made) {
+    await tx.update(checkouts).set({ subscriptionId: made.id }).where(eq(checkouts.id, checkout.id));
+    return made;
+  }
+  // Another delivery of the subscription's events made it meanwhile (its insert came first, and
+  // this one waited for it): that row is the one.
+  const [theirs] = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, ref)))
+    .for("update");
+  return theirs ?? null;
 }
 
 /** A coupon row's discount in the domain's terms. */
