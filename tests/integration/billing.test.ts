@@ -288,9 +288,8 @@ describe.each(drivers)("payments on the sandbox (%s)", (driver) => {
   // Two deliveries of one subscription's events at once (Stripe sends them so): the invoice's
   // waits for the row the other is making, then pays on it. PGlite has one connection: no two
   // transactions at once there.
-  it.runIf(driver === "postgres")(
-    "records an invoice paid while another delivery is making its subscription's row",
-    async () => {
+  if (driver === "postgres")
+    it("records an invoice paid while another delivery is making its subscription's row", async () => {
       const { user, viewer } = await member();
       const checkout = await startCheckout(services, { viewer }, input());
       const sandbox = services.providers.paymentsSandbox!;
@@ -330,8 +329,7 @@ describe.each(drivers)("payments on the sandbox (%s)", (driver) => {
       expect(await subscriptionOf(user.id)).toMatchObject({ status: "ACTIVE", providerSubscriptionId: ref });
       await deliverSandboxEvents(services);
       expect(await paymentsOf(user.id)).toHaveLength(1);
-    },
-  );
+    });
 
   it("applies an event replayed 100 times once", async () => {
     const { user, viewer } = await member();
