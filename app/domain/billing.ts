@@ -225,3 +225,6 @@ export function parseAmount(text: string): number | null {
   const [whole, fraction = ""] = cleaned.split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
+
+/** The statuses of a membership in force: paid, or owed after a failed renewal. */
+export const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;

@@ -1,7 +1,7 @@
-import { and, desc, eq, getTableColumns, gt, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, inArray, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { plans, sessions, subscriptions, users } from "~/db/schema";
-import { grantedFeatures } from "~/domain/billing";
+import { grantedFeatures, LIVE_STATUSES } from "~/domain/billing";
 
 /**
  * Who a session is: its row, the person signed in, the member an admin acts for, and the
@@ -53,7 +53,7 @@ function latestSubscriptionOf(db: Database, userId: SQLWrapper) {
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
       .where(eq(subscriptions.userId, userId))
       // The one in force first: a checkout started while a complimentary one runs does not hide it.
-      .orderBy(sql`${subscriptions.status} in ('ACTIVE', 'TRIALING', 'PAST_DUE') desc`, desc(subscriptions.createdAt))
+      .orderBy(sql`${inArray(subscriptions.status, [...LIVE_STATUSES])} desc`, desc(subscriptions.createdAt))
       .limit(1)
   );
 }

@@ -2,7 +2,7 @@ import { isComplimentary } from "~/domain/complimentary";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { billingCustomers, checkouts, coupons, plans, subscriptions } from "~/db/schema";
-import { quote } from "~/domain/billing";
+import { LIVE_STATUSES, quote } from "~/domain/billing";
 import { creditReturnPath } from "~/domain/credits";
 import { conflict, DomainError, invalid, notFound, unauthorized, unavailable } from "~/domain/errors";
 import { providerErrorCode } from "~/providers/errors";
@@ -30,7 +30,6 @@ export type CheckoutRow = typeof checkouts.$inferSelect;
 export type Payer = { viewer: Viewer } | { email: string };
 
 /** A subscription in force: paid, or owed after a failed renewal. INCOMPLETE (never paid) is not. */
-const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
 const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 /** The member's subscription in force (paid, or owed after a failed renewal), if any. */

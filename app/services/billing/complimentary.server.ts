@@ -2,6 +2,7 @@ import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { plans, subscriptions, users } from "~/db/schema";
+import { LIVE_STATUSES } from "~/domain/billing";
 import { COMPLIMENTARY, complimentaryEnd } from "~/domain/complimentary";
 import type { GrantComplimentaryInput } from "~/domain/complimentary-inputs";
 import { conflict, invalid, notFound } from "~/domain/errors";
@@ -18,8 +19,6 @@ import type { Tx } from "./payment-records.server";
  * payments provider; it ends on its end day (this job marks it), when an admin ends it, or when
  * the member's own paid membership starts.
  */
-
-const LIVE = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
 
 /** Grants the member a complimentary membership of the plan, replacing a complimentary one they have. */
 export async function grantComplimentary(
@@ -42,7 +41,7 @@ export async function grantComplimentary(
     const live = await tx
       .select({ provider: subscriptions.provider })
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, memberId), inArray(subscriptions.status, [...LIVE])));
+      .where(and(eq(subscriptions.userId, memberId), inArray(subscriptions.status, [...LIVE_STATUSES])));
     if (live.some((row) => row.provider !== COMPLIMENTARY))
       throw conflict("This member pays for a membership already: a complimentary one would be a second.");
     await endComplimentaryOf(tx, memberId, now);
