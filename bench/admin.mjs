@@ -2,13 +2,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { importLine, measureImport } from "./import.mjs";
 import { freshPostgres, log, percentile, ROOT, rssMb, seedScale, signIn, sleep, startApp } from "./lib.mjs";
 
 /**
  * npm run bench:admin: the admin area at community scale. Fills a database with the scale
  * seed (100,000 members, 1,000,000 NoL entries), starts the built app on it, and measures the
- * members list (plain, searched, each filter, sorted, a later page), a member's page, and the
- * CSV export of every member with the server's memory growth. On PGlite, and on PostgreSQL
+ * members list (plain, searched, each filter, sorted, a later page), a member's page, the
+ * CSV export of every member with the server's memory growth, and a 100,000-row members
+ * import (bench/import.mjs). On PGlite, and on PostgreSQL
  * too when DATABASE_URL is set. Prints one table and writes bench/results-admin.json.
  *
  * BENCH_ADMIN_RUNS (requests per address, default 40), BENCH_ADMIN_DATA_DIR (an embedded
@@ -111,7 +113,9 @@ async function benchAdmin(label, target) {
     log(`  ${label}: member page p95 ${results["member page (a NoL creator)"].p95} ms`);
     const exported = await exportAll(app.url, cookie, app.child.pid);
     log(`  ${label}: export of ${exported.rows} rows in ${exported.seconds} s, memory +${exported.growthMb} MB`);
-    return { label, pages: results, export: exported };
+    const imported = await measureImport(app.url, cookie, app.child.pid);
+    log(`  ${importLine(label, imported)}`);
+    return { label, pages: results, export: exported, import: imported };
   } finally {
     await app.stop();
   }
@@ -131,6 +135,7 @@ function printTable(run) {
   lines.push(
     `export of ${e.rows} members (${e.mb} MB) in ${e.seconds} s: memory ${e.rssBeforeMb} → ${e.rssPeakMb} MB (+${e.growthMb}, < ${TARGETS.exportGrowthMb} ${mark(e.growthMb < TARGETS.exportGrowthMb)})`,
   );
+  lines.push(importLine(run.label, run.import));
   return lines.join("\n");
 }
 

@@ -112,6 +112,11 @@ export const users = pgTable(
     subscriptionStatus: text("subscription_status"),
     subscriptionPlanId: text("subscription_plan_id"),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /** The admins' own words for the member (a group, where they came from), as a members import brings them. */
+    labels: text("labels")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -171,7 +176,13 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
-export const tokenPurpose = pgEnum("token_purpose", ["verify_email", "password_reset", "lrm_handoff", "setup"]);
+export const tokenPurpose = pgEnum("token_purpose", [
+  "verify_email",
+  "password_reset",
+  "lrm_handoff",
+  "setup",
+  "invitation",
+]);
 
 /** Single-use codes: e-mail verification, password reset, learning-site hand-off. Only hashes are kept. */
 export const oneTimeTokens = pgTable(
@@ -1006,6 +1017,81 @@ export const webhookEvents = pgTable(
     error: text("error"),
   },
   (t) => [uniqueIndex("webhook_events_provider_event_key").on(t.provider, t.eventId)],
+);
+
+// ── Members imports ──────────────────────────────────────────────────────────
+
+export const memberImportStatus = pgEnum("member_import_status", [
+  "checking",
+  "checked",
+  "queued",
+  "running",
+  "done",
+  "failed",
+]);
+export const memberImportAction = pgEnum("member_import_action", ["create", "update", "skip"]);
+
+/** A CSV of members an admin brought: checked first (the dry run), then imported by a background job. */
+export const memberImports = pgTable(
+  "member_imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    adminId: uuid("admin_id").references(() => users.id, { onDelete: "set null" }),
+    fileName: text("file_name").notNull(),
+    /** How the file was read: utf-8, or windows-1252 for a file that is not UTF-8. */
+    encoding: text("encoding").notNull(),
+    /** The file's columns and what each was read as (or null: not read). */
+    columns: jsonb("columns").$type<{ header: string; field: string | null }[]>().notNull(),
+    status: memberImportStatus("status").notNull().default("checking"),
+    invite: boolean("invite").notNull().default(true),
+    total: integer("total").notNull().default(0),
+    /** What the dry run found. */
+    toCreate: integer("to_create").notNull().default(0),
+    toUpdate: integer("to_update").notNull().default(0),
+    toSkip: integer("to_skip").notNull().default(0),
+    /** What the import did, so far. */
+    processed: integer("processed").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    invited: integer("invited").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("member_imports_created_idx").on(t.createdAt)],
+);
+
+/** One line of an import's file: what it holds, what the dry run planned, and what the import did. */
+export const memberImportRows = pgTable(
+  "member_import_rows",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => memberImports.id, { onDelete: "cascade" }),
+    /** The record's line in the file (a cell with line breaks makes the next record's line later). */
+    line: integer("line").notNull(),
+    email: text("email").notNull(),
+    /** The member as read (ImportedMember), or null for a line that could not be read. */
+    member: jsonb("member"),
+    action: memberImportAction("action").notNull(),
+    reason: text("reason").notNull().default(""),
+    outcome: memberImportAction("outcome"),
+    outcomeReason: text("outcome_reason"),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    grantedAt: timestamp("granted_at", { withTimezone: true }),
+    invitedAt: timestamp("invited_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.importId, t.line] }),
+    index("member_import_rows_pending_idx")
+      .on(t.importId, t.line)
+      .where(sql`${t.outcome} is null`),
+    index("member_import_rows_invite_idx")
+      .on(t.importId, t.line)
+      .where(sql`${t.outcome} = 'create' and ${t.invitedAt} is null`),
+  ],
 );
 
 export const jobStatus = pgEnum("job_status", ["queued", "running", "done", "failed"]);

@@ -31,6 +31,9 @@ const JOB_WORDS: Record<string, string> = {
   "notary-poll": "Checking notarizations at the notary",
   "members-mail": "E-mail to members",
   "nol-reminders": "NoL reminders",
+  "complimentary-ends": "Ending complimentary memberships",
+  "members-import": "Members import",
+  "members-import-invitations": "Members import: invitations",
 };
 
 /** The lists of codes a page can show in words: a list column names its vocabulary. */

@@ -1,8 +1,14 @@
 import { Readable } from "node:stream";
 import type { NextFunction, Request, Response } from "express";
+import { IMPORT_MAX_BYTES, IMPORT_TOO_LARGE } from "~/domain/member-import";
 
-/** What a request body may weigh, by path: the Cognito webhook, the JSON API, and forms. */
+/** A members import's upload: the file's limit, and room for the form around it. */
+const IMPORT_PATH = "/members/import";
+const IMPORT_BODY_LIMIT = IMPORT_MAX_BYTES + 64 * 1024;
+
+/** What a request body may weigh, by path: the Cognito webhook, the JSON API, a members import, and forms. */
 export function bodyLimitFor(path: string): number {
+  if (path === IMPORT_PATH) return IMPORT_BODY_LIMIT;
   if (path.startsWith("/api/forms/cognito/")) return 512 * 1024;
   if (path.startsWith("/api/")) return 1024 * 1024;
   return 64 * 1024;
@@ -14,6 +20,7 @@ function refuse(req: Request, res: Response) {
   // Whatever is still on its way is not read; the connection is closed after the answer.
   res.setHeader("Connection", "close");
   if (req.path.startsWith("/api/")) res.status(413).json({ error: TOO_LARGE });
+  else if (req.path === IMPORT_PATH) res.status(413).type("text/plain").send(IMPORT_TOO_LARGE);
   else res.status(413).type("text/plain").send(`${TOO_LARGE}.`);
 }
 

@@ -18,6 +18,7 @@ export * from "~/domain/documents/templates";
 export * from "~/domain/form-entries";
 export * from "~/domain/listing";
 export * from "~/domain/member-list";
+export * from "~/domain/member-import-inputs";
 export * from "~/domain/nol/editors";
 export * from "~/domain/nol/reminder-inputs";
 export * from "~/domain/nol/timeline-inputs";

@@ -6,44 +6,53 @@ import { ResetPasswordForm } from "~/components/identity/password-help";
 import { linkTokenOf, resetPasswordSchema } from "~/lib/schemas.server";
 import { notFoundPage } from "~/lib/http.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
-import { resetPassword } from "~/services/accounts.server";
+import { resetPassword, type PasswordLink } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { tokenIsLive } from "~/services/tokens.server";
 
 export const handle = { layout: "logo" };
 
-export const meta: MetaFunction = () => [{ title: "Set a new password" }];
+export const meta: MetaFunction = ({ params }) => [
+  { title: params.action === "welcome" ? "Choose your password" : "Set a new password" },
+];
 
-/** /login/reset?token=… is the one page under /login/ besides help. */
-function requireKnownAction(action: string | undefined) {
-  if (action !== "reset") notFoundPage();
+/**
+ * /login/reset?token=… (a password reset) and /login/welcome?token=… (an imported member's
+ * invitation) are the pages under /login/ besides help.
+ */
+function linkPurpose(action: string | undefined): PasswordLink {
+  if (action === "reset") return "password_reset";
+  if (action === "welcome") return "invitation";
+  return notFoundPage();
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  requireKnownAction(params.action);
+  const purpose = linkPurpose(params.action);
   const services = await appServices(context);
   const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
-  const live = token !== null && (await tokenIsLive(services.db, "password_reset", token));
-  return json({ token: live ? token : null });
+  const live = token !== null && (await tokenIsLive(services.db, purpose, token));
+  return json({ token: live ? token : null, welcome: purpose === "invitation" });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  requireKnownAction(params.action);
+  const purpose = linkPurpose(params.action);
   const services = await appServices(context);
   const { submission } = await parseSubmission(request, resetPasswordSchema);
   if (submission.status !== "success") return replyWith(submission);
   return withFormErrors(submission, async () => {
-    await resetPassword(services, submission.value.token, submission.value.password, context.clientIp);
-    return redirectWithFlash(
-      "/login",
-      { kind: "success", message: "Your password is changed. Log in with the new one." },
-      services.config,
-    );
+    await resetPassword(services, submission.value.token, submission.value.password, context.clientIp, purpose);
+    const message =
+      purpose === "invitation"
+        ? "Your password is saved. Log in with it."
+        : "Your password is changed. Log in with the new one.";
+    return redirectWithFlash("/login", { kind: "success", message }, services.config);
   });
 }
 
 export default function ResetPassword() {
-  const { token } = useLoaderData<typeof loader>();
-  return <ResetPasswordForm token={token} lastResult={lastResultOf(useActionData<typeof action>())} />;
+  const { token, welcome } = useLoaderData<typeof loader>();
+  return (
+    <ResetPasswordForm token={token} welcome={welcome} lastResult={lastResultOf(useActionData<typeof action>())} />
+  );
 }

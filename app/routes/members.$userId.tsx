@@ -14,7 +14,7 @@ import {
   memberActionSchema,
   userIdSchema,
 } from "~/lib/schemas.server";
-import { endComplimentary, grantComplimentary } from "~/services/billing/complimentary.server";
+import { endComplimentary, grantComplimentary, grantorOf } from "~/services/billing/complimentary.server";
 import { grantCredits } from "~/services/billing/credits.server";
 import { readForm } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -109,7 +109,7 @@ async function grantFromPage(
   const grant = grantComplimentarySchema.safeParse(values);
   if (!grant.success) return { member, message: grant.error.issues[0]!.message, kind: "error" };
   try {
-    const { plan, endsOn } = await grantComplimentary(services, admin, member.id, grant.data);
+    const { plan, endsOn } = await grantComplimentary(services, grantorOf(admin), member.id, grant.data);
     const until = endsOn ? ` until ${formatDate(endsOn)}` : "";
     return { member, message: `${member.username} has the ${plan} as a complimentary membership${until}.` };
   } catch (error) {

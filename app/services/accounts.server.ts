@@ -211,27 +211,38 @@ export async function queuePasswordReset(services: AppServices, email: string): 
 
 export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired or was already used. Ask for a new one.";
 
-/** Sets the new password of the link's member and ends all their sessions; `ip` is where the link was used. */
+/** The e-mailed links that let a member choose a password: a reset, or an import's invitation. */
+export type PasswordLink = "password_reset" | "invitation";
+
+/**
+ * Sets the new password of the link's member and ends all their sessions; `ip` is where the link
+ * was used. An invitation's link also shows the e-mail address is theirs.
+ */
 export async function resetPassword(
   services: AppServices,
   token: string,
   password: string,
   ip: string | null = null,
+  purpose: PasswordLink = "password_reset",
 ): Promise<void> {
   // The link is only looked at here: a password refused for its strength leaves it usable.
-  const owner = await tokenOwner(services.db, "password_reset", token);
+  const owner = await tokenOwner(services.db, purpose, token);
   if (!owner) throw invalid(RESET_LINK_EXPIRED_MESSAGE);
   const [member] = await services.db
     .select({ username: users.username, email: users.email })
     .from(users)
     .where(eq(users.id, owner.userId));
   refuseWeakPassword(password, personalWords({ ...member, community: communityName(services) }));
-  const used = await consumeToken(services.db, "password_reset", token);
+  const used = await consumeToken(services.db, purpose, token);
   if (!used) throw invalid(RESET_LINK_EXPIRED_MESSAGE);
   await services.db
     .update(users)
-    .set({ passwordHash: await hashPassword(password) })
+    .set({
+      passwordHash: await hashPassword(password),
+      ...(purpose === "invitation" ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {}),
+    })
     .where(eq(users.id, used.userId));
   await revokeUserSessions(services.db, used.userId);
-  await audit(services.db, { actorUserId: used.userId, agentUserId: null, ip }, "password-reset", "user", used.userId);
+  const action = purpose === "invitation" ? "password-set-from-invitation" : "password-reset";
+  await audit(services.db, { actorUserId: used.userId, agentUserId: null, ip }, action, "user", used.userId);
 }

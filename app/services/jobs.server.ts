@@ -6,6 +6,8 @@ import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
+import { importInvitationsJob } from "./member-import/invite.server";
+import { memberImportJob } from "./member-import/run.server";
 import { membersMailJob } from "./member-listing.server";
 import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
 import { nolRemindersJob } from "./nol/reminders.server";
@@ -42,6 +44,8 @@ export const jobs = {
   "members-mail": membersMailJob,
   "nol-reminders": nolRemindersJob,
   "complimentary-ends": complimentaryEndsJob,
+  "members-import": memberImportJob,
+  "members-import-invitations": importInvitationsJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;

@@ -5,7 +5,7 @@ import type { ListQuery } from "~/domain/listing";
 import type { MemberBulkAction } from "~/domain/member-list";
 import { isDomainError } from "~/domain/errors";
 import { audit, actorOf } from "./audit.server";
-import { grantComplimentary } from "./billing/complimentary.server";
+import { grantComplimentary, grantorOf } from "./billing/complimentary.server";
 import { listWhere } from "./listing.server";
 import { mailMembers, memberListing, membersMailJob } from "./member-listing.server";
 import { enqueue } from "./queue.server";
@@ -69,7 +69,7 @@ async function grantToEach(
   let skipped = 0;
   for (const id of action.ids) {
     try {
-      await grantComplimentary(services, admin, id, action);
+      await grantComplimentary(services, grantorOf(admin), id, action);
       reached += 1;
     } catch (error) {
       // The terms are the same for all: refused for one, they are refused for all.

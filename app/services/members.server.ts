@@ -26,6 +26,8 @@ export async function memberDetail(db: Database, id: string) {
     emailVerified: u.emailVerifiedAt !== null,
     name: u.name,
     country: u.countryCode,
+    labels: u.labels,
+    hasPassword: u.passwordHash !== null,
     roles: roles(u),
     needsSetup: u.needsSetup,
     subStatus: shownStatus(sub),

@@ -16,6 +16,7 @@ const MATRIX: Row[] = [
   ["/login", 200, "→/redirect-login-success", "→/redirect-login-success", "→/redirect-login-success"],
   ["/login/help", 200, 200, 200, 200],
   ["/login/reset", 200, 200, 200, 200],
+  ["/login/welcome", 200, 200, 200, 200],
   ["/login/unknown", 404, 404, 404, 404],
   ["/logout", "→/", 200, 200, 200],
   ["/signup", 200, "→/", "→/setup", "→/"],
@@ -41,6 +42,10 @@ const MATRIX: Row[] = [
   ["/members/export.csv", "login", 403, "setup", 200],
   ["/members/export.csv?q=demo", "login", 403, "setup", 200],
   ["/members/00000000-0000-0000-0000-000000000000", "login", 403, "setup", 404],
+  ["/members/import", "login", 403, "setup", 200],
+  ["/members/import/00000000-0000-4000-8000-000000000000", "login", 403, "setup", 404],
+  ["/members/import/00000000-0000-4000-8000-000000000000/report.csv", "login", 403, "setup", 404],
+  ["/members/import/not-an-id", "login", 403, "setup", 404],
   ["/user", "login", "→/profile", "setup", "→/profile"],
   [
     "/user/00000000-0000-4000-8000-000000000000",

@@ -87,6 +87,8 @@ describe("bad input", () => {
     "/login/reset?token=" + "t".repeat(5_000),
     "/members?page=-1&q=%25%5F%5C",
     "/members/not-a-uuid",
+    "/members/import/not-a-uuid?view=%00&after=-5",
+    "/login/welcome?token=%00",
     "/db/mail_outbox/abc",
     "/api/login/lrm-auth?auth_code=%ZZ&hash=zz",
     "/c/%E0%A4%A",

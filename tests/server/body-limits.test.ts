@@ -1,6 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server";
+import { IMPORT_TOO_LARGE } from "~/domain/member-import";
+import { logInAs, startServer, type RunningServer } from "../helpers/server";
 
 type Raw = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -91,6 +92,76 @@ describe("the size of a request body", () => {
     const response = await postChunked(server, "/api/entry/cognito-submitted", "application/json", chunks);
     expect(response.status).toBe(413);
     expect(JSON.parse(response.body)).toEqual({ error: expect.stringMatching(/too large/i) });
+  });
+});
+
+/** Declares a body of `length` bytes, sends its first bytes only, and waits for the answer. */
+function postDeclared(server: RunningServer, path: string, cookie: string, length: number) {
+  return new Promise<Raw>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        path,
+        method: "POST",
+        headers: {
+          "content-type": "multipart/form-data; boundary=x",
+          "content-length": String(length),
+          origin: server.url,
+          cookie,
+        },
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => {
+          request.destroy();
+          resolve({ status: response.statusCode!, headers: response.headers, body });
+        });
+      },
+    );
+    request.on("error", reject);
+    request.write("--x\r\n");
+  });
+}
+
+describe("a members import's upload", () => {
+  let server: RunningServer;
+  let cookie: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    cookie = await logInAs(server.url, "admin");
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("takes a CSV file past the forms' limit through the server, streamed to its dry run", async () => {
+    const lines = ["email,name", ...Array.from({ length: 3_000 }, (_, i) => `upload${i}@example.org,Uploaded ${i}`)];
+    const file = new Blob([lines.join("\n")], { type: "text/csv" });
+    expect(file.size).toBeGreaterThan(64 * 1024);
+    const form = new FormData();
+    form.set("file", file, "upload.csv");
+    const response = await fetch(`${server.url}/members/import`, {
+      method: "POST",
+      body: form,
+      headers: { origin: server.url, cookie },
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    const page = await fetch(`${server.url}${response.headers.get("location")}`, { headers: { cookie } });
+    // React separates the sentence's parts with empty comments.
+    expect((await page.text()).replaceAll("<!-- -->", "")).toContain(
+      "3,000 rows: 3,000 new members, 0 updates, 0 skipped.",
+    );
+  });
+
+  it("refuses a file past 50 MB before reading it, naming the limit", async () => {
+    const answer = await postDeclared(server, "/members/import", cookie, 51 * 1024 * 1024);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toBe(IMPORT_TOO_LARGE);
   });
 });
 

@@ -164,6 +164,9 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
   return (
     <section className="card card-wide" aria-labelledby="members-title">
       <h1 id="members-title">Members</h1>
+      <p>
+        <Link to="/members/import">Import members from a CSV file</Link>
+      </p>
       <MemberFilters list={list} />
       {ignored.length > 0 ? (
         <Alert kind="warn" title="Some filters were left out">

@@ -56,12 +56,16 @@ export function MemberDetail({ page }: { page: Page }) {
           facts={[
             ...commonFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)"),
             ["Roles", m.roles.join(", ") || "Member"],
+            ["Labels", m.labels.join(", ") || "None"],
             ["Setup", m.needsSetup ? "Not finished" : "Done"],
             [
               "Membership",
               `${membershipWords(m.subStatus)}${m.expiration ? ` until ${formatDate(m.expiration)}` : ""}`,
             ],
             ["Joined", formatDate(m.createdAt)],
+            ...(m.hasPassword
+              ? []
+              : [["Password", "None yet (an invitation or a password link sets one)"] as [string, string]]),
             ["Last seen", m.lastSeenAt ? formatDateTime(m.lastSeenAt) : "never"],
           ]}
         />

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { ExpiredLink } from "~/components/expired-link";
 import { Field, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { PASSWORD_HINT } from "~/domain/account-text";
+import { INVITATION_TTL_DAYS, PASSWORD_HINT } from "~/domain/account-text";
 import { Card, FormCard } from "./card";
 import { OutboxNote } from "./outbox-note";
 
@@ -51,9 +51,12 @@ export function ResetLinkSent({ email }: { email: string }) {
 export function ResetPasswordForm({
   token,
   lastResult,
+  welcome = false,
 }: {
   token: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
+  /** An invitation's link: the member chooses their first password. */
+  welcome?: boolean;
 }) {
   const [form, fields] = useSchemaForm(() => import("~/domain/account").then((m) => m.resetPasswordSchema), {
     lastResult,
@@ -61,7 +64,11 @@ export function ResetPasswordForm({
   if (!token) {
     return (
       <ExpiredLink
-        explanation="A password link works once, for one hour. Ask for a new one."
+        explanation={
+          welcome
+            ? `An invitation's link works once, for ${INVITATION_TTL_DAYS} days. Ask for a password link with your e-mail address.`
+            : "A password link works once, for one hour. Ask for a new one."
+        }
         to="/login/help"
         action="Get a new link"
       />
@@ -70,19 +77,26 @@ export function ResetPasswordForm({
   return (
     <FormCard
       id="reset-title"
-      title="Set a new password"
+      title={welcome ? "Choose your password" : "Set a new password"}
       form={form}
-      submit={<SubmitButton pendingText="Saving…">Save the new password</SubmitButton>}
+      submit={
+        <SubmitButton pendingText="Saving…">{welcome ? "Save my password" : "Save the new password"}</SubmitButton>
+      }
     >
       <input type="hidden" name="token" value={token} />
       <Field
         meta={fields.password}
-        label="New password"
+        label={welcome ? "Password" : "New password"}
         type="password"
         autoComplete="new-password"
         hint={PASSWORD_HINT}
       />
-      <Field meta={fields.confirm} label="New password again" type="password" autoComplete="new-password" />
+      <Field
+        meta={fields.confirm}
+        label={welcome ? "Password again" : "New password again"}
+        type="password"
+        autoComplete="new-password"
+      />
     </FormCard>
   );
 }

@@ -8,7 +8,7 @@ import type { GrantComplimentaryInput } from "~/domain/complimentary-inputs";
 import { conflict, invalid, notFound } from "~/domain/errors";
 import { dayOf } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
-import { actorOf, audit } from "../audit.server";
+import { actorOf, audit, type AuditActor } from "../audit.server";
 import type { JobDefinition } from "../queue.server";
 import type { Viewer } from "../session.server";
 import type { Tx } from "./payment-records.server";
@@ -20,10 +20,15 @@ import type { Tx } from "./payment-records.server";
  * the member's own paid membership starts.
  */
 
+/** Who grants a complimentary membership: an admin, for the record and the audit log. */
+export type Grantor = { userId: string | null; actor: AuditActor };
+
+export const grantorOf = (admin: Viewer): Grantor => ({ userId: admin.user.id, actor: actorOf(admin) });
+
 /** Grants the member a complimentary membership of the plan, replacing a complimentary one they have. */
 export async function grantComplimentary(
   services: AppServices,
-  admin: Viewer,
+  grantor: Grantor,
   memberId: string,
   input: Omit<GrantComplimentaryInput, "intent">,
   now = new Date(),
@@ -55,7 +60,7 @@ export async function grantComplimentary(
       currency: plan.currency,
       currentPeriodStart: now,
       currentPeriodEnd: ends.end,
-      grantedBy: admin.user.id,
+      grantedBy: grantor.userId,
       grantNote: input.note,
     });
     // Setup's membership step asks for a plan: this one is it.
@@ -63,7 +68,7 @@ export async function grantComplimentary(
       .update(users)
       .set({ needsSetup: false, setupStep: null })
       .where(and(eq(users.id, memberId), eq(users.needsSetup, true), eq(users.setupStep, "membership")));
-    await audit(tx, actorOf(admin), "membership.complimentary.grant", "user", memberId, {
+    await audit(tx, grantor.actor, "membership.complimentary.grant", "user", memberId, {
       plan: plan.id,
       endsOn: ends.end ? dayOf(ends.end) : null,
       note: input.note,

@@ -1,0 +1,337 @@
+import { Form, Link, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { formatDateTime } from "~/lib/format";
+
+/** The admins' members import: the upload with its dry run, the imports, and one import's report and progress. */
+
+export type ImportSummary = {
+  id: string;
+  fileName: string;
+  status: string;
+  total: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  createdAt: string;
+  admin: string | null;
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  checked: "Checked, not imported yet",
+  queued: "Waiting to start",
+  running: "Importing",
+  done: "Imported",
+  failed: "Stopped by an error",
+};
+
+const number = (n: number) => n.toLocaleString("en-US");
+
+/** What each column is read as, in words. */
+const FIELD_WORDS: Record<string, string> = {
+  email: "e-mail",
+  username: "username",
+  name: "name",
+  firstName: "first name",
+  lastName: "last name",
+  country: "country",
+  createdAt: "date joined",
+  labels: "labels",
+  plan: "complimentary plan",
+  tiers: "the plan's tier",
+  planEndsOn: "complimentary until",
+  newsletter: "newsletter",
+};
+
+/** /members/import: what the file may hold, the upload, and the imports so far. */
+export function ImportStart({
+  error,
+  imports,
+  maxMb,
+}: {
+  error: string | null;
+  imports: ImportSummary[];
+  maxMb: number;
+}) {
+  return (
+    <section className="card card-wide" aria-labelledby="import-title">
+      <h1 id="import-title">Import members</h1>
+      <p>
+        A CSV file of members, one per row, with a header row naming the columns. <strong>email</strong> is the one
+        column it needs; it may also have <em>username</em>, <em>name</em> (or first and last name), <em>country</em>{" "}
+        (its code or name), <em>created</em> (the date they joined, YYYY-MM-DD), <em>labels</em> (or group, separated by
+        commas), <em>complimentary plan</em> (a plan&apos;s name, or yes for the first plan) with{" "}
+        <em>complimentary until</em> (YYYY-MM-DD), and <em>newsletter</em> (yes or no). Ghost&apos;s members export
+        reads as it is. Up to {maxMb} MB, in UTF-8 or Latin-1.
+      </p>
+      <p>
+        First comes a dry run: a report of what each row would do, and nothing is changed. A member whose e-mail is here
+        already is updated; new members get an e-mail inviting them to choose a password.
+      </p>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="stack"
+        aria-describedby={error ? "import-error" : undefined}
+      >
+        {error ? (
+          <div id="import-error">
+            <Alert kind="error" title="The file was not imported">
+              {error}
+            </Alert>
+          </div>
+        ) : null}
+        <div className="field">
+          <label htmlFor="import-file">CSV file</label>
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            required
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "import-error" : undefined}
+          />
+        </div>
+        <div className="checkbox">
+          <input id="import-invite" name="invite" type="checkbox" value="on" defaultChecked />
+          <label htmlFor="import-invite">E-mail new members an invitation to choose a password</label>
+        </div>
+        <SubmitButton pendingText="Checking the file…">Check the file (dry run)</SubmitButton>
+      </Form>
+      {imports.length > 0 ? <ImportList imports={imports} /> : null}
+    </section>
+  );
+}
+
+function ImportList({ imports }: { imports: ImportSummary[] }) {
+  return (
+    <>
+      <h2 id="imports-title">Imports</h2>
+      <TableScroll label="Imports">
+        <table className="data" aria-labelledby="imports-title">
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">Checked</th>
+              <th scope="col">By</th>
+              <th scope="col">Status</th>
+              <th scope="col">Rows</th>
+              <th scope="col">Created</th>
+              <th scope="col">Updated</th>
+              <th scope="col">Skipped</th>
+            </tr>
+          </thead>
+          <tbody>
+            {imports.map((i) => (
+              <tr key={i.id}>
+                <td>
+                  <Link to={`/members/import/${i.id}`}>{i.fileName}</Link>
+                </td>
+                <td>{formatDateTime(i.createdAt)}</td>
+                <td>{i.admin ?? "–"}</td>
+                <td>{STATUS_WORDS[i.status] ?? i.status}</td>
+                <td>{number(i.total)}</td>
+                <td>{number(i.created)}</td>
+                <td>{number(i.updated)}</td>
+                <td>{number(i.skipped)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </>
+  );
+}
+
+export type ImportDetail = {
+  import: ImportSummary & {
+    encoding: string;
+    invite: boolean;
+    toCreate: number;
+    toUpdate: number;
+    toSkip: number;
+    processed: number;
+    invited: number;
+    error: string | null;
+    finishedAt: string | null;
+  };
+  columns: { header: string; field: string | null }[];
+  view: string;
+  rows: {
+    row: number;
+    email: string;
+    username: string | null;
+    action: string;
+    reason: string;
+    outcome: string | null;
+    outcomeReason: string | null;
+  }[];
+  next: number | null;
+  /** How many invitations go out each minute. */
+  invitationsPerMinute: number;
+};
+
+const ACTION_WORDS: Record<string, [string, string]> = {
+  create: ["Would create", "Created"],
+  update: ["Would update", "Updated"],
+  skip: ["Would skip", "Skipped"],
+};
+
+const VIEW_WORDS: Record<string, string> = {
+  all: "All rows",
+  create: "New members",
+  update: "Updates",
+  skip: "Skipped",
+};
+
+/** Polls the import's progress while it runs (without JavaScript, the page refreshes itself). */
+function useProgressPolling(running: boolean) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (state === "idle") revalidate();
+    }, 2_000);
+    return () => clearInterval(timer);
+  }, [running, revalidate, state]);
+}
+
+/** /members/import/{id}: the dry run's report, then the import's progress and result. */
+export function ImportReport({ page, message }: { page: ImportDetail; message: string | null }) {
+  const { import: record, columns, view, rows, next } = page;
+  const running = record.status === "queued" || record.status === "running";
+  const checked = record.status === "checked";
+  useProgressPolling(running);
+  const read = columns.filter((c) => c.field);
+  const ignored = columns.filter((c) => !c.field && c.header.trim());
+  return (
+    <section className="card card-wide" aria-labelledby="import-report-title">
+      {running ? (
+        <noscript>
+          <meta httpEquiv="refresh" content="5" />
+        </noscript>
+      ) : null}
+      <p>
+        <Link to="/members/import">All imports</Link>
+      </p>
+      <h1 id="import-report-title">Import of {record.fileName}</h1>
+      {message ? <Alert kind="error">{message}</Alert> : null}
+      <p>
+        {STATUS_WORDS[record.status] ?? record.status}. Checked {formatDateTime(record.createdAt)}
+        {record.admin ? ` by ${record.admin}` : ""}; read as {record.encoding === "utf-8" ? "UTF-8" : "Latin-1"}.
+      </p>
+      <p>
+        Columns read: {read.map((c) => `${c.header} (as ${FIELD_WORDS[c.field!] ?? c.field})`).join(", ")}.
+        {ignored.length > 0 ? ` Not read: ${ignored.map((c) => c.header).join(", ")}.` : ""}
+      </p>
+      <h2>Dry run</h2>
+      <ul>
+        <li>
+          {number(record.total)} rows: {number(record.toCreate)} new members, {number(record.toUpdate)} updates,{" "}
+          {number(record.toSkip)} skipped.
+        </li>
+      </ul>
+      {checked ? (
+        <div className="actions">
+          <Form method="post">
+            <SubmitButton name="intent" value="start" pendingText="Starting…">
+              Import {number(record.toCreate + record.toUpdate)} members
+            </SubmitButton>
+          </Form>
+          <Form method="post">
+            <SubmitButton name="intent" value="discard" className="button" pendingText="Discarding…">
+              Discard
+            </SubmitButton>
+          </Form>
+        </div>
+      ) : (
+        <ImportProgress record={record} perMinute={page.invitationsPerMinute} />
+      )}
+      <p>
+        <a href={`/members/import/${record.id}/report.csv`} download>
+          Download the report (CSV)
+        </a>
+      </p>
+      <nav aria-label="Rows shown" className="actions">
+        {Object.entries(VIEW_WORDS).map(([key, words]) =>
+          key === view ? (
+            <strong key={key} aria-current="page">
+              {words}
+            </strong>
+          ) : (
+            <Link key={key} to={`?view=${key}`}>
+              {words}
+            </Link>
+          ),
+        )}
+      </nav>
+      <TableScroll label="Rows of the file">
+        <table className="data" aria-label="Rows of the file">
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Username</th>
+              <th scope="col">Dry run</th>
+              <th scope="col">Import</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.row}>
+                <td>{r.row}</td>
+                <td>{r.email}</td>
+                <td>{r.username ?? ""}</td>
+                <td>
+                  {ACTION_WORDS[r.action]?.[0]}
+                  {r.reason ? <div className="muted">{r.reason}</div> : null}
+                </td>
+                <td>
+                  {r.outcome ? ACTION_WORDS[r.outcome]?.[1] : "–"}
+                  {r.outcomeReason && r.outcomeReason !== r.reason ? (
+                    <div className="muted">{r.outcomeReason}</div>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      {next !== null ? (
+        <p>
+          <Link to={`?view=${view}&after=${next}`}>Next rows</Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function ImportProgress({ record, perMinute }: { record: ImportDetail["import"]; perMinute: number }) {
+  const done = record.status === "done";
+  return (
+    <>
+      <h2>Import</h2>
+      <p role="status" aria-live="polite">
+        <progress max={record.total} value={record.processed} aria-label="Rows imported" /> {number(record.processed)}{" "}
+        of {number(record.total)} rows done
+        {done
+          ? `: ${number(record.created)} created, ${number(record.updated)} updated, ${number(record.skipped)} skipped.`
+          : "."}
+      </p>
+      {done && record.invite && record.created > 0 ? (
+        <p>
+          Invitations e-mailed: {number(record.invited)} of {number(record.created)}
+          {record.invited < record.created ? ` (${perMinute} a minute)` : ""}.
+        </p>
+      ) : null}
+      {record.status === "failed" ? (
+        <Alert kind="error" title="The import stopped">
+          {record.error} The rows done so far are kept; the rest were not imported.
+        </Alert>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ImportStart } from "~/components/admin/member-import";
+import { isDomainError } from "~/domain/errors";
+import { receiveImport } from "~/services/member-import/upload.server";
+import { IMPORT_MAX_MB, recentImports } from "~/services/member-import/view.server";
+import { requireAdmin } from "~/services/session.server";
+
+export const handle = { layout: "container" };
+
+export const meta: MetaFunction = () => [{ title: "Import members" }];
+
+/** /members/import: the upload form and the imports so far. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { services } = await requireAdmin(request, context);
+  return json(
+    { imports: await recentImports(services), maxMb: IMPORT_MAX_MB },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/**
+ * POST /members/import (multipart): a CSV file, checked at once (the dry run); its report is
+ * the import's own page. A file that cannot be imported comes back with why, and leaves nothing.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { viewer, services } = await requireAdmin(request, context);
+  try {
+    const { importId } = await receiveImport(services, viewer, request);
+    return redirect(`/members/import/${importId}`);
+  } catch (error) {
+    if (isDomainError(error) && error.status < 500) return json({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function ImportMembers() {
+  const { imports, maxMb } = useLoaderData<typeof loader>();
+  const error = useActionData<typeof action>()?.error ?? null;
+  return <ImportStart imports={imports} maxMb={maxMb} error={error} />;
+}

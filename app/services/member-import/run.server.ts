@@ -1,0 +1,276 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { AppServices } from "~/context";
+import { memberImportRows, memberImports, newsletterSubscriptions, users } from "~/db/schema";
+import { invalid, isDomainError, notFound } from "~/domain/errors";
+import { usernameFromEmail, type ImportedMember, type Plan } from "~/domain/member-import";
+import { audit } from "../audit.server";
+import { grantComplimentary } from "../billing/complimentary.server";
+import type { Tx } from "../billing/payment-records.server";
+import { enqueue, type JobDefinition } from "../queue.server";
+import type { Viewer } from "../session.server";
+import { tokenHash } from "../tokens.server";
+import { importInvitationsJob } from "./invite.server";
+import { planLines, type ReadyLine } from "./plan.server";
+
+/**
+ * The import itself (decision 038), a background job: the lines the dry run kept are decided
+ * again against the members as they are now and written a batch at a time, each batch in one
+ * transaction with the count of lines done, so a reload shows the progress and a server that
+ * stops mid-way leaves whole batches only: the job, tried again, goes on from the next line.
+ * A job's run does a chunk of batches and queues the next chunk.
+ */
+
+const IMPORT_BATCH = 1_000;
+/** How long one run of the job goes on before it queues the next. */
+const CHUNK_MS = 20_000;
+
+const importData = z.object({ importId: z.string().uuid() });
+
+export const memberImportJob = {
+  name: "members-import",
+  data: importData,
+  // A run lasts CHUNK_MS and a batch; one cut short by a stopped server is tried again soon.
+  timeoutSeconds: 90,
+  retry: { limit: 5, delaySeconds: 5, backoff: true },
+  async run(services, data, job) {
+    try {
+      await importChunk(services, data.importId);
+    } catch (error) {
+      if (job.retryCount >= 5) {
+        const message = error instanceof Error ? error.message : String(error);
+        await services.db
+          .update(memberImports)
+          .set({ status: "failed", error: message.slice(0, 500), finishedAt: new Date() })
+          .where(eq(memberImports.id, data.importId));
+      }
+      throw error;
+    }
+  },
+} satisfies JobDefinition<z.infer<typeof importData>>;
+
+/** An admin starts a checked import: it is queued, and the page shows its progress. */
+export async function startImport(services: AppServices, admin: Viewer, importId: string): Promise<void> {
+  const [started] = await services.db
+    .update(memberImports)
+    .set({ status: "queued", startedAt: new Date() })
+    .where(and(eq(memberImports.id, importId), eq(memberImports.status, "checked")))
+    .returning({ id: memberImports.id });
+  if (!started) throw invalid("This import has started already, or is no longer there.");
+  await enqueue(services, memberImportJob, { importId });
+  await audit(
+    services.db,
+    { actorUserId: admin.user.id, agentUserId: null, ip: admin.clientIp },
+    "members.import.start",
+    "member-import",
+    importId,
+  );
+}
+
+/** An admin throws away an import that has not started. */
+export async function discardImport(services: AppServices, importId: string): Promise<void> {
+  const gone = await services.db
+    .delete(memberImports)
+    .where(and(eq(memberImports.id, importId), eq(memberImports.status, "checked")))
+    .returning({ id: memberImports.id });
+  if (gone.length === 0) throw invalid("Only an import that has not started can be discarded.");
+}
+
+/** One run of the job: a batch, and more for up to `chunkMs`; then the next run is queued, or the import ends. */
+export async function importChunk(services: AppServices, importId: string, chunkMs = CHUNK_MS): Promise<void> {
+  const { db } = services;
+  const [current] = await db.select().from(memberImports).where(eq(memberImports.id, importId));
+  if (!current) throw notFound("No such import");
+  if (current.status !== "queued" && current.status !== "running") return;
+  if (current.status === "queued")
+    await db.update(memberImports).set({ status: "running" }).where(eq(memberImports.id, importId));
+  const until = Date.now() + chunkMs;
+  let more: boolean;
+  do {
+    // A batch short of full was the last.
+    more = (await importBatch(services, importId)) === IMPORT_BATCH;
+    await grantPending(services, importId, current.adminId);
+  } while (more && Date.now() < until);
+  if (more) {
+    await enqueue(services, memberImportJob, { importId });
+    return;
+  }
+  const [done] = await db
+    .update(memberImports)
+    .set({ status: "done", finishedAt: new Date() })
+    .where(and(eq(memberImports.id, importId), eq(memberImports.status, "running")))
+    .returning();
+  if (!done) return;
+  await audit(db, { actorUserId: done.adminId, agentUserId: null }, "members.import.done", "member-import", importId, {
+    created: done.created,
+    updated: done.updated,
+    skipped: done.skipped,
+  });
+  if (done.invite && done.created > 0) await enqueue(services, importInvitationsJob, { importId });
+}
+
+type Outcome = { line: number; outcome: Plan["action"]; reason: string; userId: string | null };
+
+/** Imports the next batch of lines in one transaction; resolves with how many it did. */
+async function importBatch(services: AppServices, importId: string): Promise<number> {
+  return services.db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(memberImportRows)
+      .where(and(eq(memberImportRows.importId, importId), isNull(memberImportRows.outcome)))
+      .orderBy(asc(memberImportRows.line))
+      .limit(IMPORT_BATCH);
+    if (rows.length === 0) return 0;
+    const ready: ReadyLine[] = [];
+    const outcomes: Outcome[] = [];
+    for (const row of rows) {
+      const member = row.member as (ImportedMember & { username: string }) | null;
+      if (row.action === "skip" || !member)
+        outcomes.push({ line: row.line, outcome: "skip", reason: row.reason, userId: null });
+      else ready.push({ row: row.line, member });
+    }
+    const plans = await planLines(tx, ready);
+    const creates: { line: number; member: ImportedMember & { username: string }; reason: string }[] = [];
+    for (const line of ready) {
+      const plan = plans.get(line.row)!;
+      if (plan.action === "create") creates.push({ line: line.row, member: line.member, reason: plan.reason });
+      else if (plan.action === "update") {
+        await updateMember(tx, plan.existing.id, plan.member);
+        outcomes.push({ line: line.row, outcome: "update", reason: plan.reason, userId: plan.existing.id });
+      } else outcomes.push({ line: line.row, outcome: "skip", reason: plan.reason, userId: null });
+    }
+    outcomes.push(...(await createMembers(tx, creates)));
+    await subscribeToNewsletter(
+      tx,
+      ready.filter(
+        (line) => line.member.newsletter && outcomes.some((o) => o.line === line.row && o.outcome !== "skip"),
+      ),
+    );
+    await recordOutcomes(tx, importId, outcomes);
+    return rows.length;
+  });
+}
+
+/** New members, with no password: an invitation lets them choose one. */
+async function createMembers(
+  tx: Tx,
+  creates: { line: number; member: ImportedMember & { username: string }; reason: string }[],
+): Promise<Outcome[]> {
+  if (creates.length === 0) return [];
+  const now = new Date();
+  const made = await tx
+    .insert(users)
+    .values(
+      creates.map(({ member }) => ({
+        // A line the dry run found a member for has no username of its own: that member has gone since.
+        username: member.username || usernameFromEmail(member.email),
+        email: member.email,
+        name: member.name,
+        countryCode: member.country,
+        labels: member.labels,
+        createdAt: member.createdAt ? new Date(member.createdAt) : now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: users.id, email: users.email });
+  const ids = new Map(made.map((row) => [row.email, row.id]));
+  return creates.map(({ line, member, reason }) => {
+    const id = ids.get(member.email);
+    return id
+      ? { line, outcome: "create" as const, reason, userId: id }
+      : { line, outcome: "skip" as const, reason: "The e-mail or username was taken during the import", userId: null };
+  });
+}
+
+/** What the file gives of a member already here: a name or country it has, labels added to theirs. */
+async function updateMember(tx: Tx, id: string, member: ImportedMember): Promise<void> {
+  await tx
+    .update(users)
+    .set({
+      ...(member.name ? { name: member.name } : {}),
+      ...(member.country ? { countryCode: member.country } : {}),
+      labels: sql`array(select distinct label from unnest(${users.labels}
+        || array(select jsonb_array_elements_text(${JSON.stringify(member.labels)}::jsonb))) label order by 1)`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, id));
+}
+
+/** The newsletter, for those the file says agreed to it and who have not answered it here already. */
+async function subscribeToNewsletter(tx: Tx, lines: ReadyLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  const now = new Date().toISOString();
+  const values = sql.join(
+    lines.map(
+      (line) =>
+        sql`(${line.member.email}, 'confirmed', ${now}::timestamptz, ${tokenHash(randomBytes(32).toString("base64url"))})`,
+    ),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    insert into ${newsletterSubscriptions} (email, status, confirmed_at, unsubscribe_token_hash) values ${values}
+    on conflict (lower(email)) do update set status = 'confirmed', confirmed_at = excluded.confirmed_at,
+      confirm_token_hash = null, updated_at = now()
+    where ${newsletterSubscriptions}.status = 'pending'`);
+}
+
+async function recordOutcomes(tx: Tx, importId: string, outcomes: Outcome[]): Promise<void> {
+  await tx.execute(sql`
+    update ${memberImportRows} r
+    set outcome = v.outcome::member_import_action, outcome_reason = v.reason, user_id = v.user_id
+    from jsonb_to_recordset(${JSON.stringify(outcomes.map(({ userId, ...o }) => ({ ...o, user_id: userId })))}::jsonb) as v(line int, outcome text, reason text, user_id uuid)
+    where r.import_id = ${importId} and r.line = v.line`);
+  const count = (kind: Plan["action"]) => outcomes.filter((o) => o.outcome === kind).length;
+  await tx
+    .update(memberImports)
+    .set({
+      processed: sql`${memberImports.processed} + ${outcomes.length}`,
+      created: sql`${memberImports.created} + ${count("create")}`,
+      updated: sql`${memberImports.updated} + ${count("update")}`,
+      skipped: sql`${memberImports.skipped} + ${count("skip")}`,
+    })
+    .where(eq(memberImports.id, importId));
+}
+
+/** The complimentary memberships the imported lines ask for, each granted (and audited) as from a member's page. */
+async function grantPending(services: AppServices, importId: string, adminId: string | null): Promise<void> {
+  const { db } = services;
+  const pending = await db
+    .select({ line: memberImportRows.line, userId: memberImportRows.userId, member: memberImportRows.member })
+    .from(memberImportRows)
+    .where(
+      and(
+        eq(memberImportRows.importId, importId),
+        inArray(memberImportRows.outcome, ["create", "update"]),
+        isNotNull(memberImportRows.userId),
+        isNull(memberImportRows.grantedAt),
+        sql`${memberImportRows.member}->>'plan' is not null`,
+      ),
+    )
+    .orderBy(asc(memberImportRows.line));
+  const grantor = { userId: adminId, actor: { actorUserId: adminId, agentUserId: null } };
+  for (const row of pending) {
+    const member = row.member as ImportedMember;
+    let note: string | null = null;
+    try {
+      await grantComplimentary(services, grantor, row.userId!, {
+        planId: member.plan!,
+        endsOn: member.planEndsOn ?? undefined,
+        note: "Imported",
+      });
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      note = `No complimentary membership: ${error.message}`;
+    }
+    await db
+      .update(memberImportRows)
+      .set({
+        grantedAt: new Date(),
+        ...(note
+          ? { outcomeReason: sql`concat_ws('. ', nullif(${memberImportRows.outcomeReason}, ''), ${note}::text)` }
+          : {}),
+      })
+      .where(and(eq(memberImportRows.importId, importId), eq(memberImportRows.line, row.line)));
+  }
+}

@@ -1,0 +1,303 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppServices } from "~/context";
+import {
+  auditLog,
+  mailOutbox,
+  memberImportRows,
+  memberImports,
+  newsletterSubscriptions,
+  subscriptions,
+  users,
+} from "~/db/schema";
+import { seedDemo } from "~/db/seed.server";
+import { IMPORT_TOO_LARGE } from "~/domain/member-import";
+import { action as uploadAction, loader as importsLoader } from "~/routes/members.import._index";
+import { action as importAction } from "~/routes/members.import.$importId";
+import { loader as reportLoader } from "~/routes/members.import.$importId.report[.]csv";
+import { action as welcomeAction } from "~/routes/login.$action";
+import { logIn } from "~/services/auth.server";
+import { importChunk } from "~/services/member-import/run.server";
+import { sendInvitations } from "~/services/member-import/invite.server";
+import { siteCookies } from "~/services/session.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { answer } from "../helpers/requests";
+import { createSession, createUser } from "../helpers/users";
+
+const DAY = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+
+describe.each(drivers)("members import from CSV (%s)", (driver) => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+  let services: AppServices;
+  let adminCookie: string;
+  let memberCookie: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    context = testContext(database);
+    services = context.app!;
+    const cookieOf = async (username: string) => {
+      const [user] = await database.db.select().from(users).where(eq(users.username, username));
+      return siteCookies(services.config).session.serialize((await createSession(database.db, user!.id)).id);
+    };
+    adminCookie = await cookieOf("admin");
+    memberCookie = await cookieOf("member");
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  /** The upload form as a browser sends it. */
+  function uploadRequest(file: Blob | string, cookie = adminCookie, fileName = "members.csv", invite = true) {
+    const form = new FormData();
+    form.set("file", typeof file === "string" ? new Blob([file], { type: "text/csv" }) : file, fileName);
+    if (invite) form.set("invite", "on");
+    return new Request("http://localhost/members/import", { method: "POST", body: form, headers: { cookie } });
+  }
+
+  /** Uploads a file: the new import's id, or the refusal's status and message. */
+  async function upload(file: Blob | string, cookie = adminCookie) {
+    const response = await answer(uploadAction({ request: uploadRequest(file, cookie), params: {}, context }));
+    if (response.status === 302) return { importId: response.headers.get("location")!.split("/").at(-1)! };
+    return { status: response.status, error: ((await response.json()) as { error?: string }).error };
+  }
+
+  async function post(importId: string, intent: string, cookie = adminCookie) {
+    return answer(
+      importAction({
+        request: new Request(`http://localhost/members/import/${importId}`, {
+          method: "POST",
+          body: new URLSearchParams({ intent }),
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        }),
+        params: { importId },
+        context,
+      }),
+    );
+  }
+
+  async function report(importId: string) {
+    const response = await answer(
+      reportLoader({
+        request: new Request(`http://localhost/members/import/${importId}/report.csv`, {
+          headers: { cookie: adminCookie },
+        }),
+        params: { importId },
+        context,
+      }),
+    );
+    expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
+    return response.text();
+  }
+
+  const counted = async () => ({
+    users: (await database.db.select({ n: count() }).from(users))[0]!.n,
+    imports: (await database.db.select({ n: count() }).from(memberImports))[0]!.n,
+    mail: (await database.db.select({ n: count() }).from(mailOutbox))[0]!.n,
+  });
+
+  const rowsOf = (importId: string) =>
+    database.db
+      .select()
+      .from(memberImportRows)
+      .where(eq(memberImportRows.importId, importId))
+      .orderBy(asc(memberImportRows.line));
+
+  it("checks a file first (nothing written, nobody e-mailed), then imports it with the dry run's own report", async () => {
+    const existing = await createUser(database.db, { email: "known@example.org", name: "Old Name", labels: ["Old"] });
+    await createUser(database.db, { username: "taken-name", email: "other@example.org" });
+    const file = [
+      "Email,Username,Name,Country,Created,Labels,Complimentary plan,Complimentary until,Newsletter",
+      `new1@example.org,,New One,GB,2021-03-04,"Volunteers, 2021",monthly,${day(30)},yes`,
+      "known@example.org,,New Name,AU,,Board,,,",
+      "NEW1@example.org,,Twice,,,,,,",
+      "not-an-address,,Bad,,,,,,",
+      "clash@example.org,taken-name,Clash,,,,,,",
+      'formula@example.org,,"=HYPERLINK(""http://x.example"")",,,,,,',
+      `${existing.username}@example.org,,Fresh,,,,,,no`,
+    ].join("\r\n");
+    const before = await counted();
+    const { importId } = await upload(file);
+    expect(importId).toMatch(/^[0-9a-f-]{36}$/);
+    const after = await counted();
+    expect(after).toEqual({ users: before.users, imports: before.imports + 1, mail: before.mail });
+
+    const planned = await rowsOf(importId!);
+    expect(planned.map((r) => [r.line, r.action, r.reason])).toEqual([
+      [2, "create", `Complimentary monthly membership until ${day(30)}`],
+      [3, "update", "Already a member: name, country, labels"],
+      [4, "skip", "The e-mail address is on row 2 already"],
+      [5, "skip", "Not a valid e-mail address: not-an-address"],
+      [6, "skip", "The username taken-name belongs to another member"],
+      [7, "create", "The name starts like a formula: kept as text"],
+      [8, "create", ""],
+    ]);
+    const [checked] = await database.db.select().from(memberImports).where(eq(memberImports.id, importId!));
+    expect(checked).toMatchObject({ status: "checked", total: 7, toCreate: 3, toUpdate: 1, toSkip: 3, processed: 0 });
+
+    // The import, started by the admin, runs as a job; one batch per run here, as a restart would cut it.
+    expect((await post(importId!, "start")).status).toBe(302);
+    await importChunk(services, importId!, 0);
+    const [done] = await database.db.select().from(memberImports).where(eq(memberImports.id, importId!));
+    expect(done).toMatchObject({ status: "done", processed: 7, created: 3, updated: 1, skipped: 3 });
+    const imported = await rowsOf(importId!);
+    // The dry run's report is the import's: each row did what the dry run said, for the same reason.
+    expect(imported.map((r) => [r.line, r.outcome, r.outcomeReason])).toEqual(
+      planned.map((r) => [r.line, r.action, r.reason]),
+    );
+
+    const [made] = await database.db.select().from(users).where(eq(users.email, "new1@example.org"));
+    expect(made).toMatchObject({
+      username: "new1",
+      name: "New One",
+      countryCode: "GB",
+      labels: ["Volunteers", "2021"],
+    });
+    expect(made!.passwordHash).toBeNull();
+    expect(made!.createdAt.toISOString().slice(0, 10)).toBe("2021-03-04");
+    const [grant] = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, made!.id));
+    expect(grant).toMatchObject({ provider: "complimentary", planId: "monthly", status: "ACTIVE" });
+    expect(grant!.currentPeriodEnd!.toISOString().slice(0, 10)).toBe(day(30));
+    const [news] = await database.db
+      .select()
+      .from(newsletterSubscriptions)
+      .where(sql`lower(${newsletterSubscriptions.email}) = 'new1@example.org'`);
+    expect(news?.status).toBe("confirmed");
+    const [updated] = await database.db.select().from(users).where(eq(users.id, existing.id));
+    expect(updated).toMatchObject({ name: "New Name", countryCode: "AU", labels: ["Board", "Old"] });
+    const [inert] = await database.db.select().from(users).where(eq(users.email, "formula@example.org"));
+    expect(inert!.name).toBe('=HYPERLINK("http://x.example")');
+
+    // The report: every row, the dry run beside the import; a formula cell opens as text.
+    const csv = await report(importId!);
+    expect(csv.split("\r\n")[0]).toBe("row,email,username,dry run,dry run details,import,import details");
+    expect(csv).toContain(
+      "4,new1@example.org,,skip,The e-mail address is on row 2 already,skip,The e-mail address is on row 2 already",
+    );
+    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(8);
+    const [audited] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "members.import.done"), eq(auditLog.entityId, importId!)));
+    expect(audited?.data).toEqual({ created: 3, updated: 1, skipped: 3 });
+
+    // The invitations go out a batch at a time; the link lets the member choose a password and log in.
+    expect(await sendInvitations(services, importId!, 2)).toBe(1);
+    expect(await sendInvitations(services, importId!, 2)).toBe(0);
+    const invitations = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(inArray(mailOutbox.to, ["new1@example.org", "formula@example.org", `${existing.username}@example.org`]));
+    expect(invitations).toHaveLength(3);
+    const link = /\/login\/welcome\?token=([\w-]+)/.exec(invitations.find((m) => m.to === "new1@example.org")!.text)!;
+    const welcome = await answer(
+      welcomeAction({
+        request: new Request(`http://localhost/login/welcome`, {
+          method: "POST",
+          body: new URLSearchParams({
+            token: link[1]!,
+            password: "violet tractor anthem 42",
+            confirm: "violet tractor anthem 42",
+          }),
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        }),
+        params: { action: "welcome" },
+        context,
+      }),
+    );
+    expect(welcome.status).toBe(302);
+    const session = await logIn(services, { login: "new1", password: "violet tractor anthem 42" }, {
+      ip: "203.0.113.9",
+      userAgent: "test",
+      devicePublicKey: null,
+    } as never);
+    expect(session.sessionId).toBeTruthy();
+    const [verified] = await database.db.select().from(users).where(eq(users.id, made!.id));
+    expect(verified!.emailVerifiedAt).not.toBeNull();
+  });
+
+  it("goes on from the next row when the import is cut short, without doing a row twice", async () => {
+    const lines = ["email,name", ...Array.from({ length: 2_500 }, (_, i) => `bulk${i}@example.org,Bulk ${i}`)];
+    const { importId } = await upload(lines.join("\n"));
+    expect((await post(importId!, "start")).status).toBe(302);
+    // One batch, as a server stopped after it would leave it: whole batches only.
+    await importChunk(services, importId!, 0);
+    const [partway] = await database.db.select().from(memberImports).where(eq(memberImports.id, importId!));
+    expect(partway).toMatchObject({ status: "running", processed: 1_000, created: 1_000 });
+    await importChunk(services, importId!, 0);
+    await importChunk(services, importId!, 0);
+    const [done] = await database.db.select().from(memberImports).where(eq(memberImports.id, importId!));
+    expect(done).toMatchObject({ status: "done", processed: 2_500, created: 2_500 });
+    const [bulk] = await database.db
+      .select({ n: count() })
+      .from(users)
+      .where(sql`${users.email} like 'bulk%@example.org'`);
+    expect(bulk!.n).toBe(2_500);
+    // A second start of a finished import is refused.
+    expect((await post(importId!, "start")).status).toBe(400);
+  });
+
+  it("refuses a file it cannot import with a clear message, and leaves nothing", async () => {
+    const before = await counted();
+    expect(await upload("name,phone\nAda,123\n")).toEqual({
+      status: 400,
+      error:
+        'The file has no email column (its columns are: name, phone). The first line must name the columns, one of them "email".',
+    });
+    expect(await upload(new Blob([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0])]))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/spreadsheet file/),
+    });
+    expect(await upload("email\n")).toEqual({
+      status: 400,
+      error: "The file has no members in it: only a header line.",
+    });
+    expect(await upload('email,name\na@example.org,"open\n')).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/cannot be read as CSV: a quoted cell is never closed/),
+    });
+    const big = new Blob([`email\n${"x".repeat(50 * 1024 * 1024)}`]);
+    expect(await upload(big)).toEqual({ status: 400, error: IMPORT_TOO_LARGE });
+    const noFile = new FormData();
+    noFile.set("invite", "on");
+    const missing = await answer(
+      uploadAction({
+        request: new Request("http://localhost/members/import", {
+          method: "POST",
+          body: noFile,
+          headers: { cookie: adminCookie },
+        }),
+        params: {},
+        context,
+      }),
+    );
+    expect(await missing.json()).toEqual({ error: "Choose a CSV file to import." });
+    expect(await counted()).toEqual(before);
+  });
+
+  it("is for admins only: a member is refused the page, the upload and the report", async () => {
+    const member = await createUser(database.db, {});
+    const cookie = await siteCookies(services.config).session.serialize(
+      (await createSession(database.db, member.id)).id,
+    );
+    const page = await answer(
+      importsLoader({
+        request: new Request("http://localhost/members/import", { headers: { cookie } }),
+        params: {},
+        context,
+      }),
+    );
+    expect(page.status).toBe(403);
+    const before = await counted();
+    const refused = await answer(
+      uploadAction({ request: uploadRequest("email\nz@example.org\n", memberCookie), params: {}, context }),
+    );
+    expect(refused.status).toBe(403);
+    expect(await counted()).toEqual(before);
+  });
+});
