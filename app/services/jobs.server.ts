@@ -80,6 +80,8 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
   let pending = 0;
   let running = 0;
   let closed = false;
+  // Aborted when the runner stops, so that long jobs end at their next whole step.
+  const stopping = new AbortController();
   const boss = newBoss({
     async executeSql(text, values) {
       // Only a job's late completion can come after stop(); the job then expires and is retried.
@@ -101,7 +103,11 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
       await Promise.all(
         batch.map(async (entry) => {
           try {
-            await job.run(services, job.data.parse(entry.data ?? {}), { id: entry.id, retryCount: entry.retryCount });
+            await job.run(services, job.data.parse(entry.data ?? {}), {
+              id: entry.id,
+              retryCount: entry.retryCount,
+              signal: stopping.signal,
+            });
           } catch (error) {
             const willRetry = entry.retryCount < entry.retryLimit;
             logger[willRetry ? "warn" : "error"](
@@ -147,6 +153,7 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
 
   return {
     async stop() {
+      stopping.abort();
       const deadline = Date.now() + config.shutdownTimeoutMs;
       await boss.stop({ graceful: true, close: false, timeout: config.shutdownTimeoutMs });
       while ((pending > 0 || running > 0) && Date.now() < deadline) await tick();

@@ -17,7 +17,12 @@ export type JobDefinition<Data> = {
   name: string;
   /** Checked when the job runs: a queued job can outlive the deploy that queued it. */
   data: z.ZodType<Data, z.ZodTypeDef, unknown>;
-  run(services: AppServices, data: Data, job: { id: string; retryCount: number }): Promise<void>;
+  /**
+   * `signal` is aborted when this server stops: work that goes on for long stops at its next
+   * whole step and leaves the rest to a job it queues, which another server (or this one, once
+   * back) takes.
+   */
+  run(services: AppServices, data: Data, job: { id: string; retryCount: number; signal: AbortSignal }): Promise<void>;
   /** A cron line (UTC) for work that repeats, or the configuration's; one job per tick across all servers. */
   schedule?: string | ((services: AppServices) => string);
   /** False where this server's configuration has no use for the job: it is then neither scheduled nor run. */

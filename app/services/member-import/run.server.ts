@@ -23,6 +23,8 @@ import { planLines, type ReadyLine } from "./plan.server";
  */
 
 const IMPORT_BATCH = 1_000;
+/** The pause between batches on the embedded database, whose queries share this process with the pages. */
+const PAUSE_MS = 25;
 /** How long one run of the job goes on before it queues the next. */
 const CHUNK_MS = 20_000;
 
@@ -36,7 +38,7 @@ export const memberImportJob = {
   retry: { limit: 5, delaySeconds: 5, backoff: true },
   async run(services, data, job) {
     try {
-      await importChunk(services, data.importId);
+      await importChunk(services, data.importId, CHUNK_MS, job.signal);
     } catch (error) {
       if (job.retryCount >= 5) {
         const message = error instanceof Error ? error.message : String(error);
@@ -78,7 +80,13 @@ export async function discardImport(services: AppServices, importId: string): Pr
 }
 
 /** One run of the job: a batch, and more for up to `chunkMs`; then the next run is queued, or the import ends. */
-export async function importChunk(services: AppServices, importId: string, chunkMs = CHUNK_MS): Promise<void> {
+export async function importChunk(
+  services: AppServices,
+  importId: string,
+  chunkMs = CHUNK_MS,
+  /** Aborted when the server stops: the run ends after its batch and queues the next. */
+  signal?: AbortSignal,
+): Promise<void> {
   const { db } = services;
   const [current] = await db.select().from(memberImports).where(eq(memberImports.id, importId));
   if (!current) throw notFound("No such import");
@@ -91,7 +99,9 @@ export async function importChunk(services: AppServices, importId: string, chunk
     // A batch short of full was the last.
     more = (await importBatch(services, importId)) === IMPORT_BATCH;
     await grantPending(services, importId, current.adminId);
-  } while (more && Date.now() < until);
+    // The embedded database runs in this process: between batches, the pages have their turn.
+    if (services.database.driver === "pglite") await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+  } while (more && Date.now() < until && !signal?.aborted);
   if (more) {
     await enqueue(services, memberImportJob, { importId });
     return;
