@@ -430,7 +430,9 @@ async function pdfBench(url, cookie, runs = Number(process.env.BENCH_PDF_RUNS ??
       ]),
     );
   const notice = (from, to) => ({ claimantName: "Bench Claimant", dailyAmount: "250", ...named(from, to) });
-  const mailed = { mailingDate: "2026-03-02", trackingNumber: "RR123456789US" };
+  // Each respondent's envelope has a tracking number of its own (track1 … track16).
+  const tracking = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`track${i + 1}`, `RR1234567${10 + i}US`]));
+  const mailed = { mailingDate: "2026-03-02", trackingNumber: "RR123456789US", ...tracking };
   await postStep(url, cookie, "notice", version, notice(1, 8));
   for (const [from, to] of [
     [9, 12],

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { AppServices } from "~/context";
@@ -42,6 +43,26 @@ export function noteCatalogueSize(logger: Logger, causeCount: number): void {
   }
 }
 
+// A key of our own, written into the text (the text is made once, without parameters).
+const setting = (key: "mnInviteLink" | "mightyLinks") =>
+  sql`(select ${settings.value} from ${settings} where ${settings.key} = ${sql.raw(`'${key}'`)})`;
+
+/**
+ * The catalogue's one query, its text made once: every NoL page reads it, and drizzle would
+ * otherwise build the same text from its parts on each request.
+ */
+const CATALOGUE_QUERY = sql.raw(
+  new PgDialect().sqlToQuery(sql`select
+    (select coalesce(json_agg(json_build_object('code', ${causes.code}, 'label', ${causes.label}, 'name', ${causes.name})), '[]'::json)
+       from ${causes}) as causes,
+    (select coalesce(json_object_agg(${causes.code}, ${causes.responseWindows}), '{}'::json)
+       from ${causes}) as windows,
+    (select coalesce(json_agg(json_build_object('countryCode', ${countryCauses.countryCode}, 'causeCode', ${countryCauses.causeCode}, 'status', ${countryCauses.status})), '[]'::json)
+       from ${countryCauses}) as country_causes,
+    ${setting("mnInviteLink")} as mn_invite_link,
+    ${setting("mightyLinks")} as mighty_links`).sql,
+);
+
 /**
  * GET /api/config/causes: the catalogue and the community links, from the database, in one
  * query (the NoL pages and the API read it on every request).
@@ -50,16 +71,7 @@ export async function getCauseCatalogue({
   db,
   logger,
 }: Pick<AppServices, "db" | "logger">): Promise<CauseCatalogueRead> {
-  const setting = (key: string) => sql`(select ${settings.value} from ${settings} where ${settings.key} = ${key})`;
-  const result = await db.execute(sql`select
-    (select coalesce(json_agg(json_build_object('code', ${causes.code}, 'label', ${causes.label}, 'name', ${causes.name})), '[]'::json)
-       from ${causes}) as causes,
-    (select coalesce(json_object_agg(${causes.code}, ${causes.responseWindows}), '{}'::json)
-       from ${causes}) as windows,
-    (select coalesce(json_agg(json_build_object('countryCode', ${countryCauses.countryCode}, 'causeCode', ${countryCauses.causeCode}, 'status', ${countryCauses.status})), '[]'::json)
-       from ${countryCauses}) as country_causes,
-    ${setting("mnInviteLink")} as mn_invite_link,
-    ${setting("mightyLinks")} as mighty_links`);
+  const result = await db.execute(CATALOGUE_QUERY);
   const [row] = rowsOf<CatalogueRow>(result);
   const links = linkSettingsSchema.parse({
     mnInviteLink: row!.mn_invite_link ?? null,

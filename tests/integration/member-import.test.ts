@@ -243,6 +243,21 @@ describe.each(drivers)("members import from CSV (%s)", (driver) => {
   });
 
   it("refuses a file it cannot import with a clear message, and leaves nothing", async () => {
+    // A dry run a stopped server left half-way, long ago: the next upload clears it.
+    const [admin] = await database.db.select().from(users).where(eq(users.username, "admin"));
+    const [stale] = await database.db
+      .insert(memberImports)
+      .values({
+        adminId: admin!.id,
+        fileName: "left.csv",
+        encoding: "utf-8",
+        columns: [],
+        createdAt: new Date(Date.now() - 7 * 3_600_000),
+      })
+      .returning();
+    await database.db
+      .insert(memberImportRows)
+      .values({ importId: stale!.id, line: 2, email: "left@example.org", action: "create" });
     const before = await counted();
     expect(await upload("name,phone\nAda,123\n")).toEqual({
       status: 400,
@@ -277,7 +292,10 @@ describe.each(drivers)("members import from CSV (%s)", (driver) => {
       }),
     );
     expect(await missing.json()).toEqual({ error: "Choose a CSV file to import." });
-    expect(await counted()).toEqual(before);
+    expect(await counted()).toEqual({ ...before, imports: before.imports - 1 });
+    expect(await database.db.select().from(memberImportRows).where(eq(memberImportRows.importId, stale!.id))).toEqual(
+      [],
+    );
   });
 
   it("is for admins only: a member is refused the page, the upload and the report", async () => {

@@ -8,7 +8,7 @@ import {
 } from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorList, fieldView } from "./fields";
+import { ErrorList, fieldView, inputProps, selectProps, textareaProps } from "./fields";
 
 describe("ErrorList", () => {
   it("shows one message per field: the first rule the value breaks", () => {
@@ -33,8 +33,8 @@ describe("fieldView", () => {
     blank: string;
     address: { city: string };
   };
-  // What conform's helpers make of the field's metadata and of its view, for every kind of
-  // field and state the forms have: the markup must not tell them apart.
+  // What conform's helpers make of the field's metadata, and the house's props of its view, for
+  // every kind of field and state the forms have: the markup must not tell them apart.
   function propsOf(lastResult: SubmissionResult<string[]> | undefined, id: string | undefined) {
     const seen: Array<{ from: unknown; view: unknown }> = [];
     function Probe() {
@@ -48,21 +48,36 @@ describe("fieldView", () => {
         FieldMetadata<unknown>
       >;
       for (const meta of metas) {
-        for (const make of makers) seen.push({ from: make(meta), view: make(fieldView(meta)) });
+        for (const [conform, house] of makers) seen.push({ from: conform(meta), view: house(fieldView(meta)) });
       }
       return null;
     }
     renderToString(<Probe />);
     return seen;
   }
-  const makers = [
-    (meta: FieldMetadata<unknown>) => getInputProps(meta, { type: "text", ariaAttributes: true }),
-    (meta: FieldMetadata<unknown>) =>
-      getInputProps(meta, { type: "email", ariaAttributes: true, ariaDescribedBy: `${meta.id}-description` }),
-    (meta: FieldMetadata<unknown>) => getInputProps(meta, { type: "checkbox", ariaAttributes: true }),
-    (meta: FieldMetadata<unknown>) => getSelectProps(meta, { ariaAttributes: true }),
-    (meta: FieldMetadata<unknown>) => getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: "hint" }),
-    (meta: FieldMetadata<unknown>) => ({ id: meta.id, errorId: meta.errorId, descriptionId: meta.descriptionId }),
+  type Maker = (meta: FieldMetadata<unknown>) => unknown;
+  const makers: Array<[conform: Maker, house: Maker]> = [
+    [
+      (meta) => getInputProps(meta, { type: "text", ariaAttributes: true }),
+      (view) => inputProps(view, { type: "text" }),
+    ],
+    [
+      (meta) => getInputProps(meta, { type: "email", ariaAttributes: true, ariaDescribedBy: `${meta.id}-description` }),
+      (view) => inputProps(view, { type: "email", describedBy: `${view.id}-description` }),
+    ],
+    [
+      (meta) => getInputProps(meta, { type: "checkbox", ariaAttributes: true }),
+      (view) => inputProps(view, { type: "checkbox" }),
+    ],
+    [(meta) => getSelectProps(meta, { ariaAttributes: true }), (view) => selectProps(view, undefined)],
+    [
+      (meta) => getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: "hint" }),
+      (view) => textareaProps(view, "hint"),
+    ],
+    [
+      (meta) => ({ id: meta.id, errorId: meta.errorId, descriptionId: meta.descriptionId }),
+      (view) => ({ id: view.id, errorId: view.errorId, descriptionId: view.descriptionId }),
+    ],
   ];
   const failed: SubmissionResult<string[]> = {
     status: "error",

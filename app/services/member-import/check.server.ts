@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { memberImportRows, memberImports } from "~/db/schema";
 import { invalid } from "~/domain/errors";
@@ -27,6 +27,9 @@ import { readCsv, type CsvRecord, type Upload } from "./read.server";
 /** Lines read, decided and written at a time. */
 export const CHECK_BATCH = 1_000;
 
+/** How long a dry run may take before its rows count as left behind by a stopped server. */
+const STALE_CHECK_MS = 6 * 60 * 60 * 1000;
+
 export const NO_MEMBERS = "The file has no members in it: only a header line.";
 
 /** What the file so far has used: e-mails and usernames, each with the row that has it. */
@@ -51,6 +54,12 @@ export async function checkImport(
   const problem = columnsProblem(columns);
   if (problem) throw invalid(problem, { file: [problem] });
   const facts = await catalogueFacts(db);
+  // A dry run cut short by a stopped server leaves its rows behind: gone once it is old.
+  await db
+    .delete(memberImports)
+    .where(
+      and(eq(memberImports.status, "checking"), lt(memberImports.createdAt, new Date(Date.now() - STALE_CHECK_MS))),
+    );
   const [made] = await db
     .insert(memberImports)
     .values({
