@@ -2,6 +2,7 @@ import { isComplimentary } from "~/domain/complimentary";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { preparedQuery } from "~/db/prepared.server";
 import { plans } from "~/db/schema";
 import { membershipActions } from "~/domain/billing-account";
 import { pricePer } from "~/domain/coupons";
@@ -21,13 +22,17 @@ export type CreatorOffer = {
 
 /** The plans whose subscription grants the NoL creator, in the catalogue's order. */
 export async function creatorPlans(services: AppServices) {
-  return services.db
-    .select()
-    .from(plans)
-    .where(
-      and(eq(plans.active, true), eq(plans.kind, "subscription"), sql`${plans.features} @> '["nolCreator"]'::jsonb`),
-    )
-    .orderBy(asc(plans.sort));
+  // Asked on the home page of every member who is not a creator: prepared once.
+  return preparedQuery(services.db, "creator_plans", (db) =>
+    db
+      .select()
+      .from(plans)
+      .where(
+        and(eq(plans.active, true), eq(plans.kind, "subscription"), sql`${plans.features} @> '["nolCreator"]'::jsonb`),
+      )
+      .orderBy(asc(plans.sort))
+      .prepare("creator_plans"),
+  ).execute();
 }
 
 /** The viewer's way to the NoL creator, or null when they have it (creator or tester). */

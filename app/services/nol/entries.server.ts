@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { nolEntries, respondents } from "~/db/schema";
 import { notFound } from "~/domain/errors";
 import { seamlessLink } from "~/domain/nol/addresses";
@@ -47,20 +48,9 @@ const ENTRY_QUERIES = {
 };
 type EntryQueries = typeof ENTRY_QUERIES;
 
-/**
- * An entries query, built once for each database (or transaction) it runs on, when first
- * asked for: every NoL page reads one, and building a query costs more than the database
- * takes to answer it.
- */
-const preparedEntries = new WeakMap<Database, { [K in keyof EntryQueries]?: ReturnType<EntryQueries[K]> }>();
-
+/** An entries query, prepared once for each database it runs on: every NoL page reads one. */
 function entryQuery<K extends keyof EntryQueries>(db: Database, kind: K): ReturnType<EntryQueries[K]> {
-  let built = preparedEntries.get(db);
-  if (!built) {
-    built = {};
-    preparedEntries.set(db, built);
-  }
-  return (built[kind] ??= ENTRY_QUERIES[kind](db) as (typeof built)[K]) as ReturnType<EntryQueries[K]>;
+  return preparedQuery(db, `entries:${kind}`, ENTRY_QUERIES[kind] as (db: Database) => ReturnType<EntryQueries[K]>);
 }
 
 /** One of the owner's entries: another member's and a missing one are the same not-found. */

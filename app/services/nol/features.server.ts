@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { causes, nolVersionFeatures } from "~/db/schema";
 import { DEFAULT_NOL_FEATURES, type NolFeatures } from "~/domain/documents/notarize-offer";
 import { notFound } from "~/domain/errors";
@@ -24,11 +25,12 @@ export async function keepVersionFeatures(db: Database, v: Version) {
     on conflict do nothing`);
 }
 
-/** The features of each of a member's versions (of one cause, or all), by "cause\0version". */
-export async function featuresOf(db: Database, userId: string, causeCode: string | null) {
-  // The member's kept features and every cause's defaults, in one round trip: the defaults
-  // are the rows without a version.
-  const rows = await unionAll(
+/**
+ * The member's kept features and every cause's defaults, in one round trip: the defaults are
+ * the rows without a version. Prepared once per database (the versions API reads it each time).
+ */
+function featuresQuery(db: Database, ofCause: boolean) {
+  return unionAll(
     db
       .select({ cause: causes.code, version: sql<string | null>`null`.as("version"), features: causes.defaultFeatures })
       .from(causes),
@@ -40,9 +42,19 @@ export async function featuresOf(db: Database, userId: string, causeCode: string
       })
       .from(nolVersionFeatures)
       .where(
-        and(eq(nolVersionFeatures.userId, userId), causeCode ? eq(nolVersionFeatures.causeCode, causeCode) : undefined),
+        and(
+          eq(nolVersionFeatures.userId, sql.placeholder("userId")),
+          ofCause ? eq(nolVersionFeatures.causeCode, sql.placeholder("causeCode")) : undefined,
+        ),
       ),
-  );
+  ).prepare(ofCause ? "features_of_member_cause" : "features_of_member");
+}
+
+/** The features of each of a member's versions (of one cause, or all), by "cause\0version". */
+export async function featuresOf(db: Database, userId: string, causeCode: string | null) {
+  const rows = causeCode
+    ? await preparedQuery(db, "features:ofCause", (d) => featuresQuery(d, true)).execute({ userId, causeCode })
+    : await preparedQuery(db, "features:all", (d) => featuresQuery(d, false)).execute({ userId });
   const byCause = new Map(rows.filter((r) => r.version === null).map((d) => [d.cause, d.features]));
   const kept = new Map(rows.filter((r) => r.version !== null).map((r) => [`${r.cause}\0${r.version}`, r.features]));
   // A version made before features were kept has its cause's defaults.

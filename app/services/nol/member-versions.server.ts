@@ -1,10 +1,28 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { pendingSubmissions } from "~/db/schema";
 import type { UserRow, Viewer } from "../session.server";
 import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
 import { entriesOf, entryJson } from "./entries.server";
 import { featuresOf } from "./features.server";
+
+/** The owner's unresolved submissions (of one cause), newest first; prepared once per database. */
+function pendingQuery(db: Database, ofCause: boolean) {
+  return db
+    .select()
+    .from(pendingSubmissions)
+    .where(
+      and(
+        eq(pendingSubmissions.userId, sql.placeholder("userId")),
+        isNull(pendingSubmissions.resolvedAt),
+        ofCause ? eq(pendingSubmissions.causeCode, sql.placeholder("causeCode")) : undefined,
+      ),
+    )
+    .orderBy(desc(pendingSubmissions.createdAt))
+    .prepare(ofCause ? "pending_of_owner_cause" : "pending_of_owner");
+}
 
 /**
  * GET /api/entry/nol-member-versions (spec §7): the owner's entries (of a cause, or one by
@@ -17,17 +35,12 @@ export async function memberVersions(
 ) {
   const [entries, pending, features] = await Promise.all([
     entriesOf(services.db, owner.id, query.cause),
-    services.db
-      .select()
-      .from(pendingSubmissions)
-      .where(
-        and(
-          eq(pendingSubmissions.userId, owner.id),
-          isNull(pendingSubmissions.resolvedAt),
-          query.cause ? eq(pendingSubmissions.causeCode, query.cause) : undefined,
-        ),
-      )
-      .orderBy(desc(pendingSubmissions.createdAt)),
+    query.cause
+      ? preparedQuery(services.db, "pending:ofCause", (db) => pendingQuery(db, true)).execute({
+          userId: owner.id,
+          causeCode: query.cause,
+        })
+      : preparedQuery(services.db, "pending:all", (db) => pendingQuery(db, false)).execute({ userId: owner.id }),
     featuresOf(services.db, owner.id, query.cause),
   ]);
   const rows = entries.filter((r) => !query.id || r.id === query.id);
