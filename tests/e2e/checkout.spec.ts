@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { payWithCard, signUpToMembership } from "./new-member";
+import { openOutbox, payWithCard, signUpToMembership } from "./new-member";
 
 test.describe("paying on the sandbox", () => {
   test("the 3-D Secure card passes its extra confirmation step", async ({ page, pageAs }) => {
@@ -50,7 +50,7 @@ test.describe("paying on the sandbox", () => {
     // The receipt goes out from a background job: the admin's outbox shows it once sent.
     const admin = await pageAs("admin");
     await expect(async () => {
-      await admin.goto("/db/mail_outbox");
+      await openOutbox(admin, { to: email });
       await expect(admin.getByRole("row", { name: new RegExp(email) })).toContainText("Your receipt from");
     }).toPass({ timeout: 20_000 });
   });

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { fillProfileStep } from "./new-member";
+import { fillProfileStep, openOutbox } from "./new-member";
 
 /** A day some days from today, as YYYY-MM-DD. */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -62,7 +62,7 @@ test("an admin imports a 1,000-row CSV (dry run, then the import with its progre
   // The invitation, from the outbox: the member chooses a password and signs in.
   const email = `${prefix}0@example.org`;
   await expect(async () => {
-    await admin.goto(`/db/mail_outbox?${new URLSearchParams({ to: email })}`);
+    await openOutbox(admin, { to: email });
     await admin
       .getByRole("row", { name: new RegExp(email) })
       .getByRole("link", { name: /choose a password/ })

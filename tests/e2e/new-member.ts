@@ -34,10 +34,19 @@ export async function signUpAndConfirm(page: Page, admin: Page): Promise<{ usern
   return { username, email };
 }
 
+/**
+ * Opens the outbox (where the built-in mail provider delivers, which an admin can read) on the
+ * mails to an address or with a subject: the tests share one outbox, and another test's mails
+ * (an import's invitations) can fill its newest pages.
+ */
+export async function openOutbox(admin: Page, filter: { to?: string; subject?: string }): Promise<void> {
+  const search = new URLSearchParams(Object.entries(filter).filter((entry): entry is [string, string] => !!entry[1]));
+  await admin.goto(`/db/mail_outbox?${search}`);
+}
+
 /** The confirmation link e-mailed to `email`, as a path, read from the outbox by an admin. */
 export async function confirmationLink(admin: Page, email: string): Promise<string> {
-  // The built-in mail provider delivers to the outbox, which an admin can read.
-  await admin.goto("/db/mail_outbox");
+  await openOutbox(admin, { to: email });
   await admin
     .getByRole("row", { name: new RegExp(email) })
     .getByRole("link", { name: "Confirm your e-mail address" })

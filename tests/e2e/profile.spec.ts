@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { payWithCard, signUpToMembership } from "./new-member";
+import { openOutbox, payWithCard, signUpToMembership } from "./new-member";
 
 // The wrong current password is answered 400, as every refused form is.
 test.use({ expectedConsoleErrors: [/status of 400/] });
@@ -39,7 +39,7 @@ test("a member changes their name, e-mail (confirmed from the outbox) and passwo
   await page.getByLabel("New e-mail address").fill(next);
   await page.getByRole("button", { name: "Send the confirmation link" }).click();
   await expect(page.getByText(`We sent a link to ${next}.`)).toBeVisible();
-  await admin.goto("/db/mail_outbox");
+  await openOutbox(admin, { to: next });
   await admin
     .getByRole("row", { name: new RegExp(next.replace(/[.+]/g, "\\$&")) })
     .getByRole("link", { name: "Confirm your new e-mail address" })

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { openOutbox } from "./new-member";
 
 test("the visitor home: welcome, Login and Sign Up, the footer, no navigation", async ({ page }) => {
   await page.goto("/");
@@ -70,7 +71,7 @@ test("Support opens the modal; the request lands in the database and the outbox"
   const row = admin.getByRole("row", { name: new RegExp(subject) });
   await expect(row).toContainText("member@memberhall.example");
   await expect(row).toContainText("Member Site");
-  await admin.goto("/db/mail_outbox");
+  await openOutbox(admin, { subject });
   await expect(admin.getByRole("link", { name: new RegExp(`Support request #\\d+: ${subject}`) })).toBeVisible();
 });
 
