@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database } from "./client.server";
 
 /**
@@ -19,4 +21,17 @@ export function preparedQuery<Query>(db: Database, name: string, build: (db: Dat
     queries.set(name, query);
   }
   return query;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A query without parameters whose text is made once, where the module loads: drizzle would
+ * otherwise build the same text from its parts on each request. A query with a parameter is
+ * refused here, as the text alone would lose it.
+ */
+export function fixedQuery(query: SQL): SQL {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  if (params.length > 0) throw new Error("A fixed query takes no parameters");
+  return sql.raw(text);
 }

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { rowsOf } from "~/db/client.server";
+import { fixedQuery } from "~/db/prepared.server";
 import { causes, countryCauses, settings } from "~/db/schema";
 import { buildCauseCatalogue, type CauseCatalogue, type CauseRow, type CountryCauseRow } from "~/domain/causes";
 import { MISSING_CAUSES } from "~/domain/nol/causes";
@@ -51,8 +51,8 @@ const setting = (key: "mnInviteLink" | "mightyLinks") =>
  * The catalogue's one query, its text made once: every NoL page reads it, and drizzle would
  * otherwise build the same text from its parts on each request.
  */
-const CATALOGUE_QUERY = sql.raw(
-  new PgDialect().sqlToQuery(sql`select
+const CATALOGUE_QUERY = fixedQuery(
+  sql`select
     (select coalesce(json_agg(json_build_object('code', ${causes.code}, 'label', ${causes.label}, 'name', ${causes.name})), '[]'::json)
        from ${causes}) as causes,
     (select coalesce(json_object_agg(${causes.code}, ${causes.responseWindows}), '{}'::json)
@@ -60,7 +60,7 @@ const CATALOGUE_QUERY = sql.raw(
     (select coalesce(json_agg(json_build_object('countryCode', ${countryCauses.countryCode}, 'causeCode', ${countryCauses.causeCode}, 'status', ${countryCauses.status})), '[]'::json)
        from ${countryCauses}) as country_causes,
     ${setting("mnInviteLink")} as mn_invite_link,
-    ${setting("mightyLinks")} as mighty_links`).sql,
+    ${setting("mightyLinks")} as mighty_links`,
 );
 
 /**

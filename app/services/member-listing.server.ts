@@ -1,6 +1,7 @@
 import { COMPLIMENTARY_STATUS } from "~/domain/complimentary";
 import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { fixedQuery } from "~/db/prepared.server";
 import { rowsOf } from "~/db/client.server";
 import {
   causes,
@@ -256,16 +257,16 @@ type Choice = { value: string; label: string };
 const choiceList = (rows: SQL) =>
   sql`(select coalesce(json_agg(json_build_object('value', c.value, 'label', c.label) order by c.label), '[]'::json) from (${rows}) c)`;
 
-/**
- * The choices of the list's filters: the plans, coupons, countries and causes there are, read
- * in one query (every view of the list shows them).
- */
-export async function memberListChoices(services: AppServices) {
-  const result = await services.db.execute(sql`select
+/** The filters' choices in one query, its text made once (every view of the list reads it). */
+const CHOICES_QUERY = fixedQuery(sql`select
     ${choiceList(sql`select ${plans.id} as value, ${plans.title} as label from ${plans}`)} as plans,
     ${choiceList(sql`select ${coupons.id} as value, ${coupons.name} as label from ${coupons} order by ${coupons.name} limit 500`)} as coupons,
     ${choiceList(sql`select ${countries.code} as value, ${countries.name} as label from ${countries}`)} as countries,
     ${choiceList(sql`select ${causes.code} as value, ${causes.name} as label from ${causes}`)} as causes`);
+
+/** The choices of the list's filters: the plans, coupons, countries and causes there are. */
+export async function memberListChoices(services: AppServices) {
+  const result = await services.db.execute(CHOICES_QUERY);
   const [row] = rowsOf<Record<"plans" | "coupons" | "countries" | "causes", Choice[]>>(result);
   return { plans: row!.plans, coupons: row!.coupons, countries: row!.countries, causes: row!.causes };
 }
