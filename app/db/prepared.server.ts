@@ -9,7 +9,12 @@ import type { Database } from "./client.server";
  */
 const built = new WeakMap<Database, Map<string, unknown>>();
 
-export function preparedQuery<Query>(db: Database, name: string, build: (db: Database) => Query): Query {
+export function preparedQuery<Query>(
+  db: Database,
+  name: string,
+  /** Builds the query and prepares it under `name`, the name it is kept by here too. */
+  build: (db: Database, name: string) => Query,
+): Query {
   let queries = built.get(db);
   if (!queries) {
     queries = new Map();
@@ -17,7 +22,7 @@ export function preparedQuery<Query>(db: Database, name: string, build: (db: Dat
   }
   let query = queries.get(name) as Query | undefined;
   if (query === undefined) {
-    query = build(db);
+    query = build(db, name);
     queries.set(name, query);
   }
   return query;

@@ -23,7 +23,7 @@ export type CreatorOffer = {
 /** The plans whose subscription grants the NoL creator, in the catalogue's order. */
 export async function creatorPlans(services: AppServices) {
   // Asked on the home page of every member who is not a creator: prepared once.
-  return preparedQuery(services.db, "creator_plans", (db) =>
+  return preparedQuery(services.db, "creator_plans", (db, name) =>
     db
       .select()
       .from(plans)
@@ -31,7 +31,7 @@ export async function creatorPlans(services: AppServices) {
         and(eq(plans.active, true), eq(plans.kind, "subscription"), sql`${plans.features} @> '["nolCreator"]'::jsonb`),
       )
       .orderBy(asc(plans.sort))
-      .prepare("creator_plans"),
+      .prepare(name),
   ).execute();
 }
 

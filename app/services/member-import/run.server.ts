@@ -5,8 +5,8 @@ import type { AppServices } from "~/context";
 import { memberImportRows, memberImports, newsletterSubscriptions, users } from "~/db/schema";
 import { invalid, isDomainError, notFound } from "~/domain/errors";
 import { usernameFromEmail, type ImportedMember, type Plan } from "~/domain/member-import";
-import { audit } from "../audit.server";
-import { grantComplimentary } from "../billing/complimentary.server";
+import { actorOf, audit } from "../audit.server";
+import { grantComplimentary, type Grantor } from "../billing/complimentary.server";
 import type { Tx } from "../billing/payment-records.server";
 import { enqueue, type JobDefinition } from "../queue.server";
 import type { Viewer } from "../session.server";
@@ -29,18 +29,19 @@ const PAUSE_MS = 25;
 const CHUNK_MS = 20_000;
 
 const importData = z.object({ importId: z.string().uuid() });
+const IMPORT_RETRIES = 5;
 
 export const memberImportJob = {
   name: "members-import",
   data: importData,
   // A run lasts CHUNK_MS and a batch; one cut short by a stopped server is tried again soon.
   timeoutSeconds: 90,
-  retry: { limit: 5, delaySeconds: 5, backoff: true },
+  retry: { limit: IMPORT_RETRIES, delaySeconds: 5, backoff: true },
   async run(services, data, job) {
     try {
       await importChunk(services, data.importId, CHUNK_MS, job.signal);
     } catch (error) {
-      if (job.retryCount >= 5) {
+      if (job.retryCount >= IMPORT_RETRIES) {
         const message = error instanceof Error ? error.message : String(error);
         await services.db
           .update(memberImports)
@@ -61,13 +62,7 @@ export async function startImport(services: AppServices, admin: Viewer, importId
     .returning({ id: memberImports.id });
   if (!started) throw invalid("This import has started already, or is no longer there.");
   await enqueue(services, memberImportJob, { importId });
-  await audit(
-    services.db,
-    { actorUserId: admin.user.id, agentUserId: null, ip: admin.clientIp },
-    "members.import.start",
-    "member-import",
-    importId,
-  );
+  await audit(services.db, actorOf(admin), "members.import.start", "member-import", importId);
 }
 
 /** An admin throws away an import that has not started. */
@@ -93,12 +88,16 @@ export async function importChunk(
   if (current.status !== "queued" && current.status !== "running") return;
   if (current.status === "queued")
     await db.update(memberImports).set({ status: "running" }).where(eq(memberImports.id, importId));
+  const grantor = { userId: current.adminId, actor: { actorUserId: current.adminId, agentUserId: null } };
+  // Grants a run cut short between its batch and the batch's grants left behind.
+  await grantAll(services, importId, grantor, await ungranted(services, importId));
   const until = Date.now() + chunkMs;
   let more: boolean;
   do {
+    const batch = await importBatch(services, importId);
+    await grantAll(services, importId, grantor, batch.grants);
     // A batch short of full was the last.
-    more = (await importBatch(services, importId)) === IMPORT_BATCH;
-    await grantPending(services, importId, current.adminId);
+    more = batch.lines === IMPORT_BATCH;
     // The embedded database runs in this process: between batches, the pages have their turn.
     if (services.database.driver === "pglite") await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
   } while (more && Date.now() < until && !signal?.aborted);
@@ -122,8 +121,14 @@ export async function importChunk(
 
 type Outcome = { line: number; outcome: Plan["action"]; reason: string; userId: string | null };
 
-/** Imports the next batch of lines in one transaction; resolves with how many it did. */
-async function importBatch(services: AppServices, importId: string): Promise<number> {
+/** A complimentary membership a line asks for, once its member is written. */
+type Grant = { line: number; userId: string; member: ImportedMember };
+
+/**
+ * Imports the next batch of lines in one transaction; resolves with how many lines it did and
+ * the complimentary memberships they ask for.
+ */
+async function importBatch(services: AppServices, importId: string): Promise<{ lines: number; grants: Grant[] }> {
   return services.db.transaction(async (tx) => {
     const rows = await tx
       .select()
@@ -131,7 +136,7 @@ async function importBatch(services: AppServices, importId: string): Promise<num
       .where(and(eq(memberImportRows.importId, importId), isNull(memberImportRows.outcome)))
       .orderBy(asc(memberImportRows.line))
       .limit(IMPORT_BATCH);
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { lines: 0, grants: [] };
     const ready: ReadyLine[] = [];
     const outcomes: Outcome[] = [];
     for (const row of rows) {
@@ -151,14 +156,17 @@ async function importBatch(services: AppServices, importId: string): Promise<num
       } else outcomes.push({ line: line.row, outcome: "skip", reason: plan.reason, userId: null });
     }
     outcomes.push(...(await createMembers(tx, creates)));
+    const written = new Map(outcomes.filter((o) => o.userId !== null).map((o) => [o.line, o.userId!]));
+    const writtenLines = ready.filter((line) => written.has(line.row));
     await subscribeToNewsletter(
       tx,
-      ready.filter(
-        (line) => line.member.newsletter && outcomes.some((o) => o.line === line.row && o.outcome !== "skip"),
-      ),
+      writtenLines.filter((line) => line.member.newsletter),
     );
     await recordOutcomes(tx, importId, outcomes);
-    return rows.length;
+    const grants = writtenLines
+      .filter((line) => line.member.plan)
+      .map((line) => ({ line: line.row, userId: written.get(line.row)!, member: line.member }));
+    return { lines: rows.length, grants };
   });
 }
 
@@ -243,10 +251,9 @@ async function recordOutcomes(tx: Tx, importId: string, outcomes: Outcome[]): Pr
     .where(eq(memberImports.id, importId));
 }
 
-/** The complimentary memberships the imported lines ask for, each granted (and audited) as from a member's page. */
-async function grantPending(services: AppServices, importId: string, adminId: string | null): Promise<void> {
-  const { db } = services;
-  const pending = await db
+/** Lines whose member is written but whose complimentary membership is not granted yet. */
+async function ungranted(services: AppServices, importId: string): Promise<Grant[]> {
+  const rows = await services.db
     .select({ line: memberImportRows.line, userId: memberImportRows.userId, member: memberImportRows.member })
     .from(memberImportRows)
     .where(
@@ -259,12 +266,16 @@ async function grantPending(services: AppServices, importId: string, adminId: st
       ),
     )
     .orderBy(asc(memberImportRows.line));
-  const grantor = { userId: adminId, actor: { actorUserId: adminId, agentUserId: null } };
-  for (const row of pending) {
-    const member = row.member as ImportedMember;
+  return rows.map((row) => ({ line: row.line, userId: row.userId!, member: row.member as ImportedMember }));
+}
+
+/** The complimentary memberships the imported lines ask for, each granted (and audited) as from a member's page. */
+async function grantAll(services: AppServices, importId: string, grantor: Grantor, grants: Grant[]): Promise<void> {
+  const { db } = services;
+  for (const { line, userId, member } of grants) {
     let note: string | null = null;
     try {
-      await grantComplimentary(services, grantor, row.userId!, {
+      await grantComplimentary(services, grantor, userId, {
         planId: member.plan!,
         endsOn: member.planEndsOn ?? undefined,
         note: "Imported",
@@ -281,6 +292,6 @@ async function grantPending(services: AppServices, importId: string, adminId: st
           ? { outcomeReason: sql`concat_ws('. ', nullif(${memberImportRows.outcomeReason}, ''), ${note}::text)` }
           : {}),
       })
-      .where(and(eq(memberImportRows.importId, importId), eq(memberImportRows.line, row.line)));
+      .where(and(eq(memberImportRows.importId, importId), eq(memberImportRows.line, line)));
   }
 }

@@ -16,8 +16,8 @@ export type EntryRow = typeof nolEntries.$inferSelect;
 /** The owner's entries (of one cause), in version, form and bill order. */
 export async function entriesOf(db: Database, ownerId: string, causeCode?: string | null): Promise<EntryRow[]> {
   return causeCode
-    ? entryQuery(db, "ofCause").execute({ ownerId, causeCode })
-    : entryQuery(db, "all").execute({ ownerId });
+    ? entryQuery(db, "entries_of_owner_cause").execute({ ownerId, causeCode })
+    : entryQuery(db, "entries_of_owner").execute({ ownerId });
 }
 
 const ENTRY_ORDER = [
@@ -29,14 +29,14 @@ const ENTRY_ORDER = [
 
 /** The entries' two queries: all of an owner's, and those of one cause. */
 const ENTRY_QUERIES = {
-  all: (db: Database) =>
+  entries_of_owner: (db: Database, name: string) =>
     db
       .select()
       .from(nolEntries)
       .where(eq(nolEntries.userId, sql.placeholder("ownerId")))
       .orderBy(...ENTRY_ORDER)
-      .prepare("entries_of_owner"),
-  ofCause: (db: Database) =>
+      .prepare(name),
+  entries_of_owner_cause: (db: Database, name: string) =>
     db
       .select()
       .from(nolEntries)
@@ -44,13 +44,13 @@ const ENTRY_QUERIES = {
         and(eq(nolEntries.userId, sql.placeholder("ownerId")), eq(nolEntries.causeCode, sql.placeholder("causeCode"))),
       )
       .orderBy(...ENTRY_ORDER)
-      .prepare("entries_of_owner_cause"),
+      .prepare(name),
 };
 type EntryQueries = typeof ENTRY_QUERIES;
 
 /** An entries query, prepared once for each database it runs on: every NoL page reads one. */
 function entryQuery<K extends keyof EntryQueries>(db: Database, kind: K): ReturnType<EntryQueries[K]> {
-  return preparedQuery(db, `entries:${kind}`, ENTRY_QUERIES[kind] as (db: Database) => ReturnType<EntryQueries[K]>);
+  return preparedQuery(db, kind, ENTRY_QUERIES[kind] as (db: Database, name: string) => ReturnType<EntryQueries[K]>);
 }
 
 /** One of the owner's entries: another member's and a missing one are the same not-found. */

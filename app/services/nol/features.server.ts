@@ -29,7 +29,7 @@ export async function keepVersionFeatures(db: Database, v: Version) {
  * The member's kept features and every cause's defaults, in one round trip: the defaults are
  * the rows without a version. Prepared once per database (the versions API reads it each time).
  */
-function featuresQuery(db: Database, ofCause: boolean) {
+function featuresQuery(db: Database, ofCause: boolean, name: string) {
   return unionAll(
     db
       .select({ cause: causes.code, version: sql<string | null>`null`.as("version"), features: causes.defaultFeatures })
@@ -47,14 +47,17 @@ function featuresQuery(db: Database, ofCause: boolean) {
           ofCause ? eq(nolVersionFeatures.causeCode, sql.placeholder("causeCode")) : undefined,
         ),
       ),
-  ).prepare(ofCause ? "features_of_member_cause" : "features_of_member");
+  ).prepare(name);
 }
 
 /** The features of each of a member's versions (of one cause, or all), by "cause\0version". */
 export async function featuresOf(db: Database, userId: string, causeCode: string | null) {
   const rows = causeCode
-    ? await preparedQuery(db, "features:ofCause", (d) => featuresQuery(d, true)).execute({ userId, causeCode })
-    : await preparedQuery(db, "features:all", (d) => featuresQuery(d, false)).execute({ userId });
+    ? await preparedQuery(db, "features_of_member_cause", (d, name) => featuresQuery(d, true, name)).execute({
+        userId,
+        causeCode,
+      })
+    : await preparedQuery(db, "features_of_member", (d, name) => featuresQuery(d, false, name)).execute({ userId });
   const byCause = new Map(rows.filter((r) => r.version === null).map((d) => [d.cause, d.features]));
   const kept = new Map(rows.filter((r) => r.version !== null).map((r) => [`${r.cause}\0${r.version}`, r.features]));
   // A version made before features were kept has its cause's defaults.

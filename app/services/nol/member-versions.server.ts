@@ -9,7 +9,7 @@ import { entriesOf, entryJson } from "./entries.server";
 import { featuresOf } from "./features.server";
 
 /** The owner's unresolved submissions (of one cause), newest first; prepared once per database. */
-function pendingQuery(db: Database, ofCause: boolean) {
+function pendingQuery(db: Database, ofCause: boolean, name: string) {
   return db
     .select()
     .from(pendingSubmissions)
@@ -21,7 +21,7 @@ function pendingQuery(db: Database, ofCause: boolean) {
       ),
     )
     .orderBy(desc(pendingSubmissions.createdAt))
-    .prepare(ofCause ? "pending_of_owner_cause" : "pending_of_owner");
+    .prepare(name);
 }
 
 /**
@@ -36,11 +36,13 @@ export async function memberVersions(
   const [entries, pending, features] = await Promise.all([
     entriesOf(services.db, owner.id, query.cause),
     query.cause
-      ? preparedQuery(services.db, "pending:ofCause", (db) => pendingQuery(db, true)).execute({
+      ? preparedQuery(services.db, "pending_of_owner_cause", (db, name) => pendingQuery(db, true, name)).execute({
           userId: owner.id,
           causeCode: query.cause,
         })
-      : preparedQuery(services.db, "pending:all", (db) => pendingQuery(db, false)).execute({ userId: owner.id }),
+      : preparedQuery(services.db, "pending_of_owner", (db, name) => pendingQuery(db, false, name)).execute({
+          userId: owner.id,
+        }),
     featuresOf(services.db, owner.id, query.cause),
   ]);
   const rows = entries.filter((r) => !query.id || r.id === query.id);
