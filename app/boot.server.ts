@@ -8,6 +8,7 @@ import { seedScale, type ScaleOptions } from "./db/seed-scale.server";
 import { demoLogins, seedDemo, seedDocumentDefaults } from "./db/seed.server";
 import { buildProviders } from "./providers/index.server";
 import { preloadDocumentFonts } from "./services/documents/pdf.server";
+import { createReferenceCache, listeningReferenceCache } from "./services/reference-cache.server";
 import { createViewerCache, listeningViewerCache } from "./services/viewer-cache.server";
 
 export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<DatabaseHandle> {
@@ -98,7 +99,11 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
     throw error;
   }
   logger.info({ driver: database.driver }, "database ready");
-  return { ...servicesFor(config, database, logger), viewers: listeningViewerCache(database) };
+  return {
+    ...servicesFor(config, database, logger),
+    viewers: listeningViewerCache(database),
+    reference: listeningReferenceCache(database),
+  };
 }
 
 /** The services of a running app over an open database: the one place providers are chosen. */
@@ -111,5 +116,6 @@ export function servicesFor(config: AppConfig, database: DatabaseHandle, logger:
     providers: buildProviders(config, database.db, logger),
     // Keeps nothing until it listens: bootApp gives the running server one that does.
     viewers: createViewerCache(),
+    reference: createReferenceCache(),
   };
 }

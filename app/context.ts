@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { Database, DatabaseHandle } from "./db/client.server";
 import type { Providers } from "./providers/index.server";
+import type { ReferenceCache } from "./services/reference-cache.server";
 import type { ViewerCache } from "./services/viewer-cache.server";
 
 /** What the server hands every loader and action (Remix `context`). */
@@ -14,6 +15,8 @@ export type AppServices = {
   providers: Providers;
   /** The recent viewers (viewer-cache.server.ts): kept by a running server, none by a test's services. */
   viewers: ViewerCache;
+  /** The plans, causes, countries… most pages read (reference-cache.server.ts): kept by a running server, none by a test's services. */
+  reference: ReferenceCache;
 };
 
 declare module "@remix-run/node" {

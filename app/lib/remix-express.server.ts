@@ -32,12 +32,43 @@ export function remixRequest(req: ExpressRequest, res: ExpressResponse, body: Re
   } as RequestInit);
 }
 
-/** Sends the router's answer through Express. */
+/**
+ * Sends the router's answer through Express. An answer that comes in one piece (every page,
+ * since pages are rendered whole, and every JSON answer) goes out with its length, headers and
+ * body in one write; one that comes in pieces (a download) is streamed as it comes.
+ */
 export async function sendResponse(res: ExpressResponse, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
-  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
-  else res.end();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) {
+    res.flushHeaders();
+    await writeReadableStreamToWritable(response.body, res);
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    const first = await reader.read();
+    if (first.done) {
+      res.end();
+      return;
+    }
+    const next = await reader.read();
+    if (next.done) {
+      if (!res.hasHeader("Content-Length")) res.setHeader("Content-Length", first.value.byteLength);
+      res.end(first.value);
+      return;
+    }
+    res.write(first.value);
+    res.write(next.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+    res.end();
+  } catch (error) {
+    res.destroy(error as Error);
+    throw error;
+  }
 }

@@ -61,7 +61,7 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
       clearTimeout(force);
       await jobsStopped;
       await services.providers.mail.settled();
-      await services.viewers.stop();
+      await Promise.all([services.viewers.stop(), services.reference.stop()]);
       await services.database.close();
       logger.info("stopped");
     })());

@@ -33,7 +33,7 @@ export function appServices(context: AppLoadContext): Promise<AppServices> {
     const stop = async () => {
       try {
         await runner?.stop();
-        await services.viewers.stop();
+        await Promise.all([services.viewers.stop(), services.reference.stop()]);
         await services.database.close();
       } catch (error) {
         logger.error({ err: error }, "shutdown failed");

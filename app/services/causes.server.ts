@@ -64,10 +64,16 @@ const CATALOGUE_QUERY = fixedQuery(
 );
 
 /**
- * GET /api/config/causes: the catalogue and the community links, from the database, in one
- * query (the NoL pages and the API read it on every request).
+ * GET /api/config/causes: the catalogue and the community links, from the database in one
+ * query, kept by the server until one of their tables changes (the NoL pages and the API read
+ * it on every request).
  */
-export async function getCauseCatalogue({
+export function getCauseCatalogue(services: Pick<AppServices, "db" | "logger" | "reference">) {
+  return services.reference.read("cause-catalogue", () => readCauseCatalogue(services));
+}
+
+/** The catalogue as the database has it now: for the admin who changes it. */
+export async function readCauseCatalogue({
   db,
   logger,
 }: Pick<AppServices, "db" | "logger">): Promise<CauseCatalogueRead> {

@@ -4,7 +4,7 @@ import { settings } from "~/db/schema";
 import type { CommunityLinksForm } from "~/domain/community-links";
 import { invalid } from "~/domain/errors";
 import { audit, actorOf } from "./audit.server";
-import { getCauseCatalogue } from "./causes.server";
+import { readCauseCatalogue } from "./causes.server";
 import type { Viewer } from "./session.server";
 
 /**
@@ -14,7 +14,7 @@ import type { Viewer } from "./session.server";
 
 /** The links as they are, and the causes a space can be given to. */
 export async function communityLinks(services: Pick<AppServices, "db" | "logger">) {
-  const catalogue = await getCauseCatalogue(services);
+  const catalogue = await readCauseCatalogue(services);
   return {
     mnInviteLink: catalogue.mnInviteLink,
     mightyLinks: catalogue.mightyLinks,

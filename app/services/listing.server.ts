@@ -121,7 +121,10 @@ function unindexed(expr: SQL, kind: ColumnKind): SQL {
   }
 }
 
-/** Reads one batch of rows from a position, in the list's order or against it. */
+/**
+ * Reads one batch of rows from a position, in the list's order or against it. With `countTo`,
+ * each row also carries the count of the rows that match, up to that many (`__count`).
+ */
 async function readBatch(
   db: Database,
   listing: Listing,
@@ -129,6 +132,7 @@ async function readBatch(
   position: { after?: SqlCursor | null; before?: SqlCursor | null },
   limit: number,
   narrowed = false,
+  countTo: number | null = null,
 ) {
   const column = sortColumn(listing, query.sort);
   // The same order, written so that no index serves it: the planner then reads the few rows
@@ -149,6 +153,7 @@ async function readBatch(
   }
   const direction = sql.raw(ascending ? "asc" : "desc");
   const fields = listing.columns.map((c) => sql`${selected(c)} as ${sql.identifier(c.key)}`);
+  if (countTo !== null) fields.push(sql`(${cappedCount(listing, conditions[0]!, countTo)}) as "__count"`);
   const rows = rowsOf(
     await db.execute(sql`
       select ${id}::text as "__id", (${sortBy})::text as "__sort", ${sql.join(fields, sql`, `)}
@@ -174,19 +179,24 @@ function shape(listing: Listing, row: Record<string, unknown>): ListRow {
   return out;
 }
 
-/** One page of the list, with the cursors of the pages on either side. */
+/**
+ * One page of the list, with the cursors of the pages on either side. With `countTo`, the
+ * count of the rows that match, up to that many, comes with it (`counted`, null when the page
+ * has no row to carry it).
+ */
 export async function listPage(
   db: Database,
   listing: Listing,
   query: ListQuery,
   pageSize = LIST_PAGE_SIZE,
   narrowed = false,
+  countTo: number | null = null,
 ) {
   // Whoever built the query, a cursor that does not fit the list's types never reaches the database.
   const types = { value: sortTypeOf(sortColumn(listing, query.sort)), id: listing.id.type };
   const after = query.after && fitCursor(query.after, types);
   const before = !after && query.before ? fitCursor(query.before, types) : null;
-  const { rows, more } = await readBatch(db, listing, query, { after, before }, pageSize, narrowed);
+  const { rows, more } = await readBatch(db, listing, query, { after, before }, pageSize, narrowed, countTo);
   const first = rows[0];
   const last = rows.at(-1);
   const hasPrevious = before ? more : Boolean(after);
@@ -195,8 +205,13 @@ export async function listPage(
     rows: rows.map((r) => shape(listing, r)),
     previous: hasPrevious && first ? encodeCursor(cursorOf(first)) : null,
     next: hasNext && last ? encodeCursor(cursorOf(last)) : null,
+    counted: first && countTo !== null ? Number(first.__count) : null,
   };
 }
+
+/** The rows that match, counted up to `upTo` (one past the cap says "more than the cap"). */
+const cappedCount = (listing: Listing, where: SQL, upTo: number) =>
+  sql`select count(*) from (select 1 from ${listing.from} where ${where} limit ${upTo}) as matching`;
 
 /**
  * How many rows match. The planner's estimate comes first (it costs no scan): well past the
@@ -204,9 +219,7 @@ export async function listPage(
  */
 export async function listCount(db: Database, listing: Listing, filters: ListQuery["filters"], cap = COUNT_CAP) {
   const where = listWhere(listing, filters);
-  const [plan] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${listing.from} where ${where}`));
-  const estimate = Math.round(planRows(plan?.["QUERY PLAN"]));
-  return countAfterEstimate(db, listing, where, estimate, cap);
+  return countAfterEstimate(db, listing, where, await estimateOf(db, listing, where), cap);
 }
 
 /**
@@ -221,13 +234,20 @@ export async function countAfterEstimate(
   cap = COUNT_CAP,
 ) {
   if (Number.isFinite(estimate) && estimate > cap * 2) return { n: estimate, capped: true };
-  const [row] = rowsOf(
-    await db.execute(sql`
-      select count(*) as n from (select 1 from ${listing.from} where ${where} limit ${cap + 1}) as matching`),
-  );
-  const n = Number(row?.n ?? 0);
+  const [row] = rowsOf(await db.execute(sql`${cappedCount(listing, where, cap + 1)}`));
+  return countPastCap(Number(row?.count ?? 0), estimate, cap);
+}
+
+/** A count made up to one past the cap: as it is, or past the cap the estimate, or the cap, stands in. */
+function countPastCap(n: number, estimate: number, cap: number) {
   if (n <= cap) return { n, capped: false };
   return { n: Number.isFinite(estimate) ? Math.max(cap + 1, estimate) : cap + 1, capped: true };
+}
+
+/** The planner's estimate of the rows that match (it costs no scan). */
+async function estimateOf(db: Database, listing: Listing, where: SQL) {
+  const [plan] = rowsOf(await db.execute(sql`explain (format json) select 1 from ${listing.from} where ${where}`));
+  return Math.round(planRows(plan?.["QUERY PLAN"]));
 }
 
 /** Rows a narrowing filter may find and still be sorted rather than read in index order. */
@@ -238,13 +258,23 @@ const NARROW_ROWS = 2_000;
  * (a search) finds few rows, the page sorts those instead of walking the sort order's index.
  */
 export async function listView(db: Database, listing: Listing, query: ListQuery) {
+  // Unfiltered (the view a list opens on), the rows are counted with the page, up to one past
+  // the cap, in one query; the estimate is asked only past the cap.
+  if (Object.keys(query.filters).length === 0) {
+    const { counted, ...page } = await listPage(db, listing, query, LIST_PAGE_SIZE, false, COUNT_CAP + 1);
+    if (counted === null) return { ...page, count: await listCount(db, listing, query.filters) };
+    const where = listWhere(listing, query.filters);
+    const estimate = counted > COUNT_CAP ? await estimateOf(db, listing, where) : Number.NaN;
+    return { ...page, count: countPastCap(counted, estimate, COUNT_CAP) };
+  }
   const count = await listCount(db, listing, query.filters);
   const narrowing = (listing.filters ?? []).some((f) => {
     const value = query.filters[f.key];
     return value !== undefined && f.narrows?.(value) === true;
   });
   const narrowed = narrowing && !count.capped && count.n <= NARROW_ROWS;
-  return { ...(await listPage(db, listing, query, LIST_PAGE_SIZE, narrowed)), count };
+  const { counted: _counted, ...page } = await listPage(db, listing, query, LIST_PAGE_SIZE, narrowed);
+  return { ...page, count };
 }
 
 /** The top node's row estimate of an EXPLAIN (FORMAT JSON) answer, as either driver returns it. */

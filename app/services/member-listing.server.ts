@@ -265,8 +265,10 @@ const CHOICES_QUERY = fixedQuery(sql`select
     ${choiceList(sql`select ${causes.code} as value, ${causes.name} as label from ${causes}`)} as causes`);
 
 /** The choices of the list's filters: the plans, coupons, countries and causes there are. */
-export async function memberListChoices(services: AppServices) {
-  const result = await services.db.execute(CHOICES_QUERY);
-  const [row] = rowsOf<Record<"plans" | "coupons" | "countries" | "causes", Choice[]>>(result);
-  return { plans: row!.plans, coupons: row!.coupons, countries: row!.countries, causes: row!.causes };
+export function memberListChoices(services: AppServices) {
+  return services.reference.read("member-list-choices", async () => {
+    const result = await services.db.execute(CHOICES_QUERY);
+    const [row] = rowsOf<Record<"plans" | "coupons" | "countries" | "causes", Choice[]>>(result);
+    return { plans: row!.plans, coupons: row!.coupons, countries: row!.countries, causes: row!.causes };
+  });
 }

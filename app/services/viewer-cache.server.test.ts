@@ -17,7 +17,7 @@ function counting(viewer: Viewer | null) {
 }
 
 describe("the cache of recent viewers", () => {
-  it("reads a session's viewer once while it is kept, and gives each request a copy of its own", async () => {
+  it("reads a session's viewer once while it is kept, and no request can change it for the others", async () => {
     const cache = createViewerCache();
     cache.setKeeping(true);
     const { calls, load } = counting(viewerOf("u1"));
@@ -25,7 +25,9 @@ describe("the cache of recent viewers", () => {
     const second = await cache.read("s1", load);
     expect(calls.n).toBe(1);
     expect(second).toEqual(first);
-    second!.user.name = "Changed by a request";
+    expect(() => {
+      second!.user.name = "Changed by a request";
+    }).toThrow(TypeError);
     expect((await cache.read("s1", load))!.user.name).toBe("Name");
   });
 

@@ -1,4 +1,6 @@
 import type { DatabaseHandle, Listening } from "~/db/client.server";
+import { deepFreeze } from "~/lib/deep-freeze";
+import { heardChanges, listenFor } from "./heard-changes.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read
@@ -6,7 +8,8 @@ import type { DatabaseHandle, Listening } from "~/db/client.server";
  * member's flags, name or e-mail, a subscription, a plan's features) makes the database notify
  * every server (migration 0007's triggers on `users`, `sessions`, `subscriptions` and `plans`),
  * and each drops the viewers that name that member. While a server cannot hear the
- * notifications (before its LISTEN, or after the connection is lost) it keeps nothing.
+ * notifications (before its LISTEN, or after the connection is lost) it keeps nothing. A kept
+ * viewer is shared by the requests that read it, so every viewer is frozen.
  * Why it is shaped so: docs/decisions/031-viewer-cache.md.
  */
 
@@ -42,13 +45,10 @@ export function createViewerCache(
   const ttl = options.ttlMs ?? TTL_MS;
   const max = options.maxEntries ?? MAX_ENTRIES;
   const entries = new Map<string, Entry>();
-  let keeping = false;
-  // Counts every change heard: a viewer loaded while one was heard may predate it, and is not kept.
-  let changes = 0;
-  let listening: Listening | null = null;
+  const heard = heardChanges(() => entries.clear());
 
   const forget = (memberId: string) => {
-    changes++;
+    heard.heard();
     if (memberId === "*") {
       entries.clear();
       return;
@@ -60,53 +60,33 @@ export function createViewerCache(
     async read(sessionId, load) {
       const entry = entries.get(sessionId);
       const at = now();
-      if (entry && keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at) {
-        return structuredClone(entry.viewer) as Awaited<ReturnType<typeof load>>;
+      if (entry && heard.keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at) {
+        return entry.viewer as Awaited<ReturnType<typeof load>>;
       }
       if (entry) entries.delete(sessionId);
-      const before = changes;
-      const viewer = await load();
-      if (viewer && keeping && changes === before) {
+      const before = heard.changes;
+      const viewer = deepFreeze(await load());
+      if (viewer && heard.keeping && heard.changes === before) {
         if (entries.size >= max) entries.delete(entries.keys().next().value!);
         const members = [viewer.user.id, viewer.member.id, ...(viewer.agent ? [viewer.agent.id] : [])];
-        entries.set(sessionId, { viewer: structuredClone(viewer), until: at + ttl, members });
+        entries.set(sessionId, { viewer, until: at + ttl, members });
       }
       return viewer;
     },
     forget,
     get keeping() {
-      return keeping;
+      return heard.keeping;
     },
     get size() {
       return entries.size;
     },
-    setKeeping(next) {
-      // Whatever was kept may have missed a change while the notifications were not heard.
-      changes++;
-      entries.clear();
-      keeping = next;
-    },
-    attach(next) {
-      listening = next;
-    },
-    async stop() {
-      await listening?.stop();
-      listening = null;
-      entries.clear();
-      keeping = false;
-    },
+    setKeeping: heard.setKeeping,
+    attach: heard.attach,
+    stop: heard.stop,
   };
 }
 
 /** The cache of a server, listening to the database's notifications of changed viewers. */
 export function listeningViewerCache(database: Pick<DatabaseHandle, "listen">): ViewerCache {
-  const cache = createViewerCache();
-  cache.attach(
-    database.listen(
-      VIEWER_CHANNEL,
-      (payload) => cache.forget(payload),
-      (listening) => cache.setKeeping(listening),
-    ),
-  );
-  return cache;
+  return listenFor(database, VIEWER_CHANNEL, createViewerCache());
 }

@@ -4,16 +4,8 @@ import { plans, sessions, subscriptions, users } from "~/db/schema";
 import { loadViewer, revokeSession } from "~/services/session.server";
 import { listeningViewerCache, type ViewerCache } from "~/services/viewer-cache.server";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { eventually } from "../helpers/eventually";
 import { createSession, createUser } from "../helpers/users";
-
-/** Waits until the condition holds: a notification reaches the listener a moment after its commit. */
-async function eventually(condition: () => boolean, what: string) {
-  const until = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`${what} did not happen within 5 s`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe.each(drivers)("the viewer cache on %s", (driver) => {
   let database: TestDatabase;

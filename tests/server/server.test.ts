@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -124,6 +125,23 @@ describe("the production server", () => {
     const response = await fetch(`${server.url}/build/routes/no-such-chunk.js`, { redirect: "manual" });
     expect(response.status).toBe(404);
     expect(await response.text()).not.toContain("This page could not be found");
+  });
+
+  it("sends a page in one piece: its length in the headers, not in chunks", async () => {
+    const { headers, body } = await new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>(
+      (resolve, reject) => {
+        http
+          .get(`${server.url}/login`, (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      },
+    );
+    expect(headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(headers["content-length"])).toBe(body.byteLength);
+    expect(body.toString()).toContain("</html>");
   });
 
   it("compresses what it sends when the client accepts it", async () => {

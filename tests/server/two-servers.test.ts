@@ -5,7 +5,8 @@ import { logInAs, startServer, type RunningServer } from "../helpers/server";
 
 /**
  * Two servers on one PostgreSQL, as a deployment behind a load balancer runs them: each keeps
- * recent viewers, and a change made through one reaches the other on its next request.
+ * recent viewers and the reference data (plans, causes…), and a change made through one
+ * reaches the other on its next request.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)("two servers on one PostgreSQL", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
@@ -68,5 +69,25 @@ describe.runIf(process.env.TEST_DATABASE_URL)("two servers on one PostgreSQL", (
 
     const after = await rootData(b, member);
     expect(after.session?.nolCreator).toBe(true);
+  });
+
+  it("shows on server B a cause an admin added on server A, at B's next request", async () => {
+    const admin = await logIn(a, "admin");
+    const causesOn = async (server: RunningServer) => {
+      const response = await fetch(`${server.url}/api/config/causes`);
+      return ((await response.json()) as { causes: Record<string, { name: string }> }).causes;
+    };
+    // B reads the catalogue twice: the second time from what it keeps.
+    expect(await causesOn(b)).not.toHaveProperty("TWOS");
+    expect(await causesOn(b)).not.toHaveProperty("TWOS");
+
+    const added = await send(a, admin, "/causes", {
+      intent: "add-cause",
+      code: "TWOS",
+      label: "Two",
+      name: "Two Servers",
+    });
+    expect(added.status).toBeLessThan(400);
+    expect((await causesOn(b)).TWOS?.name).toBe("Two Servers");
   });
 });

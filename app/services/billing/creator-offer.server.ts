@@ -21,18 +21,24 @@ export type CreatorOffer = {
 };
 
 /** The plans whose subscription grants the NoL creator, in the catalogue's order. */
-export async function creatorPlans(services: AppServices) {
-  // Asked on the home page of every member who is not a creator: prepared once.
-  return preparedQuery(services.db, "creator_plans", (db, name) =>
-    db
-      .select()
-      .from(plans)
-      .where(
-        and(eq(plans.active, true), eq(plans.kind, "subscription"), sql`${plans.features} @> '["nolCreator"]'::jsonb`),
-      )
-      .orderBy(asc(plans.sort))
-      .prepare(name),
-  ).execute();
+export function creatorPlans(services: AppServices) {
+  // Asked on the home page of every member who is not a creator: kept, and prepared once.
+  return services.reference.read("creator-plans", () =>
+    preparedQuery(services.db, "creator_plans", (db, name) =>
+      db
+        .select()
+        .from(plans)
+        .where(
+          and(
+            eq(plans.active, true),
+            eq(plans.kind, "subscription"),
+            sql`${plans.features} @> '["nolCreator"]'::jsonb`,
+          ),
+        )
+        .orderBy(asc(plans.sort))
+        .prepare(name),
+    ).execute(),
+  );
 }
 
 /** The viewer's way to the NoL creator, or null when they have it (creator or tester). */

@@ -1,8 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/pg-core";
+import { eq, sql, type Placeholder } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import type { Database } from "~/db/client.server";
-import { preparedQuery } from "~/db/prepared.server";
+import { rowsOf, type Database } from "~/db/client.server";
 import { causes, nolVersionFeatures } from "~/db/schema";
 import { DEFAULT_NOL_FEATURES, type NolFeatures } from "~/domain/documents/notarize-offer";
 import { notFound } from "~/domain/errors";
@@ -25,39 +23,29 @@ export async function keepVersionFeatures(db: Database, v: Version) {
     on conflict do nothing`);
 }
 
+/** A row of featureRowsSql: a kept version's features, or a cause's defaults (no version). */
+export type FeatureRow = { cause: string; version: string | null; features: Partial<NolFeatures> | null };
+
 /**
- * The member's kept features and every cause's defaults, in one round trip: the defaults are
- * the rows without a version. Prepared once per database (the versions API reads it each time).
+ * The member's kept features and every cause's defaults (of one cause, or all), in one round
+ * trip: the defaults are the rows without a version.
  */
-function featuresQuery(db: Database, ofCause: boolean, name: string) {
-  return unionAll(
-    db
-      .select({ cause: causes.code, version: sql<string | null>`null`.as("version"), features: causes.defaultFeatures })
-      .from(causes),
-    db
-      .select({
-        cause: nolVersionFeatures.causeCode,
-        version: nolVersionFeatures.descriptiveVersion,
-        features: nolVersionFeatures.features,
-      })
-      .from(nolVersionFeatures)
-      .where(
-        and(
-          eq(nolVersionFeatures.userId, sql.placeholder("userId")),
-          ofCause ? eq(nolVersionFeatures.causeCode, sql.placeholder("causeCode")) : undefined,
-        ),
-      ),
-  ).prepare(name);
+export function featureRowsSql(userId: string | Placeholder, causeCode: string | Placeholder | null) {
+  return sql`select ${causes.code} as cause, null as version, ${causes.defaultFeatures} as features from ${causes}
+    union all
+    select ${nolVersionFeatures.causeCode}, ${nolVersionFeatures.descriptiveVersion}, ${nolVersionFeatures.features}
+      from ${nolVersionFeatures}
+      where ${nolVersionFeatures.userId} = ${userId}${causeCode === null ? sql`` : sql` and ${nolVersionFeatures.causeCode} = ${causeCode}`}`;
 }
 
 /** The features of each of a member's versions (of one cause, or all), by "cause\0version". */
 export async function featuresOf(db: Database, userId: string, causeCode: string | null) {
-  const rows = causeCode
-    ? await preparedQuery(db, "features_of_member_cause", (d, name) => featuresQuery(d, true, name)).execute({
-        userId,
-        causeCode,
-      })
-    : await preparedQuery(db, "features_of_member", (d, name) => featuresQuery(d, false, name)).execute({ userId });
+  const rows = rowsOf<FeatureRow>(await db.execute(featureRowsSql(userId, causeCode)));
+  return featuresFrom(rows);
+}
+
+/** A version's features from the rows of featureRowsSql: its own, or its cause's defaults. */
+export function featuresFrom(rows: readonly FeatureRow[]) {
   const byCause = new Map(rows.filter((r) => r.version === null).map((d) => [d.cause, d.features]));
   const kept = new Map(rows.filter((r) => r.version !== null).map((r) => [`${r.cause}\0${r.version}`, r.features]));
   // A version made before features were kept has its cause's defaults.

@@ -1,27 +1,53 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { pendingSubmissions } from "~/db/schema";
+import type { PendingBody } from "~/lib/submitted-entry";
 import type { UserRow, Viewer } from "../session.server";
 import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
 import { entriesOf, entryJson } from "./entries.server";
-import { featuresOf } from "./features.server";
+import { featureRowsSql, featuresFrom, type FeatureRow } from "./features.server";
 
-/** The owner's unresolved submissions (of one cause), newest first; prepared once per database. */
-function pendingQuery(db: Database, ofCause: boolean, name: string) {
+/**
+ * The owner's unresolved submissions (of one cause), newest first, and the features of their
+ * versions with every cause's defaults, in one query, prepared once per database.
+ */
+function pendingAndFeaturesQuery(db: Database, ofCause: boolean, name: string) {
+  const p = pendingSubmissions;
+  const owner = sql.placeholder("ownerId");
+  const cause = ofCause ? sql.placeholder("causeCode") : null;
+  const priorUpdated = sql`to_char(${p.priorUpdated} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return db
-    .select()
-    .from(pendingSubmissions)
-    .where(
-      and(
-        eq(pendingSubmissions.userId, sql.placeholder("userId")),
-        isNull(pendingSubmissions.resolvedAt),
-        ofCause ? eq(pendingSubmissions.causeCode, sql.placeholder("causeCode")) : undefined,
-      ),
-    )
-    .orderBy(desc(pendingSubmissions.createdAt))
+    .select({
+      pending: sql<PendingBody[]>`(select coalesce(json_agg(json_build_object(
+          'username', ${p.username}, 'cause', ${p.causeCode}, 'descriptive_version', ${p.descriptiveVersion},
+          'prior_rows', ${p.priorRows}, 'entry_id', ${p.entryId}, 'prior_updated', ${priorUpdated})
+          order by ${p.createdAt} desc), '[]'::json)
+        from ${p}
+        where ${p.userId} = ${owner} and ${p.resolvedAt} is null${cause ? sql` and ${p.causeCode} = ${cause}` : sql``})`,
+      features: sql<
+        FeatureRow[]
+      >`(select coalesce(json_agg(f), '[]'::json) from (${featureRowsSql(owner, cause)}) as f)`,
+    })
+    .from(sql`(select 1) as one`)
     .prepare(name);
+}
+
+async function pendingAndFeatures(db: Database, ownerId: string, causeCode: string | null) {
+  const [row] = causeCode
+    ? await preparedQuery(db, "pending_features_of_owner_cause", (d, name) =>
+        pendingAndFeaturesQuery(d, true, name),
+      ).execute({
+        ownerId,
+        causeCode,
+      })
+    : await preparedQuery(db, "pending_features_of_owner", (d, name) =>
+        pendingAndFeaturesQuery(d, false, name),
+      ).execute({
+        ownerId,
+      });
+  return { pending: row!.pending, features: featuresFrom(row!.features) };
 }
 
 /**
@@ -33,17 +59,9 @@ export async function memberVersions(
   owner: UserRow,
   query: { cause: string | null; id: string | null },
 ) {
-  const [entries, pending, features] = await Promise.all([
+  const [entries, { pending, features }] = await Promise.all([
     entriesOf(services.db, owner.id, query.cause),
-    query.cause
-      ? preparedQuery(services.db, "pending_of_owner_cause", (db, name) => pendingQuery(db, true, name)).execute({
-          userId: owner.id,
-          causeCode: query.cause,
-        })
-      : preparedQuery(services.db, "pending_of_owner", (db, name) => pendingQuery(db, false, name)).execute({
-          userId: owner.id,
-        }),
-    featuresOf(services.db, owner.id, query.cause),
+    pendingAndFeatures(services.db, owner.id, query.cause),
   ]);
   const rows = entries.filter((r) => !query.id || r.id === query.id);
   const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
@@ -56,14 +74,7 @@ export async function memberVersions(
   }
   return {
     list: rows.map((r) => entryJson(r, owner.username)),
-    pending: pending.map((p) => ({
-      username: p.username,
-      cause: p.causeCode,
-      descriptive_version: p.descriptiveVersion,
-      prior_rows: p.priorRows,
-      entry_id: p.entryId,
-      prior_updated: p.priorUpdated?.toISOString() ?? null,
-    })),
+    pending,
     nolFeatures: [...versions.values()],
     userAuthInfo: authEntry(services, owner),
   };

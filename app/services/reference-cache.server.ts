@@ -1,0 +1,71 @@
+import type { DatabaseHandle, Listening } from "~/db/client.server";
+import { deepFreeze } from "~/lib/deep-freeze";
+import { heardChanges, listenFor } from "./heard-changes.server";
+
+/**
+ * What most pages read and only admins change: the plans, the causes and the countries they
+ * are open in, the countries, the coupons' names and the site's settings. Each server keeps
+ * what it read of them until the database says one of those tables changed: migration 0014's
+ * triggers `pg_notify('memberhall_reference', table)` on commit, whatever wrote it (a page, a
+ * job, another server, the SQL console), and every server drops all it kept. While a server
+ * cannot hear the notifications (before its LISTEN, or after the connection is lost) it keeps
+ * nothing; a value read while a change was heard is not kept either, since it may predate it.
+ * Kept values are shared by every request, so they are frozen.
+ * Why it is shaped so: docs/decisions/039-reference-cache.md.
+ */
+
+export const REFERENCE_CHANNEL = "memberhall_reference";
+const TTL_MS = 60_000;
+
+/** The names of what is kept (each read of the tables that notify). */
+export type ReferenceKey = "cause-catalogue" | "creator-plans" | "member-list-choices";
+
+export type ReferenceCache = {
+  /** The value kept under `key`, or the loader's, kept unless a change was heard while it loaded. */
+  read<T>(key: ReferenceKey, load: () => Promise<T>): Promise<T>;
+  /** Drops everything kept. */
+  forget(): void;
+  /** Whether values are kept now (the notifications are heard). */
+  readonly keeping: boolean;
+  readonly size: number;
+  stop(): Promise<void>;
+};
+
+export function createReferenceCache(
+  options: { now?: () => number; ttlMs?: number } = {},
+): ReferenceCache & { setKeeping(keeping: boolean): void; attach(listening: Listening): void } {
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? TTL_MS;
+  const entries = new Map<ReferenceKey, { value: unknown; until: number }>();
+  const heard = heardChanges(() => entries.clear());
+
+  return {
+    async read<T>(key: ReferenceKey, load: () => Promise<T>) {
+      const at = now();
+      const entry = entries.get(key);
+      if (entry && heard.keeping && entry.until > at) return entry.value as T;
+      const before = heard.changes;
+      const value = deepFreeze(await load());
+      if (heard.keeping && heard.changes === before) entries.set(key, { value, until: at + ttl });
+      return value;
+    },
+    forget() {
+      heard.heard();
+      entries.clear();
+    },
+    get keeping() {
+      return heard.keeping;
+    },
+    get size() {
+      return entries.size;
+    },
+    setKeeping: heard.setKeeping,
+    attach: heard.attach,
+    stop: heard.stop,
+  };
+}
+
+/** The cache of a server, listening to the database's notifications of changed reference tables. */
+export function listeningReferenceCache(database: Pick<DatabaseHandle, "listen">): ReferenceCache {
+  return listenFor(database, REFERENCE_CHANNEL, createReferenceCache());
+}
