@@ -3,11 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "~/db/client.server";
-import { causes, countryCauses, coupons, plans, subscriptions, users } from "~/db/schema";
+import { openDatabase, rowsOf } from "~/db/client.server";
+import { rowsFromJson } from "~/db/json-rows.server";
+import { causes, countryCauses, coupons, nolEntries, plans, subscriptions, users } from "~/db/schema";
 import { DEMO_COUNTRY, DEMO_USERS, demoLogins, seedDemo } from "~/db/seed.server";
 import { verifyPassword } from "~/lib/password.server";
 import { createPostgresDatabase, createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { createUser } from "../helpers/users";
 
 describe.each(drivers)("database on %s", (driver) => {
   let database: TestDatabase;
@@ -120,6 +122,42 @@ describe.each(drivers)("database on %s", (driver) => {
     await expect(
       database.db.insert(users).values({ username: "ADMIN", email: "other@memberhall.example" }),
     ).rejects.toThrow();
+  });
+
+  it("reads a row through to_jsonb as drizzle reads the row itself", async () => {
+    const user = await createUser(database.db);
+    await database.db
+      .insert(causes)
+      .values({ code: "JR", label: "JSON rows", name: "JSON Rows" })
+      .onConflictDoNothing();
+    await database.db.insert(nolEntries).values({
+      id: "194-77",
+      form: "NoLBilling",
+      formId: 194,
+      entryNumber: 77,
+      userId: user.id,
+      causeCode: "JR",
+      descriptiveVersion: 'Ünïcode "quoted" version',
+      round: 2,
+      editHash: "e".repeat(32),
+      viewHash: "v".repeat(32),
+      nolTracking: [true, false],
+      nolMailingDate: ["2026-06-01", null],
+      tbValue: 3,
+      billMailingDate: "2026-06-03",
+      billProofOfDelivery: false,
+      administrativeJudgment: 123_456_789_012,
+      profile: { name: "A", nested: { list: [1, "two"] } },
+      data: { text: "123" },
+    });
+    const drizzleRows = await database.db.select().from(nolEntries).where(eq(nolEntries.id, "194-77"));
+    const [json] = rowsOf<{ rows: Record<string, unknown>[] }>(
+      await database.db.execute(
+        sql`select json_agg(to_jsonb(${nolEntries})) as rows from ${nolEntries} where ${nolEntries.id} = '194-77'`,
+      ),
+    );
+    expect(rowsFromJson(nolEntries, json!.rows)).toEqual(drizzleRows);
+    expect(drizzleRows[0]!.createdAt).toBeInstanceOf(Date);
   });
 });
 

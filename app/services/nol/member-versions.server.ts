@@ -2,24 +2,31 @@ import { sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
-import { pendingSubmissions } from "~/db/schema";
+import { rowsFromJson } from "~/db/json-rows.server";
+import { nolEntries, pendingSubmissions } from "~/db/schema";
 import type { PendingBody } from "~/lib/submitted-entry";
 import type { UserRow, Viewer } from "../session.server";
 import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
-import { entriesOf, entryJson } from "./entries.server";
+import { entryJson } from "./entries.server";
 import { featureRowsSql, featuresFrom, type FeatureRow } from "./features.server";
 
 /**
- * The owner's unresolved submissions (of one cause), newest first, and the features of their
- * versions with every cause's defaults, in one query, prepared once per database.
+ * The owner's entries (of one cause) in version, form and bill order, their unresolved
+ * submissions, newest first, and the features of their versions with every cause's defaults,
+ * in one query, prepared once per database.
  */
-function pendingAndFeaturesQuery(db: Database, ofCause: boolean, name: string) {
+function versionsQuery(db: Database, ofCause: boolean, name: string) {
   const p = pendingSubmissions;
+  const e = nolEntries;
   const owner = sql.placeholder("ownerId");
   const cause = ofCause ? sql.placeholder("causeCode") : null;
   const priorUpdated = sql`to_char(${p.priorUpdated} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return db
     .select({
+      entries: sql<Record<string, unknown>[]>`(select coalesce(json_agg(to_jsonb(${e})
+          order by ${e.descriptiveVersion}, ${e.formId}, ${e.tbValue}, ${e.createdAt}), '[]'::json)
+        from ${e}
+        where ${e.userId} = ${owner}${cause ? sql` and ${e.causeCode} = ${cause}` : sql``})`,
       pending: sql<PendingBody[]>`(select coalesce(json_agg(json_build_object(
           'username', ${p.username}, 'cause', ${p.causeCode}, 'descriptive_version', ${p.descriptiveVersion},
           'prior_rows', ${p.priorRows}, 'entry_id', ${p.entryId}, 'prior_updated', ${priorUpdated})
@@ -34,20 +41,18 @@ function pendingAndFeaturesQuery(db: Database, ofCause: boolean, name: string) {
     .prepare(name);
 }
 
-async function pendingAndFeatures(db: Database, ownerId: string, causeCode: string | null) {
+async function versionsOf(db: Database, ownerId: string, causeCode: string | null) {
   const [row] = causeCode
-    ? await preparedQuery(db, "pending_features_of_owner_cause", (d, name) =>
-        pendingAndFeaturesQuery(d, true, name),
-      ).execute({
+    ? await preparedQuery(db, "versions_of_owner_cause", (d, name) => versionsQuery(d, true, name)).execute({
         ownerId,
         causeCode,
       })
-    : await preparedQuery(db, "pending_features_of_owner", (d, name) =>
-        pendingAndFeaturesQuery(d, false, name),
-      ).execute({
-        ownerId,
-      });
-  return { pending: row!.pending, features: featuresFrom(row!.features) };
+    : await preparedQuery(db, "versions_of_owner", (d, name) => versionsQuery(d, false, name)).execute({ ownerId });
+  return {
+    entries: rowsFromJson(nolEntries, row!.entries),
+    pending: row!.pending,
+    features: featuresFrom(row!.features),
+  };
 }
 
 /**
@@ -59,10 +64,7 @@ export async function memberVersions(
   owner: UserRow,
   query: { cause: string | null; id: string | null },
 ) {
-  const [entries, { pending, features }] = await Promise.all([
-    entriesOf(services.db, owner.id, query.cause),
-    pendingAndFeatures(services.db, owner.id, query.cause),
-  ]);
+  const { entries, pending, features } = await versionsOf(services.db, owner.id, query.cause);
   const rows = entries.filter((r) => !query.id || r.id === query.id);
   const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
   for (const row of rows) {
