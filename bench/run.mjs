@@ -31,13 +31,15 @@ import {
  * BENCH_DURATION (seconds per measurement, default 8), BENCH_LIGHTHOUSE=0 to skip Lighthouse
  * (BENCH_LIGHTHOUSE_RUNS, default 3, the runs whose median is kept),
  * BENCH_SKIP_BUILD=1 to reuse the current build, BENCH_SCALE=0 to skip the scale runs,
- * BENCH_SCALE_SIZES (members, default 1000,10000,100000) to choose them.
+ * BENCH_SCALE_SIZES (members, default 1000,10000,100000) to choose them, BENCH_BASELINE_RUNS
+ * (default 3) the measurements of the bare app whose best each ratio is made against.
  */
 
 const BARE = path.join(ROOT, "bench", "bare");
 const execFileAsync = promisify(execFile);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = [10, 50];
+const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 const TARGETS = {
@@ -67,6 +69,28 @@ function queriesOf(response) {
   return match ? Number(match[1]) : null;
 }
 
+/**
+ * An autocannon run, and the p99 of the answers to requests on connections already open (each
+ * connection's first request left out). A busy Node server takes one new connection per turn
+ * of its event loop (libuv since 1.45), so at 50 connections the last ones wait for many turns
+ * before their first request is even read: the overall p99 counts that wait, this one does not.
+ */
+function cannon(options) {
+  const later = [];
+  const answered = new Set();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => {
+      if (error) return reject(error);
+      later.sort((a, b) => a - b);
+      resolve({ result, p99Open: later.length ? Math.round(percentile(later, 99)) : null });
+    });
+    instance.on("response", (client, _status, _bytes, responseTime) => {
+      if (answered.has(client)) later.push(responseTime);
+      else answered.add(client);
+    });
+  });
+}
+
 /** One autocannon measurement: requests per second and latency percentiles. */
 async function measure(url, connections, headers = {}, duration = DURATION, sampleRss = null) {
   let peak = 0;
@@ -75,12 +99,13 @@ async function measure(url, connections, headers = {}, duration = DURATION, samp
         peak = Math.max(peak, rssMb(sampleRss) ?? 0);
       }, 250)
     : null;
-  const result = await autocannon({ url, connections, duration, headers, pipelining: 1 });
+  const { result, p99Open } = await cannon({ url, connections, duration, headers, pipelining: 1 });
   if (timer) clearInterval(timer);
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    p99Open,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     ...(sampleRss ? { peakRssMb: peak } : {}),
@@ -317,7 +342,7 @@ async function afterIdle(app, label, targets, db) {
   await sleep(TARGETS.idleSeconds * 1000);
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, rssMb(app.child.pid) ?? 0)), 250);
-  const result = await autocannon({
+  const { result, p99Open } = await cannon({
     url: app.url,
     connections: 50,
     duration: DURATION,
@@ -330,12 +355,27 @@ async function afterIdle(app, label, targets, db) {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    p99Open,
     max: result.latency.max,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     peakRssMb: peak,
     p99TargetMs: TARGETS.signedInP99Ms[db],
   };
+}
+
+/**
+ * The best of BASELINE_RUNS measurements. A baseline's one slow run (the machine busy with
+ * something else for a moment) would flatter every ratio measured against it; the best of a
+ * few is the bare app as fast as this machine runs it, which makes each ratio the harder one.
+ */
+async function bestOf(run) {
+  let best = null;
+  for (let i = 0; i < BASELINE_RUNS; i += 1) {
+    const measured = await run();
+    if (!best || measured.rps > best.rps) best = measured;
+  }
+  return best;
 }
 
 /** The bare Remix app's pages and both baselines' JSON, at each connection count. */
@@ -362,7 +402,7 @@ async function benchBaselines(answersFile) {
       await measure(`${bareUrl}${page}`, 10, {}, 2);
       for (const connections of CONNECTIONS) {
         log(`bare Remix: ${page} at ${connections} connections…`);
-        result.pages[page][connections] = { remix: await measure(`${bareUrl}${page}`, connections) };
+        result.pages[page][connections] = { remix: await bestOf(() => measure(`${bareUrl}${page}`, connections)) };
       }
     }
     for (const api of ["/api/config", "/api/entry/nol-member-versions"]) {
@@ -372,7 +412,7 @@ async function benchBaselines(answersFile) {
       for (const connections of CONNECTIONS) {
         log(`bare Remix and raw node:http: ${api} at ${connections} connections…`);
         result.api[api][connections] = {
-          remix: await measure(`${bareUrl}${api}`, connections),
+          remix: await bestOf(() => measure(`${bareUrl}${api}`, connections)),
           raw: await measure(`${rawUrl}${api}`, connections),
         };
       }
@@ -533,7 +573,7 @@ function printTable(run, baselines) {
   const out = [];
   out.push(`\n== ${run.label}`);
   out.push(
-    "target                          conns    rps   p50   p99  bare rps  ratio  raw rps  queries  target      p99 target",
+    "target                          conns    rps   p50   p99  p99 open  bare rps  ratio  raw rps  queries  target      p99 target",
   );
   for (const r of run.rows) {
     out.push(
@@ -543,6 +583,7 @@ function printTable(run, baselines) {
         String(r.rps).padStart(6),
         String(r.p50).padStart(5),
         String(r.p99).padStart(5),
+        String(r.p99Open ?? "—").padStart(9),
         String(r.bareRps).padStart(9),
         r.ratio.toFixed(2).padStart(6),
         String(r.rawRps ?? "").padStart(8),
@@ -554,7 +595,7 @@ function printTable(run, baselines) {
   }
   const idle = run.idle;
   out.push(
-    `\nafter ${idle.idleSeconds} s idle, the first ${DURATION} s of the signed-in targets together at 50 connections: ${idle.rps} rps, p50 ${idle.p50} ms, p99 ${idle.p99} ms, max ${idle.max} ms (${mark(idle.p99 < idle.p99TargetMs)} p99<${idle.p99TargetMs})`,
+    `\nafter ${idle.idleSeconds} s idle, the first ${DURATION} s of the signed-in targets together at 50 connections: ${idle.rps} rps, p50 ${idle.p50} ms, p99 ${idle.p99} ms (on connections already open ${idle.p99Open} ms), max ${idle.max} ms (${mark(idle.p99 < idle.p99TargetMs)} p99<${idle.p99TargetMs})`,
   );
   out.push("\nJavaScript fetched with no interaction, network idle (gzip)   kB  scripts  ≤110 kB  after load");
   for (const [name, js] of Object.entries(run.idleJs)) {
