@@ -263,8 +263,8 @@ export async function listView(db: Database, listing: Listing, query: ListQuery)
   if (Object.keys(query.filters).length === 0) {
     const { counted, ...page } = await listPage(db, listing, query, LIST_PAGE_SIZE, false, COUNT_CAP + 1);
     if (counted === null) return { ...page, count: await listCount(db, listing, query.filters) };
-    const where = listWhere(listing, query.filters);
-    const estimate = counted > COUNT_CAP ? await estimateOf(db, listing, where) : Number.NaN;
+    const estimate =
+      counted > COUNT_CAP ? await estimateOf(db, listing, listWhere(listing, query.filters)) : Number.NaN;
     return { ...page, count: countPastCap(counted, estimate, COUNT_CAP) };
   }
   const count = await listCount(db, listing, query.filters);

@@ -20,7 +20,8 @@ export async function entriesOf(db: Database, ownerId: string, causeCode?: strin
     : entryQuery(db, "entries_of_owner").execute({ ownerId });
 }
 
-const ENTRY_ORDER = [
+/** The entries' order: version, form, bill, then when each was made. */
+export const ENTRY_ORDER = [
   asc(nolEntries.descriptiveVersion),
   asc(nolEntries.formId),
   asc(nolEntries.tbValue),

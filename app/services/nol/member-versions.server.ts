@@ -7,7 +7,7 @@ import { nolEntries, pendingSubmissions } from "~/db/schema";
 import type { PendingBody } from "~/lib/submitted-entry";
 import type { UserRow, Viewer } from "../session.server";
 import { authEntry, requireCauseCode, resolveOwner } from "./access.server";
-import { entryJson } from "./entries.server";
+import { ENTRY_ORDER, entryJson } from "./entries.server";
 import { featureRowsSql, featuresFrom, type FeatureRow } from "./features.server";
 
 /**
@@ -24,7 +24,7 @@ function versionsQuery(db: Database, ofCause: boolean, name: string) {
   return db
     .select({
       entries: sql<Record<string, unknown>[]>`(select coalesce(json_agg(to_jsonb(${e})
-          order by ${e.descriptiveVersion}, ${e.formId}, ${e.tbValue}, ${e.createdAt}), '[]'::json)
+          order by ${sql.join(ENTRY_ORDER, sql`, `)}), '[]'::json)
         from ${e}
         where ${e.userId} = ${owner}${cause ? sql` and ${e.causeCode} = ${cause}` : sql``})`,
       pending: sql<PendingBody[]>`(select coalesce(json_agg(json_build_object(
@@ -42,12 +42,11 @@ function versionsQuery(db: Database, ofCause: boolean, name: string) {
 }
 
 async function versionsOf(db: Database, ownerId: string, causeCode: string | null) {
-  const [row] = causeCode
-    ? await preparedQuery(db, "versions_of_owner_cause", (d, name) => versionsQuery(d, true, name)).execute({
-        ownerId,
-        causeCode,
-      })
-    : await preparedQuery(db, "versions_of_owner", (d, name) => versionsQuery(d, false, name)).execute({ ownerId });
+  const ofCause = Boolean(causeCode);
+  const query = preparedQuery(db, ofCause ? "versions_of_owner_cause" : "versions_of_owner", (d, name) =>
+    versionsQuery(d, ofCause, name),
+  );
+  const [row] = await query.execute(ofCause ? { ownerId, causeCode } : { ownerId });
   return {
     entries: rowsFromJson(nolEntries, row!.entries),
     pending: row!.pending,
