@@ -5,6 +5,7 @@ import { NonceProvider } from "./components/nonce";
 import { redactUrl } from "./domain/requests";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server";
 import { runServerProcess } from "./server/main.server";
+import { nextTurn } from "./server/turns.server";
 import { onBareBoot } from "./services/app.server";
 import { startJobs } from "./services/jobs.server";
 
@@ -26,13 +27,15 @@ onBareBoot((services) => startJobs(services));
  * encodes each piece of markup into bytes on its own). A page that comes to defer data
  * would need the streaming renderer back (docs/decisions/033-pages-rendered-whole.md).
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // The render waits for its turn (app/server/turns.server.ts).
+  await nextTurn();
   const nonce = loadContext.cspNonce;
   const html = renderToString(
     <NonceProvider value={nonce}>

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../scripts/server-flags.mjs";
 
 /** What the benchmarks share: free ports, the app's process, signing in, memory, percentiles. */
 
@@ -77,7 +78,10 @@ export async function startApp({ dataDir, databaseUrl, env: extra = {} }) {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extra,
   };
-  const app = await startProcess("the app", ["dist/server.js"], { env, url: `${url}/api/config` });
+  const app = await startProcess("the app", [...SERVER_NODE_FLAGS, "dist/server.js"], {
+    env,
+    url: `${url}/api/config`,
+  });
   return { ...app, url };
 }
 

@@ -31,15 +31,17 @@ import {
  * BENCH_DURATION (seconds per measurement, default 8), BENCH_LIGHTHOUSE=0 to skip Lighthouse
  * (BENCH_LIGHTHOUSE_RUNS, default 3, the runs whose median is kept),
  * BENCH_SKIP_BUILD=1 to reuse the current build, BENCH_SCALE=0 to skip the scale runs,
- * BENCH_SCALE_SIZES (members, default 1000,10000,100000) to choose them, BENCH_BASELINE_RUNS
- * (default 3) the measurements of the bare app whose best each ratio is made against.
+ * BENCH_SCALE_SIZES (members, default 1000,10000,100000) to choose them.
+ *
+ * Each ratio is made against the bare app measured right before and right after the target
+ * (the better of the two): this machine's speed drifts by half from one minute to the next,
+ * so a baseline measured minutes earlier said more about that drift than about the page.
  */
 
 const BARE = path.join(ROOT, "bench", "bare");
 const execFileAsync = promisify(execFile);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = [10, 50];
-const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 const TARGETS = {
@@ -244,7 +246,7 @@ async function queriesPerTarget(url) {
   return counts;
 }
 
-async function benchApp(label, databaseUrl, bare) {
+async function benchApp(label, databaseUrl, baselines) {
   const db = databaseUrl ? "postgres" : "pglite";
   log(`${label}: starting the app (first start, then a restart)…`);
   const { app, memory, queries: counts } = await memoryAtRest(databaseUrl);
@@ -271,20 +273,25 @@ async function benchApp(label, databaseUrl, bare) {
     if (check.status !== 200) throw new Error(`${target.name} answered ${check.status}`);
     const queries = counts[target.name];
     await measure(`${app.url}${target.path}`, 10, headers, 2); // warm-up
+    const api = apis.includes(target);
+    const barePath = api ? target.path : target.bare;
     for (const connections of CONNECTIONS) {
-      log(`${label}: ${target.name} at ${connections} connections…`);
+      log(`${label}: ${target.name} at ${connections} connections, between two runs of the bare app…`);
+      const bareBefore = await measure(`${baselines.bareUrl}${barePath}`, connections);
       const measured = await measure(`${app.url}${target.path}`, connections, headers, DURATION, app.child.pid);
+      const bareAfter = await measure(`${baselines.bareUrl}${barePath}`, connections);
+      const raw = api ? await measure(`${baselines.rawUrl}${target.path}`, connections) : null;
       peakRssMb = Math.max(peakRssMb, measured.peakRssMb ?? 0);
-      const api = apis.includes(target);
-      const baseline = api ? bare.api[target.path][connections] : bare.pages[target.bare][connections];
+      const bareRps = Math.max(bareBefore.rps, bareAfter.rps);
       rows.push({
         target: target.name,
         kind: api ? "api" : "page",
         connections,
         ...measured,
-        bareRps: baseline.remix.rps,
-        rawRps: api ? baseline.raw.rps : null,
-        ratio: Math.round((measured.rps / baseline.remix.rps) * 100) / 100,
+        bareRps,
+        bareRuns: [bareBefore.rps, bareAfter.rps],
+        rawRps: raw ? raw.rps : null,
+        ratio: Math.round((measured.rps / bareRps) * 100) / 100,
         queries,
         ratioTarget: ratioTarget(target.name, db),
         p99TargetMs: connections === 50 ? p99Target(target.name, db) : null,
@@ -365,21 +372,10 @@ async function afterIdle(app, label, targets, db) {
 }
 
 /**
- * The best of BASELINE_RUNS measurements. A baseline's one slow run (the machine busy with
- * something else for a moment) would flatter every ratio measured against it; the best of a
- * few is the bare app as fast as this machine runs it, which makes each ratio the harder one.
+ * The bare Remix app and the raw node:http server, started once and kept for the whole run:
+ * each target is measured between two runs of the bare app's page of the same kind.
  */
-async function bestOf(run) {
-  let best = null;
-  for (let i = 0; i < BASELINE_RUNS; i += 1) {
-    const measured = await run();
-    if (!best || measured.rps > best.rps) best = measured;
-  }
-  return best;
-}
-
-/** The bare Remix app's pages and both baselines' JSON, at each connection count. */
-async function benchBaselines(answersFile) {
+async function startBaselines(answersFile) {
   const barePort = await freePort();
   const rawPort = await freePort();
   const env = { NODE_ENV: "production", PORT: String(barePort), BENCH_ANSWERS: answersFile, HOST: "127.0.0.1" };
@@ -395,34 +391,21 @@ async function benchBaselines(answersFile) {
     env: { PORT: String(rawPort), BENCH_ANSWERS: answersFile },
     url: `${rawUrl}/api/config`,
   });
-  const result = { pages: {}, api: {} };
-  try {
-    for (const page of ["/", "/login"]) {
-      result.pages[page] = {};
-      await measure(`${bareUrl}${page}`, 10, {}, 2);
-      for (const connections of CONNECTIONS) {
-        log(`bare Remix: ${page} at ${connections} connections…`);
-        result.pages[page][connections] = { remix: await bestOf(() => measure(`${bareUrl}${page}`, connections)) };
-      }
-    }
-    for (const api of ["/api/config", "/api/entry/nol-member-versions"]) {
-      result.api[api] = {};
-      await measure(`${bareUrl}${api}`, 10, {}, 2);
-      await measure(`${rawUrl}${api}`, 10, {}, 2);
-      for (const connections of CONNECTIONS) {
-        log(`bare Remix and raw node:http: ${api} at ${connections} connections…`);
-        result.api[api][connections] = {
-          remix: await bestOf(() => measure(`${bareUrl}${api}`, connections)),
-          raw: await measure(`${rawUrl}${api}`, connections),
-        };
-      }
-    }
-    result.js = { "bare home": await firstLoadJs(bareUrl, "/") };
-  } finally {
+  const stop = async () => {
     await bare.stop();
     await raw.stop();
+  };
+  try {
+    log("warming the bare Remix app and the raw node:http server…");
+    for (const page of ["/", "/login", "/api/config", "/api/entry/nol-member-versions"])
+      await measure(`${bareUrl}${page}`, 10, {}, 2);
+    for (const api of ["/api/config", "/api/entry/nol-member-versions"]) await measure(`${rawUrl}${api}`, 10, {}, 2);
+    const js = { "bare home": await firstLoadJs(bareUrl, "/") };
+    return { bareUrl, rawUrl, js, stop };
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  return result;
 }
 
 /** The app's JSON answers, for the baselines to answer the same. */
@@ -648,24 +631,30 @@ async function main() {
   build();
   log("capturing the app's JSON answers for the baselines…");
   const answers = await captureAnswers();
-  const baselines = await benchBaselines(answers);
+  const baselines = await startBaselines(answers);
   const everyPage = await firstLoadByRoute(ROOT);
-  const runs = [await benchApp("embedded database (PGlite)", undefined, baselines)];
-  const scale = await benchScale();
-  if (process.env.DATABASE_URL) {
-    const database = await freshPostgres(process.env.DATABASE_URL);
-    try {
-      runs.push(await benchApp("PostgreSQL", database.url, baselines));
-    } finally {
-      await database.drop();
+  const runs = [];
+  let scale;
+  try {
+    runs.push(await benchApp("embedded database (PGlite)", undefined, baselines));
+    scale = await benchScale();
+    if (process.env.DATABASE_URL) {
+      const database = await freshPostgres(process.env.DATABASE_URL);
+      try {
+        runs.push(await benchApp("PostgreSQL", database.url, baselines));
+      } finally {
+        await database.drop();
+      }
     }
+  } finally {
+    await baselines.stop();
   }
   const results = {
     at: new Date().toISOString(),
     machine: { cpus: os.cpus().length, node: process.version },
     durationSeconds: DURATION,
     targets: TARGETS,
-    baselines,
+    baselines: { js: baselines.js },
     firstLoadJsEveryPage: everyPage,
     runs,
     scale,

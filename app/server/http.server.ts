@@ -27,6 +27,7 @@ import { remixRequest, sendResponse } from "~/lib/remix-express.server";
 import { siteCookies } from "~/services/session.server";
 import { requestIdOf, requestLog } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
+import { nextTurn } from "./turns.server";
 
 const SERVER_FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
 
@@ -178,6 +179,8 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   const handleRequest = createRequestHandler(build, config.nodeEnv === "production" ? "production" : "development");
   app.all("*", async (req, res, next) => {
     try {
+      // The router's work waits for its turn: the sockets are looked at between turns.
+      await nextTurn();
       // A chunked body was read by limitBodies; the router reads its replay.
       const request = remixRequest(req, res, res.locals.body as Readable | undefined);
       const context = {

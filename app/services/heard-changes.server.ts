@@ -38,6 +38,30 @@ export function heardChanges(clear: () => void) {
   };
 }
 
+/**
+ * The reads under way, by key. While values are kept, a request that finds its key being read
+ * since the last change heard waits for that read instead of starting its own: the fifty
+ * requests that arrive when a kept value runs out make one read, not fifty. A read begun
+ * before a change was heard is never joined.
+ */
+export function readsUnderWay<K>() {
+  const reads = new Map<K, { changes: number; promise: Promise<unknown> }>();
+  return {
+    join<T>(key: K, changes: number, read: () => Promise<T>): Promise<T> {
+      const under = reads.get(key);
+      if (under && under.changes === changes) return under.promise as Promise<T>;
+      const promise = read();
+      const entry = { changes, promise };
+      reads.set(key, entry);
+      const done = () => {
+        if (reads.get(key) === entry) reads.delete(key);
+      };
+      promise.then(done, done);
+      return promise;
+    },
+  };
+}
+
 type Hearing = {
   forget(payload: string): void;
   setKeeping(keeping: boolean): void;

@@ -71,4 +71,29 @@ describe("the cache of reference data", () => {
     await cache.read("creator-plans", load);
     expect(calls.n).toBe(2);
   });
+
+  it("makes one read for the requests that arrive while it is under way, but none joins a read begun before a change", async () => {
+    const cache = createReferenceCache();
+    cache.setKeeping(true);
+    const calls = { n: 0 };
+    const releases: Array<() => void> = [];
+    const load = () =>
+      new Promise<number>((resolve) => {
+        const n = ++calls.n;
+        releases.push(() => resolve(n));
+      });
+    const together = [cache.read("creator-plans", load), cache.read("creator-plans", load)];
+    expect(calls.n).toBe(1);
+    cache.forget();
+    const afterChange = cache.read("creator-plans", load);
+    expect(calls.n).toBe(2);
+    for (const release of releases) release();
+    expect(await Promise.all(together)).toEqual([1, 1]);
+    expect(await afterChange).toBe(2);
+
+    const unheard = createReferenceCache();
+    const { calls: each, load: loadEach } = counting(() => 1);
+    await Promise.all([unheard.read("creator-plans", loadEach), unheard.read("creator-plans", loadEach)]);
+    expect(each.n).toBe(2);
+  });
 });

@@ -1,6 +1,6 @@
 import type { DatabaseHandle, Listening } from "~/db/client.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardChanges, listenFor } from "./heard-changes.server";
+import { heardChanges, listenFor, readsUnderWay } from "./heard-changes.server";
 
 /**
  * What most pages read and only admins change: the plans, the causes and the countries they
@@ -38,6 +38,7 @@ export function createReferenceCache(
   const ttl = options.ttlMs ?? TTL_MS;
   const entries = new Map<ReferenceKey, { value: unknown; until: number }>();
   const heard = heardChanges(() => entries.clear());
+  const reads = readsUnderWay<ReferenceKey>();
 
   return {
     async read<T>(key: ReferenceKey, load: () => Promise<T>) {
@@ -45,9 +46,12 @@ export function createReferenceCache(
       const entry = entries.get(key);
       if (entry && heard.keeping && entry.until > at) return entry.value as T;
       const before = heard.changes;
-      const value = deepFreeze(await load());
-      if (heard.keeping && heard.changes === before) entries.set(key, { value, until: at + ttl });
-      return value;
+      const read = async () => {
+        const value = deepFreeze(await load());
+        if (heard.keeping && heard.changes === before) entries.set(key, { value, until: at + ttl });
+        return value;
+      };
+      return heard.keeping ? reads.join(key, before, read) : read();
     },
     forget() {
       heard.heard();

@@ -95,4 +95,13 @@ describe("the cache of recent viewers", () => {
     expect(await cache.read("gone", async () => null)).toBeNull();
     expect(cache.size).toBe(0);
   });
+
+  it("reads a session's viewer once for the requests that arrive while it is being read", async () => {
+    const cache = createViewerCache();
+    cache.setKeeping(true);
+    const { calls, load } = counting(viewerOf("u1"));
+    const viewers = await Promise.all([cache.read("s1", load), cache.read("s1", load), cache.read("s2", load)]);
+    expect(calls.n).toBe(2);
+    expect(viewers[1]).toBe(viewers[0]);
+  });
 });

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync,
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-flags.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const SERVER_BUNDLE = path.join(ROOT, "dist/server.js");
@@ -123,7 +124,7 @@ async function launch(
   dataDir: string,
   options: { env?: Record<string, string>; dataDir?: string },
 ): Promise<RunningServer> {
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -182,7 +183,7 @@ export function runServerToExit(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const dataDir = tempDataDir();
-    const child = spawn(process.execPath, [SERVER_BUNDLE], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE], {
       cwd: ROOT,
       env: {
         NODE_ENV: "development",
