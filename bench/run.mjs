@@ -304,14 +304,22 @@ async function benchApp(label, databaseUrl, baselines) {
     [...pages, ...apis].filter((t) => TARGETS.signedIn[t.name]),
     db,
   );
+  // Signed in afresh: a login older than its freshness window is rechecked as soon as a page
+  // loads (spec §4, five minutes by default), which loads the API client, and the load runs above
+  // take longer than that.
+  const fresh = {
+    member: await signIn(app.url, "member"),
+    creator: await signIn(app.url, "creator"),
+    admin: await signIn(app.url, "admin"),
+  };
   const js = {};
   const jsPages = [
     { name: "home (visitor)", path: "/" },
-    { name: "home (member)", path: "/", cookie: cookies.member },
+    { name: "home (member)", path: "/", cookie: fresh.member },
     { name: "/login", path: "/login" },
     { name: "/signup", path: "/signup" },
-    { name: "NoL step page", path: "/nol/creator/traffic-stop/notice?version=Bench", cookie: cookies.creator },
-    { name: "admin members list", path: "/members", cookie: cookies.admin },
+    { name: "NoL step page", path: "/nol/creator/traffic-stop/notice?version=Bench", cookie: fresh.creator },
+    { name: "admin members list", path: "/members", cookie: fresh.admin },
   ];
   for (const page of jsPages) js[page.name] = await firstLoadJs(app.url, page.path, page.cookie);
   log(`${label}: the JavaScript each page fetches before any interaction…`);
@@ -345,28 +353,35 @@ async function benchApp(label, databaseUrl, baselines) {
  * asked for in turn at 50 connections, for one measurement's length; its p99 against theirs.
  */
 async function afterIdle(app, label, targets, db) {
+  const requests = targets.map((t) => ({ method: "GET", path: t.path, headers: t.cookie ? { cookie: t.cookie } : {} }));
+  const mixed = async () => {
+    let peak = 0;
+    const timer = setInterval(() => (peak = Math.max(peak, rssMb(app.child.pid) ?? 0)), 250);
+    const { result, p99Open } = await cannon({ url: app.url, connections: 50, duration: DURATION, requests });
+    clearInterval(timer);
+    return {
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      p99Open,
+      max: result.latency.max,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+      peakRssMb: peak,
+    };
+  };
+  // The same mix on the warm server first: what the idle minute adds is the difference.
+  log(`${label}: the signed-in targets together at 50 connections, warm…`);
+  const warm = await mixed();
   log(`${label}: idle for ${TARGETS.idleSeconds} s, then the signed-in targets together at 50 connections…`);
   await sleep(TARGETS.idleSeconds * 1000);
-  let peak = 0;
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(app.child.pid) ?? 0)), 250);
-  const { result, p99Open } = await cannon({
-    url: app.url,
-    connections: 50,
-    duration: DURATION,
-    requests: targets.map((t) => ({ method: "GET", path: t.path, headers: t.cookie ? { cookie: t.cookie } : {} })),
-  });
-  clearInterval(timer);
+  const idle = await mixed();
   return {
     idleSeconds: TARGETS.idleSeconds,
     targets: targets.map((t) => t.name),
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    p99Open,
-    max: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    peakRssMb: peak,
+    ...idle,
+    peakRssMb: Math.max(idle.peakRssMb, warm.peakRssMb),
+    warm,
     p99TargetMs: TARGETS.signedInP99Ms[db],
   };
 }
@@ -578,7 +593,8 @@ function printTable(run, baselines) {
   }
   const idle = run.idle;
   out.push(
-    `\nafter ${idle.idleSeconds} s idle, the first ${DURATION} s of the signed-in targets together at 50 connections: ${idle.rps} rps, p50 ${idle.p50} ms, p99 ${idle.p99} ms (on connections already open ${idle.p99Open} ms), max ${idle.max} ms (${mark(idle.p99 < idle.p99TargetMs)} p99<${idle.p99TargetMs})`,
+    `\nthe signed-in targets together at 50 connections, warm: ${idle.warm.rps} rps, p50 ${idle.warm.p50} ms, p99 ${idle.warm.p99} ms (on connections already open ${idle.warm.p99Open} ms), max ${idle.warm.max} ms (${mark(idle.warm.p99 < idle.p99TargetMs)} p99<${idle.p99TargetMs})`,
+    `after ${idle.idleSeconds} s idle, the first ${DURATION} s of the same: ${idle.rps} rps, p50 ${idle.p50} ms, p99 ${idle.p99} ms (on connections already open ${idle.p99Open} ms), max ${idle.max} ms (${mark(idle.p99 < idle.p99TargetMs)} p99<${idle.p99TargetMs})`,
   );
   out.push("\nJavaScript fetched with no interaction, network idle (gzip)   kB  scripts  ≤110 kB  after load");
   for (const [name, js] of Object.entries(run.idleJs)) {
