@@ -94,20 +94,26 @@ function cannon(options) {
 }
 
 /** One autocannon measurement: requests per second and latency percentiles. */
-async function measure(url, connections, headers = {}, duration = DURATION, sampleRss = null) {
+function measure(url, connections, headers = {}, duration = DURATION, sampleRss = null) {
+  return measureRun({ url, connections, duration, headers, pipelining: 1 }, sampleRss);
+}
+
+/** An autocannon run of `options`, with the peak RSS of the process `sampleRss` when given. */
+async function measureRun(options, sampleRss = null) {
   let peak = 0;
   const timer = sampleRss
     ? setInterval(() => {
         peak = Math.max(peak, rssMb(sampleRss) ?? 0);
       }, 250)
     : null;
-  const { result, p99Open } = await cannon({ url, connections, duration, headers, pipelining: 1 });
+  const { result, p99Open } = await cannon(options);
   if (timer) clearInterval(timer);
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     p99Open,
+    max: result.latency.max,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     ...(sampleRss ? { peakRssMb: peak } : {}),
@@ -354,22 +360,7 @@ async function benchApp(label, databaseUrl, baselines) {
  */
 async function afterIdle(app, label, targets, db) {
   const requests = targets.map((t) => ({ method: "GET", path: t.path, headers: t.cookie ? { cookie: t.cookie } : {} }));
-  const mixed = async () => {
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, rssMb(app.child.pid) ?? 0)), 250);
-    const { result, p99Open } = await cannon({ url: app.url, connections: 50, duration: DURATION, requests });
-    clearInterval(timer);
-    return {
-      rps: Math.round(result.requests.average),
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      p99Open,
-      max: result.latency.max,
-      non2xx: result.non2xx,
-      errors: result.errors + result.timeouts,
-      peakRssMb: peak,
-    };
-  };
+  const mixed = () => measureRun({ url: app.url, connections: 50, duration: DURATION, requests }, app.child.pid);
   // The same mix on the warm server first: what the idle minute adds is the difference.
   log(`${label}: the signed-in targets together at 50 connections, warm…`);
   const warm = await mixed();

@@ -4,21 +4,44 @@ import type { DatabaseHandle, Listening } from "~/db/client.server";
  * What a cache kept correct by the database's notifications has of them: whether it keeps
  * (only while the notifications are heard: whatever it kept may have missed a change while
  * they were not), the count of the changes heard (a value read while one was heard may predate
- * it, and is not kept), and its LISTEN. `clear` drops everything the cache keeps.
+ * it, and is not kept), its LISTEN, and its reads. `clear` drops everything the cache keeps.
+ *
+ * While values are kept, a request that finds its key being read since the last change heard
+ * waits for that read instead of starting its own: the fifty requests that arrive when a kept
+ * value runs out make one read, not fifty. A read begun before a change was heard is never
+ * joined; while nothing is heard each request reads for itself.
  */
-export function heardChanges(clear: () => void) {
+export function heardChanges<K>(clear: () => void) {
   let keeping = false;
   let changes = 0;
   let listening: Listening | null = null;
+  const reads = new Map<K, { changes: number; promise: Promise<unknown> }>();
   return {
     get keeping() {
       return keeping;
     },
-    get changes() {
-      return changes;
-    },
     heard() {
       changes++;
+    },
+    /** `load`'s value for `key`, handed to `keep` unless a change was heard while it loaded. */
+    read<T>(key: K, load: () => Promise<T>, keep: (value: T) => void): Promise<T> {
+      const before = changes;
+      const run = async () => {
+        const value = await load();
+        if (keeping && changes === before) keep(value);
+        return value;
+      };
+      if (!keeping) return run();
+      const under = reads.get(key);
+      if (under && under.changes === before) return under.promise as Promise<T>;
+      const promise = run();
+      const entry = { changes: before, promise };
+      reads.set(key, entry);
+      const done = () => {
+        if (reads.get(key) === entry) reads.delete(key);
+      };
+      promise.then(done, done);
+      return promise;
     },
     setKeeping(next: boolean) {
       changes++;
@@ -34,30 +57,6 @@ export function heardChanges(clear: () => void) {
       changes++;
       clear();
       keeping = false;
-    },
-  };
-}
-
-/**
- * The reads under way, by key. While values are kept, a request that finds its key being read
- * since the last change heard waits for that read instead of starting its own: the fifty
- * requests that arrive when a kept value runs out make one read, not fifty. A read begun
- * before a change was heard is never joined.
- */
-export function readsUnderWay<K>() {
-  const reads = new Map<K, { changes: number; promise: Promise<unknown> }>();
-  return {
-    join<T>(key: K, changes: number, read: () => Promise<T>): Promise<T> {
-      const under = reads.get(key);
-      if (under && under.changes === changes) return under.promise as Promise<T>;
-      const promise = read();
-      const entry = { changes, promise };
-      reads.set(key, entry);
-      const done = () => {
-        if (reads.get(key) === entry) reads.delete(key);
-      };
-      promise.then(done, done);
-      return promise;
     },
   };
 }

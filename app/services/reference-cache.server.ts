@@ -1,6 +1,6 @@
 import type { DatabaseHandle, Listening } from "~/db/client.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardChanges, listenFor, readsUnderWay } from "./heard-changes.server";
+import { heardChanges, listenFor } from "./heard-changes.server";
 
 /**
  * What most pages read and only admins change: the plans, the causes and the countries they
@@ -37,21 +37,18 @@ export function createReferenceCache(
   const now = options.now ?? Date.now;
   const ttl = options.ttlMs ?? TTL_MS;
   const entries = new Map<ReferenceKey, { value: unknown; until: number }>();
-  const heard = heardChanges(() => entries.clear());
-  const reads = readsUnderWay<ReferenceKey>();
+  const heard = heardChanges<ReferenceKey>(() => entries.clear());
 
   return {
     async read<T>(key: ReferenceKey, load: () => Promise<T>) {
       const at = now();
       const entry = entries.get(key);
       if (entry && heard.keeping && entry.until > at) return entry.value as T;
-      const before = heard.changes;
-      const read = async () => {
-        const value = deepFreeze(await load());
-        if (heard.keeping && heard.changes === before) entries.set(key, { value, until: at + ttl });
-        return value;
-      };
-      return heard.keeping ? reads.join(key, before, read) : read();
+      return heard.read(
+        key,
+        async () => deepFreeze(await load()),
+        (value) => entries.set(key, { value, until: at + ttl }),
+      );
     },
     forget() {
       heard.heard();

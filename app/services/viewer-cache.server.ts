@@ -1,6 +1,6 @@
 import type { DatabaseHandle, Listening } from "~/db/client.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardChanges, listenFor, readsUnderWay } from "./heard-changes.server";
+import { heardChanges, listenFor } from "./heard-changes.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read
@@ -45,8 +45,7 @@ export function createViewerCache(
   const ttl = options.ttlMs ?? TTL_MS;
   const max = options.maxEntries ?? MAX_ENTRIES;
   const entries = new Map<string, Entry>();
-  const heard = heardChanges(() => entries.clear());
-  const reads = readsUnderWay<string>();
+  const heard = heardChanges<string>(() => entries.clear());
 
   const forget = (memberId: string) => {
     heard.heard();
@@ -65,17 +64,16 @@ export function createViewerCache(
         return entry.viewer as Awaited<ReturnType<typeof load>>;
       }
       if (entry) entries.delete(sessionId);
-      const before = heard.changes;
-      const read = async () => {
-        const viewer = deepFreeze(await load());
-        if (viewer && heard.keeping && heard.changes === before) {
+      return heard.read(
+        sessionId,
+        async () => deepFreeze(await load()),
+        (viewer) => {
+          if (!viewer) return;
           if (entries.size >= max) entries.delete(entries.keys().next().value!);
           const members = [viewer.user.id, viewer.member.id, ...(viewer.agent ? [viewer.agent.id] : [])];
           entries.set(sessionId, { viewer, until: at + ttl, members });
-        }
-        return viewer;
-      };
-      return heard.keeping ? reads.join(sessionId, before, read) : read();
+        },
+      );
     },
     forget,
     get keeping() {
