@@ -55,7 +55,8 @@ export type AppConfig = {
   statePublicKey: string;
   logLevel: Env["LOG_LEVEL"];
   logFormat: Env["LOG_FORMAT"];
-  trustProxy: boolean;
+  /** Express's `trust proxy`: whose X-Forwarded-* headers are believed (TRUST_PROXY). */
+  trustProxy: boolean | number | string[];
   serverTiming: boolean;
   seedDemo: boolean;
   demoPassword: string;

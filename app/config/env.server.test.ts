@@ -59,6 +59,25 @@ describe("parseEnv", () => {
     expect(parseEnv({ FREE: "off" }).FREE).toBe(false);
   });
 
+  it.each([
+    ["", false],
+    ["off", false],
+    ["true", true],
+    ["1", 1],
+    ["2", 2],
+    ["loopback", ["loopback"]],
+    ["Loopback, 10.0.0.0/8, ::1, fd00::/8", ["loopback", "10.0.0.0/8", "::1", "fd00::/8"]],
+  ] as const)("reads TRUST_PROXY=%j as Express's trust proxy %j", (value, expected) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each([["11"], ["nginx"], ["10.0.0.0/33"], ["10.0.0.1/8/1"], ["loopback,"], ["256.1.1.1"]])(
+    "refuses TRUST_PROXY=%s with what it takes",
+    (value) => {
+      expect(errorOf({ TRUST_PROXY: value })).toContain("TRUST_PROXY must be false, true, a number of proxy hops");
+    },
+  );
+
   it("strips a trailing slash from URLs and refuses relative ones", () => {
     expect(parseEnv({ BASE_URL: "https://members.example.org/" }).BASE_URL).toBe("https://members.example.org");
     expect(errorOf({ LRM_URL: "learn.example.org" })).toContain("LRM_URL must be an absolute http(s) URL");

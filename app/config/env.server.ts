@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -13,6 +14,44 @@ const booleanFlag = z
     message: "must be true or false (1/0, yes/no, on/off)",
   })
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An address or a subnet in CIDR form (v4 or v6), as Express's `trust proxy` takes them. */
+function proxyAddress(text: string): boolean {
+  if (PROXY_NAMES.includes(text)) return true;
+  const [address = "", bits, ...rest] = text.split("/");
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Whom the X-Forwarded-* headers are believed from: no one (false), every hop (true), the
+ * nearest N hops, or the proxies at the addresses listed. A proxy that appends to a
+ * client's own X-Forwarded-For leaves the client's made-up addresses at its start, which
+ * `true` would believe: `loopback` (nginx on the same host) or the proxy's address trusts
+ * the one hop that is ours.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .default("false")
+  .transform((v, ctx): boolean | number | string[] => {
+    if (["", "0", "false", "no", "off"].includes(v)) return false;
+    if (["true", "yes", "on"].includes(v)) return true;
+    if (/^\d+$/.test(v) && Number(v) <= 10) return Number(v);
+    const list = v.split(",").map((part) => part.trim());
+    if (list.every(proxyAddress)) return list;
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "must be false, true, a number of proxy hops (1 to 10), or proxy addresses and subnets separated by commas (loopback, 10.0.0.5, 10.0.0.0/8)",
+    });
+    return z.NEVER;
+  });
 
 const optionalText = z
   .string()
@@ -218,7 +257,7 @@ export const envSchema = z
       .default("info"),
     /** json: one JSON object per line (production, log collectors); text: short lines for a person at a terminal. */
     LOG_FORMAT: z.enum(["json", "text"], { errorMap: () => ({ message: "must be json or text" }) }).default("json"),
-    TRUST_PROXY: booleanFlag.default("false"),
+    TRUST_PROXY: trustProxy,
     /** Names each answer's database query count in its Server-Timing header (benchmarks, profiling). */
     SERVER_TIMING: booleanFlag.default("false"),
     SEED_DEMO: booleanFlag.default("false"),

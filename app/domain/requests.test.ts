@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   crossSiteWrite,
   dependsOnSession,
+  firstForwardedHost,
   hasNul,
   holdsNul,
   normalisedPath,
@@ -128,6 +129,8 @@ describe("request rules", () => {
     origin: undefined,
     referer: undefined,
     host: HOST,
+    forwardedHost: undefined,
+    trustForwarded: false,
     signed: false,
     ...fields,
   });
@@ -167,10 +170,42 @@ describe("request rules", () => {
       true,
     ],
     ["a webhook path reached through dot segments", { path: "/api/forms/cognito/%2e%2e/%2e%2e/%2e%2e/logout" }, true],
+    ["an Origin that is not the forwarded host", { origin: `https://${HOST}`, forwardedHost: "evil.example" }, true],
+    [
+      "an Origin that is the forwarded host but not the Host, from a client",
+      { origin: "https://evil.example", forwardedHost: "evil.example" },
+      true,
+    ],
+    [
+      "an Origin that is the forwarded host, from a trusted proxy",
+      { origin: `https://${HOST}`, host: "memberhall_upstream", forwardedHost: HOST, trustForwarded: true },
+      false,
+    ],
+    [
+      "an Origin that is not the forwarded host, from a trusted proxy",
+      { origin: `https://${HOST}`, host: HOST, forwardedHost: "evil.example", trustForwarded: true },
+      true,
+    ],
+    [
+      "no Origin, a Referer of the forwarded host, from a trusted proxy",
+      { referer: `https://${HOST}/profile`, host: "127.0.0.1:3001", forwardedHost: HOST, trustForwarded: true },
+      false,
+    ],
+    ["an Origin that is the Host and the forwarded host alike", { origin: `https://${HOST}`, forwardedHost: HOST }, false],
     ["a GET without any", { method: "GET" }, false],
     ["a HEAD without any", { method: "HEAD" }, false],
   ] as const)("a write with %s is refused: %s", (_what, fields, expected) => {
     expect(crossSiteWrite(write(fields))).toBe(expected);
+  });
+
+  it.each([
+    [undefined, undefined],
+    ["", undefined],
+    ["members.example.org", "members.example.org"],
+    [" a.example:8443 , b.example", "a.example:8443"],
+    [["c.example", "d.example"], "c.example"],
+  ] as const)("reads the forwarded host of %j as %j", (header, expected) => {
+    expect(firstForwardedHost(header as string | string[] | undefined)).toBe(expected);
   });
 
   it("keeps webhook secrets out of logged URLs", () => {

@@ -96,6 +96,10 @@ export type WriteRequest = {
   origin: string | undefined;
   referer: string | undefined;
   host: string | undefined;
+  /** The first host of the X-Forwarded-Host header, when it has one. */
+  forwardedHost: string | undefined;
+  /** The request came through a proxy TRUST_PROXY names, whose X-Forwarded-Host is the site's. */
+  trustForwarded: boolean;
   /** The request carries the `state-sig` header of the state header protocol. */
   signed: boolean;
 };
@@ -121,18 +125,38 @@ export function crossSiteWrite(request: WriteRequest): boolean {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return false;
   const path = normalisedPath(request.path) ?? "";
   if (TOKEN_LINK_PATHS.includes(path)) return false;
-  if (request.origin !== undefined) return !sameHost(request.origin, request.host);
+  const hosts = siteHosts(request);
+  if (request.origin !== undefined) return !namesHosts(request.origin, hosts);
   if (request.signed || WEBHOOK_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
-  return request.referer === undefined || !sameHost(request.referer, request.host);
+  return request.referer === undefined || !namesHosts(request.referer, hosts);
 }
 
-function sameHost(url: string, host: string | undefined): boolean {
-  if (url === "null" || !host) return false;
+/**
+ * The hosts a write's Origin must name. Behind a trusted proxy the site's host is the one
+ * the proxy forwards (its own Host may be the upstream's name). Otherwise it is the Host,
+ * and a forwarded host, which anyone can send, must name the same site too: the router
+ * refuses an action whose Origin differs from it, and that refusal is this one.
+ */
+function siteHosts(request: WriteRequest): Array<string | undefined> {
+  if (request.forwardedHost === undefined) return [request.host];
+  return request.trustForwarded ? [request.forwardedHost] : [request.forwardedHost, request.host];
+}
+
+function namesHosts(url: string, hosts: Array<string | undefined>): boolean {
+  if (url === "null") return false;
+  let host: string;
   try {
-    return new URL(url).host === host;
+    host = new URL(url).host;
   } catch {
     return false;
   }
+  return hosts.every((expected) => expected !== undefined && expected !== "" && expected === host);
+}
+
+/** The first host of an X-Forwarded-Host header, as the router reads it. */
+export function firstForwardedHost(header: string | string[] | undefined): string | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim();
+  return value ? value : undefined;
 }
 
 /**

@@ -3,16 +3,25 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 /**
+ * Whether the request's nearest hop is a proxy TRUST_PROXY names, whose X-Forwarded-* headers
+ * Express believes: the same test Express makes for req.hostname, req.protocol and req.ip.
+ */
+export function trustsForwarding(req: ExpressRequest): boolean {
+  const trust = req.app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  return trust(req.socket.remoteAddress ?? "", 0);
+}
+
+/**
  * The router's request for an Express request, as @remix-run/express builds it; here so that
  * the server can look at the router's answer before sending it. `body` is the stream to read
  * the body from (the request itself, or a replay of it).
  */
 export function remixRequest(req: ExpressRequest, res: ExpressResponse, body: Readable = req): Request {
-  // req.hostname drops the port (and follows X-Forwarded-Host behind a trusted proxy).
-  const ports = [req.get("X-Forwarded-Host"), req.get("host")].map((host) =>
-    Number.parseInt(host?.split(":")[1] ?? "", 10),
-  );
-  const port = ports.find((p) => Number.isSafeInteger(p));
+  // req.hostname drops the port (and follows X-Forwarded-Host behind a trusted proxy only,
+  // as the port must: a client's own X-Forwarded-Host names no port of this site).
+  const hosts = [trustsForwarding(req) ? req.get("X-Forwarded-Host") : undefined, req.get("host")];
+  const ports = hosts.map((host) => Number.parseInt(host?.split(":")[1] ?? "", 10));
+  const port = ports.find((p) => Number.isSafeInteger(p) && p > 0 && p < 65_536);
   const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
   const controller = new AbortController();
   res.on("close", () => {

@@ -8,6 +8,7 @@ import type { AppServices } from "~/context";
 import {
   crossSiteWrite,
   dependsOnSession,
+  firstForwardedHost,
   hasNul,
   normalisedPath,
   sessionFreePath,
@@ -23,7 +24,7 @@ import {
   UNAVAILABLE_MESSAGE,
   UNAVAILABLE_RETRY_SECONDS,
 } from "~/lib/database-unavailable.server";
-import { remixRequest, sendResponse } from "~/lib/remix-express.server";
+import { remixRequest, sendResponse, trustsForwarding } from "~/lib/remix-express.server";
 import { siteCookies } from "~/services/session.server";
 import { requestIdOf, requestLog } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
@@ -104,6 +105,8 @@ export function createApp(services: AppServices, { build, root }: Served, state:
       origin: req.headers.origin,
       referer: req.headers.referer,
       host: req.headers.host,
+      forwardedHost: firstForwardedHost(req.headers["x-forwarded-host"]),
+      trustForwarded: trustsForwarding(req),
       signed: req.headers["state-sig"] !== undefined,
     };
     if (crossSiteWrite(write)) {

@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { contentSecurityPolicy, isDocumentPath, isFrameablePath, type PolicySettings } from "~/domain/framing";
 
+const HSTS = "max-age=31536000; includeSubDomains";
+
 /**
  * The security headers of every answer, set by one middleware: the same for every request
  * but the content security policy (the request's nonce, the card pages' provider, who may
@@ -13,9 +15,6 @@ export function securityHeaders(settings: PolicySettings, nonceOf: (res: Respons
     ["Cross-Origin-Resource-Policy", "same-origin"],
     ["Origin-Agent-Cluster", "?1"],
     ["Referrer-Policy", "strict-origin-when-cross-origin"],
-    ...(settings.production
-      ? ([["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]] as Array<[string, string]>)
-      : []),
     ["X-Content-Type-Options", "nosniff"],
     ["X-DNS-Prefetch-Control", "off"],
     ["X-Download-Options", "noopen"],
@@ -27,6 +26,9 @@ export function securityHeaders(settings: PolicySettings, nonceOf: (res: Respons
     const path = req.path || "/";
     res.setHeader("Content-Security-Policy", contentSecurityPolicy(path, nonceOf(res), settings));
     for (const [name, value] of fixed) res.setHeader(name, value);
+    // A browser heeds HSTS only over HTTPS: a deployment always sends it, any other server
+    // whenever the request came over HTTPS (itself, or a proxy TRUST_PROXY names).
+    if (settings.production || req.secure) res.setHeader("Strict-Transport-Security", HSTS);
     if (isDocumentPath(path)) res.setHeader("X-Frame-Options", "SAMEORIGIN");
     else if (!isFrameablePath(path)) res.setHeader("X-Frame-Options", "DENY");
     next();

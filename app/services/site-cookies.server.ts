@@ -19,16 +19,21 @@ type SiteCookies = {
 };
 const cookieCache = new WeakMap<AppConfig, SiteCookies>();
 
-/** The site's cookies: HttpOnly, SameSite=Lax, and Secure with the __Host- prefix in production. */
+/**
+ * The site's cookies: HttpOnly, SameSite=Lax, and Secure with the __Host- prefix in production.
+ * A site served over HTTPS (its BASE_URL) marks them Secure on any NODE_ENV, the demo behind a
+ * TLS proxy too: a browser then never sends one over plain HTTP.
+ */
 export function siteCookies(config: AppConfig): SiteCookies {
   let cached = cookieCache.get(config);
   if (!cached) {
     const prefix = config.isProduction ? "__Host-" : "";
+    const secure = config.isProduction || new URL(config.baseUrl).protocol === "https:";
     const make = (name: string, maxAge: number) =>
       createCookie(`${prefix}${name}`, {
         httpOnly: true,
         sameSite: "lax",
-        secure: config.isProduction,
+        secure,
         path: "/",
         secrets: [config.sessionSecret],
         maxAge,
