@@ -3,6 +3,7 @@ import {
   crossSiteWrite,
   dependsOnSession,
   firstForwardedHost,
+  originFormTarget,
   hasNul,
   holdsNul,
   normalisedPath,
@@ -191,7 +192,11 @@ describe("request rules", () => {
       { referer: `https://${HOST}/profile`, host: "127.0.0.1:3001", forwardedHost: HOST, trustForwarded: true },
       false,
     ],
-    ["an Origin that is the Host and the forwarded host alike", { origin: `https://${HOST}`, forwardedHost: HOST }, false],
+    [
+      "an Origin that is the Host and the forwarded host alike",
+      { origin: `https://${HOST}`, forwardedHost: HOST },
+      false,
+    ],
     ["a GET without any", { method: "GET" }, false],
     ["a HEAD without any", { method: "HEAD" }, false],
   ] as const)("a write with %s is refused: %s", (_what, fields, expected) => {
@@ -206,6 +211,20 @@ describe("request rules", () => {
     [["c.example", "d.example"], "c.example"],
   ] as const)("reads the forwarded host of %j as %j", (header, expected) => {
     expect(firstForwardedHost(header as string | string[] | undefined)).toBe(expected);
+  });
+
+  it.each([
+    ["/login?next=%2F", "members.example.org", "/login?next=%2F"],
+    ["http://members.example.org/login?x=1", "members.example.org", "/login?x=1"],
+    ["HTTPS://Members.Example.org:8443/", "members.example.org:8443", "/"],
+    ["http://other.example/", "members.example.org", null],
+    ["http://members.example.org/", undefined, null],
+    ["*", "members.example.org", null],
+    ["members.example.org:443", "members.example.org", null],
+    ["ftp://members.example.org/", "members.example.org", null],
+    ["http://[::1/", "members.example.org", null],
+  ] as const)("reads the request target %s for Host %s as %j", (target, host, expected) => {
+    expect(originFormTarget(target, host)).toBe(expected);
   });
 
   it("keeps webhook secrets out of logged URLs", () => {

@@ -258,3 +258,21 @@ export function unsupportedMethod(method: string): boolean {
 }
 
 export const UNSUPPORTED_METHOD_MESSAGE = "This site does not take that HTTP method";
+
+/**
+ * A request target as a path and query (RFC 9112 §3.2). The origin form (`/path?q`) is what
+ * browsers send; the absolute form (`http://host/path`), which proxies send and a server must
+ * take, is this site's page when it names the request's own host. Anything else (another
+ * host, the asterisk form of OPTIONS *, the authority form of CONNECT) names no page here: null.
+ */
+export function originFormTarget(target: string, host: string | undefined): string | null {
+  if (target.startsWith("/")) return target;
+  if (!/^https?:\/\//i.test(target) || !host) return null;
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return null;
+  }
+  return url.host === host.toLowerCase() ? `${url.pathname}${url.search}` : null;
+}

@@ -11,6 +11,7 @@ import {
   firstForwardedHost,
   hasNul,
   normalisedPath,
+  originFormTarget,
   sessionFreePath,
   UNSUPPORTED_METHOD_MESSAGE,
   unsupportedMethod,
@@ -46,6 +47,18 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   app.set("trust proxy", config.trustProxy);
 
   app.use(requestLog(logger));
+
+  // Everything after this reads the target as a path: the absolute form naming this host is
+  // its page, any other form is refused here rather than failing the router's URL.
+  app.use((req, res, next) => {
+    const target = originFormTarget(req.url, req.headers.host);
+    if (target === null) {
+      res.status(400).type("text/plain").send("The request target must be a path on this site.");
+      return;
+    }
+    req.url = req.originalUrl = target;
+    next();
+  });
 
   app.use((req, res, next) => {
     locals(res).cspNonce = cspNonce();
@@ -217,6 +230,12 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   // The last word on a failure outside the router: logged with its request id, answered
   // without a stack (Express's own handler prints one to stderr and, in development, to the client).
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    const refusal = clientError(error);
+    if (refusal && !res.headersSent) {
+      // The static files' own refusals (an unsatisfiable Range: 416 with its Content-Range).
+      res.status(refusal.status).set(refusal.headers).type("text/plain").send(refusal.message);
+      return;
+    }
     logger.error({ err: error, requestId: requestIdOf(res) }, "the server failed a request");
     if (res.headersSent) return next(error);
     res.status(500);
@@ -224,6 +243,25 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     else res.type("text/plain").send(SERVER_FAILED_MESSAGE);
   });
   return app;
+}
+
+/** An error that is the client's, as the HTTP libraries make them (http-errors: a 4xx status, meant to be shown). */
+function clientError(error: unknown): { status: number; message: string; headers: Record<string, string> } | null {
+  if (typeof error !== "object" || error === null) return null;
+  const { status, expose, message, headers } = error as {
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+    headers?: unknown;
+  };
+  if (expose !== true || typeof status !== "number" || status < 400 || status > 499) return null;
+  const named =
+    typeof headers === "object" && headers !== null
+      ? Object.fromEntries(
+          Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+        )
+      : {};
+  return { status, message: typeof message === "string" ? message : "Bad request", headers: named };
 }
 
 /**

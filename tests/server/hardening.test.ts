@@ -123,6 +123,62 @@ describe("the server's answers to odd requests", () => {
     });
   });
 
+  describe("requests a browser never sends", () => {
+    it.each(["bytes=99999999999-", "bytes=5-1", "bytes=-0"])(
+      "answers a static file's unsatisfiable Range %s with 416 and the file's length",
+      async (range) => {
+        const script = (await (await fetch(`${server.url}/login`)).text()).match(/\/build\/[\w./-]+\.js/)?.[0];
+        expect(script).toBeDefined();
+        for (const path of ["/favicon.svg", script!]) {
+          const response = await raw(server, path, { headers: { range: range } });
+          expect(response.status, path).toBe(416);
+          expect(response.headers["content-range"], path).toMatch(/^bytes \*\/\d+$/);
+        }
+      },
+    );
+
+    it("still serves a satisfiable Range of a static file", async () => {
+      const response = await raw(server, "/favicon.svg", { headers: { range: "bytes=0-9" } });
+      expect(response.status).toBe(206);
+      expect(response.body).toHaveLength(10);
+    });
+
+    it.each([
+      ["another host's absolute form", "http://other.example/"],
+      ["the asterisk form", "*"],
+      ["an absolute form of another scheme", "ftp://127.0.0.1/"],
+    ])("refuses %s as the request target with 400", async (_what, target) => {
+      const response = await raw(server, target);
+      expect(response.status).toBe(400);
+      expect(response.body).toBe("The request target must be a path on this site.");
+    });
+
+    it("answers the absolute form naming this host with the page it names", async () => {
+      const response = await raw(server, `http://127.0.0.1:${server.port}/login`);
+      expect(response.status).toBe(200);
+      expect(response.body).toContain("<form");
+    });
+
+    it("answers an admin's export of an entity with a very long name with the 404 page", async () => {
+      const admin = (
+        await fetch(`${server.url}/login`, {
+          method: "POST",
+          headers: { origin: server.url },
+          body: new URLSearchParams({ login: "admin", password: "memberhall-demo" }),
+          redirect: "manual",
+        })
+      ).headers
+        .getSetCookie()
+        .find((c) => c.startsWith("mh_session="))!
+        .split(";")[0]!;
+      for (const name of ["x".repeat(3_000), "x".repeat(41), "no_such_entity"]) {
+        const response = await raw(server, `/db/${name}/export.csv`, { headers: { cookie: admin } });
+        expect(response.status, name.slice(0, 50)).toBe(404);
+        expect(response.body).toContain("This page could not be found");
+      }
+    });
+  });
+
   describe("what crawlers ask for", () => {
     it("serves robots.txt as a file that keeps crawlers to the public pages", async () => {
       const response = await fetch(`${server.url}/robots.txt`, { redirect: "manual" });
