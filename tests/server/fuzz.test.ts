@@ -383,6 +383,58 @@ const methodCase = fc.record({
   body: fc.option(fc.string({ maxLength: 200 })),
 });
 
+/** Request targets a browser never sends, static files to ask ranges of, and long path segments. */
+const longSegment = fc.tuple(fc.constantFrom("x", "%C3%A9", "%41", "-"), fc.integer({ min: 41, max: 3_000 }));
+const targetCase = fc.record({
+  target: fc.oneof(
+    fc.constantFrom(
+      "*",
+      "http://other.example/",
+      "http://{here}/login",
+      "https://{here}/members",
+      "http://{here}",
+      "ftp://{here}/",
+      "{here}",
+      "/favicon.svg",
+      "/favicon.ico",
+      "/robots.txt",
+    ),
+    fc.constantFrom(...TARGETS).map((t) => t.path),
+    longSegment.chain(([unit, n]) =>
+      fc.constantFrom(
+        `/db/${unit.repeat(n)}/export.csv`,
+        `/db/${unit.repeat(n)}`,
+        `/members/${unit.repeat(n)}`,
+        `/nol/creator/${unit.repeat(n)}/notice`,
+        `/api/coupon/${unit.repeat(n)}`,
+        `/${unit.repeat(n)}`,
+      ),
+    ),
+  ),
+  forwardedHost: fc.option(
+    fc.oneof(
+      fc.constantFrom("{here}", "evil.example", "{here}, evil.example", "evil.example:99999", ""),
+      fc.string({ maxLength: 30 }),
+    ),
+  ),
+  range: fc.option(
+    fc.oneof(
+      fc.constantFrom(
+        "bytes=99999999999-",
+        "bytes=5-1",
+        "bytes=-0",
+        "bytes=0-9",
+        "bytes=0-0,5-",
+        "items=0-1",
+        "bytes=",
+      ),
+      fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => `bytes=${a}-${b}`),
+    ),
+  ),
+  method: fc.constantFrom("GET", "GET", "HEAD", "POST"),
+  role: fc.constantFrom<Role>("visitor", "member", "admin"),
+});
+
 /** The Cognito webhooks exist only with Cognito as the forms provider. */
 const cognito = {
   FORMS: "cognito",
@@ -597,10 +649,16 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
   const serverLog = (status: number) => (status >= 500 ? server.output().slice(-3000) : "");
 
   /** Sends with node:http, which carries any method its parser knows, TRACE and CONNECT included. */
-  const sendRaw = (method: string, path: string, cookie: string, body: string | null) =>
+  const sendRaw = (
+    method: string,
+    path: string,
+    cookie: string,
+    body: string | null,
+    extra: Record<string, string> = {},
+  ) =>
     new Promise<{ status: number; text: string; type: string }>((resolve, reject) => {
       requests++;
-      const headers: Record<string, string> = { origin: server.url };
+      const headers: Record<string, string> = { origin: server.url, ...extra };
       if (cookie) headers.cookie = cookie;
       const request = http.request({ host: "127.0.0.1", port: server.port, method, path, headers });
       request.on("response", (response) => {
@@ -704,6 +762,45 @@ describe.each(SETUPS)("fuzz: generated bad input to the built server $name", ({ 
           // own parser refuses one that carries a body with a 400 first.
           if (method === "TRACE" || method === "CONNECT") expect([400, 501], label).toContain(answer.status);
           else expectExplained(label, answer, path.startsWith("/api/"));
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+    },
+    60_000 + RUNS * 1_000,
+  );
+
+  it(
+    `answers ${RUNS} requests with odd targets, forwarded hosts, ranges and long path segments without a 5xx`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(targetCase, async (c) => {
+          if (++sent % 25 === 0) await refreshSessions();
+          const here = `127.0.0.1:${server.port}`;
+          const path = c.target.replace("{here}", here).replace("{memberId}", memberId);
+          const extra: Record<string, string> = {};
+          if (c.forwardedHost !== null) extra["x-forwarded-host"] = c.forwardedHost.replace("{here}", here);
+          if (c.range !== null) extra.range = c.range;
+          const label = `${c.method} ${path.slice(0, 200)} ${JSON.stringify(extra)} (${c.role})`;
+          let answer;
+          try {
+            answer = await sendRaw(c.method, path, cookies[c.role], c.method === "POST" ? "a=1" : null, {
+              ...extra,
+              ...(c.method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+            });
+          } catch {
+            resets++;
+            const health = await fetch(`${server.url}/healthz`);
+            await health.arrayBuffer();
+            expect(health.status, `${label}: the connection was reset and the server is unwell`).toBe(200);
+            return;
+          }
+          if (answer.status >= 500) serverErrors++;
+          expectExplained(`${label} → ${answer.status}`, answer, path.startsWith("/api/"));
+          // A write whose forwarded host is not the site's is refused as another site's write.
+          const forwarded = extra["x-forwarded-host"]?.split(",")[0]?.trim();
+          const foreign = forwarded !== undefined && forwarded !== "" && forwarded !== here;
+          if (c.method === "POST" && foreign && path.startsWith("/") && answer.status !== 414 && answer.status !== 431)
+            expect(answer.status, label).toBe(403);
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
