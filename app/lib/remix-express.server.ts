@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { Readable } from "node:stream";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
@@ -74,7 +75,11 @@ export async function sendResponse(res: ExpressResponse, response: Response) {
     }
     res.write(first.value);
     res.write(next.value);
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+    // A slow client's download is read no faster than it takes it: the server holds what the
+    // socket's buffer holds, not the whole answer.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (!res.write(chunk.value) && !res.destroyed) await once(res, "drain");
+    }
     res.end();
   } catch (error) {
     res.destroy(error as Error);

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "~/db/client.server";
+import { giveWay } from "~/lib/give-way.server";
 import {
   COUNT_CAP,
   csvLine,
@@ -326,6 +327,9 @@ export function listCsv(
         return;
       }
       if (done) return;
+      // A reader that takes each batch at once (a fast client) would chain every batch's read
+      // without a turn of the event loop on the embedded database: each batch waits for one.
+      await giveWay();
       const { rows, more } = await readBatch(db, listing, query, { after }, batchSize);
       const text = rows.map((r) => csvLine([...idOf(r), ...listing.columns.map((c) => r[c.key])])).join("");
       if (text) controller.enqueue(encoder.encode(text));

@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { memberImportRows, memberImports } from "~/db/schema";
 import { invalid } from "~/domain/errors";
+import { giveWay } from "~/lib/give-way.server";
 import {
   columnsProblem,
   firstSeen,
@@ -24,8 +25,11 @@ import { readCsv, type CsvRecord, type Upload } from "./read.server";
  * Nothing else is written and nobody is e-mailed. A file that cannot be read leaves nothing.
  */
 
-/** Lines read, decided and written at a time. */
-export const CHECK_BATCH = 1_000;
+/**
+ * Lines read, decided and written at a time: on the embedded database a batch's queries run in
+ * this process, and 250 lines keep each batch's hold on it short.
+ */
+export const CHECK_BATCH = 250;
 
 /** How long a dry run may take before its rows count as left behind by a stopped server. */
 const STALE_CHECK_MS = 6 * 60 * 60 * 1000;
@@ -87,7 +91,10 @@ export async function checkImport(
     };
     for await (const record of records) {
       batch.push(record);
-      if (batch.length >= CHECK_BATCH) await flush();
+      if (batch.length >= CHECK_BATCH) {
+        await flush();
+        await giveWay();
+      }
     }
     if (batch.length > 0) await flush();
     if (counts.total === 0) throw invalid(NO_MEMBERS, { file: [NO_MEMBERS] });
