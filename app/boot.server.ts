@@ -8,18 +8,22 @@ import { seedScale, type ScaleOptions } from "./db/seed-scale.server";
 import { demoLogins, seedDemo, seedDocumentDefaults } from "./db/seed.server";
 import { buildProviders } from "./providers/index.server";
 import { preloadDocumentFonts } from "./services/documents/pdf.server";
+import { createMetrics, type Metrics } from "./services/metrics.server";
+import { watchDatabase } from "./services/metrics-database.server";
 import { createReferenceCache, listeningReferenceCache } from "./services/reference-cache.server";
 import { createViewerCache, listeningViewerCache } from "./services/viewer-cache.server";
 
-export function openConfiguredDatabase(config: AppConfig, logger: Logger): Promise<DatabaseHandle> {
+export function openConfiguredDatabase(config: AppConfig, logger: Logger, metrics?: Metrics): Promise<DatabaseHandle> {
+  const timeQuery = metrics?.queryRun;
   return config.databaseUrl
     ? openDatabase({
         driver: "postgres",
         url: config.databaseUrl,
         poolMax: config.databasePoolMax,
         onPoolError: (error) => logger.warn({ err: error }, "a pooled PostgreSQL connection failed"),
+        timeQuery,
       })
-    : openDatabase({ driver: "pglite", dir: path.join(config.dataDir, "pgdata") });
+    : openDatabase({ driver: "pglite", dir: path.join(config.dataDir, "pgdata"), timeQuery });
 }
 
 /** Whether the embedded database is still to be made (its directory holds no cluster yet). */
@@ -79,7 +83,8 @@ export async function seedScaleTask(config: AppConfig, logger: Logger, options: 
 
 /** Opens the database, applies migrations, adds the document defaults, seeds a new database with the demo when allowed. */
 export async function bootApp(config: AppConfig, logger: Logger): Promise<AppServices> {
-  const database = await openConfiguredDatabase(config, logger);
+  const metrics = createMetrics({ process: true });
+  const database = await openConfiguredDatabase(config, logger, metrics);
   try {
     await prepare(database, config, logger);
     await preloadDocumentFonts();
@@ -99,23 +104,35 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
     throw error;
   }
   logger.info({ driver: database.driver }, "database ready");
+  watchDatabase(metrics, database, logger);
+  const services = servicesFor(config, database, logger, metrics);
+  const { payments, notary, notarySandbox, mail } = services.providers;
+  // The providers that deliver webhooks: the built-in ones hand their events over themselves.
+  const webhookProviders = [payments.name === "stripe" ? [payments.name] : [], notarySandbox ? [] : [notary.name]];
+  metrics.startAtZero({ mailTransports: [mail.name], webhookProviders: webhookProviders.flat() });
   return {
-    ...servicesFor(config, database, logger),
+    ...services,
     viewers: listeningViewerCache(database),
     reference: listeningReferenceCache(database),
   };
 }
 
 /** The services of a running app over an open database: the one place providers are chosen. */
-export function servicesFor(config: AppConfig, database: DatabaseHandle, logger: Logger): AppServices {
+export function servicesFor(
+  config: AppConfig,
+  database: DatabaseHandle,
+  logger: Logger,
+  metrics: Metrics = createMetrics(),
+): AppServices {
   return {
     config,
     database,
     db: database.db,
     logger,
-    providers: buildProviders(config, database.db, logger),
+    providers: buildProviders(config, database.db, logger, metrics.mailSent),
     // Keeps nothing until it listens: bootApp gives the running server one that does.
     viewers: createViewerCache(),
     reference: createReferenceCache(),
+    metrics,
   };
 }

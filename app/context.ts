@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { Database, DatabaseHandle } from "./db/client.server";
 import type { Providers } from "./providers/index.server";
+import type { Metrics } from "./services/metrics.server";
 import type { ReferenceCache } from "./services/reference-cache.server";
 import type { ViewerCache } from "./services/viewer-cache.server";
 
@@ -17,6 +18,8 @@ export type AppServices = {
   viewers: ViewerCache;
   /** The plans, causes, countries… most pages read (reference-cache.server.ts): kept by a running server, none by a test's services. */
   reference: ReferenceCache;
+  /** What this server counts for Prometheus (/metrics): a registry per set of services. */
+  metrics: Metrics;
 };
 
 declare module "@remix-run/node" {

@@ -3,17 +3,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ ! -x "$chromium_path" ]; then
+# A Debian package the tests need: installed when we are root with apt-get, else what to
+# install is said and the run stops. $1: the package, $2: what it is for, the rest: what to say.
+install_or_explain() {
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "== installing Debian's Chromium for the browser tests"
+    echo "== installing Debian's $1 $2"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
   else
-    echo "The browser tests need Chromium at $chromium_path." >&2
-    echo "Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary." >&2
+    printf '%s\n' "${@:3}" >&2
     exit 1
   fi
+}
+
+chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium_path" ]; then
+  install_or_explain chromium "for the browser tests" \
+    "The browser tests need Chromium at $chromium_path." \
+    "Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary."
+fi
+if ! command -v promtool >/dev/null 2>&1; then
+  install_or_explain prometheus "for promtool, which checks /metrics" \
+    "The server tests check /metrics with promtool." \
+    "Install it (Debian/Ubuntu: sudo apt-get install prometheus) or put a promtool binary on the PATH."
 fi
 
 mkdir -p .cache

@@ -61,6 +61,8 @@ export type AppConfig = {
   seedDemo: boolean;
   demoPassword: string;
   shutdownTimeoutMs: number;
+  /** Where /metrics is served: on the app's port to the bearer of `token`, on a port of its own, both or neither. */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   lrmHandoffSecret: string | undefined;
   lrmSsoUrl: string | undefined;
   lrmSsoSecret: string | undefined;
@@ -194,6 +196,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: env.NODE_ENV !== "production" || env.DEMO || env.SEED_DEMO,
     demoPassword: env.DEMO_PASSWORD,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST },
     lrmHandoffSecret: env.LRM_HANDOFF_SECRET,
     lrmSsoUrl: env.LRM_SSO_URL,
     lrmSsoSecret: env.LRM_SSO_SECRET,

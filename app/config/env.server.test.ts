@@ -78,6 +78,20 @@ describe("parseEnv", () => {
     },
   );
 
+  it("checks the metrics settings, without echoing the token", () => {
+    const env = parseEnv({});
+    expect([env.METRICS_TOKEN, env.METRICS_PORT, env.METRICS_HOST]).toEqual([undefined, undefined, "127.0.0.1"]);
+    const short = errorOf({ METRICS_TOKEN: "short-metrics-token" });
+    expect(short).toContain("METRICS_TOKEN must be at least 32 characters");
+    expect(short).not.toContain("short-metrics-token");
+    expect(errorOf({ METRICS_PORT: "70000" })).toContain("METRICS_PORT must be a whole number from 1 to 65535");
+    expect(errorOf({ PORT: "3000", METRICS_PORT: "3000" })).toContain("METRICS_PORT must differ from PORT");
+    expect(parseEnv({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" })).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_HOST: "10.0.0.5",
+    });
+  });
+
   it("strips a trailing slash from URLs and refuses relative ones", () => {
     expect(parseEnv({ BASE_URL: "https://members.example.org/" }).BASE_URL).toBe("https://members.example.org");
     expect(errorOf({ LRM_URL: "learn.example.org" })).toContain("LRM_URL must be an absolute http(s) URL");

@@ -267,6 +267,18 @@ export const envSchema = z
      */
     DEMO: booleanFlag.default("false"),
     DEMO_PASSWORD: z.string().min(8, { message: "must be at least 8 characters" }).default("memberhall-demo"),
+    /** Opens /metrics on the app's port to requests that send it as a bearer token. */
+    METRICS_TOKEN: secret("METRICS_TOKEN"),
+    /** A port of its own that serves /metrics alone, on METRICS_HOST. */
+    METRICS_PORT: omittable(
+      z
+        .string()
+        .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, {
+          message: "must be a whole number from 1 to 65535",
+        })
+        .transform(Number),
+    ),
+    METRICS_HOST: z.string().trim().min(1, { message: "must not be empty" }).default("127.0.0.1"),
     SHUTDOWN_TIMEOUT_MS: z
       .string()
       .default("10000")
@@ -297,6 +309,9 @@ export const envSchema = z
     }
     if (env.LRM_SSO_URL && !env.LRM_SSO_SECRET) {
       ctx.addIssue({ code: "custom", path: ["LRM_SSO_SECRET"], message: "is required when LRM_SSO_URL is set" });
+    }
+    if (env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({ code: "custom", path: ["METRICS_PORT"], message: "must differ from PORT" });
     }
     if (env.NODE_ENV === "production" && !env.DEMO) {
       for (const name of ["SESSION_SECRET", "STATE_SECRET", "STATE_PRIVATE_KEY", "BASE_URL"] as const) {
@@ -345,7 +360,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const name = String(issue.path[0] ?? "environment");
     const raw = source[name];
     const shown =
-      raw === undefined || /SECRET|KEY|PASSWORD/.test(name) ? "" : ` (got ${JSON.stringify(withoutPassword(raw))})`;
+      raw === undefined || /SECRET|KEY|PASSWORD|TOKEN/.test(name)
+        ? ""
+        : ` (got ${JSON.stringify(withoutPassword(raw))})`;
     const message = issue.message.startsWith(name) ? issue.message.slice(name.length).trim() : issue.message;
     return `${name} ${message}${shown}`;
   });

@@ -43,15 +43,21 @@ export type DatabaseHandle = {
    * notifications may have been missed (false) and when they are heard again (true).
    */
   listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): Listening;
+  /** The PostgreSQL pool's connections and the queries waiting for one; null on PGlite, which has no pool. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 };
 
 export type Listening = { stop(): Promise<void> };
 
-export type DatabaseOptions =
+/** Told how long each query took, in seconds, as the app waited for it. */
+export type QueryTimer = (seconds: number) => void;
+
+export type DatabaseOptions = (
   | { driver: "postgres"; url: string; poolMax?: number; onPoolError?: (error: Error) => void }
   /** `dir` undefined keeps the embedded database in memory (tests). */
-  | { driver: "pglite"; dir?: string; pglite?: PGlite };
+  | { driver: "pglite"; dir?: string; pglite?: PGlite }
+) & { timeQuery?: QueryTimer };
 
 /** The extensions the migrations create; PostgreSQL ships them, PGlite loads them. */
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -118,6 +124,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // An idle client that loses its server emits here; without a listener the process dies.
     pool.on("error", (error) => options.onPoolError?.(error));
+    const timeQuery = options.timeQuery;
+    if (timeQuery) pool.on("connect", (client) => timeClientQueries(client, timeQuery));
     const db = drizzleNodePg(pool, { schema, logger: queryTally }) as unknown as Database;
     return {
       db,
@@ -156,6 +164,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       listen(channel, onMessage, onState) {
         return listenOnPostgres(options.url, channel, onMessage, onState);
       },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         await pool.end();
       },
@@ -170,6 +179,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     release();
     throw error;
   }
+  if (options.timeQuery) timePgliteQueries(client, options.timeQuery);
   const db = drizzlePglite(client, { schema, logger: queryTally }) as unknown as Database;
   return {
     db,
@@ -200,11 +210,64 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         },
       };
     },
+    poolStats: () => null,
     async close() {
       if (!client.closed) await client.close();
       release();
     },
   };
+}
+
+/** Calls `timeQuery` with how long `work` took, whether it succeeded or failed. */
+function timed<T>(work: () => Promise<T>, timeQuery: QueryTimer): Promise<T> {
+  const started = performance.now();
+  return work().finally(() => timeQuery((performance.now() - started) / 1000));
+}
+
+type AnyQuery = (...args: unknown[]) => unknown;
+
+/**
+ * node-postgres has no hook around a query: each pooled connection's query() is wrapped as the
+ * pool opens it, so drizzle's queries, transactions and the job runner's are all timed. The pool
+ * calls it with a callback, drizzle without (a promise); a streamed query is left untimed.
+ */
+function timeClientQueries(client: pg.PoolClient, timeQuery: QueryTimer) {
+  const query = client.query.bind(client) as AnyQuery;
+  (client as unknown as { query: AnyQuery }).query = (...args) => {
+    const started = performance.now();
+    const done = () => timeQuery((performance.now() - started) / 1000);
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      return query(...args.slice(0, -1), (...results: unknown[]) => {
+        done();
+        return (callback as AnyQuery)(...results);
+      });
+    }
+    const result = query(...args);
+    if (result instanceof Promise) return result.finally(done);
+    return result;
+  };
+}
+
+/**
+ * PGlite's queries, inside a transaction or not: its query() and exec(), and those of the
+ * transaction object each transaction() hands its work. One connection serves the process, so
+ * the time includes the wait for it, which is what the app feels.
+ */
+function timePgliteQueries(client: PGlite, timeQuery: QueryTimer) {
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (...args) => timed(() => query(...args), timeQuery);
+  client.exec = (...args) => timed(() => exec(...args), timeQuery);
+  client.transaction = (work) =>
+    transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      const txExec = tx.exec.bind(tx);
+      tx.query = (...args) => timed(() => txQuery(...args), timeQuery);
+      tx.exec = (...args) => timed(() => txExec(...args), timeQuery);
+      return work(tx);
+    });
 }
 
 const RELISTEN_MS = [100, 500, 1_000, 2_000, 5_000];

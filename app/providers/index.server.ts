@@ -9,7 +9,7 @@ import { doceboLearningSite } from "./learning-site/docebo.server";
 import type { LearningSiteProvider } from "./learning-site/types";
 import { outboxMailer } from "./mail/outbox.server";
 import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
-import type { MailProvider } from "./mail/types";
+import type { MailCounter, MailProvider } from "./mail/types";
 import { proofNotary } from "./notary/proof.server";
 import { sandboxNotary } from "./notary/sandbox.server";
 import type { NotaryProvider, SandboxNotary } from "./notary/types";
@@ -39,16 +39,31 @@ export type Providers = {
   learningSite: LearningSiteProvider;
 };
 
-function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
+function mailerFrom(config: AppConfig, db: Database, logger: Logger, countMail: MailCount): Mailer {
   if (config.mail !== "smtp" || !config.smtpUrl) {
     const outbox = outboxMailer(db);
-    return { ...outbox, name: "outbox", settled: async () => {}, retryPending: async () => ({ sent: 0, failed: 0 }) };
+    const count: MailCounter = (outcome) => countMail("outbox", outcome);
+    return {
+      name: "outbox",
+      async send(message) {
+        try {
+          await outbox.send(message);
+        } catch (error) {
+          count("failed");
+          throw error;
+        }
+        count("sent");
+      },
+      settled: async () => {},
+      retryPending: async () => ({ sent: 0, failed: 0 }),
+    };
   }
   const deps = {
     db,
     transport: smtpTransport(config.smtpUrl),
     from: { name: communityFor(config.community).name, address: config.mailFrom },
     logger,
+    count: (outcome: "sent" | "failed") => countMail("smtp", outcome),
   };
   const smtp = smtpMailer(deps);
   return {
@@ -59,8 +74,11 @@ function mailerFrom(config: AppConfig, db: Database, logger: Logger): Mailer {
   };
 }
 
+/** Told of each e-mail handed over or not, by the transport that took it. */
+export type MailCount = (transport: Mailer["name"], outcome: "sent" | "failed") => void;
+
 /** Builds the providers the configuration names; the built-in ones are the default. */
-export function buildProviders(config: AppConfig, db: Database, logger: Logger): Providers {
+export function buildProviders(config: AppConfig, db: Database, logger: Logger, countMail: MailCount): Providers {
   const sandbox = config.payments === "sandbox" ? sandboxPayments(db) : null;
   const notarySandbox = config.notary === "sandbox" ? sandboxNotary(db, config.baseUrl) : null;
   return {
@@ -72,7 +90,7 @@ export function buildProviders(config: AppConfig, db: Database, logger: Logger):
       config.forms === "cognito" && config.cognitoApiKey
         ? cognitoForms({ apiUrl: config.cognitoApiUrl, apiKey: config.cognitoApiKey })
         : builtinForms(db),
-    mail: mailerFrom(config, db, logger),
+    mail: mailerFrom(config, db, logger, countMail),
     learningSite: doceboLearningSite({
       handoffSecret: config.lrmHandoffSecret,
       ssoUrl: config.lrmSsoUrl,

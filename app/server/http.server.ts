@@ -27,6 +27,7 @@ import {
 } from "~/lib/database-unavailable.server";
 import { remixRequest, sendResponse, trustsForwarding } from "~/lib/remix-express.server";
 import { siteCookies } from "~/services/session.server";
+import { metricsHandler, routeLabeler, timeRequests } from "./metrics-endpoint.server";
 import { requestIdOf, requestLog } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
 import { nextTurn } from "./turns.server";
@@ -47,6 +48,17 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   app.set("trust proxy", config.trustProxy);
 
   app.use(requestLog(logger));
+
+  // The few files at public/'s top (favicon, robots.txt), listed once: a page or an API call
+  // never costs a look at the disk.
+  const publicFiles = new Set(
+    readdirSync(path.join(root, "public"), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${entry.name}`),
+  );
+  app.use(
+    timeRequests(services.metrics, routeLabeler(build.routes, new Set([...publicFiles, "/healthz", "/metrics"]))),
+  );
 
   // Everything after this reads the target as a path: the absolute form naming this host is
   // its page, any other form is refused here rather than failing the router's URL.
@@ -149,6 +161,9 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     }
   });
 
+  // Only to the token's bearer: without a token, /metrics is served on its own port or not at all.
+  if (config.metrics.token) app.get("/metrics", metricsHandler(services.metrics, config.metrics.token));
+
   // Fingerprinted by the compiler: safe to cache for a year.
   // A missing asset is a plain 404, never a page: the client's chunk-load handling relies on it.
   // It is answered here rather than by the static middleware's error, which Express renders
@@ -159,13 +174,6 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     (_req, res) => {
       res.status(404).type("text/plain").send("Not found");
     },
-  );
-  // The few files at public/'s top (favicon, robots.txt), listed once: a page or an API call
-  // never costs a look at the disk.
-  const publicFiles = new Set(
-    readdirSync(path.join(root, "public"), { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => `/${entry.name}`),
   );
   const publicStatic = express.static(path.join(root, "public"), { maxAge: "1h", index: false });
   app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));

@@ -12,6 +12,7 @@ import { demoBanner } from "~/lib/demo-banner.server";
 import { textDestination } from "~/lib/log-text.server";
 import { startJobs } from "~/services/jobs.server";
 import { createApp, type Served } from "./http.server";
+import { listenForMetrics } from "./metrics-endpoint.server";
 
 /**
  * A CONNECT request asks for a tunnel, which this site never opens. Node hands it to the
@@ -36,6 +37,11 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
   });
   server.keepAliveTimeout = 65_000;
   server.on("connect", refuseTunnel);
+  const { port: metricsPort, host: metricsHost, token: metricsToken } = config.metrics;
+  const metricsServer = metricsPort
+    ? await listenForMetrics(services.metrics, { port: metricsPort, host: metricsHost, token: metricsToken })
+    : null;
+  if (metricsServer) logger.info({ port: metricsPort, host: metricsHost }, "metrics are served on their own port");
   logger.info(
     { port: config.port, url: config.baseUrl, nodeEnv: config.nodeEnv, demo: config.demo },
     `memberhall is listening on ${config.baseUrl}`,
@@ -59,6 +65,8 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
       }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(force);
+      metricsServer?.closeAllConnections();
+      await new Promise((resolve) => metricsServer?.close(resolve) ?? resolve(undefined));
       await jobsStopped;
       await services.providers.mail.settled();
       await Promise.all([services.viewers.stop(), services.reference.stop()]);

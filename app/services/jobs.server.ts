@@ -109,6 +109,7 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
               signal: stopping.signal,
             });
           } catch (error) {
+            services.metrics.jobFailed(name);
             const willRetry = entry.retryCount < entry.retryLimit;
             logger[willRetry ? "warn" : "error"](
               { err: error, job: name, jobId: entry.id, tries: entry.retryCount + 1 },
@@ -127,6 +128,7 @@ export async function startJobs<R extends JobRegistry = typeof jobs>(
   for (const [name, job] of Object.entries(registry)) {
     if (job.name !== name) throw new Error(`The job ${job.name} is listed as ${name}`);
   }
+  services.metrics.startAtZero({ jobs: Object.keys(registry) });
   // Before this runner's scheduler starts, so it finds its queue made.
   const installer = await installQueues(database, Object.values(registry));
   await installer.stop({ graceful: false, close: false });

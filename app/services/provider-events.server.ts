@@ -1,3 +1,7 @@
+import type { AppServices } from "~/context";
+import { DomainError } from "~/domain/errors";
+import type { WebhookOutcome } from "./metrics.server";
+
 /** A built-in provider's kept events: the ones not yet handed to the app, and marking each handed. */
 export type EventSource<E extends { id: string }> = {
   undeliveredEvents(limit?: number): Promise<E[]>;
@@ -25,5 +29,26 @@ export async function deliverInBatches<E extends { id: string }>(
       delivered += 1;
     }
     if (events.length < BATCH) return delivered;
+  }
+}
+
+/**
+ * Receives one webhook delivery and counts what became of it: what `receive` says it did, a
+ * refusal (a bad signature or body, answered 400) as refused, any other failure (answered 500,
+ * so the provider delivers it again) as failed.
+ */
+export async function countedDelivery<T>(
+  services: AppServices,
+  provider: string,
+  receive: () => Promise<{ result: T; outcome: WebhookOutcome }>,
+): Promise<T> {
+  try {
+    const { result, outcome } = await receive();
+    services.metrics.webhookReceived(provider, outcome);
+    return result;
+  } catch (error) {
+    const refused = error instanceof DomainError && error.kind === "invalid";
+    services.metrics.webhookReceived(provider, refused ? "refused" : "failed");
+    throw error;
   }
 }

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { Database } from "~/db/client.server";
 import { mailOutbox } from "~/db/schema";
 import { describeMailError, mailRetryDueAt, nextMailAttempt, statusAfterFailedTry } from "~/domain/mail";
-import type { MailProvider } from "./types";
+import type { MailCounter, MailProvider } from "./types";
 
 export type SmtpMailDeps = {
   db: Database;
@@ -12,6 +12,8 @@ export type SmtpMailDeps = {
   /** The From header: the community's name and the sending address. */
   from: { name: string; address: string };
   logger: Logger;
+  /** Told of each try's outcome. */
+  count?: MailCounter;
 };
 
 /**
@@ -56,8 +58,10 @@ async function deliver(deps: SmtpMailDeps, row: OutboxRow): Promise<boolean> {
       .update(mailOutbox)
       .set({ status: "sent", sentAt: new Date(), lastError: null, nextAttemptAt: null })
       .where(eq(mailOutbox.id, row.id));
+    deps.count?.("sent");
     return true;
   } catch (error) {
+    deps.count?.("failed");
     const status = statusAfterFailedTry(row.attempts);
     await deps.db
       .update(mailOutbox)

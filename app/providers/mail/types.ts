@@ -9,6 +9,9 @@ export type MailMessage = {
   template: string;
 };
 
+/** Told of each e-mail handed over (sent) or not (failed): the server's metrics. */
+export type MailCounter = (outcome: "sent" | "failed") => void;
+
 export interface MailProvider {
   send(message: MailMessage): Promise<void>;
 }

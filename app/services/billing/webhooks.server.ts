@@ -2,6 +2,7 @@ import type { AppServices } from "~/context";
 import { DomainError, invalid, notFound } from "~/domain/errors";
 import { isProviderError } from "~/providers/errors";
 import type { UnreadableWebhookEvent } from "~/providers/payments/types";
+import { countedDelivery } from "../provider-events.server";
 import { keepUnreadableEvent, receivePaymentEvent } from "./events.server";
 
 /**
@@ -17,20 +18,23 @@ export async function receiveStripeWebhook(
 ): Promise<{ received: true; duplicate: boolean; unreadable?: true }> {
   const provider = services.providers.payments;
   if (provider.name !== "stripe") throw notFound("Not found");
-  if (raw === null) throw new DomainError("invalid", "The event is too large");
-  let event;
-  try {
-    event = provider.readWebhook(raw, signature);
-  } catch (error) {
-    if (isProviderError(error, "invalid_signature"))
-      throw invalid("The Stripe-Signature header does not match this event");
-    if (isProviderError(error, "unreadable_event")) {
-      const delivery = (error as Partial<UnreadableWebhookEvent>).event ?? { id: null, type: null, payload: null };
-      const { duplicate } = await keepUnreadableEvent(services, "stripe", raw, { ...delivery, message: error.message });
-      return { received: true, duplicate, unreadable: true };
+  return countedDelivery(services, "stripe", async () => {
+    if (raw === null) throw new DomainError("invalid", "The event is too large");
+    let event;
+    try {
+      event = provider.readWebhook(raw, signature);
+    } catch (error) {
+      if (isProviderError(error, "invalid_signature"))
+        throw invalid("The Stripe-Signature header does not match this event");
+      if (isProviderError(error, "unreadable_event")) {
+        const delivery = (error as Partial<UnreadableWebhookEvent>).event ?? { id: null, type: null, payload: null };
+        const kept = await keepUnreadableEvent(services, "stripe", raw, { ...delivery, message: error.message });
+        const result = { received: true as const, duplicate: kept.duplicate, unreadable: true as const };
+        return { result, outcome: kept.duplicate ? "duplicate" : "unreadable" };
+      }
+      throw error;
     }
-    throw error;
-  }
-  const { outcome } = await receivePaymentEvent(services, event);
-  return { received: true, duplicate: outcome === "duplicate" };
+    const { outcome } = await receivePaymentEvent(services, event);
+    return { result: { received: true as const, duplicate: outcome === "duplicate" }, outcome };
+  });
 }

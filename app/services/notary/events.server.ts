@@ -9,7 +9,7 @@ import { isProviderError } from "~/providers/errors";
 import type { NotaryEvent, NotaryProviderName } from "~/providers/notary/types";
 import type { JobDefinition } from "../queue.server";
 import { OPEN_STATUSES, removedFields, transactionFields } from "./notarize.server";
-import { deliverInBatches } from "../provider-events.server";
+import { countedDelivery, deliverInBatches } from "../provider-events.server";
 
 /**
  * What the notary tells us, and what we ask it on our own: its events (Proof's webhook, the
@@ -97,17 +97,19 @@ export async function receiveNotaryEvent(services: AppServices, event: NotaryEve
  */
 export async function receiveNotaryWebhook(services: AppServices, rawBody: string, headers: Headers) {
   if (services.providers.notarySandbox) throw notFound();
-  // Refused before it is stored: its event would be kept whole, and a retry would fail the same.
-  refuseNulInJsonText(rawBody);
-  let event: NotaryEvent;
-  try {
-    event = services.providers.notary.readWebhook(rawBody, headers);
-  } catch (error) {
-    if (isProviderError(error, "invalid_signature")) throw invalid(error.message);
-    throw error;
-  }
-  const { outcome } = await receiveNotaryEvent(services, event);
-  return { received: true, duplicate: outcome === "duplicate" };
+  return countedDelivery(services, services.providers.notary.name, async () => {
+    // Refused before it is stored: its event would be kept whole, and a retry would fail the same.
+    refuseNulInJsonText(rawBody);
+    let event: NotaryEvent;
+    try {
+      event = services.providers.notary.readWebhook(rawBody, headers);
+    } catch (error) {
+      if (isProviderError(error, "invalid_signature")) throw invalid(error.message);
+      throw error;
+    }
+    const { outcome } = await receiveNotaryEvent(services, event);
+    return { result: { received: true, duplicate: outcome === "duplicate" }, outcome };
+  });
 }
 
 /** Hands every event the sandbox notary has not delivered yet to the handler, oldest first. */

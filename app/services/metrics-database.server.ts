@@ -1,0 +1,96 @@
+import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import { Gauge } from "prom-client";
+import { rowsOf, type DatabaseHandle } from "~/db/client.server";
+import { memberImports } from "~/db/schema";
+import { PREFIX, type Metrics } from "./metrics.server";
+import { JOB_SCHEMA } from "./queue.server";
+
+/** The job states a queue's depth is told in: waiting, to be retried, running, given up. */
+const QUEUE_STATES = ["created", "retry", "active", "failed"] as const;
+
+/**
+ * The series read from the database when Prometheus scrapes: the pool's connections, each
+ * queue's jobs by state, a running members import's progress. A read that fails (the
+ * database is away) leaves its series out of that scrape; the others are still answered.
+ */
+export function watchDatabase(metrics: Metrics, database: DatabaseHandle, logger: Logger) {
+  const registers = [metrics.registry];
+  const scraped = async (what: string, read: () => Promise<void>) => {
+    try {
+      await read();
+    } catch (error) {
+      logger.warn({ err: error }, `metrics: could not read ${what}`);
+    }
+  };
+
+  // PGlite is one connection inside this process: it has no pool to tell of.
+  if (database.driver === "postgres") {
+    new Gauge({
+      name: `${PREFIX}db_pool_connections`,
+      help: "The PostgreSQL pool's open connections, by state (idle, busy)",
+      labelNames: ["state"] as const,
+      registers,
+      collect() {
+        const stats = database.poolStats();
+        if (!stats) return;
+        this.set({ state: "idle" }, stats.idle);
+        this.set({ state: "busy" }, stats.total - stats.idle);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}db_pool_waiting_queries`,
+      help: "Queries waiting for a free connection of the PostgreSQL pool",
+      registers,
+      collect() {
+        this.set(database.poolStats()?.waiting ?? 0);
+      },
+    });
+  }
+
+  const states = sql.raw(QUEUE_STATES.map((state) => `'${state}'`).join(", "));
+  const jobs = sql.raw(JOB_SCHEMA);
+  new Gauge({
+    name: `${PREFIX}job_queue_jobs`,
+    help: "Jobs in each queue by state (created: waiting, retry, active, failed: given up, until archived)",
+    labelNames: ["queue", "state"] as const,
+    registers,
+    async collect() {
+      this.reset();
+      await scraped("the job queues", async () => {
+        const rows = rowsOf<{ queue: string; state: string; jobs: number }>(
+          await database.db.execute(
+            sql`select q.name as queue, s.state::text as state, count(j.id)::int as jobs
+                from ${jobs}.queue q
+                cross join unnest(array[${states}]::${jobs}.job_state[]) as s(state)
+                left join ${jobs}.job j on j.name = q.name and j.state = s.state
+                where not starts_with(q.name, '__pgboss__')
+                group by q.name, s.state`,
+          ),
+        );
+        for (const row of rows) this.set({ queue: row.queue, state: row.state }, Number(row.jobs));
+      });
+    },
+  });
+
+  new Gauge({
+    name: `${PREFIX}members_import_lines`,
+    help: "Lines of the members imports queued or running, by state: all of them, and those done",
+    labelNames: ["state"] as const,
+    registers,
+    async collect() {
+      this.reset();
+      await scraped("the members imports", async () => {
+        const [row] = rowsOf<{ lines: number; done: number }>(
+          await database.db.execute(
+            sql`select coalesce(sum(${memberImports.total}), 0)::int as lines,
+                  coalesce(sum(${memberImports.processed}), 0)::int as done
+                from ${memberImports} where ${memberImports.status} in ('queued', 'running')`,
+          ),
+        );
+        this.set({ state: "all" }, row?.lines ?? 0);
+        this.set({ state: "done" }, row?.done ?? 0);
+      });
+    },
+  });
+}

@@ -1,0 +1,135 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, removeMadeDataDirs, startServer, type RunningServer } from "../helpers/server";
+
+afterAll(removeMadeDataDirs);
+
+const TOKEN = "metrics-token-for-the-server-test-0123456789";
+
+/** Prometheus's own check of an exposition (Debian's prometheus package; scripts/test.sh installs it). */
+function promtoolCheck(body: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("promtool", ["check", "metrics"], { stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", (error) =>
+      reject(new Error(`promtool could not run (apt-get install prometheus): ${error.message}`)),
+    );
+    child.on("close", (code) => resolve({ code, output }));
+    child.stdin.end(body);
+  });
+}
+
+/** The value of one series in an exposition, or null when it is absent. */
+function valueOf(body: string, series: string): number | null {
+  const line = body.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : null;
+}
+
+async function scrape(url: string, token?: string) {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const response = await fetch(url, { headers, redirect: "manual" });
+  return { response, body: await response.text() };
+}
+
+describe("/metrics on the app's port, with a token", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { METRICS_TOKEN: TOKEN } });
+    for (const path of [
+      "/",
+      "/api/config",
+      "/no-such-page",
+      "/api/no-such-thing",
+      "/members/6f1c2a9e-0d4b-4c55-9a51-3e0c8f7b1d22",
+    ]) {
+      await (await fetch(`${server.url}${path}`, { redirect: "manual" })).arrayBuffer();
+    }
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("answers 401 with a Bearer challenge without the token or with a wrong one", async () => {
+    for (const token of [undefined, "metrics-token-for-the-server-test-0123456780", "x"]) {
+      const { response, body } = await scrape(`${server.url}/metrics`, token);
+      expect(response.status, String(token)).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+      expect(body).not.toContain("memberhall_");
+    }
+  });
+
+  it("answers the token's bearer in Prometheus's text format, each request under its route's pattern", async () => {
+    const { response, body } = await scrape(`${server.url}/metrics`, TOKEN);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const requests = (route: string, status: number) =>
+      valueOf(body, `memberhall_http_request_duration_seconds_count{method="GET",route="${route}",status="${status}"}`);
+    expect(requests("/", 200)).toBeGreaterThanOrEqual(1);
+    expect(requests("/api/config", 200)).toBeGreaterThanOrEqual(1);
+    expect(requests("unmatched", 404)).toBeGreaterThanOrEqual(1);
+    expect(requests("/members/:userId", 302)).toBe(1);
+    expect(body).not.toContain("6f1c2a9e");
+    expect(body).not.toContain('route="/no-such-page"');
+    expect(valueOf(body, "memberhall_db_query_duration_seconds_count")).toBeGreaterThan(0);
+    expect(valueOf(body, 'memberhall_job_failures_total{job="password-reset-mail"}')).toBe(0);
+    expect(valueOf(body, 'memberhall_job_queue_jobs{queue="password-reset-mail",state="created"}')).not.toBeNull();
+    expect(valueOf(body, 'memberhall_members_import_lines{state="all"}')).toBe(0);
+    expect(valueOf(body, "nodejs_eventloop_lag_seconds")).not.toBeNull();
+  });
+
+  it("counts an e-mail the job runner sends", async () => {
+    const sent = async () =>
+      valueOf(
+        (await scrape(`${server.url}/metrics`, TOKEN)).body,
+        'memberhall_mail_messages_total{transport="outbox",outcome="sent"}',
+      );
+    const before = await sent();
+    expect(before).not.toBeNull();
+    const asked = await fetch(`${server.url}/login/help`, {
+      method: "POST",
+      headers: { origin: server.url },
+      body: new URLSearchParams({ email: "member@memberhall.example" }),
+    });
+    expect(asked.status).toBe(200);
+    const until = Date.now() + 20_000;
+    while ((await sent())! <= before! && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await sent()).toBe(before! + 1);
+  });
+
+  it("passes promtool's check", async () => {
+    const { body } = await scrape(`${server.url}/metrics`, TOKEN);
+    const { code, output } = await promtoolCheck(body);
+    expect(output).toBe("");
+    expect(code).toBe(0);
+  });
+});
+
+describe("/metrics on a port of its own", () => {
+  let server: RunningServer;
+  let metricsPort: number;
+
+  beforeAll(async () => {
+    metricsPort = await freePort();
+    server = await startServer({ env: { METRICS_PORT: String(metricsPort) } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("is served there, and the app's port answers /metrics as any unknown path", async () => {
+    const app = await scrape(`${server.url}/metrics`);
+    const unknown = await scrape(`${server.url}/no-such-path`);
+    expect(app.response.status).toBe(unknown.response.status);
+    // A visitor is sent to log in, back to the path asked for.
+    const back = (path: string) => unknown.response.headers.get("location")?.replace("no-such-path", path);
+    expect(app.response.headers.get("location")).toBe(back("metrics"));
+    expect(app.body).not.toContain("memberhall_");
+    const own = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(own.response.status).toBe(200);
+    expect(own.body).toContain("# TYPE memberhall_http_request_duration_seconds histogram");
+    expect((await scrape(`http://127.0.0.1:${metricsPort}/`)).response.status).toBe(404);
+  });
+});
