@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import net from "node:net";
@@ -68,6 +69,7 @@ export function rssMb(pid) {
 export async function startApp({ dataDir, databaseUrl, env: extra = {} }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const metricsToken = randomBytes(24).toString("hex");
   const env = {
     NODE_ENV: "production",
     DEMO: "1",
@@ -75,6 +77,7 @@ export async function startApp({ dataDir, databaseUrl, env: extra = {} }) {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
+    METRICS_TOKEN: metricsToken,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extra,
   };
@@ -82,7 +85,21 @@ export async function startApp({ dataDir, databaseUrl, env: extra = {} }) {
     env,
     url: `${url}/api/config`,
   });
-  return { ...app, url };
+  return { ...app, url, metricsToken };
+}
+
+/**
+ * The server's longest event-loop delay, in ms, since it was last asked: prom-client's
+ * monitorEventLoopDelay histogram, which each read of /metrics starts afresh. Asked once
+ * before a piece of work (to start it) and once after, it is that work's longest hold.
+ */
+export async function eventLoopDelayMs(app) {
+  const response = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${app.metricsToken}` } });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`/metrics answered ${response.status}`);
+  const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  if (!max) throw new Error("/metrics has no nodejs_eventloop_lag_max_seconds");
+  return Math.round(Number(max[1]) * 1000);
 }
 
 /**
