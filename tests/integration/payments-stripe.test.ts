@@ -650,4 +650,12 @@ describe("Stripe webhooks", () => {
     expect(() => deliver(event, { timestamp: now - 301 })).toThrow(InvalidWebhookSignature);
     expect(deliver(event, { timestamp: now - 290 }).type).toBe("other");
   });
+
+  it("refuses a delivery signed more than 300 seconds ahead of this server's clock, and takes one within", () => {
+    const event = stripe.event("customer.created", { id: "cus_1", object: "customer" });
+    const now = Math.floor(Date.now() / 1000);
+    expect(() => deliver(event, { timestamp: now + 3_600 })).toThrow(/ahead of this server's clock/);
+    expect(() => deliver(event, { timestamp: now + 301 })).toThrow(InvalidWebhookSignature);
+    expect(deliver(event, { timestamp: now + 290 }).type).toBe("other");
+  });
 });

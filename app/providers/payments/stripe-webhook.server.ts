@@ -15,7 +15,7 @@ import {
 import { nulMessage, nulPaths, wellFormed, wellFormedJsonText } from "~/domain/requests";
 import { InvalidWebhookSignature, UnreadableWebhookEvent, type PaymentEvent } from "./types";
 
-/** Stripe's own tolerance: a delivery signed more than 5 minutes ago may be a replay. */
+/** Stripe's own tolerance: a delivery signed more than 5 minutes from now (either way) may be a replay. */
 const TOLERANCE_SECONDS = 300;
 
 type EventHead = "id" | "provider" | "providerType" | "occurredAt";
@@ -42,6 +42,12 @@ function verified(stripe: Stripe, secret: string, rawBody: string, signature: st
       throw new InvalidWebhookSignature(error.message);
     }
     throw error;
+  }
+  // The SDK refuses a signature only when it is too old: one dated ahead is as much a replay
+  // kept for later (or a clock far off), and the tolerance holds both ways.
+  const signedAt = Number(/(?:^|,)\s*t=(\d{1,12})(?:,|$)/.exec(signature)?.[1]);
+  if (signedAt - Date.now() / 1000 > TOLERANCE_SECONDS) {
+    throw new InvalidWebhookSignature("The delivery is signed with a time ahead of this server's clock by over 300 s");
   }
   try {
     return JSON.parse(wellFormedJsonText(rawBody));
