@@ -16,11 +16,7 @@ import { parseArgs } from "node:util";
 
 const TEMPLATE = path.join(import.meta.dirname, "nginx/memberhall.conf");
 
-/**
- * A server counts as failed after this many errors or timeouts within FAIL_TIMEOUT seconds,
- * and is left out that long. deploy/rolling-restart.sh waits longer than that after a server
- * is back before it restarts the next: nginx must have taken the first back in first.
- */
+/** A server counts as failed after this many errors or timeouts within FAIL_TIMEOUT seconds, and is left out that long. */
 const MAX_FAILS = 3;
 const FAIL_TIMEOUT_SECONDS = 5;
 

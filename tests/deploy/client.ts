@@ -13,16 +13,8 @@ export type Answer = {
  */
 export function httpsClient(origin: string, ca: Buffer, localAddress = "127.0.0.1") {
   const agent = new https.Agent({ keepAlive: true, ca, localAddress, maxSockets: 16 });
-  const request = (
-    method: string,
-    pathname: string,
-    options: {
-      cookie?: string;
-      form?: Record<string, string>;
-      headers?: Record<string, string>;
-      timeoutMs?: number;
-    } = {},
-  ): Promise<Answer> => {
+  let resent = 0;
+  const send = (method: string, pathname: string, options: RequestOptions, fresh: boolean): Promise<Answer> => {
     const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
     const started = performance.now();
     return new Promise((resolve, reject) => {
@@ -30,7 +22,7 @@ export function httpsClient(origin: string, ca: Buffer, localAddress = "127.0.0.
         new URL(pathname, origin),
         {
           method,
-          agent,
+          ...(fresh ? { agent: false, ca, localAddress } : { agent }),
           headers: {
             ...(options.cookie ? { cookie: options.cookie } : {}),
             ...(body !== undefined
@@ -56,12 +48,32 @@ export function httpsClient(origin: string, ca: Buffer, localAddress = "127.0.0.
       req.setTimeout(options.timeoutMs ?? 20_000, () =>
         req.destroy(new Error(`${method} ${pathname}: no answer in time`)),
       );
-      req.on("error", reject);
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection closed by nginx as the request went out (nginx closes its idle
+        // ones when it reloads): nothing was answered, and a browser sends the request again on
+        // a new connection, as Node's documentation of `reusedSocket` shows a client doing.
+        if (!fresh && req.reusedSocket && error.code === "ECONNRESET") {
+          resent += 1;
+          resolve(send(method, pathname, options, true));
+        } else reject(error);
+      });
       req.end(body);
     });
   };
-  return { request, close: () => agent.destroy() };
+  return {
+    request: (method: string, pathname: string, options: RequestOptions = {}) => send(method, pathname, options, false),
+    /** Requests sent again after a kept-alive connection closed under them. */
+    resent: () => resent,
+    close: () => agent.destroy(),
+  };
 }
+
+type RequestOptions = {
+  cookie?: string;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+};
 
 export const setCookies = (answer: Answer): string[] => {
   const value = answer.headers["set-cookie"];

@@ -67,7 +67,11 @@ http {
   child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return {
+    /** The rendered site, as nginx first read it, and where it is. */
     site: readFileSync(site, "utf8"),
+    sitePath: site,
+    /** What reloads this nginx, as `systemctl reload nginx` does Debian's. */
+    reloadCommand: `kill -HUP "$(cat ${dir}/nginx.pid)"`,
     errorLog: () => readFileSync(path.join(dir, "error.log"), "utf8") + output,
     exited,
     /** A graceful stop: the workers finish their requests, then the master ends. */

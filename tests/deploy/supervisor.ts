@@ -15,7 +15,7 @@ export function supervise(port: number, env: Record<string, string>, pidDir: str
   let output = "";
   let child: ChildProcess;
   let stopping = false;
-  const exits: Array<number | null> = [];
+  const exits: Array<number | string | null> = [];
   let listening: Promise<void>;
   let exited: Promise<void>;
 
@@ -38,14 +38,14 @@ export function supervise(port: number, env: Record<string, string>, pidDir: str
           resolve();
         }
       });
-      child.on("exit", (code) => {
+      child.on("exit", (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`port ${port}: ended with ${code} before listening:\n${output.slice(started)}`));
+        reject(new Error(`port ${port}: ended with ${code ?? signal} before listening:\n${output.slice(started)}`));
       });
     });
     listening.catch(() => {});
-    child.on("exit", (code) => {
-      exits.push(code);
+    child.on("exit", (code, signal) => {
+      exits.push(code ?? signal);
       if (!stopping) launch();
     });
   };
