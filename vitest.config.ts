@@ -48,6 +48,20 @@ export default defineConfig({
           poolOptions: { threads: { singleThread: true } },
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // npm run test:deploy (scripts/test-deploy.sh) only: nginx, PostgreSQL restarts and a
+          // rolling restart under load take minutes, more than npm test has in CI.
+          name: "deploy",
+          include: ["tests/deploy/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 300_000,
+          hookTimeout: 240_000,
+          pool: "threads",
+          poolOptions: { threads: { singleThread: true } },
+        },
+      },
     ],
   },
 });

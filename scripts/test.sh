@@ -43,7 +43,8 @@ else
   echo "== unit, integration (PGlite; set TEST_DATABASE_URL to add PostgreSQL) and server tests"
 fi
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json=.cache/vitest.json || status=$?
+npx vitest run --project unit --project integration --project server \
+  --reporter=default --reporter=json --outputFile.json=.cache/vitest.json || status=$?
 echo "== browser tests (Chromium)"
 npx playwright test || status=$?
 node scripts/test-summary.mjs || status=$?

@@ -32,6 +32,11 @@ export type DatabaseHandle = {
   /** Applies the committed migrations; safe to call from several servers at once. */
   migrate(): Promise<void>;
   /**
+   * Runs `work` while this server holds the advisory lock `lockId` (on a connection of its
+   * own), so that across every server on the database one runs it at a time.
+   */
+  exclusively<T>(lockId: number, work: () => Promise<T>): Promise<T>;
+  /**
    * Raw SQL for the job runner (pg-boss's `db` option). With values: one statement with
    * parameters. Without: one or more statements, the last one's rows returned; a failed
    * script that opened a transaction is rolled back, so the connection is never left aborted.
@@ -127,6 +132,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const timeQuery = options.timeQuery;
     if (timeQuery) pool.on("connect", (client) => timeClientQueries(client, timeQuery));
     const db = drizzleNodePg(pool, { schema, logger: queryTally }) as unknown as Database;
+    const locked = async <T>(lockId: number, work: (client: pg.PoolClient) => Promise<T>) => {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [lockId]);
+        try {
+          return await work(client);
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [lockId]);
+        }
+      } finally {
+        client.release();
+      }
+    };
     return {
       db,
       driver: "postgres",
@@ -134,18 +152,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         await withTimeout(pool.query("select 1"), timeoutMs, "PostgreSQL");
       },
       async migrate() {
-        const client = await pool.connect();
-        try {
-          await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-          try {
-            await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
-          } finally {
-            await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]);
-          }
-        } finally {
-          client.release();
-        }
+        await locked(MIGRATION_LOCK_ID, (client) =>
+          migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() }),
+        );
       },
+      exclusively: (lockId, work) => locked(lockId, work),
       async executeSql(text, values) {
         if (values?.length) return (await pool.query(text, values)) as SqlRows;
         const client = await pool.connect();
@@ -190,6 +201,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
     },
+    // One process holds the embedded database.
+    exclusively: (_lockId, work) => work(),
     async executeSql(text, values) {
       // PGlite's query() takes one statement; exec() takes a script without parameters. One
       // connection serves the whole app, so a script runs inside transaction(): it holds the

@@ -13,6 +13,12 @@ export const SINGLE_LOCK = {
   demoSeed: 727_245_110_032,
   /** Creating the job runner's queues: concurrent creation deadlocks inside pg-boss on PostgreSQL. */
   jobQueues: 727_245_110_033,
+  /**
+   * Installing the job runner's schema: pg-boss checks whether it is installed outside its own
+   * lock, and two servers that both find it missing on a new database both create it, the
+   * second failing on the schema's name (session-level, released after).
+   */
+  jobSchema: 727_245_110_034,
 } as const;
 
 export const LOCK = {

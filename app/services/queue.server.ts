@@ -99,7 +99,7 @@ async function createQueue(database: DatabaseHandle, boss: PgBoss, job: QueuedJo
 export async function installQueues(database: DatabaseHandle, jobs: readonly QueuedJob[]): Promise<PgBoss> {
   const db = { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) };
   const boss = newBoss(db, { supervise: false, schedule: false });
-  await boss.start();
+  await database.exclusively(SINGLE_LOCK.jobSchema, () => boss.start());
   await database.executeSql(createQueueScript(SCHEDULER_QUEUE, { policy: "standard" }));
   for (const job of jobs) await createQueue(database, boss, job);
   return boss;
