@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it, onTestFailed } from "vitest";
 import { createPostgresDatabase } from "../helpers/db";
@@ -217,11 +217,37 @@ describe.each(drivers)("a backup restored into a new database (%s)", (driver) =>
     const after = await whatThePagesShow(copy);
     expect(after).toEqual(before);
 
+    // The backup the database was restored from is listed as done, with its file's SHA-256.
+    const copyAdmin = await logInAs(copy.url, "admin");
+    const listedThere = (await (
+      await get(copy, copyAdmin, `/admin/backups?${route("routes/admin_.backups._index")}`)
+    ).json()) as Listed;
+    expect(listedThere.backups[0]).toMatchObject({ id: backup.id, status: "done", sha256: backup.sha256 });
     // The backups list came along; the download and the made backup are in the audit log.
     const audit = (await (
-      await get(copy, await logInAs(copy.url, "admin"), `/db/audit_log?${route("routes/db.($entity).($view)")}`)
+      await get(copy, copyAdmin, `/db/audit_log?${route("routes/db.($entity).($view)")}`)
     ).json()) as object;
     expect(JSON.stringify(audit)).toContain("backups.start");
+
+    // Where it was made, the audit log has the admin's backup and its download.
+    const audited = JSON.stringify(
+      await (await get(original, admin, `/db/audit_log?${route("routes/db.($entity).($view)")}`)).json(),
+    );
+    for (const action of ["backups.start", "backups.done", "backups.download"]) expect(audited).toContain(action);
+    // A server without the file says so on the backups page.
+    rmSync(path.join(first.dataDir, "backups", backup.fileName));
+    const missing = await fetch(`${original.url}/admin/backups/${backup.id}/download`, {
+      headers: { cookie: admin },
+      redirect: "manual",
+    });
+    expect(missing.status).toBe(302);
+    expect(missing.headers.get("location")).toBe("/admin/backups");
+    const flash = missing.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("mh_flash="))!
+      .split(";")[0]!;
+    const told = await (await get(original, `${admin}; ${flash}`, "/admin/backups")).text();
+    expect(told).toContain(`file is no longer in ${path.join(first.dataDir, "backups")} on this server`);
 
     // Into a database that is not empty now, the same file is refused, and nothing changes.
     const again = restore(target, file);

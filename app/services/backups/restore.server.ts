@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { PGLITE_EXTENSIONS } from "~/db/client.server";
 import { dumpFormat, isTarHeader, type BackupDriver } from "~/domain/backups";
-import { checkTool, connectionFor, runTool, toolFailure } from "./dump.server";
+import { checkTool, connectionFor, fileSha256, runTool, toolFailure } from "./dump.server";
 
 /**
  * `npm run restore -- FILE` (decision 043): a backup into an EMPTY database, the one the server
@@ -22,15 +22,30 @@ export class RestoreRefused extends Error {
   override name = "RestoreRefused";
 }
 
-// A backup made while another was under way holds that one as unfinished; its outcome there is not known.
-// A backup older than the backups table has none.
-const UNFINISHED = `do $$ begin
-  if to_regclass('public.backups') is not null then
-    update backups set status = 'failed', finished_at = now(),
-      error = 'It was under way when the backup this database was restored from was made.'
-    where status in ('queued', 'running');
-  end if;
-end $$`;
+type Query = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/**
+ * The backup being restored was under way when it was made, and holds itself as running: it is
+ * done, with this file's size and SHA-256 (found by its file name). Any other backup under way
+ * then is marked failed: its outcome there is not known. A backup older than the backups table
+ * has none.
+ */
+async function settleUnfinished(query: Query, file: string) {
+  const { rows } = await query("select to_regclass('public.backups') is not null as present");
+  if (!(rows[0] as { present: boolean }).present) return;
+  const { size } = statSync(file);
+  await query(
+    `update backups set status = 'done', bytes = $2, sha256 = $3, progress_done = progress_total,
+       finished_at = coalesce(finished_at, now())
+     where status in ('queued', 'running') and file_name = $1`,
+    [path.basename(file), size, await fileSha256(file)],
+  );
+  await query(
+    `update backups set status = 'failed', finished_at = now(),
+       error = 'It was under way when the backup this database was restored from was made.'
+     where status in ('queued', 'running')`,
+  );
+}
 
 async function firstBytes(file: string, length: number): Promise<Uint8Array> {
   const handle = await open(file, "r");
@@ -136,7 +151,7 @@ async function restorePostgres(
       { env },
     );
     if (run.code !== 0) throw new Error(`pg_restore failed, nothing was restored: ${toolFailure("pg_restore", run)}`);
-    await client.query(UNFINISHED);
+    await settleUnfinished((text, values) => client.query(text, values), file);
   } finally {
     await client.end();
   }
@@ -156,7 +171,7 @@ async function restoreEmbedded(target: RestoreTarget, file: string, log: (m: str
   try {
     const client = await PGlite.create(dir, { loadDataDir: await openAsBlob(file), extensions: PGLITE_EXTENSIONS });
     try {
-      await client.query(UNFINISHED);
+      await settleUnfinished((text, values) => client.query(text, values), file);
     } finally {
       await client.close();
     }
