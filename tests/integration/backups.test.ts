@@ -62,7 +62,7 @@ describe.each(drivers)("backups (%s)", (driver) => {
   });
 
   it.runIf(driver === "postgres")(
-    "says plainly when pg_dump is missing, older than the server, or fails part-way",
+    "says plainly when pg_dump is missing, older than the server, fails part-way, or is stopped with its server",
     async () => {
       const bin = mkdtempSync(path.join(os.tmpdir(), "memberhall-bin-"));
       const clean = path.join(dir, "clean");
@@ -100,6 +100,37 @@ describe.each(drivers)("backups (%s)", (driver) => {
       await expect(dailyBackupJob.run(servicesWith({ PG_BIN_DIR: bin, BACKUP_DIR: clean }), {}, job)).rejects.toThrow();
       const [cut] = await services.db.select().from(backups);
       expect(cut!.error).toBe("pg_dump failed: connection to server was lost");
+      expect(readdirSync(clean)).toEqual([]);
+      await services.db.delete(backups);
+
+      // One under way when its server stops: pg_dump is ended, its half file goes, and the row says why.
+      writeFileSync(
+        path.join(bin, "pg_dump"),
+        [
+          "#!/bin/sh",
+          'if [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.1"; exit 0; fi',
+          'for a in "$@"; do case "$a" in --file=*) echo partial > "${a#--file=}";; esac; done',
+          "exec sleep 30",
+        ].join("\n"),
+      );
+      const stopping = new AbortController();
+      const running = dailyBackupJob.run(
+        servicesWith({ PG_BIN_DIR: bin, BACKUP_DIR: clean }),
+        {},
+        {
+          ...job,
+          signal: stopping.signal,
+        },
+      );
+      const started = Date.now();
+      while (readdirSync(clean).length === 0 && Date.now() - started < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(readdirSync(clean)).toHaveLength(1);
+      stopping.abort();
+      await expect(running).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const [stopped] = await services.db.select().from(backups);
+      expect(stopped).toMatchObject({ status: "failed", error: "The server stopped during the backup." });
       expect(readdirSync(clean)).toEqual([]);
       await services.db.delete(backups);
     },
