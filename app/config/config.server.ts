@@ -73,6 +73,8 @@ export type AppConfig = {
   responseWindows: ResponseWindows;
   /** The carrier's tracking page, a tracking number put at its end. */
   trackingUrl: string;
+  /** Backups (docs/decisions/043-backups.md): their folder, the daily one's cron line, days a daily one is kept, pg_dump's folder. */
+  backups: { dir: string; cron: string; retentionDays: number; pgBinDir: string | undefined };
   /** When the NoL reminders are due and how often they are looked for (decision 035). */
   reminders: { proofAfterDays: number; billAheadDays: number; cron: string };
   supportEmail: string;
@@ -210,6 +212,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "true-bill": env.NOL_TRUE_BILL_WINDOW_DAYS,
     },
     trackingUrl: env.TRACKING_URL,
+    backups: {
+      dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "backups")),
+      cron: env.BACKUP_CRON,
+      retentionDays: env.BACKUP_RETENTION_DAYS,
+      pgBinDir: env.PG_BIN_DIR ? path.resolve(env.PG_BIN_DIR) : undefined,
+    },
     reminders: {
       proofAfterDays: env.NOL_PROOF_REMINDER_DAYS,
       billAheadDays: env.NOL_TRUE_BILL_REMINDER_DAYS,

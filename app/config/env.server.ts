@@ -238,6 +238,20 @@ export const envSchema = z
       .refine((v) => /^[\d*/,-]+( [\d*/,-]+){4}$/.test(v), {
         message: 'must be a cron line of five fields, such as "7 * * * *"',
       }),
+    /** Where backup files are written; unset: DATA_DIR/backups. */
+    BACKUP_DIR: omittable(z.string().min(1)),
+    /** When the daily backup runs: a cron line in UTC (minute hour day month weekday). */
+    BACKUP_CRON: z
+      .string()
+      .trim()
+      .default("17 3 * * *")
+      .refine((v) => /^[\d*/,-]+( [\d*/,-]+){4}$/.test(v), {
+        message: 'must be a cron line of five fields, such as "17 3 * * *"',
+      }),
+    /** Days a daily backup is kept. */
+    BACKUP_RETENTION_DAYS: wholeNumber(1, 3650, "14"),
+    /** The folder of pg_dump and pg_restore; unset: the PATH's. */
+    PG_BIN_DIR: omittable(z.string().min(1)),
     /** The carrier's tracking page; a tracking number is put at its end. */
     TRACKING_URL: z
       .string()
@@ -348,13 +362,24 @@ function withoutPassword(value: string): string {
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
+  return parseWith(envSchema, source);
+}
+
+/** The settings that say where the database is, as the server reads them: what a restore needs. */
+const storageSchema = envSchema._def.schema.pick({ DATA_DIR: true, DATABASE_URL: true, PG_BIN_DIR: true });
+
+export function parseStorageEnv(source: Record<string, string | undefined>): z.infer<typeof storageSchema> {
+  return parseWith(storageSchema, source);
+}
+
+function parseWith<S extends z.ZodTypeAny>(schema: S, source: Record<string, string | undefined>): z.infer<S> {
   const relevant: Record<string, string | undefined> = {};
   for (const name of envVarNames) {
     const value = source[name];
     // An empty value means "not set" for optional settings, as in most shells' .env files.
     if (value !== undefined && value !== "") relevant[name] = value;
   }
-  const result = envSchema.safeParse(relevant);
+  const result = schema.safeParse(relevant);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "environment");

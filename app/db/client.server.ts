@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
+import { isAlive } from "~/lib/process.server";
 import { SINGLE_LOCK } from "./locks";
 import { queryTally } from "./query-count.server";
 
@@ -50,6 +51,8 @@ export type DatabaseHandle = {
   listen(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): Listening;
   /** The PostgreSQL pool's connections and the queries waiting for one; null on PGlite, which has no pool. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
+  /** The embedded database's files as a gzipped tarball (PGlite only): its backup. */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 };
 
@@ -88,15 +91,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
     timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 const lastRows = (results: { rows: unknown[] }[]): SqlRows => ({
@@ -224,6 +218,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       };
     },
     poolStats: () => null,
+    dumpDataDir: () => client.dumpDataDir("gzip"),
     async close() {
       if (!client.closed) await client.close();
       release();

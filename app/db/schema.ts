@@ -1136,3 +1136,45 @@ export const auditLog = pgTable(
     index("audit_log_actor_idx").on(t.actorUserId, t.createdAt),
   ],
 );
+
+export const backupKind = pgEnum("backup_kind", ["manual", "daily"]);
+export const backupStatus = pgEnum("backup_status", ["queued", "running", "done", "failed"]);
+
+/**
+ * A backup of the database (decision 043): a file in BACKUP_DIR on the server named by `host`,
+ * written by a job. One is queued or running at a time.
+ */
+export const backups = pgTable(
+  "backups",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: backupKind("kind").notNull(),
+    status: backupStatus("status").notNull().default("queued"),
+    /** The admin who asked for it; null for a daily one. */
+    adminId: uuid("admin_id").references(() => users.id, { onDelete: "set null" }),
+    /** pg_dump's custom format (postgres) or the embedded database's gzipped data directory (pglite). */
+    driver: text("driver").$type<"postgres" | "pglite">().notNull(),
+    fileName: text("file_name").notNull(),
+    /** The server that writes the file, and its process, which a restart on that host checks. */
+    host: text("host"),
+    pid: integer("pid"),
+    /** Tables dumped of all the tables, as pg_dump says it goes. */
+    progressDone: integer("progress_done").notNull().default(0),
+    progressTotal: integer("progress_total").notNull().default(0),
+    bytes: bigint("bytes", { mode: "number" }),
+    sha256: text("sha256"),
+    error: text("error"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    /** Written as the work goes on: a running backup whose heartbeat stopped long ago has died with its server. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("backups_created_idx").on(t.createdAt),
+    // One backup at a time: a second request while one is under way is refused by the database itself.
+    uniqueIndex("backups_one_at_a_time_idx")
+      .on(sql`(true)`)
+      .where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);

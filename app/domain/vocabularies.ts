@@ -34,6 +34,8 @@ const JOB_WORDS: Record<string, string> = {
   "complimentary-ends": "Ending complimentary memberships",
   "members-import": "Members import",
   "members-import-invitations": "Members import: invitations",
+  backup: "Backup",
+  "backups-daily": "Daily backup",
 };
 
 /** The lists of codes a page can show in words: a list column names its vocabulary. */

@@ -1,15 +1,18 @@
 import { spawn } from "node:child_process";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
+import path from "node:path";
 import v8 from "node:v8";
 import { pino, type Logger } from "pino";
 import { bootApp, embeddedDatabaseIsNew, prepareDatabase, seedScaleTask } from "~/boot.server";
 import { loadConfig, type AppConfig } from "~/config/config.server";
-import { ConfigError } from "~/config/env.server";
+import { ConfigError, parseStorageEnv } from "~/config/env.server";
 import { demoLogins } from "~/db/seed.server";
 import { UNSUPPORTED_METHOD_MESSAGE } from "~/domain/requests";
 import { demoBanner } from "~/lib/demo-banner.server";
 import { textDestination } from "~/lib/log-text.server";
+import { failInterruptedBackups } from "~/services/backups/backups.server";
+import { RestoreRefused, restoreBackup } from "~/services/backups/restore.server";
 import { startJobs } from "~/services/jobs.server";
 import { createApp, type Served } from "./http.server";
 import { listenForMetrics } from "./metrics-endpoint.server";
@@ -29,6 +32,8 @@ function refuseTunnel(_req: IncomingMessage, socket: Duplex) {
 
 async function startServer(config: AppConfig, logger: Logger, served: Served) {
   const services = await bootApp(config, logger);
+  const interrupted = await failInterruptedBackups(services);
+  if (interrupted > 0) logger.warn(`${interrupted} backup(s) left unfinished by a stopped server are marked failed`);
   const jobs = await startJobs(services);
   const state = { shuttingDown: false };
   const app = createApp(services, served, state);
@@ -154,6 +159,33 @@ async function main(launch: Launch) {
 }
 
 const SEED_SCALE = "seed-scale";
+const RESTORE = "restore";
+
+/**
+ * `npm run restore -- FILE`: the backup into the database this configuration names, which must be
+ * empty. A refusal is one line on stderr and exit code 2, anything else failing exit code 1.
+ */
+async function restoreTask(file: string | undefined) {
+  const fail = (message: string, code: number) => {
+    process.stderr.write(`${message}\n`);
+    process.exit(code);
+  };
+  if (!file) return fail("Name the backup file: npm run restore -- FILE", 2);
+  let target;
+  try {
+    const env = parseStorageEnv(process.env);
+    target = { dataDir: path.resolve(env.DATA_DIR), databaseUrl: env.DATABASE_URL, pgBinDir: env.PG_BIN_DIR };
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message, 78);
+    throw error;
+  }
+  try {
+    await restoreBackup(target, file, (message) => process.stdout.write(`${message}\n`));
+  } catch (error) {
+    if (error instanceof RestoreRefused) return fail(`Not restored: ${error.message}`, 2);
+    return fail((error as Error).message, 1);
+  }
+}
 
 /** What the launcher (server.ts) hands over: the build it loaded, the project folder and its own file. */
 export type Launch = Served & { script: string };
@@ -168,7 +200,8 @@ const HEAP_GROWING_PERCENT = 50;
 
 /**
  * The production server's process: the server itself, or one of the tasks a process of it is
- * started for (MEMBERHALL_TASK): making a new embedded database, seeding a community at scale.
+ * started for (MEMBERHALL_TASK): making a new embedded database, seeding a community at scale,
+ * restoring a backup.
  */
 export async function runServerProcess(launch: Launch): Promise<void> {
   // Read by V8 at each full collection, so it holds although the heap already exists. A
@@ -179,6 +212,8 @@ export async function runServerProcess(launch: Launch): Promise<void> {
   if (task === PREPARE_DATABASE) {
     const config = loadConfig();
     await prepareDatabase(config, makeLogger(config));
+  } else if (task === RESTORE) {
+    await restoreTask(process.argv[2]);
   } else if (task === SEED_SCALE) {
     const config = loadConfig();
     await seedScaleTask(config, makeLogger(config), {

@@ -2,6 +2,7 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { passwordResetJob } from "./accounts.server";
+import { backupJob, dailyBackupJob } from "./backups/backups.server";
 import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
@@ -46,6 +47,8 @@ export const jobs = {
   "complimentary-ends": complimentaryEndsJob,
   "members-import": memberImportJob,
   "members-import-invitations": importInvitationsJob,
+  backup: backupJob,
+  "backups-daily": dailyBackupJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;

@@ -69,6 +69,9 @@ const MATRIX: Row[] = [
   ["/admin", "login", 403, "setup", 200],
   ["/causes", "login", 403, "setup", 200],
   ["/admin/jobs", "login", 403, "setup", 200],
+  ["/admin/backups", "login", 403, "setup", 200],
+  ["/admin/backups/00000000-0000-4000-8000-000000000000/download", "login", 403, "setup", 404],
+  ["/admin/backups/not-an-id/download", "login", 403, "setup", 404],
   ["/admin/waiting-rounds", "login", 403, "setup", 200],
   // A proof of service names its version and round; without them it is a 400 to anyone signed in.
   ["/nol/creator/traffic-stop/proof-of-service.pdf", "login", 400, "setup", 400],

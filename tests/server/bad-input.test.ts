@@ -65,6 +65,7 @@ describe("bad input", () => {
     ["/setup/profile", () => newbieCookie],
     ["/re-join", () => memberCookie],
     ["/admin", () => adminCookie],
+    ["/admin/backups", () => adminCookie],
   ];
 
   it.each(postRoutes)("POST %s answers malformed bodies without a 5xx", async (path, cookie) => {
@@ -88,6 +89,7 @@ describe("bad input", () => {
     "/members?page=-1&q=%25%5F%5C",
     "/members/not-a-uuid",
     "/members/import/not-a-uuid?view=%00&after=-5",
+    "/admin/backups/%00/download",
     "/login/welcome?token=%00",
     "/db/mail_outbox/abc",
     "/api/login/lrm-auth?auth_code=%ZZ&hash=zz",

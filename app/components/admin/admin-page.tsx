@@ -10,6 +10,7 @@ const ADMIN_LINKS = [
   { to: "/coupon/discounts", label: "Coupons" },
   { to: "/causes", label: "Causes" },
   { to: "/admin/jobs", label: "Background jobs" },
+  { to: "/admin/backups", label: "Backups" },
   { to: "/admin/templates", label: "Document templates" },
   { to: "/admin/settings", label: "Community links" },
   ...RECORDS,

@@ -1,8 +1,8 @@
-import { Form, Link, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { ProgressRefresh } from "~/components/ui/progress-refresh";
 import { formatDateTime } from "~/lib/format";
 
 /** The admins' members import: the upload with its dry run, the imports, and one import's report and progress. */
@@ -187,33 +187,16 @@ const VIEW_WORDS: Record<string, string> = {
   skip: "Skipped",
 };
 
-/** Polls the import's progress while it runs (without JavaScript, the page refreshes itself). */
-function useProgressPolling(running: boolean) {
-  const { revalidate, state } = useRevalidator();
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (state === "idle") revalidate();
-    }, 2_000);
-    return () => clearInterval(timer);
-  }, [running, revalidate, state]);
-}
-
 /** /members/import/{id}: the dry run's report, then the import's progress and result. */
 export function ImportReport({ page, message }: { page: ImportDetail; message: string | null }) {
   const { import: record, columns, view, rows, next } = page;
   const running = record.status === "queued" || record.status === "running";
   const checked = record.status === "checked";
-  useProgressPolling(running);
   const read = columns.filter((c) => c.field);
   const ignored = columns.filter((c) => !c.field && c.header.trim());
   return (
     <section className="card card-wide" aria-labelledby="import-report-title">
-      {running ? (
-        <noscript>
-          <meta httpEquiv="refresh" content="5" />
-        </noscript>
-      ) : null}
+      <ProgressRefresh running={running} />
       <p>
         <Link to="/members/import">All imports</Link>
       </p>

@@ -1,0 +1,152 @@
+import { Form, Link } from "@remix-run/react";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { DataTable, type Column } from "~/components/ui/record-table";
+import { ProgressRefresh } from "~/components/ui/progress-refresh";
+import { byteSize } from "~/domain/backups";
+import { formatDateTime } from "~/lib/format";
+
+export type BackupRow = {
+  id: string;
+  kind: string;
+  status: string;
+  fileName: string;
+  host: string | null;
+  progressDone: number;
+  progressTotal: number;
+  bytes: number | null;
+  sha256: string | null;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  admin: string | null;
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  queued: "Waiting to start",
+  running: "Being made",
+  done: "Done",
+  failed: "Failed",
+};
+
+const KIND_WORDS: Record<string, string> = { manual: "Asked for", daily: "Daily" };
+
+function BackupProgress({ backup }: { backup: BackupRow }) {
+  return (
+    <div role="status" aria-live="polite">
+      <h2>Under way</h2>
+      <p>
+        {backup.fileName}: {STATUS_WORDS[backup.status]}
+        {backup.progressTotal > 0 ? (
+          <>
+            {" "}
+            <progress max={backup.progressTotal} value={backup.progressDone} aria-label="Tables backed up" />{" "}
+            {backup.progressDone} of {backup.progressTotal} tables
+          </>
+        ) : null}
+        . <Link to="/admin/backups">Reload</Link>
+      </p>
+    </div>
+  );
+}
+
+const COLUMNS: Column<BackupRow>[] = [
+  { header: "When", cell: (b) => formatDateTime(b.createdAt) },
+  { header: "Kind", cell: (b) => KIND_WORDS[b.kind] ?? b.kind },
+  { header: "By", cell: (b) => b.admin ?? "–" },
+  {
+    header: "Status",
+    cell: (b) => (
+      <>
+        {STATUS_WORDS[b.status] ?? b.status}
+        {b.error ? <div className="muted">{b.error}</div> : null}
+      </>
+    ),
+  },
+  { header: "Size", cell: (b) => (b.bytes !== null ? byteSize(b.bytes) : "–") },
+  {
+    header: "File",
+    cell: (b) => (
+      <>
+        {b.status === "done" ? (
+          <a href={`/admin/backups/${b.id}/download`} download>
+            {b.fileName}
+          </a>
+        ) : (
+          b.fileName
+        )}
+        {b.host ? <div className="muted">on {b.host}</div> : null}
+        {b.sha256 ? (
+          <div className="muted">
+            SHA-256 <code>{b.sha256}</code>
+          </div>
+        ) : null}
+      </>
+    ),
+  },
+  {
+    header: "Actions",
+    cell: (b) =>
+      b.status === "done" || b.status === "failed" ? (
+        <Form method="post">
+          <input type="hidden" name="backupId" value={b.id} />
+          <SubmitButton
+            name="intent"
+            value="delete"
+            className="button"
+            pendingText="Deleting…"
+            aria-label={`Delete ${b.fileName}`}
+          >
+            Delete
+          </SubmitButton>
+        </Form>
+      ) : null,
+  },
+];
+
+/** /admin/backups: make a backup now, follow it, and download or delete the backups kept. */
+export function BackupsPage({
+  backups,
+  retentionDays,
+  cron,
+  host,
+  message,
+}: {
+  backups: BackupRow[];
+  retentionDays: number;
+  cron: string;
+  host: string;
+  message: string | null;
+}) {
+  const running = backups.find((b) => b.status === "queued" || b.status === "running") ?? null;
+  return (
+    <section className="card card-wide" aria-labelledby="backups-title">
+      <ProgressRefresh running={running !== null} />
+      <p>
+        <Link to="/admin">Admin</Link>
+      </p>
+      <h1 id="backups-title">Backups</h1>
+      <p>
+        A backup holds the whole database: members, NoL entries, payments, documents and the jobs waiting. It does not
+        hold the server&apos;s settings and secrets. A daily backup is made at <code>{cron}</code> (UTC) and kept{" "}
+        {retentionDays} days; the backups asked for here stay until deleted. Files are written on the server that makes
+        them; this is {host}.
+      </p>
+      {message ? <Alert kind="error">{message}</Alert> : null}
+      {running ? (
+        <BackupProgress backup={running} />
+      ) : (
+        <Form method="post">
+          <SubmitButton name="intent" value="start" pendingText="Starting…">
+            Make a backup now
+          </SubmitButton>
+        </Form>
+      )}
+      {backups.length === 0 ? (
+        <p>No backups yet.</p>
+      ) : (
+        <DataTable rows={backups} columns={COLUMNS} caption="Backups kept" />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { createReadStream } from "node:fs";
+import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import { backupIdSchema } from "~/domain/backups";
+import { notFoundPage, withPageErrors } from "~/lib/http.server";
+import { backupDownload } from "~/services/backups/backups.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { requireAdmin } from "~/services/session.server";
+
+/** GET /admin/backups/{id}/download: the backup's file, streamed, for admins (each download audited). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { viewer, services } = await requireAdmin(request, context);
+  const id = backupIdSchema.safeParse(params.backupId);
+  if (!id.success) notFoundPage();
+  const download = await withPageErrors(() => backupDownload(services, viewer, id.data));
+  if (!download.found)
+    return redirectWithFlash("/admin/backups", { kind: "error", message: download.message }, services.config);
+  return new Response(createReadableStreamFromReadable(createReadStream(download.file)), {
+    headers: {
+      "Content-Type": "application/octet-stream",
+      "Content-Disposition": `attachment; filename="${download.fileName}"`,
+      ...(download.bytes !== null ? { "Content-Length": String(download.bytes) } : {}),
+      ...(download.sha256 ? { "X-Checksum-Sha256": download.sha256 } : {}),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
