@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { Gauge } from "prom-client";
 import { rowsOf, type DatabaseHandle } from "~/db/client.server";
-import { memberImports } from "~/db/schema";
+import { backups, memberImports } from "~/db/schema";
 import { PREFIX, type Metrics } from "./metrics.server";
 import { JOB_SCHEMA } from "./queue.server";
 
@@ -11,7 +11,8 @@ const QUEUE_STATES = ["created", "retry", "active", "failed"] as const;
 
 /**
  * The series read from the database when Prometheus scrapes: the pool's connections, each
- * queue's jobs by state, a running members import's progress. A read that fails (the
+ * queue's jobs by state, a running members import's progress, a running backup's progress and
+ * when the last backup was made. A read that fails (the
  * database is away) leaves its series out of that scrape; the others are still answered.
  */
 export function watchDatabase(metrics: Metrics, database: DatabaseHandle, logger: Logger) {
@@ -90,6 +91,45 @@ export function watchDatabase(metrics: Metrics, database: DatabaseHandle, logger
         );
         this.set({ state: "all" }, row?.lines ?? 0);
         this.set({ state: "done" }, row?.done ?? 0);
+      });
+    },
+  });
+
+  new Gauge({
+    name: `${PREFIX}backup_tables`,
+    help: "Tables of the backup under way, by state: all of them, and those dumped",
+    labelNames: ["state"] as const,
+    registers,
+    async collect() {
+      this.reset();
+      await scraped("the backup under way", async () => {
+        const [row] = rowsOf<{ total: number; done: number }>(
+          await database.db.execute(
+            sql`select coalesce(sum(${backups.progressTotal}), 0)::int as total,
+                  coalesce(sum(${backups.progressDone}), 0)::int as done
+                from ${backups} where ${backups.status} = 'running'`,
+          ),
+        );
+        this.set({ state: "all" }, row?.total ?? 0);
+        this.set({ state: "done" }, row?.done ?? 0);
+      });
+    },
+  });
+
+  new Gauge({
+    name: `${PREFIX}backup_last_success_timestamp_seconds`,
+    help: "When the newest finished backup was done, in seconds since 1970 (0 before the first)",
+    registers,
+    async collect() {
+      this.reset();
+      await scraped("the last backup", async () => {
+        const [row] = rowsOf<{ at: number | null }>(
+          await database.db.execute(
+            sql`select extract(epoch from max(${backups.finishedAt}))::float8 as at
+                from ${backups} where ${backups.status} = 'done'`,
+          ),
+        );
+        this.set(Number(row?.at ?? 0));
       });
     },
   });

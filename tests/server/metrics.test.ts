@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, removeMadeDataDirs, startServer, type RunningServer } from "../helpers/server";
+import { freePort, logInAs, removeMadeDataDirs, startServer, type RunningServer } from "../helpers/server";
 
 afterAll(removeMadeDataDirs);
 
@@ -78,6 +78,26 @@ describe("/metrics on the app's port, with a token", () => {
     expect(valueOf(body, 'memberhall_job_queue_jobs{queue="password-reset-mail",state="created"}')).not.toBeNull();
     expect(valueOf(body, 'memberhall_members_import_lines{state="all"}')).toBe(0);
     expect(valueOf(body, "nodejs_eventloop_lag_seconds")).not.toBeNull();
+  });
+
+  it("tells when the last backup was made, from none to one an admin asks for", async () => {
+    const last = async () =>
+      valueOf((await scrape(`${server.url}/metrics`, TOKEN)).body, "memberhall_backup_last_success_timestamp_seconds");
+    const { body } = await scrape(`${server.url}/metrics`, TOKEN);
+    expect(valueOf(body, 'memberhall_backup_tables{state="all"}')).toBe(0);
+    expect(await last()).toBe(0);
+    const asked = Date.now() / 1000;
+    const admin = await logInAs(server.url, "admin");
+    const started = await fetch(`${server.url}/admin/backups`, {
+      method: "POST",
+      headers: { cookie: admin, origin: server.url },
+      body: new URLSearchParams({ intent: "start" }),
+      redirect: "manual",
+    });
+    expect(started.status).toBe(302);
+    const until = Date.now() + 60_000;
+    while ((await last()) === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await last()).toBeGreaterThanOrEqual(Math.floor(asked));
   });
 
   it("counts an e-mail the job runner sends", async () => {
