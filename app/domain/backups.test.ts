@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   backupFileName,
-  byteSize,
   dumpedTable,
   dumpErrors,
   dumpFormat,
@@ -109,14 +108,5 @@ describe("a backup file's format", () => {
   it("names a file by when it was asked for, its kind and its format", () => {
     expect(backupFileName("daily", "postgres", now)).toBe("memberhall-2026-11-28T031700Z-daily.dump");
     expect(backupFileName("manual", "pglite", now)).toBe("memberhall-2026-11-28T031700Z-manual.tar.gz");
-  });
-
-  it.each([
-    [512, "512 B"],
-    [2048, "2.0 KB"],
-    [5 * 1024 * 1024, "5.0 MB"],
-    [123 * 1024 * 1024, "123 MB"],
-  ])("writes %i bytes as %s", (bytes, words) => {
-    expect(byteSize(bytes)).toBe(words);
   });
 });

@@ -73,19 +73,6 @@ export function expiredBackups(backups: readonly RetainedBackup[], now: Date, da
     .map((b) => b.id);
 }
 
-/** A size in bytes as a person reads it. */
-export function byteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 /** The backups page's form: make one now, or delete one that is finished. */
 export const backupIntentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("start") }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCents, formatDate, formatDateTime, formatMoney } from "./format";
+import { byteSize, formatCents, formatDate, formatDateTime, formatMoney } from "./format";
 
 describe("formatMoney", () => {
   it("shows cents in the plan's currency", () => {
@@ -24,5 +24,16 @@ describe("dates", () => {
   });
   it("shows date and time with the zone's name", () => {
     expect(formatDateTime(at)).toBe("Nov 23, 2026, 11:30 PM UTC");
+  });
+});
+
+describe("byteSize", () => {
+  it.each([
+    [512, "512 B"],
+    [2048, "2.0 KB"],
+    [5 * 1024 * 1024, "5.0 MB"],
+    [123 * 1024 * 1024, "123 MB"],
+  ])("writes %i bytes as %s", (bytes, words) => {
+    expect(byteSize(bytes)).toBe(words);
   });
 });

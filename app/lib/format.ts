@@ -80,3 +80,16 @@ const wholeDollars = new Intl.NumberFormat(LOCALE, { style: "currency", currency
 export function formatWholeDollars(cents: number): string {
   return wholeDollars.format(cents / 100);
 }
+
+/** A size in bytes as a person reads it. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -19,6 +19,8 @@ const PASSWORD = "memberhall-demo";
 /** How long a request may take while PostgreSQL restarts: the pool gives up connecting after 5 s. */
 const SLOWEST_ALLOWED_MS = 10_000;
 /** How long PostgreSQL stays away, as a restart for a minor upgrade does. */
+/** How soon a change made on one server is seen on the other: its notification's way, far under the caches' minute. */
+const NOTIFIED_WITHIN_MS = 1_000;
 const POSTGRES_AWAY_MS = 5_000;
 /** A page that reads the database on every request (the servers keep viewers, not notices). */
 const NOTICE_PAGE = "/nol/creator/traffic-stop/notice?version=Deploy";
@@ -141,9 +143,9 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
   }, 120_000);
 
   /**
-   * Runs `during` under steady load through nginx: four loops of the visitor's home, /login,
-   * a signed-in page and a form post that saves the member's name as it is, one second before
-   * and after. Each loop waits for its answer before the next request, so the load is bounded.
+   * Runs `during` under steady load through nginx: loops of the visitor's home, /login, a
+   * signed-in page, a signed-in API call and a form post that saves the member's name as it is,
+   * one second before and after. Each loop waits for its answer before the next request, so the load is bounded.
    */
   async function underLoad<T>(during: () => Promise<T>, loops = 6): Promise<{ result: T; tally: Tally }> {
     const tally: Tally = { requests: 0, byStatus: {}, failures: [], slowestMs: 0, answers: [] };
@@ -151,6 +153,7 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
       ["GET /", () => client.request("GET", "/")],
       ["GET /login", () => client.request("GET", "/login")],
       ["GET /profile", () => client.request("GET", "/profile", { cookie: member })],
+      ["GET /api/billing/membership", () => client.request("GET", "/api/billing/membership", { cookie: member })],
       [
         "POST /profile",
         () => client.request("POST", "/profile", { cookie: member, form: { intent: "name", name: memberName } }),
@@ -301,7 +304,7 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     expect(tally.failures.slice(0, 20), errors.slice(-20).join("\n")).toEqual([]);
     // Every server is back in the site as it was rendered.
     expect(readFileSync(nginx.sitePath, "utf8")).toBe(nginx.site);
-    for (const target of ["GET /", "GET /login", "GET /profile", "POST /profile"]) {
+    for (const target of ["GET /", "GET /login", "GET /profile", "GET /api/billing/membership", "POST /profile"]) {
       expect(tally.answers.filter((a) => a.target === target).length, target).toBeGreaterThan(0);
     }
   }, 300_000);
@@ -349,10 +352,16 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     // While the database was away the pages that read it answered the unavailable page.
     const unavailable = tally.answers.filter((a) => a.answer.status === 503);
     expect(unavailable.length).toBeGreaterThan(0);
-    for (const { answer } of unavailable) {
+    for (const { target, answer } of unavailable) {
       expect(answer.headers["retry-after"]).toBe("30");
       expect(answer.body).toContain("The service is briefly unavailable");
+      // The API says it in its own shape: JSON with an error.
+      if (target.includes(" /api/")) expect(JSON.parse(answer.body)).toHaveProperty("error");
     }
+    expect(
+      unavailable.some((a) => a.target.includes(" /api/")),
+      "an API call answered 503 while PostgreSQL was away",
+    ).toBe(true);
 
     // The job runner works again: a password reset's mail is queued as a job and sent to the outbox.
     const [{ email }] = (await query("select email from users where username = 'member'")) as [{ email: string }];
@@ -392,18 +401,20 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     const causesOn = async (server: Supervised) =>
       ((await (await direct(server, "/api/config/causes")).json()) as { causes: Record<string, { name: string }> })
         .causes;
-    const seenAtOnce = (await causesOn(b)).DPLY?.name;
-    // Should it be missed, how long the other server took to hear of it tells a lost LISTEN from a late one.
-    let heardAfterMs: number | null = null;
+    // PostgreSQL hands a notification to the listening connection a moment after the commit, and
+    // a request sent to B straight after A's answer can come first: B must see the change within
+    // a second (the notification's own way), not at its cache's expiry a minute on.
     const addedAt = performance.now();
-    while (seenAtOnce === undefined && heardAfterMs === null && performance.now() - addedAt < 5_000) {
-      if ((await causesOn(b)).DPLY) heardAfterMs = performance.now() - addedAt;
-      else await sleep(100);
+    let heardAfterMs: number | null = null;
+    while (heardAfterMs === null && performance.now() - addedAt < 5_000) {
+      if ((await causesOn(b)).DPLY?.name === "After The Restart") heardAfterMs = performance.now() - addedAt;
+      else await sleep(20);
     }
-    expect(seenAtOnce, `seen ${heardAfterMs === null ? "never" : `${Math.round(heardAfterMs)} ms later`}`).toBe(
-      "After The Restart",
+    expect(heardAfterMs, "the other server never saw the cause added").not.toBeNull();
+    expect(heardAfterMs!).toBeLessThan(NOTIFIED_WITHIN_MS);
+    report.push(
+      `LISTEN after the restart: a cause added on one server seen by the other ${Math.round(heardAfterMs!)} ms later`,
     );
-    report.push("LISTEN after the restart: a cause added on one server seen by the other at its next request");
   }, 300_000);
 
   it("sends HSTS and only Secure cookies over HTTPS, and refuses a post whose forwarded host is not its origin", async () => {

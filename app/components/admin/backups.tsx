@@ -3,8 +3,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
-import { byteSize } from "~/domain/backups";
-import { formatDateTime } from "~/lib/format";
+import { byteSize, formatDateTime } from "~/lib/format";
 
 export type BackupRow = {
   id: string;
