@@ -6,6 +6,7 @@
  * (useSchemaForm in ~/components/forms/fields).
  */
 export * from "~/domain/account";
+export { backupIntentSchema } from "~/domain/backups";
 export * from "~/domain/billing-account";
 export * from "~/domain/cause-admin";
 export * from "~/domain/community-links";

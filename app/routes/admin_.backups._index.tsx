@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BackupsPage } from "~/components/admin/backups";
-import { backupIntentSchema } from "~/domain/backups";
 import { isDomainError } from "~/domain/errors";
+import { backupIntentSchema } from "~/lib/schemas.server";
 import { readForm } from "~/lib/submission.server";
 import { deleteBackup, listBackups, startBackup } from "~/services/backups/backups.server";
 import { redirectWithFlash } from "~/services/flash.server";
