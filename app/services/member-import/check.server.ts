@@ -26,10 +26,11 @@ import { readCsv, type CsvRecord, type Upload } from "./read.server";
  */
 
 /**
- * Lines read, decided and written at a time: on the embedded database a batch's queries run in
- * this process, and 250 lines keep each batch's hold on it short.
+ * Lines read, decided and written at a time, the event loop given a turn after each batch. On
+ * the embedded database a batch's queries run in this process and hold it while they run; on
+ * PostgreSQL only the batch's own work does (reading, deciding, building the statements).
  */
-export const CHECK_BATCH = 250;
+const CHECK_BATCH = { pglite: 100, postgres: 500 } as const;
 
 /** How long a dry run may take before its rows count as left behind by a stopped server. */
 const STALE_CHECK_MS = 6 * 60 * 60 * 1000;
@@ -91,7 +92,7 @@ export async function checkImport(
     };
     for await (const record of records) {
       batch.push(record);
-      if (batch.length >= CHECK_BATCH) {
+      if (batch.length >= CHECK_BATCH[services.database.driver]) {
         await flush();
         await giveWay();
       }
