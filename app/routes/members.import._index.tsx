@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ImportStart } from "~/components/admin/member-import";
 import { isDomainError } from "~/domain/errors";
 import { receiveImport } from "~/services/member-import/upload.server";
-import { IMPORT_MAX_MB, recentImports } from "~/services/member-import/view.server";
+import { IMPORT_MAX_BYTES, IMPORT_MAX_MB, IMPORT_TOO_LARGE, recentImports } from "~/services/member-import/view.server";
 import { requireAdmin } from "~/services/session.server";
 
 export const handle = { layout: "container" };
@@ -15,7 +15,10 @@ export const meta: MetaFunction = () => [{ title: "Import members" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
   return json(
-    { imports: await recentImports(services), maxMb: IMPORT_MAX_MB },
+    {
+      imports: await recentImports(services),
+      limit: { mb: IMPORT_MAX_MB, bytes: IMPORT_MAX_BYTES, tooLarge: IMPORT_TOO_LARGE },
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -36,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ImportMembers() {
-  const { imports, maxMb } = useLoaderData<typeof loader>();
+  const { imports, limit } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.error ?? null;
-  return <ImportStart imports={imports} maxMb={maxMb} error={error} />;
+  return <ImportStart imports={imports} limit={limit} error={error} />;
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test } from "./fixtures";
 import { fillProfileStep, openOutbox } from "./new-member";
 
@@ -86,4 +89,34 @@ test("an admin imports a 1,000-row CSV (dry run, then the import with its progre
   await fillProfileStep(page);
   await page.goto("/nol/creator");
   await expect(page.getByRole("link", { name: "Traffic Stop" })).toBeVisible();
+});
+
+test("a file over the import's limit is refused on the page with its words, the form kept, and nothing sent", async ({
+  pageAs,
+}) => {
+  const admin = await pageAs("admin");
+  await admin.goto("/members/import");
+  await expect(admin.getByRole("heading", { name: "Import members", level: 1 })).toBeVisible();
+  let uploads = 0;
+  admin.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/members/import") uploads += 1;
+  });
+  const header = Buffer.from("email,name\n");
+  // Over 50 MB a file is handed to the browser by its path.
+  const big = path.join(mkdtempSync(path.join(os.tmpdir(), "memberhall-import-")), "too-big.csv");
+  writeFileSync(big, Buffer.concat([header, Buffer.alloc(50 * 1024 * 1024, "a")]));
+  await admin.getByLabel("CSV file").setInputFiles(big);
+  const refusal = admin.getByRole("alert");
+  await expect(refusal).toContainText("The file is larger than 50 MB, the largest an import takes.");
+  await admin.getByRole("button", { name: "Check the file (dry run)" }).click();
+  await expect(refusal).toContainText("The file is larger than 50 MB");
+  await expect(admin.getByRole("heading", { name: "Import members", level: 1 })).toBeVisible();
+  await expect(admin.getByText("An error was detected and reported")).toHaveCount(0);
+  await expect(admin.getByLabel("CSV file")).toBeVisible();
+  expect(uploads).toBe(0);
+
+  // A file within the limit, chosen instead, clears the refusal.
+  await admin.getByLabel("CSV file").setInputFiles({ name: "small.csv", mimeType: "text/csv", buffer: header });
+  await expect(refusal).toHaveCount(0);
+  rmSync(path.dirname(big), { recursive: true, force: true });
 });

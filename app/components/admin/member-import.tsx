@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { useState } from "react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { TableScroll } from "~/components/ui/table-scroll";
@@ -45,16 +46,25 @@ const FIELD_WORDS: Record<string, string> = {
   newsletter: "newsletter",
 };
 
+/** The largest file an import takes, and the words that say a file is larger. */
+export type ImportLimit = { mb: number; bytes: number; tooLarge: string };
+
 /** /members/import: what the file may hold, the upload, and the imports so far. */
 export function ImportStart({
   error,
   imports,
-  maxMb,
+  limit,
 }: {
   error: string | null;
   imports: ImportSummary[];
-  maxMb: number;
+  limit: ImportLimit;
 }) {
+  // The browser knows a file's size before sending it: one over the limit is refused here,
+  // with the form kept, rather than sent only to be cut off (without JavaScript the server's
+  // 413 page says the same).
+  const [tooLarge, setTooLarge] = useState(false);
+  const tooLargeIn = (input: HTMLInputElement | null) => (input?.files?.[0]?.size ?? 0) > limit.bytes;
+  const shown = tooLarge ? limit.tooLarge : error;
   return (
     <section className="card card-wide" aria-labelledby="import-title">
       <h1 id="import-title">Import members</h1>
@@ -64,7 +74,7 @@ export function ImportStart({
         (its code or name), <em>created</em> (the date they joined, YYYY-MM-DD), <em>labels</em> (or group, separated by
         commas), <em>complimentary plan</em> (a plan&apos;s name, or yes for the first plan) with{" "}
         <em>complimentary until</em> (YYYY-MM-DD), and <em>newsletter</em> (yes or no). Ghost&apos;s members export
-        reads as it is. Up to {maxMb} MB, in UTF-8 or Latin-1.
+        reads as it is. Up to {limit.mb} MB, in UTF-8 or Latin-1.
       </p>
       <p>
         First comes a dry run: a report of what each row would do, and nothing is changed. A member whose e-mail is here
@@ -74,12 +84,17 @@ export function ImportStart({
         method="post"
         encType="multipart/form-data"
         className="stack"
-        aria-describedby={error ? "import-error" : undefined}
+        aria-describedby={shown ? "import-error" : undefined}
+        onSubmit={(event) => {
+          const over = tooLargeIn(event.currentTarget.elements.namedItem("file") as HTMLInputElement | null);
+          setTooLarge(over);
+          if (over) event.preventDefault();
+        }}
       >
-        {error ? (
+        {shown ? (
           <div id="import-error">
             <Alert kind="error" title="The file was not imported">
-              {error}
+              {shown}
             </Alert>
           </div>
         ) : null}
@@ -91,8 +106,9 @@ export function ImportStart({
             type="file"
             accept=".csv,text/csv"
             required
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "import-error" : undefined}
+            aria-invalid={shown ? true : undefined}
+            aria-describedby={shown ? "import-error" : undefined}
+            onChange={(event) => setTooLarge(tooLargeIn(event.currentTarget))}
           />
         </div>
         <div className="checkbox">

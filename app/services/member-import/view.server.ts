@@ -5,7 +5,7 @@ import { notFound } from "~/domain/errors";
 import { csvLine } from "~/domain/listing";
 import type { ImportedMember } from "~/domain/member-import";
 
-export { IMPORT_MAX_MB } from "~/domain/member-import";
+export { IMPORT_MAX_BYTES, IMPORT_MAX_MB, IMPORT_TOO_LARGE } from "~/domain/member-import";
 import type { ImportView } from "~/domain/member-import-inputs";
 import { INVITATIONS_PER_MINUTE } from "./invite.server";
 
