@@ -8,6 +8,7 @@ export function requiredText(message: string, max: number, tooLong?: string) {
 }
 
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_RULE } from "./account-text";
+import { isMailAddress, normalMailAddress } from "./mail-address";
 
 export { PASSWORD_MAX, PASSWORD_MIN, USERNAME_RULE };
 
@@ -20,8 +21,8 @@ export const usernameSchema = z
   .regex(/^[a-z0-9_-]+$/, `Username: ${USERNAME_RULE}`);
 
 export const emailSchema = requiredText("Enter your e-mail address", 254, "That e-mail address is too long")
-  .email("Enter a valid e-mail address")
-  .transform((v) => v.toLowerCase());
+  .refine(isMailAddress, "Enter a valid e-mail address")
+  .transform(normalMailAddress);
 
 /** Length rules only; the common-password check needs the server's list. */
 export const passwordSchema = z

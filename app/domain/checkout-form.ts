@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isMailAddress } from "./mail-address";
 
 /**
  * The pay forms. A form carries its attempt id (made when the page is served): a second
@@ -27,7 +28,12 @@ export const checkoutFormSchema = checkoutChoiceSchema.extend({
     .max(64)
     .regex(/^[\w-]*$/, "Enter the offer code as it was given: letters, digits and -")
     .optional(),
-  email: z.string().trim().max(254).email("Enter an e-mail address such as name@example.org").optional(),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine(isMailAddress, "Enter an e-mail address such as name@example.org")
+    .optional(),
   /** The notarize page a credit is bought from, to go back to once paid. */
   returnTo: z.string().trim().max(500).optional(),
 });

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { emailSchema, honeypotSchema, linkTokenSchema, requiredText } from "./account";
 import { SUPPORT_SOURCE } from "./forms";
+import { isMailAddress } from "./mail-address";
 
 export { SUPPORT_SOURCE };
 
 /** The forms a visitor reaches the community with: Contact Support (form 255) and the newsletter. */
 
 export const supportSchema = z.object({
-  email: requiredText("Enter your e-mail address", 254).email("Enter a valid e-mail address"),
+  email: requiredText("Enter your e-mail address", 254).refine(isMailAddress, "Enter a valid e-mail address"),
   name: z.string().trim().max(120, "Use at most 120 characters").optional(),
   subject: requiredText("Say what it is about", 200, "Use at most 200 characters"),
   message: requiredText("Write your message", 5_000, "Use at most 5,000 characters"),

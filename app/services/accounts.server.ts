@@ -12,6 +12,7 @@ import { passwordWeakness, personalWords, refuseWeakPassword } from "./password.
 import { enforceRateLimit, hitRateLimit } from "./rate-limit.server";
 import { revokeUserSessions, startSession, type ClientMeta } from "./session.server";
 import { consumeToken, issueToken, tokenOwner } from "./tokens.server";
+import { isMailAddress } from "~/domain/mail-address";
 
 // The sign-up page's action reads its form with these; from here, its browser code stays
 // without the schema library (docs/decisions/026-light-sign-in-pages.md).
@@ -25,7 +26,7 @@ export function signupPageOf(action: string | undefined): "check-email" | "verif
 
 /** The e-mail of a payment made before signing up, from the sign-up link's query; null unless it is one. */
 export function paidEmailOf(given: string | null): string | null {
-  const parsed = z.string().email().max(254).safeParse(given);
+  const parsed = z.string().max(254).refine(isMailAddress).safeParse(given);
   return parsed.success ? parsed.data : null;
 }
 

@@ -221,6 +221,49 @@ describe.each(drivers)("members import from CSV (%s)", (driver) => {
     expect(verified!.emailVerifiedAt).not.toBeNull();
   });
 
+  it("imports a Ghost export with internationalised addresses, and a second import of it changes nothing", async () => {
+    const file = [
+      "id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers",
+      `6601,ömil@gmail.com,Ömil Ünal,,true,false,,2023-05-01T10:00:00.000Z,,"Readers, Spring",`,
+      `6602,maïbes@gmail.com,Maï Bès,,false,true,,2023-06-02T11:00:00.000Z,,Readers,Supporter`,
+      `6603,Plain.Ghost@Example.org,Plain Ghost,,true,true,,2024-01-03T09:30:00.000Z,,,`,
+    ].join("\n");
+    const first = await upload(file);
+    expect(first.importId).toBeDefined();
+    expect((await rowsOf(first.importId!)).map((r) => [r.line, r.action, r.email])).toEqual([
+      [2, "create", "ömil@gmail.com"],
+      [3, "create", "maïbes@gmail.com"],
+      [4, "create", "plain.ghost@example.org"],
+    ]);
+    expect((await post(first.importId!, "start")).status).toBe(302);
+    for (let run = 0; run < 3; run += 1) await importChunk(services, first.importId!, 0);
+    const [imported] = await database.db.select().from(memberImports).where(eq(memberImports.id, first.importId!));
+    expect(imported).toMatchObject({ status: "done", created: 3, updated: 0, skipped: 0 });
+
+    const again = await upload(file);
+    const [checked] = await database.db.select().from(memberImports).where(eq(memberImports.id, again.importId!));
+    expect(
+      (await rowsOf(again.importId!)).map((r) => [r.line, r.action, r.reason]),
+      "a second import of the same file",
+    ).toEqual([
+      [2, "skip", "Already a member, nothing to change"],
+      [3, "skip", "Already a member, nothing to change"],
+      [4, "skip", "Already a member, nothing to change"],
+    ]);
+    expect(checked).toMatchObject({ toCreate: 0, toUpdate: 0, toSkip: 3 });
+  });
+
+  it("gives no complimentary membership to a member who pays for one, and reads their newsletter answer as theirs", async () => {
+    const [paying] = await database.db.select().from(users).where(eq(users.username, "member"));
+    const file = ["email,complimentary_plan,subscribed_to_emails", `${paying!.email},true,true`].join("\n");
+    const { importId } = await upload(file);
+    const [row] = await rowsOf(importId!);
+    expect(row).toMatchObject({
+      action: "update",
+      reason: "Already a member: newsletter. Pays for a membership: no complimentary one",
+    });
+  });
+
   it("goes on from the next row when the import is cut short, without doing a row twice", async () => {
     const lines = ["email,name", ...Array.from({ length: 2_500 }, (_, i) => `bulk${i}@example.org,Bulk ${i}`)];
     const { importId } = await upload(lines.join("\n"));

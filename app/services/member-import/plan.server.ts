@@ -53,6 +53,9 @@ export async function existingMembers(db: Reader, emails: readonly string[]): Pr
     LIVE_STATUSES.map((s) => sql`${s}`),
     sql`, `,
   );
+  // The subqueries name the outer row as "users".x: in a select from one table the query
+  // builder writes a column without its table, which inside a subquery would be the
+  // subquery's own column of that name.
   const rows = await db
     .select({
       id: users.id,
@@ -62,12 +65,12 @@ export async function existingMembers(db: Reader, emails: readonly string[]): Pr
       country: users.countryCode,
       labels: users.labels,
       closed: sql<boolean>`${users.disabledAt} is not null`,
-      paying: sql<boolean>`exists (select 1 from ${subscriptions} s where s.user_id = ${users.id}
+      paying: sql<boolean>`exists (select 1 from ${subscriptions} s where s.user_id = ${users}.id
         and s.status in (${live}) and s.provider <> ${COMPLIMENTARY})`,
-      complimentary: sql<string | null>`(select s.plan_id from ${subscriptions} s where s.user_id = ${users.id}
+      complimentary: sql<string | null>`(select s.plan_id from ${subscriptions} s where s.user_id = ${users}.id
         and s.status = 'ACTIVE' and s.provider = ${COMPLIMENTARY} limit 1)`,
       newsletter: sql<boolean>`exists (select 1 from ${newsletterSubscriptions} n
-        where lower(n.email) = lower(${users.email}) and n.status in ('confirmed', 'unsubscribed'))`,
+        where lower(n.email) = lower(${users}.email) and n.status in ('confirmed', 'unsubscribed'))`,
     })
     .from(users)
     .where(inArray(sql`lower(${users.email})`, [...emails]));
