@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { auditActionWords } from "./audit-words";
 import { inWords } from "./vocabularies";
-import { countryName, membershipWords } from "./words";
+import { countryName, membershipLine, membershipWords } from "./words";
 
 describe("codes in words", () => {
   it("names each membership status, and none", () => {
@@ -41,5 +41,31 @@ describe("codes in words", () => {
     expect(countryName("US")).toBe("United States");
     expect(countryName("ca")).toBe("Canada");
     expect(countryName("not a code")).toBe("not a code");
+  });
+});
+
+describe("a membership in one line", () => {
+  const state = { statusText: "Active", ended: false, renewsOn: null, endsOn: null, endedOn: null };
+  const date = (iso: string) => iso.slice(0, 10);
+  it.each([
+    ["none", null, "No membership"],
+    ["renewing", { ...state, renewsOn: "2027-01-12T00:00:00Z" }, "Active · renews 2027-01-12"],
+    [
+      "set to end",
+      { ...state, statusText: "Active until the end of this period", endsOn: "2027-01-12T00:00:00Z" },
+      "Active until the end of this period · ends 2027-01-12",
+    ],
+    [
+      "a complimentary one that ended",
+      { ...state, statusText: "Complimentary, ended", ended: true, endedOn: "2026-11-28T10:00:00Z" },
+      "Complimentary, ended · ended 2026-11-28",
+    ],
+    [
+      "overdue",
+      { ...state, statusText: "Payment overdue: the last payment did not go through" },
+      "Payment overdue: the last payment did not go through",
+    ],
+  ] as const)("says a membership %s with its one date", (_what, given, line) => {
+    expect(membershipLine(given, date)).toBe(line);
   });
 });

@@ -36,6 +36,27 @@ export function membershipWords(status: string | null | undefined): string {
   return MEMBERSHIP_WORDS[status as MembershipStatus | "COMPLIMENTARY"] ?? humanize(status);
 }
 
+/** A membership's status in words and its dates, as the billing service reads them from its row. */
+export type MembershipState = {
+  statusText: string;
+  ended: boolean;
+  renewsOn: string | null;
+  endsOn: string | null;
+  endedOn: string | null;
+};
+
+/**
+ * A membership in one line with the one date that matters: when it renews, when it ends, or
+ * when it ended. Every page that names a membership says it this way.
+ */
+export function membershipLine(state: MembershipState | null, date: (iso: string) => string): string {
+  if (!state) return "No membership";
+  if (state.renewsOn) return `${state.statusText} · renews ${date(state.renewsOn)}`;
+  if (state.endsOn) return `${state.statusText} · ends ${date(state.endsOn)}`;
+  if (state.endedOn) return `${state.statusText} · ended ${date(state.endedOn)}`;
+  return state.statusText;
+}
+
 /** "nz_status" → "Nz status": a code no list names yet, read as words. */
 export function humanize(code: string): string {
   const words = code

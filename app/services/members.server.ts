@@ -6,7 +6,7 @@ import { rejoinStanding } from "~/domain/account";
 import { shownStatus } from "~/domain/complimentary";
 import { invalid, invariant } from "~/domain/errors";
 import { audit, actorOf } from "./audit.server";
-import { membershipOf, paymentLines } from "./billing/account.server";
+import { membershipOf, membershipState, paymentLines } from "./billing/account.server";
 import { renewSandboxSubscriptions } from "./billing/sandbox.server";
 import { latestSubscription, revokeUserSessions, type Viewer } from "./session.server";
 
@@ -64,6 +64,7 @@ export function profileOf(viewer: Viewer) {
     country: m.countryCode,
     subStatus,
     expiration: viewer.subscription?.currentPeriodEnd?.toISOString() ?? null,
+    membership: viewer.subscription ? membershipState(viewer.subscription) : null,
     // Only a lapsed member has something to re-join; one who never subscribed chooses a plan.
     showRejoin: rejoinStanding({ needsSetup: m.needsSetup, subscriptionStatus: subStatus }) === "lapsed",
   };

@@ -48,4 +48,24 @@ test("an admin grants a new member a complimentary Monthly membership ending in 
     }),
   ).toBeVisible();
   await expect(page.getByLabel(/Annual membership/)).toBeVisible();
+  await page.goto("/profile");
+  await expect(page.getByRole("row", { name: /^Membership/ })).toContainText(`Complimentary · ends ${ends.shown}`);
+
+  // The admin ends it today: every page says it has ended, none that it renews or lasts.
+  await admin.goto(`/members?${new URLSearchParams({ q: username })}`);
+  await admin.getByRole("link", { name: username, exact: true }).click();
+  const end = admin.getByRole("button", { name: "End it now" });
+  await end.click();
+  await admin.getByRole("button", { name: "Click again to end it" }).click();
+  const today = day(0).shown;
+  await expect(admin.getByRole("row", { name: /^Membership/ })).toHaveText(
+    `MembershipComplimentary, ended · ended ${today}`,
+  );
+  await page.goto("/profile");
+  const line = page.getByRole("row", { name: /^Membership/ });
+  await expect(line).toContainText(`Complimentary, ended · ended ${today}`);
+  await expect(line).not.toContainText("renews");
+  await expect(line).not.toContainText(ends.shown);
+  await page.goto("/profile/billing");
+  await expect(page.getByText("Complimentary, ended", { exact: true })).toBeVisible();
 });

@@ -11,7 +11,7 @@ import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { membershipWords } from "~/domain/words";
+import { membershipLine } from "~/domain/words";
 import { inWords } from "~/domain/vocabularies";
 import { auditActionWords } from "~/domain/audit-words";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
@@ -58,10 +58,7 @@ export function MemberDetail({ page }: { page: Page }) {
             ["Roles", m.roles.join(", ") || "Member"],
             ["Labels", m.labels.join(", ") || "None"],
             ["Setup", m.needsSetup ? "Not finished" : "Done"],
-            [
-              "Membership",
-              `${membershipWords(m.subStatus)}${m.expiration ? ` until ${formatDate(m.expiration)}` : ""}`,
-            ],
+            ["Membership", membershipLine(page.billing.membership, formatDate)],
             ["Joined", formatDate(m.createdAt)],
             ...(m.hasPassword
               ? []

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FactTable } from "~/components/ui/fact-table";
-import { countryName, membershipWords } from "~/domain/words";
+import { countryName, membershipLine, type MembershipState } from "~/domain/words";
 import { formatDate } from "~/lib/format";
 
 type Member = {
@@ -13,7 +13,11 @@ type Member = {
 };
 
 /** A member's own profile facts: e-mail (with a link to confirm it), name, country and membership. */
-export function ProfileFacts({ member }: { member: Member & { verified: boolean; showRejoin: boolean } }) {
+export function ProfileFacts({
+  member,
+}: {
+  member: Member & { verified: boolean; showRejoin: boolean; membership: MembershipState | null };
+}) {
   return (
     <FactTable
       facts={[
@@ -21,8 +25,7 @@ export function ProfileFacts({ member }: { member: Member & { verified: boolean;
         [
           "Membership",
           <>
-            {membershipWords(member.subStatus)}
-            {member.expiration ? ` · renews ${formatDate(member.expiration)}` : ""} ·{" "}
+            {membershipLine(member.membership, formatDate)} ·{" "}
             <Link to="/profile/billing">Billing and payments</Link>
             {member.showRejoin ? (
               <>

@@ -17,6 +17,7 @@ import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
 import { billingCatalogue } from "./catalogue.server";
 import { checkoutPagePath } from "./pages.server";
+import type { MembershipState } from "~/domain/words";
 
 /**
  * A member's own billing as the pages and the API read it: the membership with its renewal,
@@ -39,6 +40,8 @@ export type Membership = {
   renewsOn: string | null;
   /** The last day of a membership set to end. */
   endsOn: string | null;
+  /** The day a membership that is over ended. */
+  endedOn: string | null;
   periodEnd: string | null;
   amountCents: number | null;
   /** The plan's price, when the coupon lowers it. */
@@ -68,6 +71,35 @@ async function finishPayment(db: Database, subscription: SubscriptionRow): Promi
   return checkout?.clientSecret && checkout.status !== "succeeded" ? checkoutPagePath(checkout) : null;
 }
 
+
+/**
+ * A membership's status in words and its dates, from its row alone: the one reading every page
+ * shows (the profile, billing, the admins' member page, the API), so none says "renews" of a
+ * membership that has ended.
+ */
+export function membershipState(subscription: SubscriptionRow): MembershipState {
+  const end = subscription.currentPeriodEnd?.toISOString() ?? null;
+  const endedOn = subscription.endedAt?.toISOString() ?? null;
+  if (isComplimentary(subscription)) {
+    const live = subscription.status === "ACTIVE";
+    return {
+      statusText: live ? "Complimentary" : "Complimentary, ended",
+      ended: !live,
+      renewsOn: null,
+      endsOn: live ? end : null,
+      endedOn: live ? null : endedOn,
+    };
+  }
+  const ended = membershipEnded(subscription.status);
+  return {
+    statusText: membershipStatusText(subscription.status, subscription.cancelAtPeriodEnd),
+    ended,
+    renewsOn: membershipRenews(subscription.status, subscription.cancelAtPeriodEnd) ? end : null,
+    endsOn: subscription.cancelAtPeriodEnd && !ended ? end : null,
+    endedOn: ended ? endedOn : null,
+  };
+}
+
 /** The member's latest membership in the words and dates the pages and the API show. */
 export async function membershipOf(
   services: AppServices,
@@ -83,11 +115,8 @@ export async function membershipOf(
   if (isComplimentary(subscription)) return complimentaryMembership(subscription, end);
   return {
     ...membershipPlan(subscription),
-    statusText: membershipStatusText(subscription.status, subscription.cancelAtPeriodEnd),
-    ended: membershipEnded(subscription.status),
+    ...membershipState(subscription),
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-    renewsOn: membershipRenews(subscription.status, subscription.cancelAtPeriodEnd) ? end : null,
-    endsOn: subscription.cancelAtPeriodEnd ? end : null,
     periodEnd: end,
     amountCents: amount,
     listAmountCents:
@@ -116,14 +145,10 @@ const NO_ACTIONS: MembershipActions = { changePlan: false, cancel: false, resume
 
 /** A complimentary membership: nothing to pay, nothing to change at a provider; it ends on its day, if it has one. */
 function complimentaryMembership(subscription: LatestSubscription, end: string | null): Membership {
-  const live = subscription.status === "ACTIVE";
   return {
     ...membershipPlan(subscription),
-    statusText: live ? "Complimentary" : "Complimentary, ended",
-    ended: !live,
+    ...membershipState(subscription),
     cancelAtPeriodEnd: false,
-    renewsOn: null,
-    endsOn: live ? end : null,
     periodEnd: end,
     amountCents: null,
     listAmountCents: null,
