@@ -119,6 +119,9 @@ export async function importChunk(
     .where(and(eq(memberImports.id, importId), eq(memberImports.status, "running")))
     .returning();
   if (!done) return;
+  // The lists past their exact count show the planner's estimate, which a bulk write leaves
+  // stale (on PostgreSQL until autovacuum gets to it, on the embedded database for good).
+  if (done.created > 0) await db.execute(sql`analyze ${users}`);
   await audit(db, { actorUserId: done.adminId, agentUserId: null }, "members.import.done", "member-import", importId, {
     created: done.created,
     updated: done.updated,
