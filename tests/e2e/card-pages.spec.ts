@@ -115,55 +115,41 @@ test.describe("with Stripe", () => {
     await expect.poll(() => homeLoads.map((load) => load.kind)).toEqual(["document"]);
     expect(await homeLoads[0]!.response.headerValue("content-security-policy")).not.toMatch(/stripe/);
   });
-});
 
-test.describe("with Stripe.js blocked", () => {
-  let stripeApi: StripeStandIn;
-  let app: RunningServer;
+  test.describe("with Stripe.js blocked", () => {
+    // The blocked script is the browser's own console line.
+    test.use({ expectedConsoleErrors: [/ERR_BLOCKED_BY_CLIENT|Failed to load resource/] });
 
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    stripeApi = await startStripeStandIn();
-    app = await startServer({ env: stripeEnv(stripeApi) });
-  });
+    test("the card page says the card form could not load and what to do, offers the reload, and reports it once", async ({
+      page,
+    }) => {
+      // As an ad blocker or a firewall does: every request for js.stripe.com fails.
+      await page.context().route(
+        (url) => url.hostname !== "127.0.0.1",
+        (route) => route.abort("blockedbyclient"),
+      );
+      const reports: string[] = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname === "/api/errors") reports.push(request.postData() ?? "");
+      });
+      await page.goto(`${app.url}/subscription`);
+      await hydrated(page);
+      await startDonation(page, email());
 
-  test.afterAll(async () => {
-    await app?.stop();
-    await stripeApi?.close();
-  });
+      const refusal = page.getByRole("alert").filter({ hasText: "The card form could not load" });
+      await expect(refusal).toContainText(
+        "The secure card form could not load: check that nothing blocks js.stripe.com, then reload. Nothing was charged.",
+      );
+      await expect(page.getByText("Loading the secure card form…")).toHaveCount(0);
+      await expect(page.getByText("An error was detected and reported")).toHaveCount(0);
+      await expect.poll(() => reports.length).toBe(1);
+      expect(reports[0]).toContain("Stripe.js could not load");
 
-  // The blocked script is the browser's own console line.
-  test.use({ expectedConsoleErrors: [/ERR_BLOCKED_BY_CLIENT|Failed to load resource/] });
-
-  test("the card page says the card form could not load and what to do, offers the reload, and reports it once", async ({
-    page,
-  }) => {
-    // As an ad blocker or a firewall does: every request for js.stripe.com fails.
-    await page.context().route(
-      (url) => url.hostname !== "127.0.0.1",
-      (route) => route.abort("blockedbyclient"),
-    );
-    const reports: string[] = [];
-    page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/api/errors") reports.push(request.postData() ?? "");
+      const reloaded = page.waitForEvent("load");
+      await page.getByRole("button", { name: "Reload the page" }).click();
+      await reloaded;
+      await expect(refusal).toBeVisible();
     });
-    await page.goto(`${app.url}/subscription`);
-    await hydrated(page);
-    await startDonation(page, email());
-
-    const refusal = page.getByRole("alert").filter({ hasText: "The card form could not load" });
-    await expect(refusal).toContainText(
-      "The secure card form could not load: check that nothing blocks js.stripe.com, then reload. Nothing was charged.",
-    );
-    await expect(page.getByText("Loading the secure card form…")).toHaveCount(0);
-    await expect(page.getByText("An error was detected and reported")).toHaveCount(0);
-    await expect.poll(() => reports.length).toBe(1);
-    expect(reports[0]).toContain("Stripe.js could not load");
-
-    const reloaded = page.waitForEvent("load");
-    await page.getByRole("button", { name: "Reload the page" }).click();
-    await reloaded;
-    await expect(refusal).toBeVisible();
   });
 });
 
