@@ -108,8 +108,11 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
   const services = servicesFor(config, database, logger, metrics);
   const { payments, notary, notarySandbox, mail } = services.providers;
   // The providers that deliver webhooks: the built-in ones hand their events over themselves.
-  const webhookProviders = [payments.name === "stripe" ? [payments.name] : [], notarySandbox ? [] : [notary.name]];
-  metrics.startAtZero({ mailTransports: [mail.name], webhookProviders: webhookProviders.flat() });
+  const webhookProviders = [
+    ...(payments.name === "stripe" ? [payments.name] : []),
+    ...(notarySandbox ? [] : [notary.name]),
+  ];
+  metrics.startAtZero({ mailTransports: [mail.name], webhookProviders });
   return {
     ...services,
     viewers: listeningViewerCache(database),

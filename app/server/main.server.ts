@@ -70,8 +70,10 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
       }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(force);
-      metricsServer?.closeAllConnections();
-      await new Promise((resolve) => metricsServer?.close(resolve) ?? resolve(undefined));
+      if (metricsServer) {
+        metricsServer.closeAllConnections();
+        await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+      }
       await jobsStopped;
       await services.providers.mail.settled();
       await Promise.all([services.viewers.stop(), services.reference.stop()]);
