@@ -180,6 +180,9 @@ describe.each(drivers)("payments on the sandbox (%s)", (driver) => {
       startCheckout(services, { viewer }, same),
     ]);
     expect(second.id).toBe(first.id);
+    // Whichever submit came second waited for the first's payment at the provider.
+    expect(first.clientSecret).not.toBeNull();
+    expect(second.clientSecret).toBe(first.clientSecret);
     await Promise.all([
       payWithSandboxCard(services, first, card(SANDBOX_CARDS.success)),
       payWithSandboxCard(services, first, card(SANDBOX_CARDS.success)),

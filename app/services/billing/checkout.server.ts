@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { isComplimentary } from "~/domain/complimentary";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
@@ -163,7 +164,7 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
     if (again.userId !== userId || again.email.toLowerCase() !== email.toLowerCase()) {
       throw conflict("This payment was started by someone else: reload the page.");
     }
-    return again;
+    return startedCheckout(services, again);
   }
 
   const [plan] = await db.select().from(plans).where(eq(plans.id, input.planId));
@@ -173,7 +174,6 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
     // A complimentary membership gives way to a paid one once it is paid (decision 037).
     const live = await liveSubscription(services, userId);
     if (live && !isComplimentary(live)) throw conflict(HAS_MEMBERSHIP_MESSAGE);
-    await abandonUnpaidSubscriptions(services, userId);
   }
   const offer = input.couponSlug ? await couponOfSlug(services, input.couponSlug) : null;
   if (input.couponSlug && !offer) {
@@ -215,6 +215,9 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
     .returning();
   // Two submits of one form at the same moment: the second finds the first's checkout.
   if (!checkout) return startCheckout(services, payer, input);
+  // Only the submit that made this checkout lets the member's earlier unpaid ones go: a second
+  // submit of the same form must not cancel the subscription the first is starting.
+  if (plan.kind === "subscription" && userId) await abandonUnpaidSubscriptions(services, userId);
 
   const metadata: Record<string, string> = {
     checkout_id: checkout.id,
@@ -274,6 +277,26 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
     await db.update(checkouts).set({ status: "failed", failureMessage: message }).where(eq(checkouts.id, checkout.id));
     throw error;
   }
+}
+
+/** How long a second submit of a pay form waits for the first to reach the provider. */
+const STARTING_WAIT_MS = 15_000;
+
+/**
+ * A checkout as the submit that is starting it leaves it: a second submit of the same form
+ * (a double click) waits for the first's provider call rather than paying a checkout that has
+ * no payment at the provider yet.
+ */
+async function startedCheckout(services: AppServices, row: CheckoutRow): Promise<CheckoutRow> {
+  const until = Date.now() + STARTING_WAIT_MS;
+  let current = row;
+  while (current.status === "open" && current.providerRef === null && Date.now() < until) {
+    await sleep(50);
+    const [again] = await services.db.select().from(checkouts).where(eq(checkouts.id, row.id));
+    if (!again) return current;
+    current = again;
+  }
+  return current;
 }
 
 /** A checkout the asker may see: the member's own, or a visitor's kept in their cookie. */
