@@ -214,17 +214,22 @@ export async function entityRecord(db: Database, name: string, id: string) {
 }
 
 /**
- * The index of the browser: each kind of record with how many there are. The planner's row
- * estimate of a table (pg_class.reltuples: -1 before its first ANALYZE, and as old as the last
- * one) stands only far past the cap of a list's count; below it the rows are counted.
+ * The index of the browser: each kind of record with how many there are. A table's estimate,
+ * read as the planner reads it (the rows per page of its last ANALYZE times the pages it has now;
+ * none before a first ANALYZE), stands only far past the cap of a list's count; below it the rows
+ * are counted.
  */
 export async function entityIndex(db: Database) {
-  const rows = rowsOf<{ table: string; n: string | number }>(
+  const rows = rowsOf<{ table: string; n: string | number | null }>(
     await db.execute(
-      sql`select relname as table, reltuples::bigint as n from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
+      sql`select relname as table,
+            case when reltuples >= 0 and relpages > 0
+              then (reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int))::bigint
+              else null end as n
+          from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace`,
     ),
   );
-  const estimates = new Map(rows.map((r) => [r.table, Number(r.n)]));
+  const estimates = new Map(rows.map((r) => [r.table, r.n === null ? Number.NaN : Number(r.n)]));
   const tableOf: Record<string, string> = { members: "users", respondents: "directory_respondents" };
   const tables = await Promise.all(
     Object.entries(ENTITIES).map(async ([name, e]) => {
@@ -233,5 +238,5 @@ export async function entityIndex(db: Database) {
       return { name, title: e.title, count };
     }),
   );
-  return { view: "index" as const, tables, cap: COUNT_CAP };
+  return { view: "index" as const, tables };
 }

@@ -215,17 +215,19 @@ const cappedCount = (listing: Listing, where: SQL, upTo: number) =>
   sql`select count(*) from (select 1 from ${listing.from} where ${where} limit ${upTo}) as matching`;
 
 /**
- * How many rows match. The planner's estimate comes first (it costs no scan): well past the
- * cap it stands, marked `capped`; otherwise the rows are counted, up to the cap.
+ * How many rows match a filter: counted up to the cap; past it only "more than the cap" is
+ * known. A planner's guess at a filter's rows can be off many times over, so none is shown.
  */
 export async function listCount(db: Database, listing: Listing, filters: ListQuery["filters"], cap = COUNT_CAP) {
-  const where = listWhere(listing, filters);
-  return countAfterEstimate(db, listing, where, await estimateOf(db, listing, where), cap);
+  const [row] = rowsOf(await db.execute(sql`${cappedCount(listing, listWhere(listing, filters), cap + 1)}`));
+  return countPastCap(Number(row?.count ?? 0), Number.NaN, cap);
 }
 
 /**
- * The count, given an estimate of it: one far past the cap stands (no scan); otherwise the rows
- * are counted up to the cap, and past it the estimate, or the cap, stands in.
+ * A whole table's count, given the table's estimate: one far past the cap stands (no scan);
+ * otherwise the rows are counted up to the cap, and past it the estimate, or the cap, stands in.
+ * The estimate is the planner's reading of the table's statistics, which imports and restores
+ * refresh (ANALYZE) so that it stays within a tenth of the truth.
  */
 export async function countAfterEstimate(
   db: Database,

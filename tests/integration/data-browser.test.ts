@@ -206,7 +206,6 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
 
   it("counts each kind's records on a new database, before any ANALYZE: never 'about 0' for a table with rows", async () => {
     const index = await (await call(recordsLoader, "/db", {})).json();
-    expect(index.cap).toBe(COUNT_CAP);
     const [users_] = (await database.executeSql("select count(*)::int as n from users")).rows as { n: number }[];
     expect(users_!.n).toBeGreaterThan(0);
     for (const t of index.tables as { name: string; count: { n: number; capped: boolean } }[]) {

@@ -1,3 +1,4 @@
+import { countWords, type ListCount } from "~/domain/listing";
 import { useState } from "react";
 
 type Progress =
@@ -7,9 +8,9 @@ type Progress =
  * A link to a list's CSV. Without JavaScript it is a plain download; with it, the file is read
  * as it streams, so a long export shows how many rows have arrived.
  */
-export function CsvExport({ href, rows, noun }: { href: string; rows: { n: number; capped: boolean }; noun: string }) {
+export function CsvExport({ href, rows, noun }: { href: string; rows: ListCount; noun: string }) {
   const [progress, setProgress] = useState<Progress>({ state: "idle" });
-  const total = `${rows.capped ? "about " : ""}${rows.n.toLocaleString("en-US")}`;
+  const total = countWords(rows);
   async function download() {
     setProgress({ state: "running", rows: 0 });
     try {

@@ -8,7 +8,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listSearch } from "~/domain/list-search";
 import { MEMBERSHIP_STATUSES, membershipWords } from "~/domain/words";
-import type { ListQuery } from "~/domain/listing";
+import { countWords, matchLine, type ListQuery } from "~/domain/listing";
 import { formatDate } from "~/lib/format";
 import type { memberList, memberListChoices } from "~/services/member-listing.server";
 import { TableScroll } from "~/components/ui/table-scroll";
@@ -39,18 +39,6 @@ const SORTABLE: [key: string, label: string][] = [
 const SORT_WORDS: Record<string, string> = Object.fromEntries(
   [...SORTABLE, ["joined", "Joined"], ["seen", "Last seen"]].map(([key, label]) => [key, label!.toLowerCase()]),
 );
-
-/** An estimate to two significant figures: 45,000, not 44,873. */
-function roughly(n: number): string {
-  const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
-  return (Math.round(n / step) * step).toLocaleString("en-US");
-}
-
-function countText(count: List["count"]) {
-  const n = count.n.toLocaleString("en-US");
-  if (count.capped) return `About ${roughly(count.n)} members match`;
-  return `${n} ${count.n === 1 ? "member matches" : "members match"}`;
-}
 
 /** A filter's value from the query, for the form's fields. */
 function filterText(query: ListQuery, key: string, end?: "from" | "to"): string {
@@ -178,7 +166,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
         </Alert>
       ) : null}
       <p className="muted" role="status">
-        {countText(list.count)}
+        {matchLine(list.count, "member", "members")}
       </p>
       <CsvExport href={`/members/export.csv?${search}`} rows={list.count} noun="members" />
       <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
@@ -247,7 +235,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
           </SelectField>
           <SelectField meta={fields.scope} label="Which members">
             <option value="selected">The members ticked on this page</option>
-            <option value="all">{`Every member the filters match (${list.count.capped ? `about ${roughly(list.count.n)}` : list.count.n.toLocaleString("en-US")})`}</option>
+            <option value="all">{`Every member the filters match (${countWords(list.count)})`}</option>
           </SelectField>
           <Field meta={fields.subject} label="E-mail subject" hint="For an e-mail only." />
           <TextareaField meta={fields.body} label="E-mail text" rows={4} />

@@ -7,7 +7,7 @@ import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
 import { listSearch } from "~/domain/list-search";
-import type { ListQuery } from "~/domain/listing";
+import { countWords, matchLine, type ListCount, type ListQuery } from "~/domain/listing";
 import { inWords, type Vocabulary } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
@@ -91,9 +91,7 @@ function RecordList({ list }: { list: ListView }) {
   const query = list.query as ListQuery;
   const search = listSearch(query);
   const ignored = Object.values(list.errors);
-  const count = list.count.capped
-    ? `About ${list.count.n.toLocaleString("en-US")} records match`
-    : `${list.count.n.toLocaleString("en-US")} ${list.count.n === 1 ? "record matches" : "records match"}`;
+  const count = matchLine(list.count, "record", "records");
   return (
     <section className="card card-wide" aria-labelledby="db-list-title">
       <p>
@@ -190,11 +188,8 @@ function MailMessage({ message: m }: { message: Extract<RecordView, { view: "mai
 }
 
 /** How many records a kind holds: counted up to the cap, estimated far past it. */
-function tableCount(count: { n: number; capped: boolean }, cap: number) {
-  if (!count.capped) return `${count.n.toLocaleString("en-US")} ${count.n === 1 ? "record" : "records"}`;
-  return count.n > cap + 1
-    ? `about ${count.n.toLocaleString("en-US")} records`
-    : `more than ${cap.toLocaleString("en-US")} records`;
+function tableCount(count: ListCount) {
+  return `${countWords(count)} ${count.n === 1 && !count.capped ? "record" : "records"}`;
 }
 
 /** /db and its record views, for admins. */
@@ -207,7 +202,7 @@ export function Records({ data }: { data: RecordView }) {
           {data.tables.map((t) => (
             <li key={t.name}>
               <Link to={`/db/${t.name}`}>{t.title}</Link>
-              <span className="muted"> · {tableCount(t.count, data.cap)}</span>
+              <span className="muted"> · {tableCount(t.count)}</span>
             </li>
           ))}
         </ul>

@@ -152,6 +152,8 @@ async function restorePostgres(
     );
     if (run.code !== 0) throw new Error(`pg_restore failed, nothing was restored: ${toolFailure("pg_restore", run)}`);
     await settleUnfinished((text, values) => client.query(text, values), file);
+    // A restore brings rows, not the planner's statistics: the lists' estimates need them.
+    await client.query("analyze");
   } finally {
     await client.end();
   }
