@@ -22,7 +22,7 @@ import {
   webhookEvents,
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
-import { COUNT_CAP, readListQuery, type ListQuery } from "~/domain/listing";
+import { readListQuery, type ListQuery } from "~/domain/listing";
 import { entity, usernameColumn, type Entity } from "./data-browser-columns.server";
 import { countAfterEstimate, listCsv, listView, listWhere } from "./listing.server";
 import { memberListing } from "./member-listing.server";
