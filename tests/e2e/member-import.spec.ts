@@ -61,6 +61,15 @@ test("an admin imports a 1,000-row CSV (dry run, then the import with its progre
 
   await admin.goto(`/members?${new URLSearchParams({ q: `${prefix}7@` })}`);
   await expect(admin.getByRole("row", { name: new RegExp(`${prefix}7@example.org`) })).toBeVisible();
+  // The counts right after the import: the file's members exactly, and the whole list past its
+  // exact count as an estimate no lower than what was just imported (its statistics refreshed).
+  const counted = admin.getByRole("status").filter({ hasText: /members? match/ });
+  await admin.goto(`/members?${new URLSearchParams({ q: prefix })}`);
+  await expect(counted).toHaveText("999 members match");
+  await admin.goto("/members");
+  await expect(counted).toHaveText(/^About [\d,]+ members match$/);
+  const about = Number((await counted.textContent())!.replace(/\D/g, ""));
+  expect(about).toBeGreaterThanOrEqual(999);
 
   // The invitation, from the outbox: the member chooses a password and signs in.
   const email = `${prefix}0@example.org`;
