@@ -22,7 +22,7 @@ async function measure(paragraphs: number) {
   delay.enable();
   const started = performance.now();
   const bytes = await renderPdf({
-    lines,
+    letters: [lines],
     footer: "Not legal advice.",
     title: "Bench",
     subject: "Bench",

@@ -1,4 +1,5 @@
-import { count, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
 import { SAMPLE_TEMPLATES } from "~/domain/documents/samples";
 import { DEFAULT_DISCLAIMER, DISCLAIMER_KEY } from "~/domain/documents/templates";
@@ -350,7 +351,46 @@ export async function seedDocumentDefaults(db: Database): Promise<void> {
       DOCUMENT_KINDS.map((kind) => ({ causeCode: null, kind, round: null, version: 1, body: SAMPLE_TEMPLATES[kind] })),
     )
     .onConflictDoNothing();
+  await renewUntouchedSamples(db);
   await db.insert(settings).values({ key: DISCLAIMER_KEY, value: DEFAULT_DISCLAIMER }).onConflictDoNothing();
+}
+
+/**
+ * The SHA-256 of each sample text shipped before the current one: a community whose newest
+ * any-cause, any-round template is still one of them has written nothing of its own there.
+ */
+const EARLIER_SAMPLES: Partial<Record<(typeof DOCUMENT_KINDS)[number], string[]>> = {
+  // Before notices and true bills were letters, one per respondent, with both addresses.
+  notice: ["397c26355f618815299879040e336a0268b2a050384423084f4ffb55a202b818"],
+  "true-bill": ["68bac08059ea879441c265c173b763390308dd8f9d4e8b9942584ba19844106f"],
+};
+
+/**
+ * A new version with the current sample text where the newest any-cause, any-round version is
+ * an earlier sample nobody edited. Notices keep the version they were first made with, so no
+ * document already made changes; what an admin wrote is never replaced.
+ */
+async function renewUntouchedSamples(db: Database): Promise<void> {
+  for (const kind of DOCUMENT_KINDS) {
+    const earlier = EARLIER_SAMPLES[kind];
+    if (!earlier) continue;
+    const scope = and(
+      isNull(documentTemplates.causeCode),
+      eq(documentTemplates.kind, kind),
+      isNull(documentTemplates.round),
+    );
+    const [newest] = await db
+      .select({ version: documentTemplates.version, body: documentTemplates.body })
+      .from(documentTemplates)
+      .where(scope)
+      .orderBy(desc(documentTemplates.version))
+      .limit(1);
+    if (!newest || !earlier.includes(createHash("sha256").update(newest.body).digest("hex"))) continue;
+    await db
+      .insert(documentTemplates)
+      .values({ causeCode: null, kind, round: null, version: newest.version + 1, body: SAMPLE_TEMPLATES[kind] })
+      .onConflictDoNothing();
+  }
 }
 
 /** The demo logins, for the start banner; empty when the demo data is not there. */

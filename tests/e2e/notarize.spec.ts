@@ -61,6 +61,8 @@ test.describe("notarizing online", () => {
     expect(text).toContain(claimant);
     expect(text).toContain("Round 1");
     expect(pages.length).toBeGreaterThan(1);
+    // Every page carries its number in the whole notarized document, the certificate page counted.
+    pages.forEach((text, i) => expect(text).toContain(`Notarized document · Page ${i + 1} of ${pages.length}`));
     // The stamp on the document's last page covers none of its text: not the footer, not the page number.
     const { doc } = await readPdf(bytes);
     const { texts, paths } = await pageLayout(doc, doc.getPages().at(-2)!);

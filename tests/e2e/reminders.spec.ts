@@ -110,7 +110,7 @@ test("a creator's round 1 window closes 22 days on: the reminder is in the outbo
     await expect(
       creator
         .getByRole("region", { name: `Timeline: Traffic Stop · ${version}` })
-        .getByText("Round 1 Notice of Liability"),
+        .getByText("Round 1 Notice of Liability", { exact: true }),
     ).toBeVisible();
     await expect(creator.getByLabel("When the next round can go out")).not.toBeChecked();
     await expect(creator.getByLabel("When a mailing still has no proof of delivery")).toBeChecked();

@@ -109,6 +109,6 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
   // On a 390-px phone the timeline fits the screen.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(step("mailing"));
-  await expect(timeline.getByText("Round 1 Notice of Liability")).toBeVisible();
+  await expect(timeline.getByText("Round 1 Notice of Liability", { exact: true })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

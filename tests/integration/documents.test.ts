@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claims, documentTemplates, noticeCfs, notices, users } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
+import { SAMPLE_TEMPLATES } from "~/domain/documents/samples";
 import { noticeSchema, noticesResultSchema } from "~/domain/entities";
 import type { DomainError } from "~/domain/errors";
 import { action as templatesAction, loader as templatesLoader } from "~/routes/admin_.templates._index";
@@ -14,13 +15,17 @@ import {
 import { action as noticesAction, loader as noticesLoader } from "~/routes/api.nol.notices";
 import { action as previewAction, loader as previewLoader } from "~/routes/api.nol.preview";
 import { action as webhookAction } from "~/routes/api.forms.cognito.$secret.$event";
+import { loader as noticePdfLoader } from "~/routes/nol.$form.$cause.notice[.]pdf";
+import { loader as stepLoader } from "~/routes/nol.$form.$cause.$step";
+import { LETTER_AREAS, within } from "~/domain/documents/letters";
+import { renderPdf } from "~/services/documents/pdf.server";
 import { documentDisclaimer } from "~/services/documents/templates.server";
 import { authEntry } from "~/services/nol/access.server";
 import { submitStep } from "~/services/nol/save-step.server";
 import { loadViewer, sessionState, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
-import { readPdf } from "../helpers/pdf";
+import { pageLayout, readPdf, rectsMeet } from "../helpers/pdf";
 import { signedRequest } from "../helpers/state";
 import { createSession, newDeviceKey } from "../helpers/users";
 import { answer, formOf } from "../helpers/requests";
@@ -386,6 +391,137 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
     });
   });
 
+  describe("the letters of a mailed notice", () => {
+    const claimantAddress = "100 Sample Street\nSpringfield, IL 62701";
+    const recipients = [
+      { name: "Officer Example", type: "Official", address: "1 Precinct Way, Springfield, IL 62701" },
+      { name: "City Clerk", type: "Agency", address: "2 City Hall Plaza\nSpringfield, IL 62702" },
+    ];
+    const noticePdf = (username: string, query: string) =>
+      answer(
+        noticePdfLoader({
+          request: new Request(`http://localhost/nol/creator/traffic-stop/notice.pdf?${query}`, {
+            headers: { cookie: cookie[username] ?? "" },
+          }),
+          params: { form: "creator", cause: "traffic-stop" },
+          context,
+        }),
+      );
+
+    beforeAll(async () => {
+      await step("Letters", "notice", {
+        claimantName: "Cara Creator",
+        claimantAddress,
+        dailyAmount: "250",
+        ...Object.fromEntries(
+          recipients.flatMap((r, i) => [
+            [`r${i + 1}Name`, r.name],
+            [`r${i + 1}Type`, r.type],
+            [`r${i + 1}Address`, r.address],
+          ]),
+        ),
+      });
+    });
+
+    it("makes one letter per respondent, each on its own page with both addresses where a #10 window envelope shows them", async () => {
+      const response = await noticePdf("creator", "version=Letters&round=1");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-disposition")).toBe('attachment; filename="ts-letters-round-1.pdf"');
+      const { doc, pages } = await readPdf(await response.arrayBuffer());
+      expect(doc.getPageCount()).toBe(recipients.length);
+      for (const [i, recipient] of recipients.entries()) {
+        const { texts } = await pageLayout(doc, doc.getPage(i));
+        const inside = (area: typeof LETTER_AREAS.recipient) => texts.filter((t) => within(t, area)).map((t) => t.text);
+        // The window shows the respondent's name and address, in USPS's lines, and nothing else.
+        const [street, city] = recipient.address.includes("\n")
+          ? recipient.address.split("\n")
+          : ["1 Precinct Way", "Springfield, IL 62701"];
+        expect(inside(LETTER_AREAS.recipient)).toEqual([recipient.name, street, city]);
+        expect(texts.filter((t) => rectsMeet(t, LETTER_AREAS.recipient) && !within(t, LETTER_AREAS.recipient))).toEqual(
+          [],
+        );
+        expect(inside(LETTER_AREAS.returnAddress)).toEqual([
+          "Cara Creator",
+          "100 Sample Street",
+          "Springfield, IL 62701",
+        ]);
+        expect(pages[i]).toContain(`To: ${recipient.name} (${recipient.type})`);
+        // Every respondent is named in each letter; each letter is numbered on its own.
+        expect(pages[i]).toContain("1. Officer Example (Official)");
+        expect(pages[i]).toContain("2. City Clerk (Agency)");
+        expect(pages[i]).toContain(`Letter ${i + 1} of 2 · Page 1 of 1`);
+      }
+    });
+
+    it("numbers a letter's pages within the letter, each letter from a new page", async () => {
+      const letter = (name: string) => [
+        { style: "recipient" as const, text: name },
+        ...Array.from({ length: 60 }, (_, i) => ({
+          style: "text" as const,
+          text: `Line ${i + 1} of the letter to ${name}`,
+        })),
+      ];
+      const bytes = await renderPdf({
+        letters: [letter("First Respondent"), letter("Second Respondent")],
+        footer: "Not legal advice.",
+        title: "Letters",
+        subject: "Letters",
+        author: "Test",
+        keywords: [],
+      });
+      const { doc, pages } = await readPdf(bytes);
+      expect(pages.map((p) => /Letter \d of \d · Page \d of \d/.exec(p)?.[0])).toEqual([
+        "Letter 1 of 2 · Page 1 of 2",
+        "Letter 1 of 2 · Page 2 of 2",
+        "Letter 2 of 2 · Page 1 of 2",
+        "Letter 2 of 2 · Page 2 of 2",
+      ]);
+      const windowOf = async (page: number) =>
+        (await pageLayout(doc, doc.getPage(page))).texts
+          .filter((t) => within(t, LETTER_AREAS.recipient))
+          .map((t) => t.text);
+      expect(await windowOf(2)).toEqual(["Second Respondent"]);
+      // A letter's second page shows no address: its text runs on from the top of the page.
+      const second = (await pageLayout(doc, doc.getPage(1))).texts;
+      expect(second.map((t) => t.text)).not.toContain("First Respondent");
+      expect(Math.max(...second.map((t) => t.y))).toBeGreaterThan(
+        LETTER_AREAS.recipient.y + LETTER_AREAS.recipient.height,
+      );
+      expect(pages[1]).toContain("Line 60 of the letter to First Respondent");
+    });
+
+    it("is offered on the round's mailing step and on each written round of the timeline", async () => {
+      const page = await answer(
+        stepLoader({
+          request: new Request("http://localhost/nol/creator/traffic-stop/mailing?version=Letters", {
+            headers: { cookie: cookie.creator! },
+          }),
+          params: { form: "creator", cause: "traffic-stop", step: "mailing" },
+          context,
+        }),
+      );
+      const data = (await page.json()) as {
+        mailedNotice: { name: string; href: string } | null;
+        timeline: { rows: { round: number; noticeHref: string | null }[] };
+      };
+      const href = "/nol/creator/traffic-stop/notice.pdf?version=Letters&round=1";
+      expect(data.mailedNotice).toEqual({ name: "Round 1 Notice of Liability", href });
+      expect(data.timeline.rows.find((r) => r.round === 1)?.noticeHref).toBe(href);
+    });
+
+    it("answers a round not written yet 404, a bad round 400, and serves an admin but not another member", async () => {
+      expect((await noticePdf("creator", "version=Letters&round=2")).status).toBe(404);
+      expect((await noticePdf("creator", "version=Nothing&round=1")).status).toBe(404);
+      expect((await noticePdf("creator", "version=Letters&round=0")).status).toBe(400);
+      expect((await noticePdf("creator", "version=Letters")).status).toBe(400);
+      expect((await noticePdf("admin", "version=Letters&round=1&username=creator")).status).toBe(200);
+      expect((await noticePdf("member", "version=Letters&round=1&username=creator")).status).toBeGreaterThanOrEqual(
+        400,
+      );
+      expect((await noticePdf("nobody", "version=Letters&round=1")).status).toBe(302);
+    });
+  });
+
   describe("template versions", () => {
     const admin = (run: (request: Request) => unknown, path: string, body?: Record<string, string>) =>
       answer(
@@ -528,5 +664,62 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
         expect((await as("admin", open, `/admin/templates/${id}`)).status, id).toBe(404);
       }
     });
+  });
+});
+
+/** The sample notice shipped before notices were letters, as a community that never edited it still has it. */
+const EARLIER_NOTICE_SAMPLE = `# {{title}}
+{{round_label}} of "{{nol_version}}" · {{cause.name}}
+
+Date: {{notice_date}}
+From: {{claimant.name}}
+Reference: {{exhibit}}
+
+To the respondents:
+{{respondents}}
+
+This letter is sent by {{claimant.name}} about the matter named "{{nol_version}}" ({{cause.name}}). It asks each respondent listed above to read it and to answer in writing.
+
+Letters sent before this one: {{prior_rounds}}.
+Daily amount named by the sender: {{daily_amount}}.
+
+# Mailing
+Mailed on: {{mailing_date}}
+Tracking number: {{tracking_number}}
+Delivered: {{delivered}}
+
+Signed,
+
+
+____________________________
+{{claimant.name}}`;
+
+describe.each(drivers)("the sample templates at start on %s", (driver) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  it("moves an unedited earlier sample to the letters, and keeps what an admin wrote", async () => {
+    await database.db.insert(documentTemplates).values([
+      { causeCode: null, kind: "notice", round: null, version: 1, body: EARLIER_NOTICE_SAMPLE },
+      { causeCode: null, kind: "true-bill", round: null, version: 1, body: "# {{title}}\nOur own bill." },
+    ]);
+    await seedDocumentDefaults(database.db);
+    await seedDocumentDefaults(database.db);
+    const rows = await database.db
+      .select()
+      .from(documentTemplates)
+      .orderBy(documentTemplates.kind, documentTemplates.version);
+    const byKind = rows.map((r) => [r.kind, r.version, r.body]).sort((a, b) => String(a).localeCompare(String(b)));
+    expect(byKind).toEqual([
+      ["notice", 1, EARLIER_NOTICE_SAMPLE],
+      ["notice", 2, SAMPLE_TEMPLATES.notice],
+      ["proof-of-service", 1, SAMPLE_TEMPLATES["proof-of-service"]],
+      ["true-bill", 1, "# {{title}}\nOur own bill."],
+    ]);
   });
 });

@@ -12,7 +12,7 @@ async function stampedLastPage(lineCount: number) {
     text: `Line ${i + 1}: the respondent was given notice of the claim on the date the record shows, and has not answered.`,
   }));
   const original = await renderPdf({
-    lines,
+    letters: [lines],
     footer: DEFAULT_DISCLAIMER,
     title: "Test",
     subject: "Test",
@@ -54,5 +54,46 @@ describe("the sandbox notary's stamp", () => {
     expect(pageText.some((t) => /^Page \d+ of \d+$/.test(t.text))).toBe(true);
     const covered = pageText.filter((t) => rectsMeet(t, stamp)).map((t) => t.text);
     expect(covered).toEqual([]);
+  });
+});
+
+describe("the notarized document's page numbers", () => {
+  it("numbers every page at its top right, the certificate page counted, beside each letter's own numbers", async () => {
+    const letter = (name: string, lines: number) => [
+      { style: "recipient" as const, text: name },
+      ...Array.from({ length: lines }, (_, i) => ({ style: "text" as const, text: `Line ${i + 1} to ${name}` })),
+    ];
+    const original = await renderPdf({
+      letters: [letter("First Respondent", 3), letter("Second Respondent", 50)],
+      footer: DEFAULT_DISCLAIMER,
+      title: "Test",
+      subject: "Test",
+      author: "Test",
+      keywords: [],
+    });
+    const notarized = await notarizedPdf(original, {
+      transactionId: "ot_sb_test",
+      documentName: "letters.pdf",
+      signerName: "Test Signer",
+      signerEmail: "signer@example.com",
+      signedAt: new Date("2026-03-02T10:00:00Z"),
+    });
+    const { doc, pages } = await readPdf(notarized);
+    expect(doc.getPageCount()).toBe(4);
+    for (const [i, page] of doc.getPages().entries()) {
+      const { texts } = await pageLayout(doc, page);
+      const number = texts.find((t) => t.text.startsWith("Notarized document"));
+      expect(number?.text).toBe(`Notarized document · Page ${i + 1} of 4`);
+      // At the right of the page's top, above anything else on it.
+      expect(number!.x + number!.width).toBeGreaterThan(page.getWidth() - 72);
+      expect(Math.max(...texts.map((t) => t.y))).toBe(number!.y);
+    }
+    // Each letter keeps the numbers the signer saw; the certificate page is the document's last.
+    expect(pages.slice(0, 3).map((p) => /Letter \d of \d · Page \d of \d/.exec(p)?.[0])).toEqual([
+      "Letter 1 of 2 · Page 1 of 1",
+      "Letter 2 of 2 · Page 1 of 2",
+      "Letter 2 of 2 · Page 2 of 2",
+    ]);
+    expect(pages[3]).toContain("Certificate of notarial act");
   });
 });

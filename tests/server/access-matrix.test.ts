@@ -75,6 +75,8 @@ const MATRIX: Row[] = [
   ["/admin/waiting-rounds", "login", 403, "setup", 200],
   // A proof of service names its version and round; without them it is a 400 to anyone signed in.
   ["/nol/creator/traffic-stop/proof-of-service.pdf", "login", 400, "setup", 400],
+  // So does a round's notice.
+  ["/nol/creator/traffic-stop/notice.pdf", "login", 400, "setup", 400],
   ["/admin/templates", "login", 403, "setup", 200],
   ["/admin/settings", "login", 403, "setup", 200],
   ["/admin/templates/1", "login", 403, "setup", 200],

@@ -69,7 +69,7 @@ export function TemplateEditor({
           <TextareaField
             meta={fields.body}
             label="Text"
-            hint='Use the placeholders listed below. A line that starts with "# " is a heading.'
+            hint='Use the placeholders listed below. A line that starts with "# " is a heading; "@from " prints the line in the return address and "@to " in the envelope window of each letter.'
             rows={24}
             spellCheck
           />

@@ -116,10 +116,20 @@ function RoundItem({
           </>
         ) : null}
       </dl>
-      {row.proofHref ? (
-        <a href={row.proofHref} download aria-label={`Proof of service of ${row.name} (PDF)`}>
-          Proof of service (PDF)
-        </a>
+      {row.noticeHref || row.proofHref ? (
+        <p className="timeline-documents">
+          {row.noticeHref ? (
+            <a href={row.noticeHref} download>
+              Download {row.name} (PDF)
+            </a>
+          ) : null}
+          {row.noticeHref && row.proofHref ? " · " : null}
+          {row.proofHref ? (
+            <a href={row.proofHref} download aria-label={`Proof of service of ${row.name} (PDF)`}>
+              Proof of service (PDF)
+            </a>
+          ) : null}
+        </p>
       ) : null}
       {row.proofHref && proofActions ? proofActions(row) : null}
     </li>

@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { CheckboxField, Field, SelectField } from "~/components/forms/fields";
+import { CheckboxField, Field, SelectField, TextareaField } from "~/components/forms/fields";
 import { RESPONDENT_TYPES, trackingField, type BillLine } from "~/domain/nol/billing";
 import type { StepData } from "./step-page";
 
@@ -14,6 +14,13 @@ export function StepFields({ data, fields }: { data: StepData; fields: Fields })
       return (
         <>
           <Field meta={fields.claimantName!} label="Claimant's name" />
+          <TextareaField
+            meta={fields.claimantAddress!}
+            label="Claimant's mailing address (optional)"
+            hint="The return address on each letter, in lines as on an envelope. Left empty, the letters leave a line to write it on."
+            rows={3}
+            autoComplete="street-address"
+          />
           <Field meta={fields.dailyAmount!} label="Daily amount (USD)" inputMode="decimal" />
           <fieldset>
             <legend>Respondents (slots 1 to {data.slots})</legend>

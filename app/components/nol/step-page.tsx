@@ -32,12 +32,32 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
           <Link to={data.directoryHref}>Find a respondent in the directory</Link>
         </p>
       ) : null}
+      {data.mailedNotice ? <MailedNotice notice={data.mailedNotice} /> : null}
       {data.hosted ? (
         <HostedStep hosted={data.hosted} testMode={data.testMode} />
       ) : (
         <StepForm data={data} lastResult={lastResult} />
       )}
       <RoundTimeline timeline={data.timeline} trackingBase={data.trackingUrl} calendarHref={data.calendarHref} />
+    </section>
+  );
+}
+
+/** What a mailing step mails: the round's letters, to print and put in window envelopes. */
+function MailedNotice({ notice }: { notice: NonNullable<StepData["mailedNotice"]> }) {
+  return (
+    <section className="mailed-notice" aria-labelledby="mailed-notice-title">
+      <h2 id="mailed-notice-title">The letters to mail</h2>
+      <p>
+        The notice is one letter per respondent, each starting on a new page with your return address and the
+        respondent's address placed for a #10 window envelope. Print it, fold each letter in three and mail each in its
+        own envelope.
+      </p>
+      <p>
+        <a href={notice.href} download>
+          Download {notice.name} (PDF)
+        </a>
+      </p>
     </section>
   );
 }
@@ -70,6 +90,7 @@ function TimezoneField() {
 function defaultsOf(data: StepData): Record<string, string> {
   const values: Record<string, string> = {
     claimantName: data.prefill.claimantName,
+    claimantAddress: data.prefill.claimantAddress,
     dailyAmount: data.prefill.dailyAmount,
   };
   for (let slot = 1; slot <= data.slots; slot += 1) {

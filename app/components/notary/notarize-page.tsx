@@ -376,7 +376,7 @@ function Preview({
   label: string;
 }) {
   return (
-    <div className="template-preview">
+    <div className="template-preview notarize-preview">
       {/* The frame's room is kept while the preview is made, so the page does not move under the reader's pointer. */}
       {state.loading || state.error || url ? (
         <div className="preview-room">
@@ -390,6 +390,9 @@ function Preview({
           {url && !state.loading && !state.error ? <iframe title={`Preview of the ${label} notice`} src={url} /> : null}
         </div>
       ) : null}
+      <p className="preview-phone-note">
+        A phone does not show a PDF inside a page: open the notice or download it with the links below.
+      </p>
       <p>
         <a href={links.href} target="_blank" rel="noreferrer">
           Open the preview

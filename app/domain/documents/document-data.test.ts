@@ -4,6 +4,7 @@ import {
   documentKindOf,
   documentTitle,
   documentValues,
+  letterValues,
   respondentsOf,
   type DocumentFacts,
 } from "./document-data";
@@ -142,5 +143,41 @@ describe("the data a round's document needs", () => {
   it("names the file in plain ASCII", () => {
     expect(documentFilename(notice)).toBe("ts-spring-2026-round-2.pdf");
     expect(documentFilename({ ...bill, version: "Été / 2026 ✓" })).toBe("ts-ete-2026-second-true-bill.pdf");
+  });
+});
+
+describe("one letter per respondent", () => {
+  const addressed: DocumentFacts = {
+    ...notice,
+    claimantAddress: "100 Sample Street, Springfield, IL 62701",
+    respondents: [
+      { slot: 9, name: "Joined Party", type: "Joinder", address: { Address: "9 Court St, Salem, OR 97301" } },
+      { slot: 1, name: "Officer Example", type: "Official", address: null },
+      { slot: 13, name: "Late Party", type: "Individual", address: "13 Late Lane\nDover, DE 19901" },
+    ],
+  };
+  const LETTER = "@from {{claimant.address}}\n@to {{respondent.name}}\n@to {{respondent.address}}";
+
+  it("makes a letter for each respondent the round names, in slot order, with that respondent's address in lines", () => {
+    const letters = letterValues(addressed, LETTER);
+    expect(letters.map((v) => [v["respondent.name"], v["respondent.type"], v["respondent.address"]])).toEqual([
+      ["Officer Example", "Official", null],
+      ["Joined Party", "Joinder", "9 Court St\nSalem, OR 97301"],
+    ]);
+    // The sender's address is the same in each, in the lines USPS writes.
+    expect(new Set(letters.map((v) => v["claimant.address"]))).toEqual(
+      new Set(["100 Sample Street\nSpringfield, IL 62701"]),
+    );
+  });
+
+  it("makes one document of a template that names no respondent of its own, and of a round naming nobody", () => {
+    expect(letterValues(addressed, "# {{title}}\n{{respondents}}")).toHaveLength(1);
+    const nobody = letterValues({ ...addressed, respondents: [] }, LETTER);
+    expect(nobody).toHaveLength(1);
+    expect(nobody[0]!["respondent.name"]).toBeNull();
+  });
+
+  it("leaves the claimant's address blank when the notice step did not take one", () => {
+    expect(documentValues(notice)["claimant.address"]).toBeNull();
   });
 });

@@ -1,21 +1,24 @@
 import { formatDate, formatMoney } from "~/lib/format";
-import { slotsOpenIn, type SlotRespondent } from "../nol/billing";
+import { slotsOpenIn, type RespondentAddress, type SlotRespondent } from "../nol/billing";
 import { NOTICE_ROUNDS, roundLabel, roundsDoneLabel, trueBillName, trueBillNumber } from "../nol/rounds";
 import { NOTICE_NAMES } from "../nol/steps";
+import { addressLines, isLetterTemplate } from "./letters";
 import type { DocumentKind, DocumentValues } from "./placeholders";
 
 /** What the document of one round is made from: the claim, the round's entry and the version's respondents. */
 export type DocumentFacts = {
   round: number;
   claimantName: string;
+  /** The claimant's mailing address as the notice step took it (lines, or one line with commas); null when not given. */
+  claimantAddress?: string | null;
   cause: { code: string; name: string };
   countryCode: string;
   version: string;
   exhibit: string | null;
   /** When the round was submitted. */
   noticeDate: Date | string;
-  /** Everyone the version names, in their slots (1–16). */
-  respondents: SlotRespondent[];
+  /** Everyone the version names, in their slots (1–16), with their mailing addresses where known. */
+  respondents: DocumentRespondent[];
   dailyAmountCents: number | null;
   mailing: { date: string | null; tracking: string | null; delivered: boolean; deliveredOn?: string | null };
   /** A proof of service's respondents: each served one's address and tracking number; null for other documents. */
@@ -33,6 +36,9 @@ export type DocumentFacts = {
     billedSlots: number[] | null;
   } | null;
 };
+
+/** A respondent a document names, with the mailing address the records keep (null or missing: none given). */
+export type DocumentRespondent = SlotRespondent & { address?: RespondentAddress | string | null };
 
 /** A respondent a round was served on: the address used (null: not recorded) and the envelope's tracking number. */
 export type ServiceLine = SlotRespondent & { address: string | null; tracking: string | null };
@@ -56,7 +62,7 @@ export function documentRoundLabel(round: number): string {
  * Who a round's document names: a notice the respondents of the slots open by its round
  * (8 in round 1, 12 in round 2, 16 in round 3, spec §9); a true bill those it bills.
  */
-export function respondentsOf(facts: Pick<DocumentFacts, "round" | "respondents" | "bill">): SlotRespondent[] {
+export function respondentsOf(facts: Pick<DocumentFacts, "round" | "respondents" | "bill">): DocumentRespondent[] {
   const sorted = [...facts.respondents].sort((a, b) => a.slot - b.slot);
   if (documentKindOf(facts.round) === "notice") return sorted.filter((r) => r.slot <= slotsOpenIn(facts.round));
   const billed = facts.bill?.billedSlots;
@@ -79,6 +85,11 @@ export function documentValues(facts: DocumentFacts): DocumentValues {
     // spec §4 "'Rounds 1 to N' is shown for rounds beyond the first".
     prior_rounds: before === 0 ? "None" : priorRounds(before),
     "claimant.name": facts.claimantName,
+    "claimant.address": lines(addressLines(facts.claimantAddress)),
+    // Filled in each letter (letterValues): the respondent it goes to.
+    "respondent.name": null,
+    "respondent.type": null,
+    "respondent.address": null,
     "cause.name": facts.cause.name,
     "cause.code": facts.cause.code,
     country: facts.countryCode,
@@ -102,6 +113,25 @@ export function documentValues(facts: DocumentFacts): DocumentValues {
     service_list: facts.service?.length ? serviceList(facts.service, facts.mailing) : null,
     delivery_date: day(facts.mailing.deliveredOn),
   };
+}
+
+const lines = (parts: string[]) => (parts.length > 0 ? parts.join("\n") : null);
+
+/**
+ * The values of each letter a template makes of a round: a letter template (one naming the
+ * respondent a letter goes to) one per respondent the document names, in slot order, with that
+ * respondent's name, type and address; any other template, or a round naming nobody yet, one.
+ */
+export function letterValues(facts: DocumentFacts, body: string): DocumentValues[] {
+  const values = documentValues(facts);
+  const named = respondentsOf(facts);
+  if (!isLetterTemplate(body) || named.length === 0) return [values];
+  return named.map((r) => ({
+    ...values,
+    "respondent.name": r.name,
+    "respondent.type": r.type,
+    "respondent.address": lines(addressLines(r.address)),
+  }));
 }
 
 /**

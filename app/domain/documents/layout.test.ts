@@ -29,6 +29,33 @@ describe("document lines", () => {
   });
 });
 
+describe("the address lines of a letter", () => {
+  it("puts '@from' lines in the return address and '@to' lines in the window, a value of several lines in each", () => {
+    const lines = documentLines(
+      "@from {{claimant.name}}\n@to {{respondent.name}}\n@to {{respondent.address}}\nDear {{respondent.name}}",
+      {
+        "claimant.name": "Cara",
+        "respondent.name": "Officer Example",
+        "respondent.address": "1 Precinct Way\nSpringfield, IL 62701",
+      },
+    );
+    expect(lines).toEqual([
+      { style: "return-address", text: "Cara" },
+      { style: "recipient", text: "Officer Example" },
+      { style: "recipient", text: "1 Precinct Way" },
+      { style: "recipient", text: "Springfield, IL 62701" },
+      { style: "text", text: "Dear Officer Example" },
+    ]);
+  });
+
+  it("marks only a line that starts with the mark", () => {
+    expect(documentLines("Write to @to the respondent\n@tomorrow", {})).toEqual([
+      { style: "text", text: "Write to @to the respondent" },
+      { style: "text", text: "@tomorrow" },
+    ]);
+  });
+});
+
 describe("wrapping text into lines", () => {
   it("breaks at spaces so no line is wider than the width", () => {
     expect(wrapText("the quick brown fox jumps over", 10, chars)).toEqual(["the quick", "brown fox", "jumps over"]);

@@ -2,20 +2,32 @@ import { fillTemplate, type DocumentValues } from "./placeholders";
 
 /** A template's text as the lines of a document: filled, wrapped to the page, in characters the font has. */
 
-export type LineStyle = "heading" | "text";
+/**
+ * How a line prints: a heading, running text, or a line of one of the two address blocks a
+ * window envelope shows (the sender's "return" address and the respondent's "recipient" one,
+ * placed by LETTER_AREAS in ./letters).
+ */
+export type LineStyle = "heading" | "text" | "return-address" | "recipient";
 export type DocumentLine = { style: LineStyle; text: string };
 
+/** The marks that start a template's line, and the style each gives the line. */
+const LINE_MARKS: [RegExp, LineStyle][] = [
+  [/^#\s+/, "heading"],
+  [/^@from(?:\s+|$)/, "return-address"],
+  [/^@to(?:\s+|$)/, "recipient"],
+];
+
 /**
- * The template filled line by line. A line starting with "# " is a heading. A value of
- * several lines (the respondents) gives several lines in its line's style, so no value can
- * make a heading of itself.
+ * The template filled line by line. A line starting with "# " is a heading; "@from " puts a
+ * line in the return address, "@to " in the respondent's address (the envelope's window). A
+ * value of several lines (the respondents, an address) gives several lines in its line's
+ * style, so no value can make a heading or an address line of itself.
  */
 export function documentLines(body: string, values: Partial<DocumentValues>): DocumentLine[] {
   const lines: DocumentLine[] = [];
   for (const raw of body.replace(/\r\n?/g, "\n").split("\n")) {
-    const heading = /^#\s+/.exec(raw);
-    const style: LineStyle = heading ? "heading" : "text";
-    const filled = fillTemplate(heading ? raw.slice(heading[0].length) : raw, values);
+    const [mark, style] = LINE_MARKS.map(([re, s]) => [re.exec(raw), s] as const).find(([m]) => m) ?? [null, "text"];
+    const filled = fillTemplate(mark ? raw.slice(mark[0].length) : raw, values);
     for (const text of filled.split("\n")) lines.push({ style, text: text.trimEnd() });
   }
   return lines;

@@ -26,6 +26,18 @@ export const PLACEHOLDERS = [
   { name: "round_label", kinds: ALL, description: "Round 2, or Second True Bill" },
   { name: "prior_rounds", kinds: BOTH, description: "The rounds before this one: None, Round 1, Rounds 1 to 3" },
   { name: "claimant.name", kinds: ALL, description: "The claimant's name" },
+  {
+    name: "claimant.address",
+    kinds: ALL,
+    description: "The claimant's mailing address, in lines: each letter's return address",
+  },
+  {
+    name: "respondent.name",
+    kinds: BOTH,
+    description: "The respondent a letter goes to: a template that names it makes one letter per respondent",
+  },
+  { name: "respondent.type", kinds: BOTH, description: "That respondent's type, such as Official" },
+  { name: "respondent.address", kinds: BOTH, description: "That respondent's mailing address, in lines" },
   { name: "cause.name", kinds: ALL, description: "The cause, such as Traffic Stop" },
   { name: "cause.code", kinds: ALL, description: "The cause's code, such as TS" },
   { name: "country", kinds: ALL, description: "The claim's country code, such as US" },

@@ -5,16 +5,28 @@ import type { DocumentKind } from "./placeholders";
  * The sample templates the app ships (one for notices, one for true bills, for any cause and
  * round) and the sample round the template editor previews. Plain wording that only lays out
  * what the member entered: each community writes its own.
+ *
+ * A notice and a true bill are letters, one per respondent: "@from" lines print the claimant's
+ * return address at the top left, "@to" lines the respondent's address in the window of a #10
+ * envelope (LETTER_AREAS in ./letters), the rest of the text below the window.
  */
 
-const NOTICE = `# {{title}}
+const LETTER_HEAD = `@from {{claimant.name}}
+@from {{claimant.address}}
+@to {{respondent.name}}
+@to {{respondent.address}}`;
+
+const NOTICE = `${LETTER_HEAD}
+# {{title}}
 {{round_label}} of "{{nol_version}}" · {{cause.name}}
 
 Date: {{notice_date}}
 From: {{claimant.name}}
+To: {{respondent.name}} ({{respondent.type}})
 Reference: {{exhibit}}
+Mailed on: {{mailing_date}} · Tracking number: {{tracking_number}}
 
-To the respondents:
+Sent to each respondent, each in a letter of its own:
 {{respondents}}
 
 This letter is sent by {{claimant.name}} about the matter named "{{nol_version}}" ({{cause.name}}). It asks each respondent listed above to read it and to answer in writing.
@@ -22,25 +34,23 @@ This letter is sent by {{claimant.name}} about the matter named "{{nol_version}}
 Letters sent before this one: {{prior_rounds}}.
 Daily amount named by the sender: {{daily_amount}}.
 
-# Mailing
-Mailed on: {{mailing_date}}
-Tracking number: {{tracking_number}}
-Delivered: {{delivered}}
-
 Signed,
 
 
 ____________________________
 {{claimant.name}}`;
 
-const TRUE_BILL = `# {{title}}
+const TRUE_BILL = `${LETTER_HEAD}
+# {{title}}
 Bill {{true_bill_number}} of "{{nol_version}}" · {{cause.name}}
 
 Prepared on: {{preparation_date}}
 From: {{claimant.name}}
+To: {{respondent.name}} ({{respondent.type}})
 Reference: {{exhibit}}
+Mailed on: {{mailing_date}} · Tracking number: {{tracking_number}}
 
-Billed to:
+Billed to, each in a letter of its own:
 {{respondents}}
 
 This bill follows the letters sent before it ({{prior_rounds}}) about the matter named "{{nol_version}}".
@@ -51,11 +61,6 @@ Escalation fee (20% of the prior bill's judgment): {{escalation_fee}}
 Total of this bill: {{true_bill_total}}
 
 First True Bill, prepared on {{first_preparation_date}}: {{first_true_bill_total}}
-
-# Mailing
-Mailed on: {{mailing_date}}
-Tracking number: {{tracking_number}}
-Delivered: {{delivered}}
 
 
 ____________________________
@@ -84,11 +89,11 @@ export const SAMPLE_TEMPLATES: Record<DocumentKind, string> = {
 };
 
 const SAMPLE_RESPONDENTS = [
-  { slot: 1, name: "Example Agency", type: "Agency" },
-  { slot: 2, name: "Officer A. Example", type: "Official" },
-  { slot: 3, name: "Sample Holdings Ltd", type: "Corporation" },
-  { slot: 9, name: "Joined Party Example", type: "Joinder" },
-  { slot: 13, name: "Late Respondent Example", type: "Individual" },
+  { slot: 1, name: "Example Agency", type: "Agency", address: "1 Example Plaza, Springfield, IL 62701" },
+  { slot: 2, name: "Officer A. Example", type: "Official", address: "2 Precinct Way\nSpringfield, IL 62702" },
+  { slot: 3, name: "Sample Holdings Ltd", type: "Corporation", address: null },
+  { slot: 9, name: "Joined Party Example", type: "Joinder", address: "9 Sample Road, Springfield, IL 62703" },
+  { slot: 13, name: "Late Respondent Example", type: "Individual", address: "13 Late Lane, Springfield, IL 62704" },
 ];
 
 /** The round an editor's preview shows: invented values for every placeholder of its kind. */
@@ -101,6 +106,7 @@ export function sampleFacts(input: {
   return {
     round,
     claimantName: "Sample Claimant",
+    claimantAddress: "100 Sample Street\nSpringfield, IL 62701",
     cause: input.cause,
     countryCode: "US",
     version: "Sample version",
@@ -116,7 +122,7 @@ export function sampleFacts(input: {
     },
     service:
       input.kind === "proof-of-service"
-        ? SAMPLE_RESPONDENTS.filter((r) => r.slot <= 8).map((r, i) => ({
+        ? SAMPLE_RESPONDENTS.filter((r) => r.slot <= 8).map(({ address: _, ...r }, i) => ({
             ...r,
             address: i === 0 ? null : `${100 + i} Example Street, Springfield`,
             tracking: `RR12345678${i}US`,

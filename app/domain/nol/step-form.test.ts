@@ -101,6 +101,18 @@ describe("the step forms (one schema for the browser and the save)", () => {
     expect(long.status === "error" && long.error).toEqual({ r1Address: ["Use at most 300 characters"] });
   });
 
+  it("takes the claimant's mailing address in lines, optional, up to 300 characters", () => {
+    const base = { claimantName: "C", dailyAmount: "1", r1Name: "X" };
+    const given = submit(notice, { ...base, claimantAddress: " 100 Sample Street\nSpringfield, IL 62701 " });
+    expect(given.status === "success" && given.value).toMatchObject({
+      claimantAddress: "100 Sample Street\nSpringfield, IL 62701",
+    });
+    const none = submit(notice, base);
+    expect(none.status === "success" && "claimantAddress" in none.value).toBe(false);
+    const long = submit(notice, { ...base, claimantAddress: "x".repeat(301) });
+    expect(long.status === "error" && long.error).toEqual({ claimantAddress: ["Use at most 300 characters"] });
+  });
+
   it("reads amounts as cents", () => {
     const bill = submit(
       { kind: "true-bill", round: 4 },

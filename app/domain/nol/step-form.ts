@@ -68,6 +68,8 @@ export function stepSchema(step: Pick<Step, "kind" | "round">, context: StepCont
             .trim()
             .min(1, "Enter the claimant's name")
             .max(120),
+          // The letters' return address; left empty, the letters print a line to write it on.
+          claimantAddress: z.string().trim().max(300, "Use at most 300 characters").optional(),
           dailyAmount: money(AMOUNT),
           ...respondentFields(step.round ?? 1),
         })

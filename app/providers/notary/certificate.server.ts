@@ -4,7 +4,8 @@ import { freeSquare, type Box } from "~/domain/documents/free-area";
 
 /**
  * The sandbox notary's "notarized" PDF: the signer's document, a stamp on its last page, and a
- * certificate page after it. Every page says plainly that this is no legal notarization.
+ * certificate page after it. Every page says plainly that this is no legal notarization, and
+ * carries its number in the whole notarized document, the certificate page counted.
  */
 
 export const SANDBOX_DISCLAIMER = "Sandbox notary — not a legal notarization";
@@ -102,8 +103,8 @@ function textBoxes(document: PDFDocument, page: PDFPage, measure: PDFFont): Box[
  * its row (above the footer of a full page); smaller where the full stamp finds no room; on
  * a page with no room at all, only the certificate page carries it.
  */
-function stampLastPage(document: PDFDocument, page: PDFPage, font: PDFFont, signedAt: Date) {
-  const boxes = textBoxes(document, page, font);
+function stampLastPage(document: PDFDocument, page: PDFPage, font: PDFFont, signedAt: Date, drawnSince: Box[]) {
+  const boxes = [...textBoxes(document, page, font), ...drawnSince];
   for (const scale of [1, 0.75, 0.5]) {
     const side = 2 * STAMP_RADIUS * scale + 4;
     const spot = freeSquare(boxes, page.getSize(), side, { margin: 18, gap: 4 });
@@ -111,7 +112,33 @@ function stampLastPage(document: PDFDocument, page: PDFPage, font: PDFFont, sign
   }
 }
 
-/** The original pages, a stamp on the last of them, then the certificate page. */
+/** The number a page of the notarized document carries at its top right. */
+export function notarizedPageLabel(page: number, pages: number): string {
+  return `Notarized document · Page ${page} of ${pages}`;
+}
+
+const NUMBER_SIZE = 8;
+/** The number's baseline and right edge, from the page's top and right edges: above any letter's return address. */
+const NUMBER_TOP = 24;
+const NUMBER_RIGHT = 36;
+
+/**
+ * Numbers every page of the notarized document, the certificate page counted, at its top right:
+ * the document's own numbers (each letter's, in its footer) stay as the signer saw them.
+ */
+function numberPages(document: PDFDocument, font: PDFFont): Box[] {
+  const pages = document.getPages();
+  return pages.map((page, i) => {
+    const label = notarizedPageLabel(i + 1, pages.length);
+    const width = font.widthOfTextAtSize(label, NUMBER_SIZE);
+    const x = page.getWidth() - NUMBER_RIGHT - width;
+    const y = page.getHeight() - NUMBER_TOP;
+    page.drawText(label, { x, y, size: NUMBER_SIZE, font, color: INK });
+    return { x, y: y - NUMBER_SIZE * 0.25, width, height: NUMBER_SIZE * 1.2 };
+  });
+}
+
+/** The original pages, a stamp on the last of them, then the certificate page; each page numbered in the whole. */
 export async function notarizedPdf(original: Uint8Array, input: CertificateInput): Promise<Uint8Array> {
   const document = await PDFDocument.load(original, { updateMetadata: false });
   const regular = await document.embedFont(StandardFonts.Helvetica);
@@ -119,10 +146,12 @@ export async function notarizedPdf(original: Uint8Array, input: CertificateInput
 
   const pages = document.getPages();
   const last = pages.at(-1);
-  if (last) stampLastPage(document, last, bold, input.signedAt);
 
   const [pageWidth, pageHeight] = last ? [last.getWidth(), last.getHeight()] : [612, 792];
   const page = document.addPage([pageWidth, pageHeight]);
+  // Numbered before the stamp is placed, so the stamp keeps clear of the number.
+  const numbers = numberPages(document, regular);
+  if (last) stampLastPage(document, last, bold, input.signedAt, [numbers.at(-2)!]);
   const margin = 56;
   let y = pageHeight - margin - 10;
   certificateLines(input).forEach((line, i) => {

@@ -1,13 +1,17 @@
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import { encodableText, wrapText, type DocumentLine } from "~/domain/documents/layout";
+import { ADDRESS_SIZES, LETTER_AREAS, LETTER_BODY_TOP, pageLabel, placeBlock, SHEET } from "~/domain/documents/letters";
 
 /**
- * Draws a document's lines on US Letter pages with pdf-lib's standard fonts, the community's
- * notice in each page's footer, and the document's names in its metadata.
+ * Draws a document's letters on US Letter pages with pdf-lib's standard fonts: each letter's
+ * address blocks where a #10 window envelope shows them (LETTER_AREAS), its text after them,
+ * the community's notice and the page's number in each page's footer, and the document's
+ * names in its metadata.
  */
 
 export type PdfInput = {
-  lines: DocumentLine[];
+  /** The document's letters, each from a new page and numbered on its own; a document that is no letter is one. */
+  letters: DocumentLine[][];
   /** The "not legal advice" notice, printed at the foot of every page. */
   footer: string;
   title: string;
@@ -16,7 +20,7 @@ export type PdfInput = {
   keywords: string[];
 };
 
-const PAGE: [number, number] = [612, 792];
+const PAGE: [number, number] = [SHEET.width, SHEET.height];
 const MARGIN = 64;
 const TEXT_SIZE = 11;
 const HEADING_SIZE = 14;
@@ -71,38 +75,62 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
   const footerLines = input.footer.split("\n").flatMap((line) => wrapped(small, line, width));
   const footerHeight = (footerLines.length + 1) * FOOTER_SIZE * LEADING;
   const bottom = MARGIN + footerHeight + TEXT_SIZE;
-
   const top = PAGE[1] - MARGIN;
-  const pages: PDFPage[] = [doc.addPage(PAGE)];
-  let y = top;
-  for (const line of input.lines) {
-    const f = line.style === "heading" ? heading : text;
-    if (line.style === "heading" && y < top) y -= f.size * 0.6;
-    for (const part of wrapped(f, line.text, width)) {
-      if (y - f.size * LEADING < bottom) {
-        pages.push(doc.addPage(PAGE));
-        y = top;
+  const measure = (t: string, size: number) => text.font.widthOfTextAtSize(t, size);
+
+  /** Each letter's pages, in order. */
+  const letters: PDFPage[][] = [];
+  for (const lines of input.letters) {
+    const page = doc.addPage(PAGE);
+    const pages = [page];
+    letters.push(pages);
+    let start = top;
+    for (const [style, area, sizes] of [
+      ["return-address", LETTER_AREAS.returnAddress, ADDRESS_SIZES.returnAddress],
+      ["recipient", LETTER_AREAS.recipient, ADDRESS_SIZES.recipient],
+    ] as const) {
+      const block = lines
+        .filter((l) => l.style === style && l.text.trim())
+        .map((l) => encodableText(l.text, text.supports));
+      if (block.length === 0 && !lines.some((l) => l.style === style)) continue;
+      for (const placed of placeBlock(block, area, sizes, measure))
+        page.drawText(placed.text, { x: placed.x, y: placed.y, size: placed.size, font: text.font });
+      // The text starts below the window even when a block is empty: the window shows no text.
+      start = Math.min(start, LETTER_BODY_TOP);
+    }
+    let y = start;
+    for (const line of lines) {
+      if (line.style === "return-address" || line.style === "recipient") continue;
+      const f = line.style === "heading" ? heading : text;
+      if (line.style === "heading" && y < start) y -= f.size * 0.6;
+      for (const part of wrapped(f, line.text, width)) {
+        if (y - f.size * LEADING < bottom) {
+          pages.push(doc.addPage(PAGE));
+          y = top;
+        }
+        y -= f.size * LEADING;
+        if (part) pages.at(-1)!.drawText(part, { x: MARGIN, y, size: f.size, font: f.font });
       }
-      y -= f.size * LEADING;
-      if (part) pages.at(-1)!.drawText(part, { x: MARGIN, y, size: f.size, font: f.font });
     }
   }
 
-  pages.forEach((p, i) => {
-    let fy = MARGIN + footerHeight - FOOTER_SIZE;
-    for (const line of footerLines) {
-      p.drawText(line, { x: MARGIN, y: fy, size: FOOTER_SIZE, font: small.font, color: GREY });
-      fy -= FOOTER_SIZE * LEADING;
-    }
-    const number = `Page ${i + 1} of ${pages.length}`;
-    p.drawText(number, {
-      x: PAGE[0] - MARGIN - small.font.widthOfTextAtSize(number, FOOTER_SIZE),
-      y: fy,
-      size: FOOTER_SIZE,
-      font: small.font,
-      color: GREY,
-    });
-  });
+  letters.forEach((pages, l) =>
+    pages.forEach((p, i) => {
+      let fy = MARGIN + footerHeight - FOOTER_SIZE;
+      for (const line of footerLines) {
+        p.drawText(line, { x: MARGIN, y: fy, size: FOOTER_SIZE, font: small.font, color: GREY });
+        fy -= FOOTER_SIZE * LEADING;
+      }
+      const number = pageLabel({ letter: l + 1, letters: letters.length, page: i + 1, pages: pages.length });
+      p.drawText(number, {
+        x: PAGE[0] - MARGIN - small.font.widthOfTextAtSize(number, FOOTER_SIZE),
+        y: fy,
+        size: FOOTER_SIZE,
+        font: small.font,
+        color: GREY,
+      });
+    }),
+  );
 
   // Metadata is stored as UTF-16 text: any character goes.
   doc.setTitle(input.title);

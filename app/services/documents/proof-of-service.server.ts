@@ -68,10 +68,12 @@ export async function proofOfService(
         eq(claims.nolVersion, input.version),
       ),
     );
-  const given = (state.creator.data as { claimantName?: unknown }).claimantName;
+  const data = state.creator.data as { claimantName?: unknown; claimantAddress?: unknown };
+  const given = data.claimantName;
   const facts: DocumentFacts = {
     round: input.round,
     claimantName: typeof given === "string" && given ? given : (place.owner.name ?? place.owner.username),
+    claimantAddress: typeof data.claimantAddress === "string" ? data.claimantAddress : null,
     cause: { code: place.cause.code, name: place.cause.name },
     countryCode: claim?.countryCode ?? place.owner.countryCode ?? "",
     version: input.version,

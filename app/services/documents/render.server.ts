@@ -6,7 +6,7 @@ import {
   documentFilename,
   documentKindOf,
   documentTitle,
-  documentValues,
+  letterValues,
   type DocumentFacts,
 } from "~/domain/documents/document-data";
 import { documentLines } from "~/domain/documents/layout";
@@ -55,16 +55,23 @@ export async function noticeFacts(db: Database, { notice, claim, cf }: NoticeRec
   const [cause] = await db.select({ name: causes.name }).from(causes).where(eq(causes.code, claim.causeCode));
   const named = creator
     ? await db
-        .select({ slot: respondents.slot, name: respondents.name, type: respondents.type })
+        .select({
+          slot: respondents.slot,
+          name: respondents.name,
+          type: respondents.type,
+          address: respondents.address,
+        })
         .from(respondents)
         .where(eq(respondents.entryId, creator.id))
     : [];
   const round = notice.roundCnt;
   // The name the member gave on the notice form; a hosted form's entry may have none: the member's own.
-  const given = (creator?.data as { claimantName?: unknown } | undefined)?.claimantName;
+  const data = creator?.data as { claimantName?: unknown; claimantAddress?: unknown } | undefined;
+  const given = data?.claimantName;
   return {
     round,
     claimantName: typeof given === "string" && given ? given : (person?.name ?? person?.username ?? ""),
+    claimantAddress: typeof data?.claimantAddress === "string" ? data.claimantAddress : null,
     cause: { code: claim.causeCode, name: cause?.name ?? claim.causeCode },
     countryCode: claim.countryCode,
     version: claim.nolVersion,
@@ -129,7 +136,10 @@ async function noticeTemplate(db: Database, record: NoticeRecord): Promise<Templ
   return templateById(db, row!.id!);
 }
 
-/** A document of a round as a PDF: its template's text filled with the facts, the community's notice at its foot. */
+/**
+ * A document of a round as a PDF: its template's text filled with the facts, as one letter per
+ * respondent when the template makes letters, the community's notice at each page's foot.
+ */
 export async function renderDocument(
   services: AppServices,
   body: string,
@@ -140,7 +150,7 @@ export async function renderDocument(
   const { db } = services;
   const label = labelOfStoredRound(services.logger, facts.round, "a notice's document");
   return renderPdf({
-    lines: documentLines(body, documentValues(facts)),
+    letters: letterValues(facts, body).map((values) => documentLines(body, values)),
     footer: await documentDisclaimer(db),
     title: `${title}: ${facts.claimantName}`,
     subject: `${label} of ${facts.version} (${facts.cause.name})`,

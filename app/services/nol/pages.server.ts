@@ -13,7 +13,7 @@ import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
 import { proofNotarizeView } from "../notary/proof-notarize-view.server";
-import { proofOfServiceBase, timelineView, versionTimeline } from "./timeline.server";
+import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 import {
   entriesOf,
   facts,
@@ -148,7 +148,7 @@ export async function versionsPage(
             version: shown,
             view: timelineView(
               versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date()),
-              proofOfServiceBase(causeBase, shown, other),
+              roundDocumentBases(causeBase, shown, other),
             ),
             trackingUrl: services.config.trackingUrl,
             calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,

@@ -306,7 +306,13 @@ async function saveNotice(w: StepWriter, state: VersionState, data: Values): Pro
     round,
     nolTracking: setAt(creator.nolTracking, round - 1, true, false),
     profile,
-    data: { ...creator.data, claimantName: data.claimantName, ...w.meta() },
+    data: {
+      ...creator.data,
+      claimantName: data.claimantName,
+      // An address left blank keeps the one given before.
+      ...(data.claimantAddress ? { claimantAddress: data.claimantAddress } : {}),
+      ...w.meta(),
+    },
   });
 }
 

@@ -6,7 +6,7 @@ import { formBase, FORM_NAMES, ownerQuery, stepHref } from "~/domain/nol/address
 import { addressLine, escalationFee, formForStep, formOffersStep, slotsOpenIn } from "~/domain/nol/billing";
 import { versionSchema } from "~/domain/nol/entries";
 import type { StepKind } from "~/domain/nol/steps";
-import { earlyRound } from "~/domain/nol/timeline";
+import { earlyRound, roundName } from "~/domain/nol/timeline";
 import { formatMoney } from "~/lib/format";
 import type { UserRow, Viewer } from "../session.server";
 import {
@@ -21,7 +21,7 @@ import {
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
 import { stepContext, submitStep } from "./save-step.server";
-import { proofOfServiceBase, timelineView, versionTimeline } from "./timeline.server";
+import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 
 /** The step page of a version: what it shows, and saving the step from it (spec §4 "NoL steps"). */
 
@@ -74,10 +74,9 @@ export async function stepPage(
     notices.push(pickedNotice(await pickRespondent(services, respondents, slots, input.respondent)));
   const stepPath = versionStepHref(place, version, state.step.kind);
   const now = new Date();
-  const timeline = timelineView(
-    versionTimeline(services.config, cause.windows, state, now),
-    proofOfServiceBase(place.causeBase, version, place.other),
-  );
+  const documents = roundDocumentBases(place.causeBase, version, place.other);
+  const timeline = timelineView(versionTimeline(services.config, cause.windows, state, now), documents);
+  const mails = state.step.kind === "mailing" || state.step.kind === "true-bill-mailing";
   return {
     redirectTo: null,
     page: {
@@ -89,6 +88,11 @@ export async function stepPage(
       // The checks of the step's form: a delivery neither in the future nor before its mailing.
       checks: stepContext(state, now, await mailingRecipients(services.db, state)),
       timeline,
+      // A mailing step offers what it mails: the round's notice, one letter per respondent.
+      mailedNotice:
+        mails && state.step.round
+          ? { name: roundName(state.step.round), href: `${documents.notice}&round=${state.step.round}` }
+          : null,
       // The round this step makes, asked for before the last round's window has closed.
       early: earlyRound(timeline.next, state.step),
       trackingUrl: services.config.trackingUrl,
@@ -149,8 +153,10 @@ export async function takeStep(
 }
 
 function prefillOf(state: VersionState, owner: UserRow, profile: { DailyAmount?: number }) {
+  const data = state.creator?.data as { claimantName?: string; claimantAddress?: unknown } | undefined;
   return {
-    claimantName: (state.creator?.data as { claimantName?: string } | undefined)?.claimantName ?? owner.name ?? "",
+    claimantName: data?.claimantName ?? owner.name ?? "",
+    claimantAddress: typeof data?.claimantAddress === "string" ? data.claimantAddress : "",
     dailyAmount: profile.DailyAmount !== undefined ? String(profile.DailyAmount) : "",
   };
 }
@@ -228,10 +234,11 @@ async function copiedAnswers(services: AppServices, rows: EntryRow[], from: stri
       respondents: {},
       notice: { kind: "warn", message: `“${from}” has no answers to copy.` } as PageNotice,
     };
-  const data = earlier.data as { claimantName?: unknown };
+  const data = earlier.data as { claimantName?: unknown; claimantAddress?: unknown };
   const daily = (earlier.profile as { DailyAmount?: unknown } | null)?.DailyAmount;
-  const prefill: { claimantName?: string; dailyAmount?: string } = {};
+  const prefill: { claimantName?: string; claimantAddress?: string; dailyAmount?: string } = {};
   if (typeof data.claimantName === "string" && data.claimantName) prefill.claimantName = data.claimantName;
+  if (typeof data.claimantAddress === "string" && data.claimantAddress) prefill.claimantAddress = data.claimantAddress;
   if (typeof daily === "number") prefill.dailyAmount = String(daily);
   const named = await respondentsOf(services.db, [earlier.id]);
   const respondents: Record<number, KnownRespondent> = {};
@@ -241,6 +248,7 @@ async function copiedAnswers(services: AppServices, rows: EntryRow[], from: stri
   const names = Object.values(respondents).map((r) => r.name);
   const copied = [
     prefill.claimantName ? "the claimant's name" : null,
+    prefill.claimantAddress ? "the claimant's mailing address" : null,
     prefill.dailyAmount ? "the daily amount" : null,
     names.length
       ? `${names.length === 1 ? "1 respondent" : `${names.length} respondents`} (${names.join(", ")})`

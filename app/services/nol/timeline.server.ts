@@ -73,16 +73,19 @@ export function versionTimeline(
   });
 }
 
-/** The address of a version's proof of service, but for its round (`&round=N`). */
-export function proofOfServiceBase(causeBase: string, version: string, owner: string | null): string {
-  return `${causeBase}/proof-of-service.pdf?${new URLSearchParams({ version, ...(owner ? { username: owner } : {}) })}`;
+/** The addresses of a version's round documents, but for the round (`&round=N`): its notice and its proof of service. */
+export type RoundDocumentBases = { notice: string; proof: string };
+
+export function roundDocumentBases(causeBase: string, version: string, owner: string | null): RoundDocumentBases {
+  const query = new URLSearchParams({ version, ...(owner ? { username: owner } : {}) });
+  return { notice: `${causeBase}/notice.pdf?${query}`, proof: `${causeBase}/proof-of-service.pdf?${query}` };
 }
 
 /**
  * The timeline with its days written out for the page ("Mar 5, 2026"): the page needs no date
- * formats of its own. A mailed round links to its proof of service.
+ * formats of its own. A written round links to its notice, a mailed one to its proof of service.
  */
-export function timelineView(timeline: Timeline, proofBase: string) {
+export function timelineView(timeline: Timeline, bases: RoundDocumentBases) {
   const day = (value: string | null) => (value ? formatDate(value) : null);
   return {
     ...timeline,
@@ -92,7 +95,8 @@ export function timelineView(timeline: Timeline, proofBase: string) {
       mailedShown: day(row.mailedOn),
       deliveredShown: day(row.deliveredOn),
       respondByShown: day(row.respondBy),
-      proofHref: row.mailedOn ? `${proofBase}&round=${row.round}` : null,
+      noticeHref: row.state === "next" ? null : `${bases.notice}&round=${row.round}`,
+      proofHref: row.mailedOn ? `${bases.proof}&round=${row.round}` : null,
     })),
     next: timeline.next ? { ...timeline.next, availableShown: day(timeline.next.availableOn) } : null,
   };

@@ -7,7 +7,7 @@ import type { Timeline } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
 import { entriesOf, versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
-import { proofOfServiceBase, timelineView, versionTimeline } from "./timeline.server";
+import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 
 /**
  * The timelines of every member's versions that have a mailing recorded, for the work that
@@ -128,7 +128,7 @@ export async function memberTimelines(services: AppServices, userId: string, use
           id: `${causeCode}|${version}`,
           cause: name,
           version,
-          timeline: timelineView(timeline, proofOfServiceBase(base, version, username)),
+          timeline: timelineView(timeline, roundDocumentBases(base, version, username)),
           href: `${base}?${query}`,
           calendarHref: `${base}/calendar.ics?${query}`,
         },
@@ -164,7 +164,7 @@ export async function entryTimeline(services: AppServices, entryId: string, now 
   const query = new URLSearchParams({ version: entry.version, username: entry.username });
   return {
     title: `Timeline: ${name} · ${entry.version}`,
-    view: timelineView(timeline, proofOfServiceBase(`/nol/creator/${causeSlug(name)}`, entry.version, entry.username)),
+    view: timelineView(timeline, roundDocumentBases(`/nol/creator/${causeSlug(name)}`, entry.version, entry.username)),
     trackingUrl: services.config.trackingUrl,
     calendarHref: `/nol/creator/${causeSlug(name)}/calendar.ics?${query}`,
   };
