@@ -22,14 +22,14 @@ import { useKeptFlash } from "./components/shell/use-kept-flash";
 import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
-import { guard } from "./domain/guard";
+import { guard, setupFirstMessage } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
 import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
 import { errorPage, pageRedirect } from "./lib/http.server";
 import { forgetState, inFrame, replaceState } from "./lib/state-client";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
-import { readFlash } from "./services/flash.server";
+import { flashHeader, readFlash } from "./services/flash.server";
 import { supportEmbed } from "./services/hosted-support.server";
 import { getViewer, loginRedirect, sessionState, siteCookies, StateHeaderError } from "./services/session.server";
 import stylesheet from "./styles/app.css";
@@ -88,7 +88,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (decision.kind === "login") {
     throw decision.remember ? await loginRedirect(request, config) : pageRedirect(request, "/login");
   }
-  if (decision.kind === "setup") throw pageRedirect(request, "/setup");
+  if (decision.kind === "setup") {
+    const message = setupFirstMessage(url.pathname);
+    throw pageRedirect(
+      request,
+      "/setup",
+      message ? { headers: { "Set-Cookie": await flashHeader(config, { kind: "warn", message }) } } : undefined,
+    );
+  }
   const { flash, clear } = await readFlash(request, config);
   const cookies = siteCookies(config);
   const coupon = viewer?.subscription

@@ -3,9 +3,18 @@
 export const CAUSE_STATUSES = ["live", "testing", "beta"] as const;
 export const NOT_OFFERED = "none";
 
-/** The NoL forms every cause uses (spec §3 form ids). */
+/**
+ * The NoL forms every cause uses (spec §3 form ids), by the names of their pages: an admin
+ * knows them as the notice creator, the billing profile and the true bills, not by number.
+ */
 export const CAUSE_FORMS = [
-  { id: 187, name: "NoL creator 2" },
-  { id: 189, name: "Profile billing" },
-  { id: 194, name: "Billing" },
+  { id: 187, name: "the notice creator" },
+  { id: 189, name: "the billing profile" },
+  { id: 194, name: "the true bills" },
 ] as const;
+
+/** "the notice creator, the billing profile and the true bills". */
+export function causeFormsWords(): string {
+  const names = CAUSE_FORMS.map((f) => f.name);
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}

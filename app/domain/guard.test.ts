@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { afterLogin, guard, isPublicPath, safeRedirectPath } from "./guard";
+import { afterLogin, guard, isPublicPath, safeRedirectPath, setupFirstMessage } from "./guard";
 
 const member = { userId: "u1", needsSetup: false };
 const newbie = { userId: "u2", needsSetup: true };
@@ -49,6 +49,16 @@ describe("navigation guard (spec §2.3)", () => {
     expect(guard("/", "", newbie)).toEqual({ kind: "allow" });
     expect(guard("/setup/profile", "", newbie)).toEqual({ kind: "allow" });
     expect(guard("/logout", "", newbie)).toEqual({ kind: "allow" });
+  });
+
+  it("says on setup why a page asked for led there, naming the respondents", () => {
+    expect(setupFirstMessage("/respondents")).toBe(
+      "Finish setup to add respondents: their pages open once it is done.",
+    );
+    expect(setupFirstMessage("/search-for-a-respondent")).toMatch(/^Finish setup to add respondents/);
+    expect(setupFirstMessage("/profile")).toBe("Finish setup first: the page you asked for opens once it is done.");
+    // Logging in leads on to setup without a page asked for: nothing to explain.
+    expect(setupFirstMessage("/redirect-login-success")).toBeNull();
   });
 
   it("lets a signed-in member through", () => {

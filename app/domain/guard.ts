@@ -73,6 +73,25 @@ export function guard(pathname: string, search: string, viewer: GuardViewer): Gu
   return { kind: "allow" };
 }
 
+/** The respondents' pages, which a member still in setup asks for from the navigation or a link. */
+const RESPONDENT_SEGMENTS = new Set([
+  "respondents",
+  "search-for-a-respondent",
+  "suggest-a-new-respondent",
+  "respondent-reassessment",
+]);
+
+/**
+ * Why a member who still needs setup lands on it instead of the page asked for, said on the
+ * setup page; null where the member did not ask for a page (the way on after logging in).
+ */
+export function setupFirstMessage(pathname: string): string | null {
+  const segment = firstSegment(pathname);
+  if (segment === "redirect-login-success") return null;
+  if (RESPONDENT_SEGMENTS.has(segment)) return "Finish setup to add respondents: their pages open once it is done.";
+  return "Finish setup first: the page you asked for opens once it is done.";
+}
+
 /**
  * A redirect target from a user or a link is only followed when it stays on this site:
  * a path starting with a single "/", no backslashes or control characters. It ends up in a

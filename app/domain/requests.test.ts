@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   crossSiteWrite,
+  isStaticAsset,
   dependsOnSession,
   firstForwardedHost,
   originFormTarget,
@@ -290,4 +291,27 @@ describe("request rules", () => {
   ] as const)("an answer to a request with %s depends on the session: %s", (_what, request, setCookies, expected) => {
     expect(dependsOnSession(request, [...setCookies], "mh_session")).toBe(expected);
   });
+});
+
+describe("isStaticAsset", () => {
+  it.each([
+    "/build/root-ABC.js",
+    "/build/_assets/tailwind-1.css",
+    "/favicon.ico",
+    "/favicon.svg",
+    "/robots.txt",
+    "/fonts/a.woff2",
+    "/build/x.js?v=1",
+  ])("reads %s as a static file", (url) => expect(isStaticAsset(url)).toBe(true));
+
+  it.each([
+    "/",
+    "/login",
+    "/nol/creator/traffic-stop",
+    "/api/config",
+    "/nol/creator/ts/proof-of-service.pdf",
+    "/nol/creator/ts/calendar.ics",
+    "/members/export.csv",
+    "/builds",
+  ])("reads %s as a page, a document or an API call", (url) => expect(isStaticAsset(url)).toBe(false));
 });

@@ -195,6 +195,19 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/api\/forms\/cognito\/)[^/?#]+/, "$1[secret]").replace(SECRET_PARAMS, "$1[secret]");
 }
 
+/** The browser's own fetches for a page's parts: icons, fonts, styles, scripts, images. */
+const ASSET_FILE = /\.(?:js|mjs|css|map|woff2?|ttf|otf|eot|ico|png|jpe?g|gif|svg|webp|avif|webmanifest)$/i;
+
+/**
+ * A request for a static file rather than a page, an API call or a document: the build's
+ * files under /build/, the favicon, robots.txt, fonts and images. The demo's terminal leaves
+ * them out of its log, where they made most of the lines.
+ */
+export function isStaticAsset(url: string): boolean {
+  const path = url.split(/[?#]/, 1)[0]!;
+  return path.startsWith("/build/") || path === "/robots.txt" || ASSET_FILE.test(path);
+}
+
 /**
  * The path a request names, as the router will see it: dot segments resolved (also when
  * they are percent-encoded, as a URL parser does), each segment decoded, and the dot

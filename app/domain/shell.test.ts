@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { continueSetupPath, couponBannerFixed, subscriptionWarning } from "./shell";
+import { continueSetupPath, couponBannerFixed, couponBannerWay, subscriptionWarning } from "./shell";
 
 describe("coupon banner", () => {
   // spec §2.4 "dismissible everywhere except on /c/ and /signup paths"
@@ -35,5 +35,16 @@ describe("home warning", () => {
   it("leads to signup without a user id and to setup with one", () => {
     expect(continueSetupPath({ user_id: null })).toBe("/signup");
     expect(continueSetupPath({ user_id: "5d0c1f7e-0000-4000-8000-000000000000" })).toBe("/setup");
+  });
+});
+
+describe("the coupon banner's way to the offer", () => {
+  it("asks a visitor to sign up", () => {
+    expect(couponBannerWay(null)).toEqual({ link: "sign up", to: "/signup" });
+  });
+
+  it("never asks a signed-in member to sign up: setup for one still in it, a membership for the others", () => {
+    expect(couponBannerWay({ needsSetup: true })).toEqual({ link: "finish setting up your account", to: "/setup" });
+    expect(couponBannerWay({ needsSetup: false })).toEqual({ link: "choose a membership", to: "/subscription" });
   });
 });

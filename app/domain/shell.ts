@@ -6,6 +6,16 @@ export function couponBannerFixed(pathname: string): boolean {
 }
 
 /**
+ * How the coupon banner says the offer is taken: a visitor signs up; a member signed in is
+ * already past that, and takes it by finishing setup or by choosing a membership.
+ */
+export function couponBannerWay(session: { needsSetup: boolean } | null): { link: string; to: string } {
+  if (!session) return { link: "sign up", to: "/signup" };
+  if (session.needsSetup) return { link: "finish setting up your account", to: "/setup" };
+  return { link: "choose a membership", to: "/subscription" };
+}
+
+/**
  * "A warning bar at the bottom shows the subscription status when it is not ACTIVE": the
  * status to show, or null. A member still in setup, or without a subscription (a free
  * community, a donation), has no status to warn about.

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { auditActionWords } from "./audit-words";
 import { inWords } from "./vocabularies";
-import { countryName, membershipLine, membershipWords } from "./words";
+import { causeFormsWords } from "./cause-catalogue";
+import {
+  answerWords,
+  cardBrandName,
+  cardEnding,
+  checkedWords,
+  countryName,
+  dayWords,
+  membershipLine,
+  membershipWords,
+} from "./words";
 
 describe("codes in words", () => {
   it("names each membership status, and none", () => {
@@ -67,5 +77,60 @@ describe("a membership in one line", () => {
     ],
   ] as const)("says a membership %s with its one date", (_what, given, line) => {
     expect(membershipLine(given, date)).toBe(line);
+  });
+});
+
+describe("cards, days and answers in words", () => {
+  it.each([
+    ["visa", "Visa"],
+    ["mastercard", "Mastercard"],
+    ["amex", "American Express"],
+    ["discover", "Discover"],
+    ["diners", "Diners Club"],
+    ["jcb", "JCB"],
+    ["unionpay", "UnionPay"],
+    ["Visa", "Visa"],
+    ["unknown", "Card"],
+    [null, "Card"],
+  ])("writes the card brand %s as the network does: %s", (code, name) => {
+    expect(cardBrandName(code)).toBe(name);
+  });
+
+  it("names a card by its brand and last four digits", () => {
+    expect(cardEnding("visa", "4242")).toBe("Visa ending in 4242");
+    expect(cardEnding("amex", "0005")).toBe("American Express ending in 0005");
+    expect(cardEnding("new_network", "1234")).toBe("New network ending in 1234");
+  });
+
+  it("writes a day as the pages do, never in ISO form", () => {
+    expect(dayWords("2026-11-28")).toBe("Nov 28, 2026");
+    expect(dayWords("2026-03-02T00:00:00.000Z")).toBe("Mar 2, 2026");
+    expect(dayWords(null)).toBe("—");
+    expect(dayWords("next Tuesday")).toBe("next Tuesday");
+  });
+
+  it("reads a form's answers: a tick box as checked or not, never 'yes', 'no', 'true' or 'false'", () => {
+    const answers = [true, false, "2026-11-28", ["2026-01-05", "Clerk"], "", null, 12, "Officer Example"];
+    const words = answers.map(answerWords);
+    expect(words).toEqual([
+      "Checked",
+      "Not checked",
+      "Nov 28, 2026",
+      "Jan 5, 2026, Clerk",
+      "—",
+      "—",
+      "12",
+      "Officer Example",
+    ]);
+    for (const word of words) {
+      expect(word).not.toMatch(/^(yes|no|true|false)$/i);
+      expect(word).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
+    expect(checkedWords(true)).toBe("Checked");
+  });
+
+  it("names the forms every cause uses, without their numbers", () => {
+    expect(causeFormsWords()).toBe("the notice creator, the billing profile and the true bills");
+    expect(causeFormsWords()).not.toMatch(/\d/);
   });
 });

@@ -1,3 +1,4 @@
+import { formatDate } from "~/lib/format";
 import type { MembershipStatus } from "./billing-account";
 
 /**
@@ -73,4 +74,61 @@ export function countryName(code: string): string {
   } catch {
     return code;
   }
+}
+
+/**
+ * Card brands as the card networks write them. Stripe and the sandbox give lower-case codes
+ * ("visa", "amex", "diners"); a brand no list names yet is read as words.
+ */
+const CARD_BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  american_express: "American Express",
+  discover: "Discover",
+  diners: "Diners Club",
+  diners_club: "Diners Club",
+  jcb: "JCB",
+  unionpay: "UnionPay",
+  cartes_bancaires: "Cartes Bancaires",
+  eftpos_au: "eftpos Australia",
+  interac: "Interac",
+};
+
+/** "visa" → "Visa", "amex" → "American Express"; no brand is "Card". */
+export function cardBrandName(brand: string | null | undefined): string {
+  const code = brand?.trim();
+  if (!code || code.toLowerCase() === "unknown") return "Card";
+  return CARD_BRANDS[code.toLowerCase().replace(/[\s-]+/g, "_")] ?? humanize(code);
+}
+
+/** "Visa ending in 4242": a card as a member knows it. */
+export function cardEnding(brand: string | null | undefined, last4: string): string {
+  return `${cardBrandName(brand)} ending in ${last4}`;
+}
+
+/** A tick box's answer in words: its own label's "Yes"/"No" reads as a code on a page of answers. */
+export function checkedWords(checked: boolean): string {
+  return checked ? "Checked" : "Not checked";
+}
+
+/** A day as forms keep it ("2026-11-28"), or an instant ("2026-11-28T10:00:00.000Z"). */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A day the way every page writes it ("Nov 28, 2026"); "—" for none. */
+export function dayWords(value: string | null | undefined): string {
+  if (!value) return "—";
+  return ISO_DAY.test(value) && !Number.isNaN(Date.parse(value)) ? formatDate(value) : value;
+}
+
+/**
+ * One answer of a form, to read: a tick box as checked or not, a day in words, a list joined,
+ * nothing given as "—". Other answers are shown as they were typed.
+ */
+export function answerWords(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return checkedWords(value);
+  if (Array.isArray(value)) return value.length === 0 ? "—" : value.map(answerWords).join(", ");
+  if (typeof value === "string") return dayWords(value);
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }

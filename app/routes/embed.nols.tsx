@@ -6,7 +6,7 @@ import { failureMessage, useFrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
-import { entryLabel } from "~/domain/nol/labels";
+import { entryName } from "~/domain/nol/labels";
 import { api } from "~/lib/api-client";
 import { appServices } from "~/services/app.server";
 
@@ -25,6 +25,7 @@ type Entry = {
   cause: string;
   descriptive_version: string;
   tb_value: number | null;
+  nol_tracking: boolean[];
   view_link: string;
 };
 
@@ -59,7 +60,7 @@ export default function EmbedNols() {
           ) : (
             <ul>
               {entries.map((e) => {
-                const label = `${e.cause} · ${e.descriptive_version} · ${entryLabel(e).label}`;
+                const label = `${e.cause} · ${e.descriptive_version} · ${entryName(e)}`;
                 const href = safeLinkHref(e.view_link);
                 return (
                   <li key={e.id}>

@@ -47,7 +47,9 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
-  app.use(requestLog(logger));
+  // The demo's terminal (a person reading text lines) logs pages, API calls and errors, not
+  // each file a page loads; a deployment's JSON log keeps every request.
+  app.use(requestLog(logger, { quietAssets: config.demo && config.logFormat === "text" }));
 
   // The few files at public/'s top (favicon, robots.txt), listed once: a page or an API call
   // never costs a look at the disk.

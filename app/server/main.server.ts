@@ -9,7 +9,7 @@ import { loadConfig, type AppConfig } from "~/config/config.server";
 import { ConfigError, parseStorageEnv } from "~/config/env.server";
 import { demoLogins } from "~/db/seed.server";
 import { UNSUPPORTED_METHOD_MESSAGE } from "~/domain/requests";
-import { demoBanner } from "~/lib/demo-banner.server";
+import { demoBanner, demoReminder, remindingTerminal } from "~/lib/demo-banner.server";
 import { textDestination } from "~/lib/log-text.server";
 import { failInterruptedBackups } from "~/services/backups/backups.server";
 import { RestoreRefused, restoreBackup } from "~/services/backups/restore.server";
@@ -83,10 +83,10 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
   return { server, stop, services };
 }
 
-/** JSON lines, or short text lines for a person at a terminal (LOG_FORMAT). */
-function makeLogger(config: AppConfig): Logger {
+/** JSON lines, or short text lines for a person at a terminal (LOG_FORMAT), written to `out`. */
+function makeLogger(config: AppConfig, out?: { write(chunk: string): unknown }): Logger {
   const options = { level: config.logLevel, base: { service: "memberhall" } };
-  return config.logFormat === "text" ? pino(options, textDestination()) : pino(options);
+  return config.logFormat === "text" ? pino(options, textDestination(out)) : pino(options);
 }
 
 const PREPARE_DATABASE = "prepare-database";
@@ -125,7 +125,9 @@ async function main(launch: Launch) {
     }
     throw error;
   }
-  const logger = makeLogger(config);
+  // The demo's terminal shows its banner again every so often, as the log scrolls it away.
+  const terminal = config.demo && config.logFormat === "text" ? remindingTerminal(process.stdout) : null;
+  const logger = makeLogger(config, terminal ?? undefined);
   // The handlers are in place before the server says it listens: a signal that arrives
   // while it starts is kept and carried out as soon as there is something to stop. A
   // terminal's Ctrl-C reaches both `npm start` and this process; a repeated signal joins
@@ -150,8 +152,10 @@ async function main(launch: Launch) {
     if (embeddedDatabaseIsNew(config)) await prepareInChild(logger, launch.script);
     const started = await startServer(config, logger, launch);
     stopServer = started.stop;
-    if (config.demo && config.logFormat === "text") {
-      process.stdout.write(demoBanner(config, await demoLogins(started.services.db)));
+    if (terminal) {
+      const logins = await demoLogins(started.services.db);
+      process.stdout.write(demoBanner(config, logins));
+      terminal.shown(demoReminder(config, logins));
     }
   } catch (error) {
     logger.fatal({ err: error }, `could not start: ${(error as Error).message}`);

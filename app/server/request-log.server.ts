@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
-import { redactUrl } from "~/domain/requests";
+import { isStaticAsset, redactUrl } from "~/domain/requests";
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -16,9 +16,10 @@ export function requestIdOf(res: Response): string {
  * is written when the answer has gone (`request completed`, with the status and the time it
  * took) or when the client left first (`request aborted`), at info, warn for a method no
  * route takes (501, the client's doing) and error for the server's failures. The health
- * check is not logged. Nothing is built for a line whose level is off.
+ * check is not logged. Nothing is built for a line whose level is off. With `quietAssets`
+ * (the demo's terminal), a static file served is not logged either; one that fails is.
  */
-export function requestLog(logger: Logger) {
+export function requestLog(logger: Logger, { quietAssets = false }: { quietAssets?: boolean } = {}) {
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
@@ -30,6 +31,7 @@ export function requestLog(logger: Logger) {
       const status = res.statusCode;
       const level = status === 501 ? "warn" : status >= 500 ? "error" : "info";
       if (!logger.isLevelEnabled(level)) return;
+      if (quietAssets && status < 400 && isStaticAsset(req.originalUrl)) return;
       const entry = {
         req: { id, method: req.method, url: redactUrl(req.originalUrl) },
         res: { statusCode: status },

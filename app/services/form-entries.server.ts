@@ -7,6 +7,7 @@ import { invalid, notFound } from "~/domain/errors";
 import { SERVICE_FORMS, type CreateEntryInput, type UpdateEntryInput } from "~/domain/form-entries";
 import { FORM_IDS } from "~/domain/forms";
 import { seamlessLink } from "~/domain/nol/addresses";
+import { answerWords, humanize } from "~/domain/words";
 import { issuesByPath } from "~/lib/json-body.server";
 import { audit, actorOf } from "./audit.server";
 import type { Viewer } from "./session.server";
@@ -146,12 +147,6 @@ const fieldLabel = (key: string) => {
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
-const shown = (value: unknown) =>
-  value === null || value === undefined || value === ""
-    ? "—"
-    : Array.isArray(value)
-      ? value.map(String).join(", ")
-      : String(value);
 
 /**
  * One of the community's form entries opened by its edit or view link (the NoL entries' shape,
@@ -180,7 +175,11 @@ export async function formEntryPage(
     kind: "form" as const,
     title: `${FORM_TITLES[row.formId] ?? `Form ${row.formId}`} #${row.entryNumber}`,
     sent: row.createdAt.toISOString(),
-    review: row.reviewStatus ? { status: row.reviewStatus, note: row.reviewNote } : null,
-    fields: Object.entries(row.data).map(([key, value]) => ({ key, label: fieldLabel(key), value: shown(value) })),
+    review: row.reviewStatus ? { status: humanize(row.reviewStatus), note: row.reviewNote } : null,
+    fields: Object.entries(row.data).map(([key, value]) => ({
+      key,
+      label: fieldLabel(key),
+      value: answerWords(value),
+    })),
   };
 }

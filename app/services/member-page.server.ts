@@ -17,7 +17,7 @@ import {
   users,
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
-import { entryLabel } from "~/domain/nol/labels";
+import { entryName } from "~/domain/nol/labels";
 import { deviceOf } from "~/domain/profile";
 import { memberTimelines } from "./nol/version-timelines.server";
 import { audit, actorOf } from "./audit.server";
@@ -132,7 +132,7 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
       id: e.id,
       cause: causeName(e.causeCode),
       version: e.descriptiveVersion,
-      label: entryLabel({ form: e.form, tb_value: e.tbValue }).label,
+      label: entryName({ form: e.form, tb_value: e.tbValue, nol_tracking: e.nolTracking }),
       rounds: e.nolTracking.length,
       updatedAt: e.updatedAt.toISOString(),
     })),

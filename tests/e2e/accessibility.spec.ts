@@ -124,7 +124,7 @@ test.describe("every page", () => {
     await page
       .locator("article.version")
       .filter({ hasText: version })
-      .getByRole("link", { name: "NoL Creator: view your answers" })
+      .getByRole("link", { name: "Round 1 Notice of Liability: view your answers" })
       .click();
     await expect(page.getByRole("heading", { name: "Answers" })).toBeVisible();
     await check(page, new URL(page.url()).pathname + new URL(page.url()).search);

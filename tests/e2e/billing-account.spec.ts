@@ -23,7 +23,7 @@ test("a member subscribes, cancels at the period's end, and sees CANCELED once a
   await expect(facts.getByRole("row", { name: /Plan/ })).toContainText("Monthly membership");
   await expect(facts.getByRole("row", { name: /Status/ })).toContainText("Active");
   await expect(facts.getByRole("row", { name: /Next payment/ })).toContainText("$20.00");
-  await expect(facts.getByRole("row", { name: /Card on file/ })).toContainText("visa ending in 4242, expires 12/2039");
+  await expect(facts.getByRole("row", { name: /Card on file/ })).toContainText("Visa ending in 4242, expires 12/2039");
   const history = page.getByRole("table").last();
   await expect(history.getByRole("row", { name: /Monthly membership/ })).toContainText("Paid");
   await history

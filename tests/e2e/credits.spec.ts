@@ -100,7 +100,7 @@ test("notarizing spends a credit: a member without one buys it, comes back to th
   await page
     .locator("article.version")
     .filter({ hasText: version })
-    .getByRole("link", { name: "Notarize online" })
+    .getByRole("link", { name: "Notarize the notice online" })
     .click();
   await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
 

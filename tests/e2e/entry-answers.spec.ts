@@ -20,8 +20,8 @@ test("without JavaScript, a notice's view your answers shows the claimant, the d
   await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
 
   const versionCard = page.locator("article.version").filter({ hasText: version });
-  await versionCard.getByRole("link", { name: "NoL Creator: view your answers" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "NoL Creator" })).toBeVisible();
+  await versionCard.getByRole("link", { name: "Round 1 Notice of Liability: view your answers" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
   const answers = page.getByRole("region", { name: "Answers" });
   await expect(answers.getByRole("definition").first()).toHaveText("Ann Answer");
   await expect(answers.getByRole("definition").nth(1)).toHaveText("$250.00");

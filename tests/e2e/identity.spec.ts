@@ -51,10 +51,28 @@ test.describe("the login form", () => {
         keys.push(new URLSearchParams(request.postData() ?? "").get("devicePublicKey"));
     });
     await page.goto("/login");
+    await page.waitForFunction(() => "__remixRouter" in window);
     await page.getByLabel("Username or e-mail address").fill("member");
     await page.getByLabel("Password").fill("not the password");
+    // The password's check takes a while on a busy machine: held here until the button has
+    // shown that it is working, and cannot be sent twice meanwhile.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route(
+      (url) => url.pathname === "/login",
+      async (route) => {
+        if (route.request().method() !== "POST") return route.fallback();
+        await held;
+        return route.fallback();
+      },
+    );
     await page.getByRole("button", { name: "Log in" }).click();
+    const working = page.getByRole("button", { name: "Logging in…" });
+    await expect(working).toBeDisabled();
+    await expect(working).toHaveAttribute("aria-busy", "true");
+    answer();
     await expect(page.getByRole("alert")).toContainText("That username or e-mail address and password do not match");
+    await expect(page.getByRole("button", { name: "Log in" })).toBeEnabled();
     await expect(page.getByLabel("Username or e-mail address")).toHaveValue("member");
     await logIn(page, "member");
     await expect(page).toHaveURL(/\/$/);
@@ -114,6 +132,32 @@ test("a member who has not finished setup is sent to it", async ({ page, signIn 
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/setup/);
   await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
+});
+
+test("a member still in setup is offered no Respondents link, is told why a respondents' page leads to setup, and is not asked to sign up for an offer", async ({
+  page,
+  signIn,
+}) => {
+  await signIn("newbie");
+  await page.goto("/");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "newbie" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Respondents" })).toHaveCount(0);
+
+  // A link kept from elsewhere still leads to setup, which says why.
+  await page.goto("/respondents");
+  await expect(page).toHaveURL(/\/setup/);
+  await expect(page.getByText("Finish setup to add respondents: their pages open once it is done.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByText(/^Finish setup to add respondents/)).toHaveCount(0);
+
+  // The offer's banner and page speak to a member who is signed in: no sign-up, no login.
+  await page.goto("/c/welcome");
+  const banner = page.getByRole("region", { name: "Your offer" });
+  await expect(banner).toHaveText("New members: 10% off your first payment when you finish setting up your account.");
+  await expect(banner.getByRole("link", { name: "finish setting up your account" })).toHaveAttribute("href", "/setup");
+  await expect(page.getByRole("link", { name: /^(sign up|log ?in)$/i })).toHaveCount(0);
+  await expect(page.getByText(/Already a member/)).toHaveCount(0);
 });
 
 test("a signed-in page rechecks the login when freshness runs out, and only once", async ({ page, signIn }) => {

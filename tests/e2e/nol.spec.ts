@@ -102,16 +102,17 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
 
   // Each entry opens by its link, with the entry named in the query (spec §2.2).
   await page.goBack();
-  await versionCard.getByRole("link", { name: "NoL Creator" }).click();
+  const notices = "Round 1 Notice of Liability to Round 3 Default";
+  await versionCard.getByRole("link", { name: `${notices}: view your answers` }).click();
   await expect(page).toHaveURL(/\/nol\/seemless\/187\/.{31,}%2A\?entry=/);
-  await expect(page.getByRole("heading", { level: 1, name: "NoL Creator" })).toBeVisible();
-  await expect(page.getByRole("row", { name: /Round 3 2026-03-02 yes/ })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: notices })).toBeVisible();
+  await expect(page.getByRole("row", { name: "Round 3 Default Mar 2, 2026 Arrived" })).toBeVisible();
 
   // The entry's link selects its version on the cause page (spec §4 "Selection").
   const link = new URL(page.url());
   await page.goto(`/nol/creator/traffic-stop?href=${encodeURIComponent(link.pathname + link.search)}`);
   await expect(versionCard.getByText("Selected", { exact: true })).toBeVisible();
-  // The NoL Creator entry is read-only: selecting it offers no Edit.
+  // The notice creator's entry is read-only: selecting it offers no Edit.
   await expect(versionCard.getByRole("link", { name: "Edit" })).toHaveCount(0);
   await versionCard.getByRole("link", { name: "Clear the selection" }).click();
   await expect(versionCard.getByText("Selected", { exact: true })).toHaveCount(0);

@@ -24,7 +24,7 @@ test.describe("notarizing online", () => {
     await page.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
 
     const versionCard = page.locator("article.version").filter({ hasText: version });
-    await versionCard.getByRole("link", { name: "Notarize online" }).click();
+    await versionCard.getByRole("link", { name: "Notarize the notice online" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Round 1 notice" })).toBeVisible();
     await expect(page.getByLabel("Not legal advice")).toBeVisible();
@@ -128,7 +128,7 @@ test("at a notice step the creator notarizes the notice being written, and finds
   await deliverRoundOne(page, version);
 
   const versionCard = page.locator("article.version").filter({ hasText: version });
-  await versionCard.getByRole("link", { name: "Notarize online" }).click();
+  await versionCard.getByRole("link", { name: "Notarize the notice online" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Round 2 notice" })).toBeVisible();
   await expect(page.getByTestId("written-notice")).toContainText("as your saved answers make it");
@@ -144,7 +144,7 @@ test("at a notice step the creator notarizes the notice being written, and finds
   await page.goto(step("notice"));
   await page.getByLabel("Respondent 9", { exact: true }).fill("Clerk Extra");
   await saveStep(page, version, "Round 2 Notice of Fault", "Round 2 Mailing");
-  await versionCard.getByRole("link", { name: "Notarize online" }).click();
+  await versionCard.getByRole("link", { name: "Notarize the notice online" }).click();
   await expect(page.getByRole("heading", { name: "Round 2 notice" })).toBeVisible();
   await expect(page.getByTestId("written-notice")).toHaveCount(0);
   await expect(page.getByTestId("notarize-status")).toHaveText("Sent: waiting for you to sign");

@@ -78,7 +78,7 @@ test("a creator records round 1's mailing and delivery, sees the window and the 
 
   // There the round's proof of service is notarized online: sent, signed at the notary, downloaded.
   await versionTimeline
-    .getByRole("button", { name: "Notarize the proof of service of Round 1 Notice of Liability online" })
+    .getByRole("button", { name: "Notarize the proof of service online: Round 1 Notice of Liability" })
     .click();
   await expect(page.getByText(/^The proof of service is sent to the notary/)).toBeVisible();
   await expect(versionTimeline.getByText("Sent: waiting for you to sign")).toBeVisible();

@@ -1,7 +1,10 @@
 import { expect, test } from "./fixtures";
-import { saveRoundOne } from "./round-one";
+import { deliverRoundOne, saveRoundOne } from "./round-one";
 
 /** Statuses, keys and actions read as words on the pages; the codes stay in the exports. */
+
+/** A day in ISO form ("2026-03-02"), which no page shows a member. */
+const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/;
 
 test("the notarize status says where the notice is in words, without the notary's code", async ({ page, signIn }) => {
   test.setTimeout(60_000);
@@ -22,6 +25,40 @@ test("the notarize status says where the notice is in words, without the notary'
   const current = box.locator('tr[aria-current="true"]');
   await expect(current.getByRole("rowheader")).toHaveText("Round 1");
   await expect(current).toContainText("Sent: waiting for you to sign");
+});
+
+test("a version's page, its timeline and its answers name the rounds, days and proofs in words", async ({
+  page,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  await signIn("creator");
+  const version = `Worded ${Date.now()}`;
+  await saveRoundOne(page, version, "Wren Words", "100");
+  await deliverRoundOne(page, version);
+  await page.goto(`/nol/creator/traffic-stop?version=${encodeURIComponent(version)}`);
+
+  // The notice creator's entry is named by its notice, and each Notarize says what it notarizes.
+  const card = page.locator("article.version").filter({ hasText: version });
+  await expect(card.getByRole("listitem")).toHaveText("Round 1 Notice of Liability · view your answers");
+  await expect(card.getByRole("link", { name: "Notarize the notice online" })).toBeVisible();
+  const timeline = page.getByRole("region", { name: `Timeline: ${version}` });
+  await expect(timeline.getByRole("button", { name: /^Notarize the proof of service online/ })).toHaveText(
+    "Notarize the proof of service online",
+  );
+  const shown = await page.getByRole("main").innerText();
+  expect(shown).not.toContain("NoL Creator");
+  expect(shown).not.toMatch(ISO_DAY);
+  expect(shown).not.toMatch(/^Notarize online$/m);
+
+  // Its answers: the days as every page writes them, the proof of delivery in words.
+  await card.getByRole("link", { name: "Round 1 Notice of Liability: view your answers" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Round 1 Notice of Liability" })).toBeVisible();
+  await expect(page.getByRole("row", { name: "Round 1 Notice of Liability Mar 2, 2026 Arrived" })).toBeVisible();
+  const answers = await page.getByRole("main").innerText();
+  expect(answers).not.toMatch(ISO_DAY);
+  expect(answers).not.toMatch(/\b(yes|no|true|false)\b/i);
+  expect(answers).not.toContain("NoL Creator");
 });
 
 test("an admin reads memberships, plans, roles, cause statuses and audit actions as words", async ({
@@ -53,6 +90,8 @@ test("an admin reads memberships, plans, roles, cause statuses and audit actions
   const entries = page.getByRole("region", { name: "NoL entries" });
   await expect(entries.getByRole("cell", { name: `Traffic Stop · ${version}`, exact: true })).toBeVisible();
   await expect(entries.getByText(`TS · ${version}`)).toHaveCount(0);
+  await expect(entries.getByRole("cell", { name: "Round 1 Notice of Liability", exact: true }).first()).toBeVisible();
+  await expect(entries).not.toContainText("NoL Creator");
   const trail = page.getByRole("region", { name: "Audit trail" });
   await expect(trail.getByRole("row", { name: /Saved a notice/ }).first()).toBeVisible();
   await expect(trail.getByText(/nol\.step\./)).toHaveCount(0);
@@ -67,8 +106,24 @@ test("an admin reads memberships, plans, roles, cause statuses and audit actions
   const csv = await page.request.get("/db/subscriptions/export.csv");
   expect(await csv.text()).toContain(",ACTIVE,");
 
-  // The cause catalogue: its statuses as the spec words them, no feature key.
+  // The card on file, as its network writes its name.
+  await creator.goto("/profile/billing");
+  await expect(creator.getByRole("row", { name: /Card on file/ })).toContainText("Visa ending in 4242");
+
+  // Document templates: rounds picked and listed by name, not by number.
+  await page.goto("/admin/templates");
+  const round = page.getByLabel("Round", { exact: true });
+  await expect(round.locator("option").nth(1)).toHaveText("Round 1 Notice of Liability");
+  await expect(round.locator("option").nth(4)).toHaveText("First True Bill");
+  await expect(round.locator("option", { hasText: /^\d+$/ })).toHaveCount(0);
+  expect(await page.getByRole("table", { name: "Templates in use" }).innerText()).not.toMatch(/round \d/i);
+
+  // The cause catalogue: its statuses as the spec words them, no feature key, no form number.
   await page.goto("/causes");
+  await expect(
+    page.getByText("Every cause uses the NoL forms: the notice creator, the billing profile and the true bills."),
+  ).toBeVisible();
+  expect(await page.getByRole("main").innerText()).not.toMatch(/\b(187|189|194)\b/);
   await expect(page.getByText("(AllowNotarizeOnline)")).toHaveCount(0);
   await expect(page.getByLabel("New versions may be notarized online").first()).toBeVisible();
   const offered = page.getByLabel("United States").first().locator("option");

@@ -156,7 +156,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
           listAmountCents: 2000,
           status: "succeeded",
           statusText: "Paid",
-          card: "visa ending in 4242",
+          card: "Visa ending in 4242",
           hasReceipt: true,
         },
       ]);
@@ -412,7 +412,7 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
       const page = await receiptOf(m, paid!.id);
       expect(page.status).toBe(200);
       expect(await page.json()).toMatchObject({
-        payment: { id: paid!.id, what: "Monthly membership", amountCents: 2000, card: "visa ending in 4242" },
+        payment: { id: paid!.id, what: "Monthly membership", amountCents: 2000, card: "Visa ending in 4242" },
         paidBy: { email: m.user.email },
       });
 

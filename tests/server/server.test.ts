@@ -344,6 +344,27 @@ describe("npm start", () => {
       // Plain-HTTP cookies on localhost: the deployment's __Host- prefix and Secure stay off.
       expect(cookie).toBeDefined();
       expect(cookie).not.toContain("Secure");
+
+      // The terminal logs pages, API calls and errors, not each file a page loads; and as the
+      // lines scroll the banner away, the address and logins come back every hundred lines.
+      const script = /\/build\/[\w./-]+\.js/.exec(await (await fetch(`${url}/login`)).text())![0];
+      for (const file of ["/favicon.ico", "/robots.txt", script]) {
+        const response = await fetch(`${url}${file}`);
+        await response.arrayBuffer();
+        expect(response.status, file).toBe(200);
+      }
+      for (let i = 0; i < 100; i += 1) await (await fetch(`${url}/api/config`)).arrayBuffer();
+      await expect.poll(() => output.split("memberhall is running at").length - 1, { timeout: 10_000 }).toBe(2);
+      expect(output).toContain('"method":"POST","url":"/login"');
+      expect(output).toContain('"method":"GET","url":"/api/config"');
+      expect(output).toContain('"method":"GET","url":"/login"');
+      expect(output).not.toContain('"url":"/favicon.ico"');
+      expect(output).not.toContain('"url":"/robots.txt"');
+      expect(output).not.toMatch(/"url":"\/build\//);
+      const reminder = output.slice(output.lastIndexOf("memberhall is running at"));
+      expect(reminder).toMatch(
+        /^memberhall is running at http:\/\/\S+\n {2}Log in as admin \(admin\), .*; password: memberhall-demo\n/,
+      );
     } finally {
       child.kill("SIGTERM");
       await exited;

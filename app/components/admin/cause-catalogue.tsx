@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { ErrorList } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { CAUSE_FORMS, CAUSE_STATUSES, NOT_OFFERED } from "~/domain/cause-catalogue";
+import { CAUSE_STATUSES, causeFormsWords, NOT_OFFERED } from "~/domain/cause-catalogue";
 import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
 import { WINDOW_DAYS, WINDOW_KINDS, WINDOW_LABELS, type WindowKind } from "~/domain/nol/timeline";
 import { inWords } from "~/domain/vocabularies";
@@ -183,9 +183,8 @@ export function CauseCatalogue({ data, lastResult }: { data: Data; lastResult: R
           </Alert>
         ) : null}
         <p>
-          Every cause uses the NoL forms {CAUSE_FORMS.map((f) => `${f.name} (${f.id})`).join(", ")}. An available (live)
-          cause is open to NoL creators and testers, a testing cause to testers only, and a started (beta) cause is
-          listed but closed.
+          Every cause uses the NoL forms: {causeFormsWords()}. An available (live) cause is open to NoL creators and
+          testers, a testing cause to testers only, and a started (beta) cause is listed but closed.
         </p>
         <Form method="post" className="form">
           <h2>Add a cause</h2>

@@ -8,6 +8,7 @@ import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { BillingIntent } from "~/domain/billing-account";
+import { cardEnding } from "~/domain/words";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { BillingPage } from "~/services/billing/account.server";
 import { Amount, PaymentTable } from "./account-payments";
@@ -116,7 +117,7 @@ function MembershipFacts({ membership: m, card }: { membership: Membership; card
         [
           "Card on file",
           card
-            ? `${card.brand} ending in ${card.last4}${card.expMonth && card.expYear ? `, expires ${String(card.expMonth).padStart(2, "0")}/${card.expYear}` : ""}`
+            ? `${cardEnding(card.brand, card.last4)}${card.expMonth && card.expYear ? `, expires ${String(card.expMonth).padStart(2, "0")}/${card.expYear}` : ""}`
             : "None",
         ],
       ]}

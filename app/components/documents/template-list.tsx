@@ -1,9 +1,9 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
-import { KIND_NAMES, scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
+import { KIND_NAMES, roundChoices, scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
 import { formatDateTime } from "~/lib/format";
 import { DocumentDisclaimer } from "./disclaimer";
 import { TableScroll } from "~/components/ui/table-scroll";
@@ -67,6 +67,8 @@ export function TemplateList({
   );
 }
 
+const rounds = roundChoices();
+
 function NewTemplateForm({
   causes,
   lastResult,
@@ -99,12 +101,27 @@ function NewTemplateForm({
             </option>
           ))}
         </SelectField>
-        <Field
+        <SelectField
           meta={fields.round}
-          label="Round (leave empty for any)"
-          hint="1 to 3 for a notice; 4 for the First True Bill, 5 for the second…"
-          inputMode="numeric"
-        />
+          label="Round"
+          hint="A notice template is for a notice, a true bill template for a true bill; any round serves every round of its kind."
+        >
+          <option value="">Any round</option>
+          <optgroup label="Notices">
+            {rounds.notices.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.name}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="True bills">
+            {rounds.trueBills.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.name}
+              </option>
+            ))}
+          </optgroup>
+        </SelectField>
         <div className="actions">
           <SubmitButton pendingText="Creating…">Create from the text in use</SubmitButton>
         </div>

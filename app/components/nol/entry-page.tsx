@@ -6,7 +6,7 @@ import { TableScroll } from "~/components/ui/table-scroll";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof seamlessPage>>>;
 
-const ROUND_COLUMNS = ["Round", "Mailed", "Delivered"];
+const ROUND_COLUMNS = ["Round", "Mailed", "Proof of delivery"];
 
 /** One entry: in its hosted form's embed, or its rounds and bill as read here. */
 export function EntryPage({ data: e }: { data: Data }) {
@@ -46,8 +46,8 @@ export function EntryPage({ data: e }: { data: Data }) {
               {e.rounds.map((r) => (
                 <tr key={r.round}>
                   <td>{r.label}</td>
-                  <td>{r.mailed ?? "—"}</td>
-                  <td>{r.delivered ? "yes" : "—"}</td>
+                  <td>{r.mailed}</td>
+                  <td>{r.delivered}</td>
                 </tr>
               ))}
             </tbody>
@@ -56,12 +56,12 @@ export function EntryPage({ data: e }: { data: Data }) {
       ) : null}
       {e.bill ? (
         <ul>
-          <li>Prepared: {e.bill.preparationDate ?? "—"}</li>
+          <li>Prepared: {e.bill.preparationDate}</li>
           <li>Administrative judgment: {e.bill.administrativeJudgment ?? "—"}</li>
           <li>Escalation fee: {e.bill.escalationFee ?? "—"}</li>
           <li>Total: {e.bill.total ?? "—"}</li>
-          <li>Mailed: {e.bill.mailed ?? "—"}</li>
-          <li>Delivered: {e.bill.delivered ? "yes" : "—"}</li>
+          <li>Mailed: {e.bill.mailed}</li>
+          <li>Proof of delivery: {e.bill.delivered}</li>
         </ul>
       ) : null}
     </section>

@@ -29,8 +29,13 @@ export function ProofNotarize({ row, view }: { row: TimelineRow; view: ProofNota
         <input type="hidden" name="round" value={row.round} />
         {state?.nzId ? <input type="hidden" name="nz_id" value={state.nzId} /> : null}
         {!state || state.canStart ? (
-          <SubmitButton name="intent" value="create" pendingText="Sending…" aria-label={`Notarize ${of} online`}>
-            Notarize online
+          <SubmitButton
+            name="intent"
+            value="create"
+            pendingText="Sending…"
+            aria-label={`Notarize the proof of service online: ${row.name}`}
+          >
+            Notarize the proof of service online
           </SubmitButton>
         ) : null}
         {state?.nzId && !state.notarizedHref ? (

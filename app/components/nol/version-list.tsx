@@ -66,7 +66,7 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
         {v.notarizeHref ? (
           <>
             {" · "}
-            <Link to={v.notarizeHref}>Notarize online</Link>
+            <Link to={v.notarizeHref}>Notarize the notice online</Link>
           </>
         ) : null}
       </p>

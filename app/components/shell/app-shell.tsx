@@ -66,7 +66,9 @@ export function AppShell(props: {
           session={session}
         />
       )}
-      {props.coupon ? <CouponBanner coupon={props.coupon} pathname={props.pathname} search={props.search} /> : null}
+      {props.coupon ? (
+        <CouponBanner coupon={props.coupon} session={session} pathname={props.pathname} search={props.search} />
+      ) : null}
       <main id="main" className={`page-main${layout === "container" ? " page-main-wide" : ""}`}>
         {props.stateRejected ? (
           <div className="flash">

@@ -1,5 +1,5 @@
 import { PageForm, PageLink } from "~/components/page-link";
-import { couponBannerFixed } from "~/domain/shell";
+import { couponBannerFixed, couponBannerWay } from "~/domain/shell";
 
 export type CouponBannerData = { slug: string; description: string; groupName: string | null; dismissed: boolean };
 
@@ -20,20 +20,23 @@ export function AgentBanner({ agent }: { agent: string }) {
 /** spec §2.4: dismissible everywhere except on /c/ and /signup paths. */
 export function CouponBanner({
   coupon,
+  session,
   pathname,
   search,
 }: {
   coupon: CouponBannerData;
+  session: { needsSetup: boolean } | null;
   pathname: string;
   search: string;
 }) {
   const fixed = couponBannerFixed(pathname);
+  const way = couponBannerWay(session);
   if (coupon.dismissed && !fixed) return null;
   return (
     <div className="banner banner-coupon" role="region" aria-label="Your offer">
       <span>
         {coupon.groupName ? `${coupon.groupName}: ` : ""}
-        <strong>{coupon.description}</strong> when you <PageLink to="/signup">sign up</PageLink>.
+        <strong>{coupon.description}</strong> when you <PageLink to={way.to}>{way.link}</PageLink>.
       </span>
       {fixed ? null : (
         <PageForm method="post" action="/c" className="inline">

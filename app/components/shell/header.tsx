@@ -32,9 +32,12 @@ export function TopNav({
               <PageLink to="/nol">Notices</PageLink>
             </li>
           ) : null}
-          <li>
-            <PageLink to="/respondents">Respondents</PageLink>
-          </li>
+          {/* A member still in setup would land on setup: the respondents open once it is done. */}
+          {session.needsSetup ? null : (
+            <li>
+              <PageLink to="/respondents">Respondents</PageLink>
+            </li>
+          )}
           {navigation.admin ? (
             <>
               <li>

@@ -9,8 +9,12 @@ export function SubmitButton({
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & { pendingText?: string }) {
   const navigation = useNavigation();
-  const pending =
-    navigation.state === "submitting" && (!props.value || navigation.formData?.get(props.name ?? "") === props.value);
+  // Busy from the click until the next page shows: while the action runs, then while the
+  // page it leads to (a redirect's, or this one again) loads.
+  const sent =
+    navigation.state === "submitting" ||
+    (navigation.state === "loading" && navigation.formMethod !== undefined && navigation.formMethod !== "GET");
+  const pending = sent && (!props.value || navigation.formData?.get(props.name ?? "") === props.value);
   return (
     <button
       type="submit"

@@ -9,6 +9,7 @@ import {
   templateBodySchema,
   templateIdOf,
 } from "./templates";
+import { LAST_ROUND, roundChoices } from "./template-scope";
 
 const form = (values: Record<string, string>) => {
   const data = new FormData();
@@ -51,11 +52,29 @@ describe("which template makes a round's document", () => {
 
   it("names a scope for the admin", () => {
     expect(scopeLabel({ causeCode: "TS", kind: "notice", round: 2 }, "Traffic Stop")).toBe(
-      "Notice · round 2 · Traffic Stop",
+      "Notice · Round 2 Notice of Fault · Traffic Stop",
+    );
+    expect(scopeLabel({ causeCode: null, kind: "true-bill", round: 5 }, null)).toBe(
+      "True bill · Second True Bill · any cause",
     );
     expect(scopeLabel({ causeCode: null, kind: "true-bill", round: null }, null)).toBe(
       "True bill · any round · any cause",
     );
+  });
+});
+
+describe("the rounds an admin picks a template's from", () => {
+  it("names each round as the timeline does, never by its number alone", () => {
+    const { notices, trueBills } = roundChoices();
+    expect(notices).toEqual([
+      { value: 1, name: "Round 1 Notice of Liability" },
+      { value: 2, name: "Round 2 Notice of Fault" },
+      { value: 3, name: "Round 3 Default" },
+    ]);
+    expect(trueBills[0]).toEqual({ value: 4, name: "First True Bill" });
+    expect(trueBills[1]).toEqual({ value: 5, name: "Second True Bill" });
+    expect(trueBills.at(-1)).toEqual({ value: LAST_ROUND, name: "197th True Bill" });
+    for (const { name } of [...notices, ...trueBills]) expect(name).not.toMatch(/^\d+$/);
   });
 });
 
@@ -79,10 +98,10 @@ describe("the template forms", () => {
     expect(parse({ kind: "true-bill", round: "4", causeCode: "TS" }).status).toBe("success");
     const wrong = parse({ kind: "notice", round: "4" });
     expect(wrong.status === "error" && wrong.error?.round).toEqual([
-      "A notice's round is 1 to 3; a true bill's is 4 or more",
+      "A notice template is for one of the notices, a true bill template for a true bill",
     ]);
     const notNumber = parse({ kind: "true-bill", round: "four" });
-    expect(notNumber.status === "error" && notNumber.error?.round).toEqual(["Enter a round as a number"]);
+    expect(notNumber.status === "error" && notNumber.error?.round).toEqual(["Choose a round"]);
     expect(parse({ kind: "letter" }).status).toBe("error");
     // A proof of service is made for any round, notice or true bill.
     for (const round of ["1", "3", "4", "12"])

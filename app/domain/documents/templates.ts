@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { NOTICE_ROUNDS } from "../nol/rounds";
 import { DOCUMENT_KINDS, templateProblems, type DocumentKind } from "./placeholders";
-import { KIND_NAMES, scopeLabel, type TemplateScope } from "./template-scope";
+import { KIND_NAMES, LAST_ROUND, scopeLabel, type TemplateScope } from "./template-scope";
 import { INTEGER_MAX } from "../whole-numbers";
 
-export { KIND_NAMES, scopeLabel, type TemplateScope };
+export { KIND_NAMES, LAST_ROUND, scopeLabel, type TemplateScope };
 
 /**
  * Document templates (docs/decisions/020): a template's scope is a cause (or any) and a round
@@ -13,9 +13,6 @@ export { KIND_NAMES, scopeLabel, type TemplateScope };
  */
 
 export type VersionedTemplate = TemplateScope & { version: number };
-
-/** The largest round a true bill template may name (the Cognito form takes rounds up to 200). */
-export const LAST_ROUND = 200;
 
 /**
  * The scopes a template of this scope falls back on, most specific first: (cause, round),
@@ -68,7 +65,7 @@ export function templateBodySchema(kind: DocumentKind) {
   });
 }
 
-const ROUND_OF_KIND = "A notice's round is 1 to 3; a true bill's is 4 or more";
+const ROUND_OF_KIND = "A notice template is for one of the notices, a true bill template for a true bill";
 const KIND_CHOICE = "Choose notice, true bill or proof of service";
 
 /** A new template scope: which cause (empty: any), which kind, which round (empty: any). */
@@ -78,8 +75,8 @@ export const newTemplateSchema = z
     causeCode: z.string().trim().max(40).optional(),
     kind: z.enum(DOCUMENT_KINDS, { errorMap: () => ({ message: KIND_CHOICE }) }),
     round: z.coerce
-      .number({ invalid_type_error: "Enter a round as a number" })
-      .int("Enter a round as a number")
+      .number({ invalid_type_error: "Choose a round" })
+      .int("Choose a round")
       .min(1, ROUND_OF_KIND)
       .max(LAST_ROUND, `Rounds go up to ${LAST_ROUND}`)
       .optional(),

@@ -1,5 +1,6 @@
 import type { EntryFacts } from "./entries";
-import { SETUP_BILLING, trueBillName } from "./rounds";
+import { NOTICE_ROUNDS, SETUP_BILLING, trueBillName } from "./rounds";
+import { roundName } from "./timeline";
 
 export type EntryLabel = { label: string; status: string | null; readOnly: boolean; round: string | null };
 
@@ -14,4 +15,24 @@ export function entryLabel(entry: Pick<EntryFacts, "form" | "tb_value">): EntryL
   }
   // "Otherwise: 'NoL Creator', read-only."
   return { label: "NoL Creator", status: null, readOnly: true, round: null };
+}
+
+/**
+ * The name a page gives an entry. The spec's label of the notice creator's entry, 'NoL
+ * Creator', names the form, not what the member made: pages name it by its notices instead,
+ * "Round 1 Notice of Liability" up to the last notice round it holds ("… to Round 2 Notice of
+ * Fault"). A billing profile and a true bill keep their labels.
+ */
+export function entryName(entry: Pick<EntryFacts, "form" | "tb_value" | "nol_tracking">): string {
+  if (entry.form !== "NoLCreator2") return entryLabel(entry).label;
+  const made = Math.min(entry.nol_tracking.filter(Boolean).length, NOTICE_ROUNDS);
+  return made <= 1 ? roundName(1) : `${roundName(1)} to ${roundName(made)}`;
+}
+
+/**
+ * Whether a round's proof of delivery has come, as its step's tick box asks it ("The proof of
+ * delivery has arrived"), under a "Proof of delivery" heading.
+ */
+export function deliveredWords(delivered: boolean): string {
+  return delivered ? "Arrived" : "Not yet";
 }

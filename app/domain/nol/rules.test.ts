@@ -19,7 +19,7 @@ import {
   readCauseCatalogue,
 } from "./causes";
 import { formFromParam, versionSchema } from "./entries";
-import { entryLabel } from "./labels";
+import { deliveredWords, entryLabel, entryName } from "./labels";
 import { autoSelect, canEdit, editorOf, emptySelection, linkHash, selectByHash, unselect } from "./selection";
 
 const catalogue: CauseCatalogue = {
@@ -133,6 +133,27 @@ describe("entry labels (spec §4)", () => {
 
   it("'Otherwise: NoL Creator, read-only'", () => {
     expect(entryLabel({ form: "NoLCreator2", tb_value: null })).toMatchObject({ label: "NoL Creator", readOnly: true });
+  });
+});
+
+describe("entry names on the pages", () => {
+  it.each([
+    ["no round made yet", [], "Round 1 Notice of Liability"],
+    ["round 1 made", [true], "Round 1 Notice of Liability"],
+    ["rounds 1 and 2 made", [true, true], "Round 1 Notice of Liability to Round 2 Notice of Fault"],
+    ["all three notices made", [true, true, true], "Round 1 Notice of Liability to Round 3 Default"],
+  ])("names the notice creator's entry by its notices, %s, not as 'NoL Creator'", (_what, tracking, name) => {
+    expect(entryName({ form: "NoLCreator2", tb_value: null, nol_tracking: tracking })).toBe(name);
+  });
+
+  it("keeps the labels of a billing profile and a true bill", () => {
+    expect(entryName({ form: "NoLProfileBilling", tb_value: null, nol_tracking: [] })).toBe("Billing Profile");
+    expect(entryName({ form: "NoLBilling", tb_value: 2, nol_tracking: [] })).toBe("Second True Bill");
+  });
+
+  it("says whether the proof of delivery has come in words, not 'yes'", () => {
+    expect(deliveredWords(true)).toBe("Arrived");
+    expect(deliveredWords(false)).toBe("Not yet");
   });
 });
 

@@ -17,7 +17,7 @@ import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
 import { billingCatalogue } from "./catalogue.server";
 import { checkoutPagePath } from "./pages.server";
-import type { MembershipState } from "~/domain/words";
+import { cardEnding, type MembershipState } from "~/domain/words";
 
 /**
  * A member's own billing as the pages and the API read it: the membership with its renewal,
@@ -70,7 +70,6 @@ async function finishPayment(db: Database, subscription: SubscriptionRow): Promi
   const [checkout] = await db.select().from(checkouts).where(eq(checkouts.id, subscription.checkoutId));
   return checkout?.clientSecret && checkout.status !== "succeeded" ? checkoutPagePath(checkout) : null;
 }
-
 
 /**
  * A membership's status in words and its dates, from its row alone: the one reading every page
@@ -197,7 +196,7 @@ export function paymentLine(payment: PaymentRow, planTitle: string | null): Paym
     currency: payment.currency,
     status: payment.status,
     statusText: paymentStatusText(payment),
-    card: payment.cardLast4 ? `${payment.cardBrand ?? "Card"} ending in ${payment.cardLast4}` : null,
+    card: payment.cardLast4 ? cardEnding(payment.cardBrand, payment.cardLast4) : null,
     hasReceipt: payment.status === "succeeded" || payment.status === "refunded",
   };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { payments, plans, users } from "~/db/schema";
 import { communityFor } from "~/domain/community";
+import { cardEnding } from "~/domain/words";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { JobDefinition } from "../queue.server";
 
@@ -48,7 +49,7 @@ export function receiptText(input: {
   if (payment.periodStart && payment.periodEnd) {
     lines.push(`Period: ${formatDate(payment.periodStart)} to ${formatDate(payment.periodEnd)}`);
   }
-  if (payment.cardLast4) lines.push(`Card: ${payment.cardBrand ?? "card"} ending in ${payment.cardLast4}`);
+  if (payment.cardLast4) lines.push(`Card: ${cardEnding(payment.cardBrand, payment.cardLast4)}`);
   lines.push("", `Your payments: ${input.baseUrl}/profile/billing`, "", input.community);
   return { subject: `Your receipt from ${input.community}`, text: lines.join("\n") };
 }

@@ -6,7 +6,7 @@ import { stepNotarizes } from "~/domain/documents/notarize-offer";
 import { formBase, FORM_NAMES, ownerParam, ownerQuery, seamlessLink, stepHref } from "~/domain/nol/addresses";
 import { formForStep, formListsEntry, formOffersStep } from "~/domain/nol/billing";
 import type { NolForm } from "~/domain/nol/entries";
-import { entryLabel } from "~/domain/nol/labels";
+import { entryLabel, entryName } from "~/domain/nol/labels";
 import { roundsDoneLabel } from "~/domain/nol/rounds";
 import { autoSelect, canEdit, emptySelection, linkHash, selectByHash, type AutoSelect } from "~/domain/nol/selection";
 import { roundsDelivered } from "~/domain/nol/steps";
@@ -196,6 +196,12 @@ function listedEntries(form: NolForm, state: VersionState, selectedId: string | 
       // entry's own (a hosted form's), and never on a read-only entry.
       const links = linksOf(e);
       const editable = selectedId === e.id && canEdit(links) && !label.readOnly;
-      return { id: e.id, ...label, viewLink: seamlessLink(e, e.viewHash), editLink: editable ? links.edit_link : null };
+      return {
+        id: e.id,
+        ...label,
+        label: entryName({ form: e.form, tb_value: e.tbValue, nol_tracking: e.nolTracking }),
+        viewLink: seamlessLink(e, e.viewHash),
+        editLink: editable ? links.edit_link : null,
+      };
     });
 }

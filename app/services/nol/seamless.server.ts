@@ -8,8 +8,9 @@ import { isDomainError, notFound } from "~/domain/errors";
 import { isFormHash } from "~/domain/forms";
 import { ownerQuery } from "~/domain/nol/addresses";
 import { FORM_BY_ID } from "~/domain/nol/entries";
-import { entryLabel } from "~/domain/nol/labels";
-import { roundLabel } from "~/domain/nol/rounds";
+import { deliveredWords, entryLabel, entryName } from "~/domain/nol/labels";
+import { roundName } from "~/domain/nol/timeline";
+import { dayWords } from "~/domain/words";
 import { formatMoney } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
 import type { Viewer } from "../session.server";
@@ -101,7 +102,7 @@ export async function seamlessPage(
       prior_updated: row.updatedAt.toISOString(),
     },
     testMode: !services.config.isProduction,
-    label: label.label,
+    label: entryName({ form: row.form, tb_value: row.tbValue, nol_tracking: row.nolTracking }),
     status: label.status,
     readOnly: label.readOnly,
     owner,
@@ -110,21 +111,21 @@ export async function seamlessPage(
     causeHref: `/nol/creator/${cause ? causeSlug(cause.name) : row.causeCode}${ownerQuery(owner === viewer.member.username ? null : owner)}`,
     rounds: row.nolTracking.map((tracked, i) => ({
       round: i + 1,
-      label: roundLabel(i + 1).label ?? `Round ${i + 1}`,
+      label: roundName(i + 1),
       tracked,
-      mailed: row.nolMailingDate[i] ?? null,
-      delivered: row.nolProofOfDelivery[i] ?? false,
+      mailed: dayWords(row.nolMailingDate[i]),
+      delivered: deliveredWords(row.nolProofOfDelivery[i] ?? false),
     })),
     answers: embed ? null : await answersOf(services.db, row, versionRows, ownerRow.name ?? owner),
     bill:
       row.form === "NoLBilling"
         ? {
-            preparationDate: row.preparationDate,
+            preparationDate: dayWords(row.preparationDate),
             administrativeJudgment: money(row.administrativeJudgment),
             escalationFee: money(row.escalationFee),
             total: money(row.trueBillTotal),
-            mailed: row.billMailingDate,
-            delivered: row.billProofOfDelivery ?? false,
+            mailed: dayWords(row.billMailingDate),
+            delivered: deliveredWords(row.billProofOfDelivery ?? false),
           }
         : null,
   };
