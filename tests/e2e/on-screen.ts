@@ -1,0 +1,68 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+/**
+ * What the page cuts off at the side: each control (link, button, field, summary) that shows
+ * partly or wholly outside the screen's width or a box that clips it, and each table wider than
+ * the box it scrolls in when that box draws no cue that it scrolls (its scroll shadow).
+ *
+ * A control moved wholly to the left of the page (a skip link waiting for the focus) is hidden on
+ * purpose: nothing can scroll to it. A one-pixel, clipped control (visually hidden) is skipped too.
+ */
+export function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const name = (el: Element) => {
+      const text = (el.getAttribute("aria-label") ?? (el as HTMLElement).innerText ?? "").trim().replace(/\s+/g, " ");
+      const field = el.getAttribute("name") ?? el.id;
+      return `<${el.tagName.toLowerCase()}> ${JSON.stringify(text.slice(0, 60) || field)}`;
+    };
+    /** The horizontal span of the screen left visible by the element's clipping ancestors. */
+    const visibleSpan = (el: Element) => {
+      let left = 0;
+      let right = document.documentElement.clientWidth;
+      for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === "visible") continue;
+        const rect = box.getBoundingClientRect();
+        left = Math.max(left, rect.left + box.clientLeft);
+        right = Math.min(right, rect.left + box.clientLeft + box.clientWidth);
+      }
+      return { left, right };
+    };
+    const problems: string[] = [];
+    const controls = document.querySelectorAll(
+      "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex='-1'])",
+    );
+    for (const control of controls) {
+      if (!control.checkVisibility({ visibilityProperty: true })) continue;
+      const rect = control.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1 || rect.right <= 0) continue;
+      const span = visibleSpan(control);
+      if (rect.left < span.left - 1 || rect.right > span.right + 1) {
+        problems.push(
+          `${name(control)} spans ${Math.round(rect.left)}–${Math.round(rect.right)} px, shown ${Math.round(span.left)}–${Math.round(span.right)}`,
+        );
+      }
+    }
+    for (const table of document.querySelectorAll("table")) {
+      if (!table.checkVisibility()) continue;
+      const rect = table.getBoundingClientRect();
+      // The nearest box that clips the table: cut, it must show that it scrolls.
+      for (let box = table.parentElement; box && box !== document.body; box = box.parentElement) {
+        const style = getComputedStyle(box);
+        if (style.overflowX === "visible") continue;
+        const cut = box.scrollWidth > box.clientWidth + 1 || rect.right > box.getBoundingClientRect().right + 1;
+        if (cut && !(/gradient/.test(style.backgroundImage) && /local/.test(style.backgroundAttachment))) {
+          const label = table.getAttribute("aria-label") ?? table.caption?.innerText ?? box.getAttribute("aria-label");
+          problems.push(`table ${JSON.stringify(label ?? "")} is cut at ${Math.round(box.clientWidth)} px with no cue`);
+        }
+        break;
+      }
+    }
+    return problems;
+  });
+}
+
+/** Nothing on the page is cut off at the side (see `cutOff`). */
+export async function expectNothingCutOff(page: Page, what: string) {
+  expect(await cutOff(page), `what ${what} cuts off at the side`).toEqual([]);
+}
