@@ -57,6 +57,28 @@ test.describe("pages at 390 pixels wide", () => {
     expect(style.backgroundAttachment).toMatch(/local/);
   });
 
+  test("the plans take the card's width, each one's words under its name, under the page's heading", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn("member");
+    await page.goto("/subscription");
+    const heading = (await page.getByRole("heading", { level: 1, name: "Membership" }).boundingBox())!;
+    const offer = (await page.getByText(/^The NoL creator comes with/).boundingBox())!;
+    expect(offer.y).toBeGreaterThan(heading.y + heading.height);
+    const plans = page.getByRole("group", { name: "Donation or credit" });
+    const width = (await plans.boundingBox())!.width;
+    const choices = plans.locator(".choice");
+    expect(await choices.count()).toBeGreaterThan(1);
+    for (const choice of await choices.all()) {
+      const label = (await choice.locator("label").boundingBox())!;
+      const about = (await choice.locator(".field-hint").boundingBox())!;
+      expect(Math.abs(about.x - label.x)).toBeLessThanOrEqual(1);
+      expect(about.y).toBeGreaterThanOrEqual(label.y + label.height - 1);
+      expect(about.width).toBeGreaterThan(width * 0.6);
+    }
+  });
+
   test("the profile's values and the sessions' log out buttons show whole on a phone", async ({ page, signIn }) => {
     await signIn("member");
     await page.goto("/profile");
