@@ -3,8 +3,9 @@ import { expect } from "./fixtures";
 
 /**
  * What the page cuts off at the side: each control (link, button, field, summary) that shows
- * partly or wholly outside the screen's width or a box that clips it, and each table wider than
- * the box it scrolls in when that box draws no cue that it scrolls (its scroll shadow).
+ * partly or wholly outside the screen's width or a box that clips it, each select whose chosen
+ * option is wider than its box, and each table wider than the box it scrolls in when that box
+ * draws no cue that it scrolls (its scroll shadow).
  *
  * A control moved wholly to the left of the page (a skip link waiting for the focus) is hidden on
  * purpose: nothing can scroll to it. A one-pixel, clipped control (visually hidden) is skipped too.
@@ -12,7 +13,10 @@ import { expect } from "./fixtures";
 export function cutOff(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const name = (el: Element) => {
-      const text = (el.getAttribute("aria-label") ?? (el as HTMLElement).innerText ?? "").trim().replace(/\s+/g, " ");
+      const label = (el as HTMLInputElement).labels?.[0]?.innerText;
+      const text = (el.getAttribute("aria-label") ?? label ?? (el as HTMLElement).innerText ?? "")
+        .trim()
+        .replace(/\s+/g, " ");
       const field = el.getAttribute("name") ?? el.id;
       return `<${el.tagName.toLowerCase()}> ${JSON.stringify(text.slice(0, 60) || field)}`;
     };
@@ -41,6 +45,23 @@ export function cutOff(page: Page): Promise<string[]> {
         problems.push(
           `${name(control)} spans ${Math.round(rect.left)}–${Math.round(rect.right)} px, shown ${Math.round(span.left)}–${Math.round(span.right)}`,
         );
+      }
+    }
+    // A closed select shows its chosen option on one line: words wider than the box are cut.
+    const measure = document.createElement("canvas").getContext("2d")!;
+    for (const select of document.querySelectorAll("select")) {
+      if (!select.checkVisibility() || select.multiple || select.size > 1) continue;
+      const style = getComputedStyle(select);
+      measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = select.selectedOptions[0]?.text ?? "";
+      // The box less its padding and the arrow's room (a line's height).
+      const room =
+        select.clientWidth -
+        parseFloat(style.paddingLeft) -
+        parseFloat(style.paddingRight) -
+        parseFloat(style.fontSize);
+      if (measure.measureText(text).width > room) {
+        problems.push(`${name(select)} cuts its choice ${JSON.stringify(text)} at ${Math.round(room)} px`);
       }
     }
     for (const table of document.querySelectorAll("table")) {

@@ -234,8 +234,8 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
             <option value="export">Export as CSV</option>
           </SelectField>
           <SelectField meta={fields.scope} label="Which members">
-            <option value="selected">The members ticked on this page</option>
-            <option value="all">{`Every member the filters match (${countWords(list.count)})`}</option>
+            <option value="selected">Those ticked on this page</option>
+            <option value="all">{`All that match: ${countWords(list.count)}`}</option>
           </SelectField>
           <Field meta={fields.subject} label="E-mail subject" hint="For an e-mail only." />
           <TextareaField meta={fields.body} label="E-mail text" rows={4} />
