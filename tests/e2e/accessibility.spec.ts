@@ -77,6 +77,8 @@ const MEMBER_PAGES = [
 const ADMIN_PAGES = [
   "/admin",
   "/admin/jobs",
+  "/admin/waiting-rounds",
+  "/admin/backups",
   "/admin/settings",
   "/admin/templates",
   "/admin/templates/1",
