@@ -6,7 +6,7 @@ import { safeRedirectPath } from "~/domain/guard";
 import { directoryQuerySchema } from "~/lib/schemas.server";
 import { ownRequests, searchDirectory } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 
 export const meta: MetaFunction = () => [{ title: "Respondents" }];
 
@@ -31,7 +31,7 @@ export default function Respondents() {
   const { query, results, requests, admin, forStep } = useLoaderData<typeof loader>();
   const pickHref = (id: number) => `${forStep}${forStep?.includes("?") ? "&" : "?"}respondent=${id}`;
   return (
-    <section className="card" aria-labelledby="respondents-title">
+    <section className="card card-wide" aria-labelledby="respondents-title">
       <h1 id="respondents-title">Respondents</h1>
       <p>
         The respondents the community knows, with how many notices name each. Missing one?{" "}
@@ -78,48 +78,40 @@ export default function Respondents() {
       {results.length === 0 ? (
         <p role="status">No respondent matches.</p>
       ) : (
-        <TableScroll label="Respondents found">
-          <table className="data">
-            <caption>Respondents found</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Agency or company</th>
-                <th scope="col">Place</th>
-                <th scope="col">Notices</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">
-                    {r.name}
-                    {r.address ? <div className="muted">{r.address}</div> : null}
-                  </th>
-                  <td>{r.type}</td>
-                  <td>{r.agency ?? "—"}</td>
-                  <td>{r.place ?? "—"}</td>
-                  <td>{r.notices}</td>
-                  <td>
-                    {forStep ? (
-                      <Link to={pickHref(r.id)} aria-label={`Use ${r.name} in my notice`}>
-                        Use in my notice
-                      </Link>
-                    ) : (
-                      <Link to={`/respondent-reassessment?respondent=${r.id}`} aria-label={`Ask to reassess ${r.name}`}>
-                        Ask to reassess
-                      </Link>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          caption="Respondents found"
+          rows={results}
+          columns={[
+            {
+              header: "Name",
+              rowHeader: true,
+              cell: (r) => (
+                <>
+                  {r.name}
+                  {r.address ? <div className="muted">{r.address}</div> : null}
+                </>
+              ),
+            },
+            { header: "Kind", cell: (r) => r.type },
+            { header: "Agency or company", cell: (r) => r.agency ?? "—" },
+            { header: "Place", cell: (r) => r.place ?? "—" },
+            { header: "Notices", cell: (r) => r.notices },
+            {
+              header: "Action",
+              unlabelled: true,
+              cell: (r) =>
+                forStep ? (
+                  <Link to={pickHref(r.id)} aria-label={`Use ${r.name} in my notice`}>
+                    Use in my notice
+                  </Link>
+                ) : (
+                  <Link to={`/respondent-reassessment?respondent=${r.id}`} aria-label={`Ask to reassess ${r.name}`}>
+                    Ask to reassess
+                  </Link>
+                ),
+            },
+          ]}
+        />
       )}
       {requests.length > 0 ? (
         <>

@@ -1,22 +1,24 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
+import { cutOff } from "./on-screen";
 import { saveRoundOne } from "./round-one";
 
 /**
  * Every page of every role, on a phone 390 pixels wide and on a desktop: each answers, fits the
- * screen's width (a wide table scrolls in its own box, never the page) and has no serious or
- * critical accessibility violation.
+ * screen's width (a wide table scrolls in its own box, never the page), cuts off no control and
+ * no table without a cue that it scrolls, and has no serious or critical accessibility violation.
  */
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
-/** The page fits the viewport's width and reads well to axe. */
+/** The page fits the viewport's width, cuts nothing off at the side and reads well to axe. */
 async function fitsAndReads(page: Page, what: string) {
   const width = page.viewportSize()!.width;
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth, `width of ${what} at ${width} pixels`).toBeLessThanOrEqual(width);
+  expect(await cutOff(page), `what ${what} cuts off at the side at ${width} pixels`).toEqual([]);
   await expectAccessible(page, `${what} at ${width} pixels`);
 }
 
@@ -75,10 +77,13 @@ const MEMBER_PAGES = [
 const ADMIN_PAGES = [
   "/admin",
   "/admin/jobs",
+  "/admin/waiting-rounds",
+  "/admin/backups",
   "/admin/settings",
   "/admin/templates",
   "/admin/templates/1",
   "/members",
+  "/members/import",
   "/coupon/discounts",
   "/coupon/discount",
   "/coupon/discount/1",

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "./fixtures";
 import { fillProfileStep, openOutbox } from "./new-member";
+import { expectNothingCutOff } from "./on-screen";
 
 /** A day some days from today, as YYYY-MM-DD. */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -46,6 +47,14 @@ test("an admin imports a 1,000-row CSV (dry run, then the import with its progre
   await expect(admin.getByRole("row", { name: /502 no-address-here/ })).toContainText(
     "Not a valid e-mail address: no-address-here",
   );
+  // On a phone the report's rows show whole, each a card of labelled lines.
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await expect(admin.getByRole("cell", { name: "no-address-here", exact: true })).toHaveAttribute(
+    "data-label",
+    "E-mail",
+  );
+  await expectNothingCutOff(admin, "the import's report on a phone");
+  await admin.setViewportSize({ width: 1280, height: 720 });
   await admin.goto(`/members?${new URLSearchParams({ q: `${prefix}1@` })}`);
   await expect(admin.getByText("No member matches these filters.")).toBeVisible();
   await admin.goBack();

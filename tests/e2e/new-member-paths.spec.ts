@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { fillProfileStep, payWithCard, signUpAndConfirm } from "./new-member";
+import { expectNothingCutOff, expectPlansFullWidth } from "./on-screen";
 
 test.describe("a new member's way from an offer to a membership", () => {
   test("a landing page's Subscribe signs the visitor up, then goes straight to that plan's payment with the offer", async ({
@@ -40,6 +41,11 @@ test.describe("a new member's way from an offer to a membership", () => {
       /without the NoL creator/,
     );
     await expect(page.getByText("is applied at checkout")).toHaveCount(0);
+
+    // On a phone the plans read the card's width and nothing is cut off at the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectPlansFullWidth(page.getByRole("group", { name: "Membership" }));
+    await expectNothingCutOff(page, "setup's membership step on a phone");
   });
 
   test("a signed-in account is not asked to log in on a landing page", async ({ page, signIn }) => {

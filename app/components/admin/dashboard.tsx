@@ -4,7 +4,7 @@ import { Alert } from "~/components/ui/alert";
 import { axisTicks, labelledBars } from "~/domain/chart-axis";
 import { formatDate, formatDateTime, formatMoney, formatShortDate, formatWholeDollars } from "~/lib/format";
 import type { dashboard } from "~/services/dashboard.server";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 import { membershipWords } from "~/domain/words";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof dashboard>>>;
@@ -187,38 +187,33 @@ export function Dashboard({ data }: { data: Data }) {
       {data.errors.length === 0 ? (
         <p>No client errors have been reported.</p>
       ) : (
-        <TableScroll label="Client errors">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Message</th>
-                <th scope="col">Reports</th>
-                <th scope="col">Last</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.errors.map((e) => (
-                <tr key={e.message}>
-                  <td>
-                    {e.message}
-                    {e.stack ? (
-                      <details>
-                        <summary>Newest stack{e.href ? ` (${e.href})` : ""}</summary>
-                        <pre className="mail">{e.stack}</pre>
-                      </details>
-                    ) : null}
-                  </td>
-                  <td>
-                    <Link to={`/db/error_reports?message=${encodeURIComponent(e.message.slice(0, 200))}`}>
-                      {n(e.n)}
-                    </Link>
-                  </td>
-                  <td>{formatDateTime(e.last)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Client errors"
+          rows={data.errors.map((e) => ({ ...e, id: e.message }))}
+          columns={[
+            {
+              header: "Message",
+              cell: (e) => (
+                <>
+                  {e.message}
+                  {e.stack ? (
+                    <details>
+                      <summary>Newest stack{e.href ? ` (${e.href})` : ""}</summary>
+                      <pre className="mail">{e.stack}</pre>
+                    </details>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              header: "Reports",
+              cell: (e) => (
+                <Link to={`/db/error_reports?message=${encodeURIComponent(e.message.slice(0, 200))}`}>{n(e.n)}</Link>
+              ),
+            },
+            { header: "Last", cell: (e) => formatDateTime(e.last) },
+          ]}
+        />
       )}
     </section>
   );

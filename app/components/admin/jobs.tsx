@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { inWords } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable, type Column } from "~/components/ui/record-table";
 
 export type JobRow = {
   id: string;
@@ -17,43 +17,27 @@ export type JobRow = {
 
 const when = (iso: string | null) => (iso ? formatDateTime(iso) : "–");
 
+const COLUMNS: Column<JobRow>[] = [
+  {
+    header: "Job",
+    cell: (job) => (
+      <>
+        {inWords("job", job.name)} <span className="muted">({job.name})</span>
+        <br />
+        <code className="muted">{job.id}</code>
+      </>
+    ),
+  },
+  { header: "State", cell: (job) => inWords("jobState", job.state) },
+  { header: "Tries", cell: (job) => `${job.tries} of ${job.maxTries}` },
+  { header: "Queued", cell: (job) => when(job.createdOn) },
+  { header: "Last started", cell: (job) => when(job.startedOn) },
+  { header: "Ended", cell: (job) => when(job.completedOn) },
+  { header: "Error", cell: (job) => (job.error ? <code>{job.error}</code> : null) },
+];
+
 function JobTable({ rows, caption }: { rows: JobRow[]; caption: string }) {
-  return (
-    <TableScroll label={caption}>
-      <table className="data" aria-label={caption}>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">State</th>
-            <th scope="col">Tries</th>
-            <th scope="col">Queued</th>
-            <th scope="col">Last started</th>
-            <th scope="col">Ended</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((job) => (
-            <tr key={job.id}>
-              <td>
-                {inWords("job", job.name)} <span className="muted">({job.name})</span>
-                <br />
-                <code className="muted">{job.id}</code>
-              </td>
-              <td>{inWords("jobState", job.state)}</td>
-              <td>
-                {job.tries} of {job.maxTries}
-              </td>
-              <td>{when(job.createdOn)}</td>
-              <td>{when(job.startedOn)}</td>
-              <td>{when(job.completedOn)}</td>
-              <td>{job.error ? <code>{job.error}</code> : null}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-  );
+  return <DataTable rows={rows} columns={COLUMNS} caption={caption} hiddenCaption />;
 }
 
 /** The background jobs for admins: the ones that gave up, then the latest, optionally in one state. */

@@ -1,20 +1,30 @@
 import { Link } from "@remix-run/react";
 import { listSearch } from "~/domain/list-search";
 import type { ListQuery } from "~/domain/listing";
+import type { Column } from "~/components/ui/record-table";
 
-/** A column header that sorts the list by its column; a second click turns the order round. */
-export function SortHeader({ column, label, query }: { column: string; label: string; query: ListQuery }) {
+/**
+ * What makes a table's column sort the list by itself: its header is a link, and a second click
+ * turns the order round.
+ */
+export function sortable(
+  column: string,
+  label: string,
+  query: ListQuery,
+): Pick<Column<never>, "header" | "head" | "sort"> {
   const current = query.sort === column;
   const dir = current && query.dir === "asc" ? "desc" : "asc";
-  return (
-    <th scope="col" aria-sort={current ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
+  return {
+    header: label,
+    sort: current ? (query.dir === "asc" ? "ascending" : "descending") : undefined,
+    head: (
       <Link to={`?${listSearch({ ...query, sort: column, dir })}`}>
         {label}
         {current ? <span aria-hidden="true">{query.dir === "asc" ? " ▲" : " ▼"}</span> : null}
         <span className="visually-hidden">{`, sort ${dir === "asc" ? "ascending" : "descending"}`}</span>
       </Link>
-    </th>
-  );
+    ),
+  };
 }
 
 /** The previous and next pages of a keyset list. */

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
 import { formatDateTime } from "~/lib/format";
 
@@ -126,38 +126,21 @@ function ImportList({ imports }: { imports: ImportSummary[] }) {
   return (
     <>
       <h2 id="imports-title">Imports</h2>
-      <TableScroll label="Imports">
-        <table className="data" aria-labelledby="imports-title">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Checked</th>
-              <th scope="col">By</th>
-              <th scope="col">Status</th>
-              <th scope="col">Rows</th>
-              <th scope="col">Created</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Skipped</th>
-            </tr>
-          </thead>
-          <tbody>
-            {imports.map((i) => (
-              <tr key={i.id}>
-                <td>
-                  <Link to={`/members/import/${i.id}`}>{i.fileName}</Link>
-                </td>
-                <td>{formatDateTime(i.createdAt)}</td>
-                <td>{i.admin ?? "–"}</td>
-                <td>{STATUS_WORDS[i.status] ?? i.status}</td>
-                <td>{number(i.total)}</td>
-                <td>{number(i.created)}</td>
-                <td>{number(i.updated)}</td>
-                <td>{number(i.skipped)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        caption="Imports"
+        hiddenCaption
+        rows={imports}
+        columns={[
+          { header: "File", cell: (i) => <Link to={`/members/import/${i.id}`}>{i.fileName}</Link> },
+          { header: "Checked", cell: (i) => formatDateTime(i.createdAt) },
+          { header: "By", cell: (i) => i.admin ?? "–" },
+          { header: "Status", cell: (i) => STATUS_WORDS[i.status] ?? i.status },
+          { header: "Rows", cell: (i) => number(i.total) },
+          { header: "Created", cell: (i) => number(i.created) },
+          { header: "Updated", cell: (i) => number(i.updated) },
+          { header: "Skipped", cell: (i) => number(i.skipped) },
+        ]}
+      />
     </>
   );
 }
@@ -267,38 +250,36 @@ export function ImportReport({ page, message }: { page: ImportDetail; message: s
           ),
         )}
       </nav>
-      <TableScroll label="Rows of the file">
-        <table className="data" aria-label="Rows of the file">
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Username</th>
-              <th scope="col">Dry run</th>
-              <th scope="col">Import</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.row}>
-                <td>{r.row}</td>
-                <td>{r.email}</td>
-                <td>{r.username ?? ""}</td>
-                <td>
-                  {ACTION_WORDS[r.action]?.[0]}
-                  {r.reason ? <div className="muted">{r.reason}</div> : null}
-                </td>
-                <td>
-                  {r.outcome ? ACTION_WORDS[r.outcome]?.[1] : "–"}
-                  {r.outcomeReason && r.outcomeReason !== r.reason ? (
-                    <div className="muted">{r.outcomeReason}</div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        caption="Rows of the file"
+        hiddenCaption
+        rows={rows.map((r) => ({ ...r, id: r.row }))}
+        columns={[
+          { header: "Row", cell: (r) => r.row },
+          { header: "E-mail", cell: (r) => r.email },
+          { header: "Username", cell: (r) => r.username ?? "" },
+          {
+            header: "Dry run",
+            cell: (r) => (
+              <>
+                {ACTION_WORDS[r.action]?.[0]}
+                {r.reason ? <div className="muted">{r.reason}</div> : null}
+              </>
+            ),
+          },
+          {
+            header: "Import",
+            cell: (r) => (
+              <>
+                {r.outcome ? ACTION_WORDS[r.outcome]?.[1] : "–"}
+                {r.outcomeReason && r.outcomeReason !== r.reason ? (
+                  <div className="muted">{r.outcomeReason}</div>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
       {next !== null ? (
         <p>
           <Link to={`?view=${view}&after=${next}`}>Next rows</Link>

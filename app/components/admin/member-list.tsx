@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { CsvExport } from "~/components/admin/csv-export";
-import { ListPager, SortHeader } from "~/components/admin/list-parts";
+import { ListPager, sortable } from "~/components/admin/list-parts";
 import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -11,7 +11,7 @@ import { MEMBERSHIP_STATUSES, membershipWords } from "~/domain/words";
 import { countWords, matchLine, type ListQuery } from "~/domain/listing";
 import { formatDate } from "~/lib/format";
 import type { memberList, memberListChoices } from "~/services/member-listing.server";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 
 type List = SerializeFrom<Awaited<ReturnType<typeof memberList>>> & {
   query: ListQuery;
@@ -171,53 +171,53 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
       <CsvExport href={`/members/export.csv?${search}`} rows={list.count} noun="members" />
       <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
         <FormErrors form={form} />
-        <TableScroll label="Member list">
-          <table className="data">
-            <caption className="visually-hidden">Members, sorted by {SORT_WORDS[query.sort] ?? query.sort}</caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Choose</span>
-                </th>
-                {SORTABLE.map(([key, label]) => (
-                  <SortHeader key={key} column={key} label={label} query={query} />
-                ))}
-                <th scope="col">Roles</th>
-                <SortHeader column="joined" label="Joined" query={query} />
-                <SortHeader column="seen" label="Last seen" query={query} />
-              </tr>
-            </thead>
-            <tbody>
-              {list.rows.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      name={fields.ids.name}
-                      value={m.id}
-                      aria-label={`Choose ${String(m.username)}`}
-                    />
-                  </td>
-                  <td>
-                    <Link to={`/members/${m.id}`}>{String(m.username)}</Link>
-                  </td>
-                  <td>{String(m.email)}</td>
-                  <td>{m.name ? String(m.name) : "—"}</td>
-                  <td>{m.country ? choiceLabel(choices.countries, String(m.country)) : "—"}</td>
-                  <td>{m.setup ? membershipWords(m.status ? String(m.status) : null) : "Setup not finished"}</td>
-                  <td>{m.plan ? choiceLabel(choices.plans, String(m.plan)) : "—"}</td>
-                  <td>
-                    {[m.admin && "Admin", m.nolCreator && "NoL creator", m.nolTester && "NoL tester"]
-                      .filter(Boolean)
-                      .join(", ") || "—"}
-                  </td>
-                  <td>{formatDate(String(m.joined))}</td>
-                  <td>{m.seen ? formatDate(String(m.seen)) : "never"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Member list"
+          caption={`Members, sorted by ${SORT_WORDS[query.sort] ?? query.sort}`}
+          hiddenCaption
+          rows={list.rows}
+          columns={[
+            {
+              header: "Choose",
+              unlabelled: true,
+              cell: (m) => (
+                <input
+                  type="checkbox"
+                  name={fields.ids.name}
+                  value={m.id}
+                  aria-label={`Choose ${String(m.username)}`}
+                />
+              ),
+            },
+            {
+              ...sortable("username", "Username", query),
+              cell: (m) => <Link to={`/members/${m.id}`}>{String(m.username)}</Link>,
+            },
+            { ...sortable("email", "E-mail", query), cell: (m) => String(m.email) },
+            { ...sortable("name", "Name", query), cell: (m) => (m.name ? String(m.name) : "—") },
+            {
+              ...sortable("country", "Country", query),
+              cell: (m) => (m.country ? choiceLabel(choices.countries, String(m.country)) : "—"),
+            },
+            {
+              ...sortable("status", "Membership", query),
+              cell: (m) => (m.setup ? membershipWords(m.status ? String(m.status) : null) : "Setup not finished"),
+            },
+            {
+              ...sortable("plan", "Plan", query),
+              cell: (m) => (m.plan ? choiceLabel(choices.plans, String(m.plan)) : "—"),
+            },
+            {
+              header: "Roles",
+              cell: (m) =>
+                [m.admin && "Admin", m.nolCreator && "NoL creator", m.nolTester && "NoL tester"]
+                  .filter(Boolean)
+                  .join(", ") || "—",
+            },
+            { ...sortable("joined", "Joined", query), cell: (m) => formatDate(String(m.joined)) },
+            { ...sortable("seen", "Last seen", query), cell: (m) => (m.seen ? formatDate(String(m.seen)) : "never") },
+          ]}
+        />
         {list.rows.length === 0 ? <p>No member matches these filters.</p> : null}
         <ErrorList id={fields.ids.errorId} errors={fields.ids.errors} />
         <ListPager search={search} previous={list.previous} next={list.next} />
@@ -234,8 +234,8 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
             <option value="export">Export as CSV</option>
           </SelectField>
           <SelectField meta={fields.scope} label="Which members">
-            <option value="selected">The members ticked on this page</option>
-            <option value="all">{`Every member the filters match (${countWords(list.count)})`}</option>
+            <option value="selected">Those ticked on this page</option>
+            <option value="all">{`All that match: ${countWords(list.count)}`}</option>
           </SelectField>
           <Field meta={fields.subject} label="E-mail subject" hint="For an e-mail only." />
           <TextareaField meta={fields.body} label="E-mail text" rows={4} />

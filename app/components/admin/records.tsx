@@ -1,7 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { CsvExport } from "~/components/admin/csv-export";
-import { ListPager, SortHeader } from "~/components/admin/list-parts";
+import { ListPager, sortable } from "~/components/admin/list-parts";
 import { RecordPage } from "~/components/admin/record-page";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
@@ -11,7 +11,7 @@ import { countWords, matchLine, type ListCount, type ListQuery } from "~/domain/
 import { inWords, type Vocabulary } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
 import type { recordView } from "~/services/record-views.server";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 
 type RecordView = SerializeFrom<Awaited<ReturnType<typeof recordView>>>;
 type ListView = Extract<RecordView, { view: "list" }>;
@@ -115,45 +115,23 @@ function RecordList({ list }: { list: ListView }) {
       {list.rows.length === 0 ? (
         <p>No record matches.</p>
       ) : (
-        <TableScroll label={list.title}>
-          <table className="data">
-            <thead>
-              <tr>
-                {list.columns.map((c) =>
-                  c.sortable ? (
-                    <SortHeader key={c.key} column={c.key} label={c.label} query={query} />
-                  ) : (
-                    <th key={c.key} scope="col">
-                      {c.label}
-                    </th>
-                  ),
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.rows.map((row) => (
-                <tr key={String(row.id)}>
-                  {list.columns.map((c) => {
-                    const member = c.member ? row[c.member] : null;
-                    return (
-                      <td key={c.key}>
-                        {c.key === list.link ? (
-                          <Link to={`/db/${list.name}/${encodeURIComponent(String(row.id))}`}>
-                            {cellText(row[c.key], c)}
-                          </Link>
-                        ) : member && row[c.key] ? (
-                          <Link to={`/members/${encodeURIComponent(String(member))}`}>{String(row[c.key])}</Link>
-                        ) : (
-                          cellText(row[c.key], c)
-                        )}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label={list.title}
+          rows={list.rows.map((row) => ({ ...row, id: String(row.id) }))}
+          columns={list.columns.map((c) => ({
+            ...(c.sortable ? sortable(c.key, c.label, query) : { header: c.label }),
+            cell: (row: Record<string, unknown>) => {
+              const member = c.member ? row[c.member] : null;
+              return c.key === list.link ? (
+                <Link to={`/db/${list.name}/${encodeURIComponent(String(row.id))}`}>{cellText(row[c.key], c)}</Link>
+              ) : member && row[c.key] ? (
+                <Link to={`/members/${encodeURIComponent(String(member))}`}>{String(row[c.key])}</Link>
+              ) : (
+                cellText(row[c.key], c)
+              );
+            },
+          }))}
+        />
       )}
       <ListPager search={search} previous={list.previous} next={list.next} />
     </section>

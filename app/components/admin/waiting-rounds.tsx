@@ -1,6 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 import type { waitingRounds } from "~/services/nol/version-timelines.server";
 
 type Row = SerializeFrom<Awaited<ReturnType<typeof waitingRounds>>>[number];
@@ -22,36 +22,19 @@ export function WaitingRoundsPage({ rows }: { rows: Row[] }) {
       {rows.length === 0 ? (
         <p>No version is waiting for its next round.</p>
       ) : (
-        <TableScroll label={CAPTION}>
-          <table className="data" aria-label={CAPTION}>
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Cause</th>
-                <th scope="col">Version</th>
-                <th scope="col">Next round</th>
-                <th scope="col">Could go out from</th>
-                <th scope="col">Days waiting</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={`${row.userId}|${row.cause}|${row.version}`}>
-                  <td>
-                    <Link to={`/members/${row.userId}`}>{row.username}</Link>
-                  </td>
-                  <td>{row.cause}</td>
-                  <td>
-                    <Link to={row.href}>{row.version}</Link>
-                  </td>
-                  <td>{row.next}</td>
-                  <td>{row.sinceShown}</td>
-                  <td>{row.days.toLocaleString("en-US")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          caption={CAPTION}
+          hiddenCaption
+          rows={rows.map((row) => ({ ...row, id: `${row.userId}|${row.cause}|${row.version}` }))}
+          columns={[
+            { header: "Member", cell: (row) => <Link to={`/members/${row.userId}`}>{row.username}</Link> },
+            { header: "Cause", cell: (row) => row.cause },
+            { header: "Version", cell: (row) => <Link to={row.href}>{row.version}</Link> },
+            { header: "Next round", cell: (row) => row.next },
+            { header: "Could go out from", cell: (row) => row.sinceShown },
+            { header: "Days waiting", cell: (row) => row.days.toLocaleString("en-US") },
+          ]}
+        />
       )}
     </section>
   );

@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { FormErrors, SelectField, useSchemaForm, useServerForm } from "~/components/forms/fields";
+import { FormErrors, RadioField, useSchemaForm, useServerForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
@@ -177,18 +177,15 @@ function ChangePlanForm({ data, lastResult }: { data: Data; lastResult: Reply })
       <h2>Change your plan</h2>
       <FormErrors form={form} />
       <input type="hidden" name="attempt" value={data.attempt} />
-      <SelectField
+      <RadioField
         meta={fields.planId}
         label="New plan"
         hint="The price difference for the rest of this period is worked out by the day, at your next payment."
-      >
-        {data.plans.map((plan) => (
-          <option key={plan.id} value={plan.id}>
-            {plan.title} — {formatMoney(plan.amountCents, plan.currency)}
-            {plan.interval ? ` a ${plan.interval}` : ""}
-          </option>
-        ))}
-      </SelectField>
+        choices={data.plans.map((plan) => ({
+          value: plan.id,
+          label: `${plan.title} — ${formatMoney(plan.amountCents, plan.currency)}${plan.interval ? ` a ${plan.interval}` : ""}`,
+        }))}
+      />
       <div className="actions">
         <SubmitButton name="intent" value="change-plan" pendingText="Changing your plan…">
           Change plan

@@ -50,7 +50,7 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
       title="Membership"
       lead={lead}
       // Its upgrade buttons are forms of their own: outside the pay form.
-      before={data.membership && data.creatorOffer ? <CreatorOfferNote offer={data.creatorOffer} /> : null}
+      note={data.membership && data.creatorOffer ? <CreatorOfferNote offer={data.creatorOffer} /> : null}
       form={form}
       submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { CheckboxField, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { CheckboxField, Field, FormErrors, RadioField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { RecordPage } from "~/components/admin/record-page";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -43,19 +43,15 @@ export function DiscountEditor({ data, lastResult }: { data: Data; lastResult?: 
         <Field meta={fields.coupon_slug} label="Slug" hint={`The landing page is /c/{slug}. ${COUPON_SLUG_RULE}.`} />
         <Field meta={fields.group_name} label="Group (optional)" />
         <TextareaField meta={fields.welcome_message} label="Welcome message (optional)" rows={3} />
-        <SelectField
+        <RadioField
           meta={fields.coupon_id}
           label="Coupon"
           hint={discount ? "Archived coupons are listed because this discount exists already." : "Valid coupons only."}
-        >
-          <option value="">Choose…</option>
-          {data.coupons.map((c) => (
-            <option key={c.coupon_id} value={c.coupon_id}>
-              {c.name}: {describeCoupon(c)}
-              {c.valid ? "" : " (archived)"}
-            </option>
-          ))}
-        </SelectField>
+          choices={data.coupons.map((c) => ({
+            value: c.coupon_id,
+            label: `${c.name}: ${describeCoupon(c)}${c.valid ? "" : " (archived)"}`,
+          }))}
+        />
         <CheckboxField meta={fields.active} label="Active: the landing page shows the offer" />
         <div className="actions">
           <SubmitButton pendingText="Saving…">{discount ? "Save the discount" : "Create the discount"}</SubmitButton>

@@ -8,7 +8,7 @@ import {
 } from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorList, fieldView, inputProps, selectProps, textareaProps } from "./fields";
+import { ErrorList, RadioField, fieldView, inputProps, selectProps, textareaProps } from "./fields";
 
 describe("ErrorList", () => {
   it("shows one message per field: the first rule the value breaks", () => {
@@ -98,5 +98,47 @@ describe("fieldView", () => {
   it("carries the errors and the first values", () => {
     const seen = propsOf(failed, "contact");
     expect(seen[0]?.view).toMatchObject({ "aria-invalid": true, defaultValue: "J", id: "contact-given" });
+  });
+});
+
+describe("RadioField", () => {
+  function render(lastResult?: SubmissionResult<string[]>) {
+    function Plans() {
+      const [, fields] = useForm<{ planId: string }>({
+        id: "change-plan",
+        lastResult,
+        defaultValue: { planId: "annual" },
+      });
+      return (
+        <RadioField
+          meta={fields.planId}
+          label="New plan"
+          hint="Prorated."
+          choices={[
+            { value: "monthly", label: "Monthly membership — $20.00 a month" },
+            { value: "annual", label: "Annual membership — $200.00 a year" },
+          ]}
+        />
+      );
+    }
+    return renderToString(<Plans />);
+  }
+
+  it("names the group by its legend, describes it by its hint and checks the chosen value", () => {
+    const html = render();
+    expect(html).toContain('<fieldset aria-describedby="change-plan-planId-description"><legend>New plan</legend>');
+    expect(html).toContain(
+      '<input type="radio" id="change-plan-planId-1" name="planId" form="change-plan" checked="" value="annual"/>',
+    );
+    expect(html).toContain(
+      '<input type="radio" id="change-plan-planId-0" name="planId" form="change-plan" value="monthly"/>',
+    );
+    expect(html).toContain('<label for="change-plan-planId-0">Monthly membership — $20.00 a month</label>');
+  });
+
+  it("shows the field's error and points the group at it", () => {
+    const html = render({ status: "error", initialValue: { planId: "" }, error: { planId: ["Choose a plan"] } });
+    expect(html).toContain('aria-describedby="change-plan-planId-description change-plan-planId-error"');
+    expect(html).toContain('<p id="change-plan-planId-error" class="field-error">Choose a plan</p>');
   });
 });

@@ -10,6 +10,7 @@ export function Card({
   lead,
   children,
   before,
+  note,
 }: {
   id: string;
   title: string;
@@ -17,12 +18,15 @@ export function Card({
   children?: ReactNode;
   /** Shown above the heading (the setup steps). */
   before?: ReactNode;
+  /** Shown under the heading and the lead, before the rest (an offer with forms of its own). */
+  note?: ReactNode;
 }) {
   return (
     <section className="card" aria-labelledby={id}>
       {before}
       <h1 id={id}>{title}</h1>
       {lead ? <p className="lead">{lead}</p> : null}
+      {note}
       {children}
     </section>
   );
@@ -44,6 +48,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
   title: string;
   lead?: ReactNode;
   before?: ReactNode;
+  note?: ReactNode;
   form: FormMetadata<Schema, string[]>;
   submit: ReactNode;
   after?: ReactNode;

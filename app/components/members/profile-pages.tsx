@@ -15,7 +15,7 @@ import type { ReminderChoice } from "~/services/nol/reminders.server";
 import type { memberTimelines } from "~/services/nol/version-timelines.server";
 import type { noticesOverview, sessionList } from "~/services/profile.server";
 import type { ownCorrections } from "~/services/respondents.server";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 
 const TABS: { page: ProfilePage; label: string; to: string }[] = [
   { page: "account", label: "Account", to: "/profile" },
@@ -190,43 +190,38 @@ type VersionDocument = SerializeFrom<
 function VersionDocuments({ version, documents }: { version: string; documents: VersionDocument[] }) {
   if (documents.length === 0) return null;
   return (
-    <TableScroll label={`Documents of ${version}`}>
-      <table className="data">
-        <caption>Documents of {version}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Document</th>
-            <th scope="col">PDF</th>
-            <th scope="col">Notarized copy</th>
-          </tr>
-        </thead>
-        <tbody>
-          {documents.map((d) => (
-            <tr key={d.round}>
-              <th scope="row">{d.name}</th>
-              <td>
-                <a href={d.href} aria-label={`Open the ${d.name} of ${version}`}>
-                  Open
-                </a>
-                {" · "}
-                <a href={d.download} download aria-label={`Download the ${d.name} of ${version}`}>
-                  Download
-                </a>
-              </td>
-              <td>
-                {d.notarized ? (
-                  <a href={d.notarized} download aria-label={`Download the notarized ${d.name} of ${version}`}>
-                    Download the notarized PDF
-                  </a>
-                ) : (
-                  "Not notarized"
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      caption={`Documents of ${version}`}
+      rows={documents.map((d) => ({ ...d, id: d.round }))}
+      columns={[
+        { header: "Document", rowHeader: true, cell: (d) => d.name },
+        {
+          header: "PDF",
+          cell: (d) => (
+            <>
+              <a href={d.href} aria-label={`Open the ${d.name} of ${version}`}>
+                Open
+              </a>
+              {" · "}
+              <a href={d.download} download aria-label={`Download the ${d.name} of ${version}`}>
+                Download
+              </a>
+            </>
+          ),
+        },
+        {
+          header: "Notarized copy",
+          cell: (d) =>
+            d.notarized ? (
+              <a href={d.notarized} download aria-label={`Download the notarized ${d.name} of ${version}`}>
+                Download the notarized PDF
+              </a>
+            ) : (
+              "Not notarized"
+            ),
+        },
+      ]}
+    />
   );
 }
 
