@@ -1,24 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { withPageErrors } from "~/lib/http.server";
-import { pdfResponse } from "~/lib/pdf-response.server";
-import { roundQuerySchema } from "~/lib/schemas.server";
 import { proofOfService } from "~/services/documents/proof-of-service.server";
-import { nolAddress } from "~/services/nol/page-address.server";
-import { requireMember } from "~/services/session.server";
+import { roundDocumentLoader } from "~/services/documents/round-document-route.server";
 
 /** GET /nol/{form}/{cause}/proof-of-service.pdf?version=…&round=…: a mailed round's proof of service. */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { viewer, services } = await requireMember(request, context);
-  const { address, query } = nolAddress(request, params);
-  const round = roundQuerySchema.safeParse(new URL(request.url).searchParams.get("round"));
-  if (!round.success || !query.version)
-    return new Response("Name the version and the round (version=…&round=1 to 200)", { status: 400 });
-  const document = await withPageErrors(() =>
-    proofOfService(services, viewer, address, {
-      cause: params.cause ?? "",
-      version: query.version!,
-      round: round.data,
-    }),
-  );
-  return pdfResponse(document);
-}
+export const loader = roundDocumentLoader(proofOfService);
