@@ -26,7 +26,7 @@ import { guard, setupFirstMessage } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
 import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
 import { errorPage, pageRedirect } from "./lib/http.server";
-import { forgetState, inFrame, replaceState } from "./lib/state-client";
+import { forgetState, inFrame, replaceState } from "./lib/state-store";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
 import { flashHeader, readFlash } from "./services/flash.server";

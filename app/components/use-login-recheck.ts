@@ -2,7 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { recheckDueAt, singleFlight } from "~/domain/freshness";
 import type { SessionState } from "~/domain/session-state";
-import { StateRejectedError } from "~/lib/state-client";
+import { StateRejectedError } from "~/lib/state-store";
 
 // One recheck at a time for the whole page, however many callers ask (spec §4). The API
 // client loads with the first recheck: no page needs it to render.

@@ -18,3 +18,15 @@ export function causeFormsWords(): string {
   const names = CAUSE_FORMS.map((f) => f.name);
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
+
+/** A cause's status in a country, in the spec's words (§ cause status): available (live), testing, started (beta). */
+export const CAUSE_STATUS_WORDS: Record<string, string> = {
+  live: "Available (live)",
+  testing: "Testing",
+  beta: "Started (beta)",
+};
+
+/** A cause status in words ("Available (live)"); an unknown code as it is. */
+export function causeStatusWords(status: string): string {
+  return CAUSE_STATUS_WORDS[status] ?? status;
+}

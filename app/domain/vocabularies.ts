@@ -1,15 +1,9 @@
 import { auditActionWords } from "./audit-words";
 import { NOTARIZE_STATUS_WORDS } from "./documents/notarize-view";
+import { CAUSE_STATUS_WORDS } from "./cause-catalogue";
 import { humanize, membershipWords } from "./words";
 
 /** The lists of codes an admin's list or record can show in words, by name: a list column names its own. */
-
-/** A cause's status in a country, in the spec's words (§ cause status): available (live), testing, started (beta). */
-const CAUSE_STATUS_WORDS: Record<string, string> = {
-  live: "Available (live)",
-  testing: "Testing",
-  beta: "Started (beta)",
-};
 
 const JOB_STATE_WORDS: Record<string, string> = {
   created: "Waiting",

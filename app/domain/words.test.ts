@@ -2,16 +2,8 @@ import { describe, expect, it } from "vitest";
 import { auditActionWords } from "./audit-words";
 import { inWords } from "./vocabularies";
 import { causeFormsWords } from "./cause-catalogue";
-import {
-  answerWords,
-  cardBrandName,
-  cardEnding,
-  checkedWords,
-  countryName,
-  dayWords,
-  membershipLine,
-  membershipWords,
-} from "./words";
+import { answerWords, checkedWords, countryName, dayWords, membershipLine, membershipWords } from "./words";
+import { cardBrandName, cardEnding } from "./card-words";
 
 describe("codes in words", () => {
   it("names each membership status, and none", () => {

@@ -1,5 +1,5 @@
 import type { ApiResult } from "./api-client";
-import { inFrame, storedState } from "./state-client";
+import { inFrame, storedState } from "./state-store";
 
 /**
  * The browser side of a coupon landing (spec §4): the coupon kept for this tab's visit, and

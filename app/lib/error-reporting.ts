@@ -1,4 +1,4 @@
-import { storedState } from "./state-client";
+import { storedState } from "./state-store";
 
 /** spec §9: reports are sent 250 ms after the last error; a chunk reload at most once a minute. */
 export const REPORT_DEBOUNCE_MS = 250;

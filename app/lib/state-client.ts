@@ -1,48 +1,21 @@
 import { acceptStateUpdate, API_ONLY_MESSAGE, type SessionStateCore } from "~/domain/session-state";
+import {
+  HASH_STORAGE,
+  KEY_STORAGE,
+  SERVER_KEY_STORAGE,
+  STATE_STORAGE,
+  StateRejectedError,
+  store,
+  storedState,
+  type StoredState,
+} from "./state-store";
+
+export { forgetState, inFrame, replaceState, StateRejectedError, storedState, type StoredState } from "./state-store";
 
 /**
  * The browser side of the state header protocol (DESIGN.md §4). Runs in the browser only:
  * call these from effects and event handlers.
  */
-
-const KEY_STORAGE = "deviceKey";
-const STATE_STORAGE = "state";
-const HASH_STORAGE = "stateHash";
-const SERVER_KEY_STORAGE = "serverKey";
-
-export function inFrame(): boolean {
-  try {
-    return window.self !== window.top;
-  } catch {
-    return true;
-  }
-}
-
-const memory = new Map<string, string>();
-type KeyValueStore = Pick<Storage, "getItem" | "setItem" | "removeItem">;
-const memoryStorage: KeyValueStore = {
-  getItem: (key) => memory.get(key) ?? null,
-  setItem: (key, value) => {
-    memory.set(key, value);
-  },
-  removeItem: (key) => {
-    memory.delete(key);
-  },
-};
-
-/**
- * localStorage outside a frame; sessionStorage inside one, where the learning site owns the
- * tab. A browser that refuses storage to a third-party frame gets memory for this page.
- */
-function store(): KeyValueStore {
-  try {
-    const storage = inFrame() ? window.sessionStorage : window.localStorage;
-    storage.getItem(KEY_STORAGE);
-    return storage;
-  } catch {
-    return memoryStorage;
-  }
-}
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -78,19 +51,6 @@ async function serverKey(): Promise<string | null> {
   return statePublicKey;
 }
 
-export type StoredState = { state: string; hash: string; core: SessionStateCore };
-
-export function storedState(): StoredState | null {
-  const state = store().getItem(STATE_STORAGE);
-  const hash = store().getItem(HASH_STORAGE);
-  if (!state || !hash) return null;
-  try {
-    return { state, hash, core: JSON.parse(decodeURIComponent(state)) as SessionStateCore };
-  } catch {
-    return null;
-  }
-}
-
 /** Keeps a new state unless it would change the member without an agent (spec §5). */
 export function keepState(state: string, hash: string): { accepted: boolean } {
   let core: SessionStateCore;
@@ -105,19 +65,6 @@ export function keepState(state: string, hash: string): { accepted: boolean } {
   store().setItem(HASH_STORAGE, hash);
   return { accepted: true };
 }
-
-/** The page's own state, from the server session that served it: always taken. */
-export function replaceState(state: string, hash: string): void {
-  store().setItem(STATE_STORAGE, state);
-  store().setItem(HASH_STORAGE, hash);
-}
-
-export function forgetState(): void {
-  store().removeItem(STATE_STORAGE);
-  store().removeItem(HASH_STORAGE);
-}
-
-export class StateRejectedError extends Error {}
 
 /** The headers of a signed call: the state, its hash, and a signature over method and path. */
 async function signedHeaders(

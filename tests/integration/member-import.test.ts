@@ -18,7 +18,7 @@ import { action as importAction } from "~/routes/members.import.$importId";
 import { loader as reportLoader } from "~/routes/members.import.$importId.report[.]csv";
 import { action as welcomeAction } from "~/routes/login.$action";
 import { logIn } from "~/services/auth.server";
-import { COUNT_CAP, matchLine, type ListCount } from "~/domain/listing";
+import { COUNT_CAP, matchLine, type ListCount } from "~/domain/list-count";
 import { loader as membersLoader } from "~/routes/members._index";
 import { IMPORT_BATCH, importChunk } from "~/services/member-import/run.server";
 import { sendInvitations } from "~/services/member-import/invite.server";

@@ -4,10 +4,9 @@ import { Form } from "@remix-run/react";
 import { ErrorList } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { CAUSE_STATUSES, causeFormsWords, NOT_OFFERED } from "~/domain/cause-catalogue";
+import { CAUSE_STATUSES, causeFormsWords, causeStatusWords, NOT_OFFERED } from "~/domain/cause-catalogue";
 import type { causeCatalogueAdmin } from "~/services/cause-admin.server";
 import { WINDOW_DAYS, WINDOW_KINDS, WINDOW_LABELS, type WindowKind } from "~/domain/nol/timeline";
-import { inWords } from "~/domain/vocabularies";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof causeCatalogueAdmin>>>;
 type Result = SubmissionResult<string[]> | undefined;
@@ -143,7 +142,7 @@ function CauseEditor({
                   <option value={NOT_OFFERED}>Not offered</option>
                   {CAUSE_STATUSES.map((s) => (
                     <option key={s} value={s}>
-                      {inWords("causeStatus", s)}
+                      {causeStatusWords(s)}
                     </option>
                   ))}
                 </select>

@@ -1,4 +1,4 @@
-import { countWords, type ListCount } from "~/domain/listing";
+import { countWords, type ListCount } from "~/domain/list-count";
 import { useState } from "react";
 
 type Progress =

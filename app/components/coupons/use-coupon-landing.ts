@@ -8,7 +8,7 @@ import {
   pageState,
   type LandingStatus,
 } from "~/lib/coupon-client";
-import { storedState } from "~/lib/state-client";
+import { storedState } from "~/lib/state-store";
 import type { CouponOffer } from "~/services/coupons.server";
 
 /**

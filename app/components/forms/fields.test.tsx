@@ -8,7 +8,8 @@ import {
 } from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorList, RadioField, fieldView, inputProps, selectProps, textareaProps } from "./fields";
+import { ErrorList, fieldView, inputProps, selectProps, textareaProps } from "./fields";
+import { RadioField } from "./radio-field";
 
 describe("ErrorList", () => {
   it("shows one message per field: the first rule the value breaks", () => {

@@ -6,7 +6,7 @@ import { Field, useServerForm } from "~/components/forms/inputs";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PASSWORD_MAX } from "~/domain/account-text";
 import { safeRedirectPath } from "~/domain/guard";
-import { inFrame } from "~/lib/state-client";
+import { inFrame } from "~/lib/state-store";
 import { FormCard } from "./card";
 
 /** spec §2.3: the after-login path is also kept in local storage (not inside a frame), so a later visit to /login still goes back there. */

@@ -17,7 +17,8 @@ import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
 import { billingCatalogue } from "./catalogue.server";
 import { checkoutPagePath } from "./pages.server";
-import { cardEnding, type MembershipState } from "~/domain/words";
+import { cardEnding } from "~/domain/card-words";
+import type { MembershipState } from "~/domain/words";
 
 /**
  * A member's own billing as the pages and the API read it: the membership with its renewal,

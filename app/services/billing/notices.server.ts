@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppServices } from "~/context";
 import { payments, plans, users } from "~/db/schema";
 import { communityFor } from "~/domain/community";
-import { cardEnding } from "~/domain/words";
+import { cardEnding } from "~/domain/card-words";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { JobDefinition } from "../queue.server";
 
