@@ -18,6 +18,7 @@ import { endComplimentary, grantComplimentary, grantorOf } from "~/services/bill
 import { grantCredits } from "~/services/billing/credits.server";
 import { readForm } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
+import { membershipWords } from "~/domain/words";
 import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
 import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
 import { setVersionFeatures } from "~/services/nol/features.server";
@@ -92,7 +93,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         return { member: found, message: `${found.username}'s complimentary membership has ended.` };
       case "renew-now": {
         const status = await renewMemberNow(services, viewer, found.id);
-        return { member: found, message: `${found.username}'s membership was renewed: it is now ${status}.` };
+        return { member: found, message: renewedMessage(found.username, status) };
       }
     }
   });
@@ -120,4 +121,10 @@ async function grantFromPage(
 
 export default function Member() {
   return <MemberDetail page={useLoaderData<typeof loader>().page} />;
+}
+
+/** What "Renew now" did, in words: a renewal, or the end a membership set to end came to. */
+function renewedMessage(username: string, status: string): string {
+  if (status === "CANCELED") return `${username}'s membership has ended, as it was set to at its period's end.`;
+  return `${username}'s membership was renewed: it is now ${membershipWords(status).toLowerCase()}.`;
 }

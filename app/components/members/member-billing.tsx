@@ -18,7 +18,7 @@ export function MemberBilling({ billing }: { billing: SerializeFrom<typeof membe
             ["Plan", m.plan],
             ["Status", m.statusText],
             ["Period ends", m.periodEnd ? formatDate(m.periodEnd) : "—"],
-            ["Cancels at period end", m.cancelAtPeriodEnd ? "yes" : "no"],
+            ["At the period's end", m.cancelAtPeriodEnd ? "Ends" : "Renews"],
           ]}
         />
       ) : (
