@@ -16,9 +16,8 @@ import {
 } from "~/domain/nol/billing";
 import { FORM_ID, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
-import { formatDate } from "~/lib/format";
-import { stepSchema, type Recipient, type StepContext } from "~/domain/nol/step-form";
-import { dayOf, earlyRound, type ResponseWindows, type Timeline } from "~/domain/nol/timeline";
+import { stepSchema, type StepContext } from "~/domain/nol/step-form";
+import type { ResponseWindows } from "~/domain/nol/timeline";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
 import { recordNotices } from "../documents/records.server";
@@ -35,6 +34,7 @@ import {
 } from "./entries.server";
 import { recordPending } from "./pending.server";
 import { keepVersionFeatures } from "./features.server";
+import { refuseEarly, stepContext } from "./step-rules.server";
 import { versionTimeline } from "./timeline.server";
 
 /** Saving one step of a member version through the built-in forms (spec §4, §5). */
@@ -115,29 +115,6 @@ export async function submitStep(
 }
 
 /** The words for a round asked for before its window has closed. */
-function earlyMessage(next: NonNullable<Timeline["next"]>): string {
-  return `${next.name} can go out from ${next.availableOn ? formatDate(next.availableOn) : "later"}, when the respondents' time to answer the last round has passed. Tick "Send it early anyway" to send it now.`;
-}
-
-/** A new round before its day goes out only when the member chose to send it early (decision 034). */
-function refuseEarly(timeline: Timeline, step: Step, values: Values): void {
-  const early = earlyRound(timeline.next, step);
-  if (!early || values.sendEarly === "on") return;
-  throw invalid(earlyMessage(early), { sendEarly: [earlyMessage(early)] });
-}
-
-/** What a step's checks know of its version: today, the day the round in hand was mailed, who a mailing goes to. */
-export function stepContext(state: VersionState, now: Date, recipients: Recipient[] = []): StepContext {
-  const { step } = state;
-  const mailedOn =
-    step.kind === "proof"
-      ? (state.creator?.nolMailingDate[(step.round ?? 1) - 1] ?? null)
-      : step.kind === "true-bill-proof"
-        ? (state.bills.at(-1)?.billMailingDate ?? null)
-        : null;
-  return { today: dayOf(now), mailedOn, recipients };
-}
-
 /**
  * A mailing's tracking numbers: by slot when each respondent's envelope has its own (the
  * first also stands for the round, as spec §3's Track1..n and bill_tracking keep one), or the

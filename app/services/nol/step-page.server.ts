@@ -20,7 +20,8 @@ import {
 } from "./entries.server";
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
-import { stepContext, submitStep } from "./save-step.server";
+import { submitStep } from "./save-step.server";
+import { stepContext } from "./step-rules.server";
 import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 
 /** The step page of a version: what it shows, and saving the step from it (spec §4 "NoL steps"). */

@@ -1,0 +1,33 @@
+import { invalid } from "~/domain/errors";
+import type { Recipient, StepContext } from "~/domain/nol/step-form";
+import type { Step } from "~/domain/nol/steps";
+import { dayOf, earlyRound, type Timeline } from "~/domain/nol/timeline";
+import { formatDate } from "~/lib/format";
+import type { VersionState } from "./entries.server";
+
+/** What a step's checks read of its version, and the refusal of a round sent before its day. */
+
+type Values = Record<string, unknown>;
+
+function earlyMessage(next: NonNullable<Timeline["next"]>): string {
+  return `${next.name} can go out from ${next.availableOn ? formatDate(next.availableOn) : "later"}, when the respondents' time to answer the last round has passed. Tick "Send it early anyway" to send it now.`;
+}
+
+/** A new round before its day goes out only when the member chose to send it early (decision 034). */
+export function refuseEarly(timeline: Timeline, step: Step, values: Values): void {
+  const early = earlyRound(timeline.next, step);
+  if (!early || values.sendEarly === "on") return;
+  throw invalid(earlyMessage(early), { sendEarly: [earlyMessage(early)] });
+}
+
+/** What a step's checks know of its version: today, the day the round in hand was mailed, who a mailing goes to. */
+export function stepContext(state: VersionState, now: Date, recipients: Recipient[] = []): StepContext {
+  const { step } = state;
+  const mailedOn =
+    step.kind === "proof"
+      ? (state.creator?.nolMailingDate[(step.round ?? 1) - 1] ?? null)
+      : step.kind === "true-bill-proof"
+        ? (state.bills.at(-1)?.billMailingDate ?? null)
+        : null;
+  return { today: dayOf(now), mailedOn, recipients };
+}
