@@ -107,20 +107,20 @@ function NewTemplateForm({
           hint="A notice template is for a notice, a true bill template for a true bill; any round serves every round of its kind."
         >
           <option value="">Any round</option>
-          <optgroup label="Notices">
-            {rounds.notices.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.name}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label="True bills">
-            {rounds.trueBills.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.name}
-              </option>
-            ))}
-          </optgroup>
+          {(
+            [
+              ["Notices", rounds.notices],
+              ["True bills", rounds.trueBills],
+            ] as const
+          ).map(([label, group]) => (
+            <optgroup key={label} label={label}>
+              {group.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.name}
+                </option>
+              ))}
+            </optgroup>
+          ))}
         </SelectField>
         <div className="actions">
           <SubmitButton pendingText="Creating…">Create from the text in use</SubmitButton>
