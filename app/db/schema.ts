@@ -172,9 +172,88 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the session last passed a second factor (sign-in or step-up); null: never. */
+    factorPassedAt: timestamp("factor_passed_at", { withTimezone: true }),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+export const factorKind = pgEnum("factor_kind", ["passkey", "totp"]);
+
+/**
+ * A member's second factors (decision 045): passkeys (WebAuthn credentials, several, named)
+ * and at most one authenticator app (TOTP, its secret encrypted).
+ */
+export const userFactors = pgTable(
+  "user_factors",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: factorKind("kind").notNull(),
+    name: text("name").notNull(),
+    /** A passkey's credential id (base64url); null for TOTP. */
+    credentialId: text("credential_id"),
+    /** A passkey's COSE public key (base64url). */
+    publicKey: text("public_key"),
+    signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array(),
+    /** A TOTP secret, encrypted (crypto.server.ts). */
+    secretSealed: text("secret_sealed"),
+    /** The last TOTP time step accepted: each is accepted once. */
+    lastStep: bigint("last_step", { mode: "number" }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("user_factors_user_idx").on(t.userId),
+    uniqueIndex("user_factors_credential_idx").on(t.credentialId),
+    uniqueIndex("user_factors_one_totp_idx").on(t.userId).where(sql`${t.kind} = 'totp'`),
+  ],
+);
+
+/** Single-use recovery codes, stored as SHA-256 hashes. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("recovery_codes_hash_idx").on(t.userId, t.codeHash)],
+);
+
+/** A device (its state-header key) that passed a second factor and may skip it at sign-in until a date. */
+export const rememberedDevices = pgTable(
+  "remembered_devices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    devicePublicKey: text("device_public_key").notNull(),
+    userAgent: text("user_agent"),
+    until: timestamp("until", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("remembered_devices_user_idx").on(t.userId, t.devicePublicKey)],
+);
+
+/** A WebAuthn challenge handed out and not yet answered: each is used once, within minutes. */
+export const webauthnChallenges = pgTable("webauthn_challenges", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  challenge: text("challenge").notNull(),
+  /** The member registering or stepping up; null for a sign-in by passkey alone. */
+  userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+  purpose: text("purpose").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
 
 export const tokenPurpose = pgEnum("token_purpose", [
   "verify_email",
