@@ -49,4 +49,6 @@ CREATE UNIQUE INDEX "recovery_codes_hash_idx" ON "recovery_codes" USING btree ("
 CREATE INDEX "remembered_devices_user_idx" ON "remembered_devices" USING btree ("user_id","device_public_key");--> statement-breakpoint
 CREATE INDEX "user_factors_user_idx" ON "user_factors" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_factors_credential_idx" ON "user_factors" USING btree ("credential_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "user_factors_one_totp_idx" ON "user_factors" USING btree ("user_id") WHERE "user_factors"."kind" = 'totp';
+CREATE UNIQUE INDEX "user_factors_one_totp_idx" ON "user_factors" USING btree ("user_id") WHERE "user_factors"."kind" = 'totp';--> statement-breakpoint
+CREATE TRIGGER user_factors_notify_viewer AFTER INSERT OR UPDATE OF kind, credential_id OR DELETE ON user_factors
+  FOR EACH ROW EXECUTE FUNCTION notify_viewer_change();

@@ -5,6 +5,7 @@ import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
 import { z } from "zod";
 import type { ResponseWindows } from "~/domain/nol/timeline";
+import type { MfaPolicy } from "~/domain/second-factor";
 import { ConfigError, parseEnv, type Env } from "./env.server";
 
 /** Proof's hosts: Fairfax is its test environment (https://dev.proof.com/docs/environments). */
@@ -84,6 +85,8 @@ export type AppConfig = {
   loginRecheckSeconds: number;
   /** Days a session may go unused before it ends, within its absolute lifetime. */
   sessionIdleDays: number;
+  /** Whom a second factor is required of (MFA_REQUIRED_FOR, decision 045). */
+  mfaRequiredFor: MfaPolicy;
   subRecheckSeconds: number;
   contentDir: string;
   forms: Env["FORMS"];
@@ -229,6 +232,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: env.SMTP_URL,
     loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
     sessionIdleDays: env.SESSION_IDLE_DAYS,
+    mfaRequiredFor: env.MFA_REQUIRED_FOR ?? (!env.DEMO && new URL(baseUrl).protocol === "https:" ? "admin" : "none"),
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
     contentDir: path.resolve(env.CONTENT_DIR),
     forms: env.FORMS,

@@ -217,6 +217,10 @@ export const envSchema = z
         message: "must be a whole number of days from 1 to 30",
       })
       .transform(Number),
+    /** Whom a second factor is required of (decision 045); unset: admins on an HTTPS deployment, no one in the demo. */
+    MFA_REQUIRED_FOR: optionalText.pipe(
+      z.enum(["admin", "all", "none"], { errorMap: () => ({ message: "must be admin, all or none" }) }).optional(),
+    ),
     SUB_RECHECK_SECONDS: z
       .string()
       .default("3600")

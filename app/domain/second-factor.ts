@@ -101,3 +101,32 @@ export function recoveryCodeFrom(bytes: Uint8Array): string | null {
   }
   return code.length === 10 ? code : null;
 }
+
+/**
+ * What a signed-in person's second factor lets them reach where the policy requires one: all
+ * of it ("ok"), nothing until they set one up ("setup"), or nothing until this session passes
+ * it ("verify": a session begun without it, such as the learning site's hand-off).
+ */
+export type FactorGate = "ok" | "setup" | "verify";
+
+export function factorGate(
+  policy: MfaPolicy,
+  account: { isAdmin: boolean; hasFactor: boolean; factorPassed: boolean },
+): FactorGate {
+  if (!factorRequired(policy, account)) return "ok";
+  if (!account.hasFactor) return "setup";
+  return account.factorPassed ? "ok" : "verify";
+}
+
+/** Each sensitive action in words, as "Confirm it is you to …" ends. */
+export const SENSITIVE_ACTION_WORDS: Record<SensitiveAction, string> = {
+  "agent-mode": "act as a member",
+  "grant-membership": "grant a membership",
+  "grant-credits": "grant credits",
+  export: "export records",
+  import: "import members",
+  "coupon-change": "change a coupon",
+  "template-change": "change a template",
+  "role-change": "change a member's role",
+  "factor-change": "change your second factors",
+};

@@ -1,4 +1,12 @@
-import { createHmac, randomFillSync, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  randomFillSync,
+  timingSafeEqual,
+} from "node:crypto";
 
 /** Hex HMAC-SHA256 of a message. */
 export function hmacHex(key: string | Uint8Array, message: string): string {
@@ -29,4 +37,39 @@ export function cspNonce(): string {
   const nonce = pool.toString("base64", poolOffset, poolOffset + NONCE_BYTES);
   poolOffset += NONCE_BYTES;
   return nonce;
+}
+
+const SEAL_VERSION = "v1";
+
+function sealKey(secret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, "memberhall-seal", purpose, 32));
+}
+
+/**
+ * Encrypts a small secret (AES-256-GCM, a key derived from the server's secret for this
+ * purpose): what is stored or handed to the browser reads as nothing without the server.
+ */
+export function seal(secret: string, purpose: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealKey(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return [
+    SEAL_VERSION,
+    iv.toString("base64url"),
+    body.toString("base64url"),
+    cipher.getAuthTag().toString("base64url"),
+  ].join(".");
+}
+
+/** The plaintext of `seal`, or null for anything this server's secret did not seal for this purpose. */
+export function unseal(secret: string, purpose: string, sealed: string): string | null {
+  const [version, iv, body, tag] = sealed.split(".");
+  if (version !== SEAL_VERSION || !iv || !body || !tag) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", sealKey(secret, purpose), Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
 }

@@ -8,6 +8,7 @@ import { replyWith, replyWithError } from "~/lib/submission.server";
 import { descriptionMeta } from "~/root";
 import { appServices } from "~/services/app.server";
 import { authenticateLogin, LoginRefused, sessionCookies } from "~/services/auth.server";
+import { pendingLoginCookie } from "~/services/factors/sign-in.server";
 import { optionalViewer } from "~/services/session.server";
 
 export { retryAfterHeaders as headers } from "~/lib/route-headers";
@@ -26,8 +27,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   try {
-    const { sessionId, redirectTo } = await authenticateLogin(services, request, context.clientIp);
-    const headers = await sessionCookies(services.config, sessionId, redirectTo);
+    const result = await authenticateLogin(services, request, context.clientIp);
+    if (result.kind === "factor") {
+      const cookie = await pendingLoginCookie(services.config, result.pending);
+      return redirect("/login/factor", { headers: { "Set-Cookie": cookie } });
+    }
+    const headers = await sessionCookies(services.config, result.sessionId, result.redirectTo);
     return redirect("/redirect-login-success", { headers });
   } catch (error) {
     if (!(error instanceof LoginRefused)) throw error;

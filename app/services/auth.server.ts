@@ -12,6 +12,7 @@ import { ipLimit } from "./accounts.server";
 import { audit, actorOf } from "./audit.server";
 import { verifyPassword } from "~/lib/password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
+import { afterPassword, type PendingLogin } from "./factors/sign-in.server";
 import { clientMeta, revokeSession, siteCookies, startSession, type ClientMeta, type Viewer } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "That username or e-mail address and password do not match";
@@ -22,12 +23,15 @@ export const ACCOUNT_FAILURES = { hits: 5, windowSeconds: 900 };
 // A real scrypt hash of a random password, never matched.
 const DUMMY_HASH = "scrypt$131072$8$1$3q2+7w==$Rr4m0wLZQy7xwT6wqgq1Jd6nEw3Zp0nN8C3vJdJtq+E=";
 
-/** Checks a name and password and opens a cookie session: the login of spec §2.3. */
+/**
+ * Checks a name and password and opens a cookie session (the login of spec §2.3), or, for a
+ * member with a second factor on a device not remembered, answers that the factor is next.
+ */
 export async function logIn(
   services: AppServices,
   input: { login: string; password: string },
   client: ClientMeta,
-): Promise<{ sessionId: string }> {
+): Promise<{ kind: "session"; sessionId: string } | { kind: "factor"; userId: string }> {
   const { db } = services;
   const login = input.login.toLowerCase();
   const [user] = await db
@@ -61,9 +65,19 @@ export async function logIn(
     await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
     throw invalid(LOGIN_FAILED_MESSAGE);
   }
-  const session = await startSession(db, { userId: user.id, carrier: "cookie", ...client });
+  const next = await afterPassword(db, user.id, client);
+  if (next.kind === "factor") {
+    await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "login.password", "session", null);
+    return { kind: "factor", userId: user.id };
+  }
+  const session = await startSession(db, {
+    userId: user.id,
+    carrier: "cookie",
+    factorPassedAt: next.factorPassedAt,
+    ...client,
+  });
   await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "login", "session", null);
-  return { sessionId: session.id };
+  return { kind: "session", sessionId: session.id };
 }
 
 type LoginForm = ReturnType<typeof submissionOf<typeof loginSchema>>;
@@ -108,14 +122,22 @@ export async function authenticateLogin(services: AppServices, request: Request,
     if (isDomainError(error)) throw new LoginRefused(submissionOf(new FormData(), loginSchema), error);
     throw error;
   }
-  const authenticator = new Authenticator<{ sessionId: string; redirectTo: string }>().use(
+  type Authenticated =
+    | { kind: "session"; sessionId: string; redirectTo: string }
+    | { kind: "factor"; pending: Omit<PendingLogin, "until"> };
+  const authenticator = new Authenticator<Authenticated>().use(
     new FormStrategy(async ({ form }) => {
       const submission = submissionOf(form, loginSchema);
       try {
         if (submission.status !== "success") throw new LoginRefused(submission);
         const client = clientMeta(request, clientIp, form.get("devicePublicKey"));
-        const { sessionId } = await logIn(services, submission.value, client);
-        return { sessionId, redirectTo: safeRedirectPath(submission.value.redirectTo, "") };
+        const result = await logIn(services, submission.value, client);
+        const redirectTo = safeRedirectPath(submission.value.redirectTo, "");
+        if (result.kind === "factor") {
+          const pending = { userId: result.userId, redirectTo, devicePublicKey: client.devicePublicKey ?? null };
+          return { kind: "factor", pending };
+        }
+        return { kind: "session", sessionId: result.sessionId, redirectTo };
       } catch (error) {
         if (isDomainError(error)) throw new LoginRefused(submission, error);
         throw error;

@@ -10,6 +10,7 @@ import { safeRedirectPath } from "~/domain/guard";
 import type { SessionState, SessionStateCore } from "~/domain/session-state";
 import { errorJson, errorPage, pageRedirect } from "~/lib/http.server";
 import { appServices } from "./app.server";
+import { requireFactorGate } from "./factors/step-up.server";
 import { SESSION_DAYS, siteCookies } from "./site-cookies.server";
 import { loadViewer, type SessionRow, type Viewer } from "./viewer.server";
 import { checkStateHeaders, devicePublicKeySchema, encodeState } from "./state-header.server";
@@ -44,7 +45,7 @@ export function clientMeta(request: Request, clientIp: string, devicePublicKey?:
 
 export async function startSession(
   db: Database,
-  input: { userId: string; carrier: "cookie" | "state" } & Partial<ClientMeta>,
+  input: { userId: string; carrier: "cookie" | "state"; factorPassedAt?: Date | null } & Partial<ClientMeta>,
 ): Promise<SessionRow> {
   const [row] = await db
     .insert(sessions)
@@ -56,6 +57,7 @@ export async function startSession(
       expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000),
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
+      factorPassedAt: input.factorPassedAt ?? null,
     })
     .returning();
   return row!;
@@ -190,10 +192,14 @@ export async function requireMember(request: Request, context: AppLoadContext) {
   return result;
 }
 
-/** Like requireMember, and the person signed in must be an admin. */
+/**
+ * Like requireMember, and the person signed in must be an admin, with the second factor the
+ * policy requires (set up, and passed by this session).
+ */
 export async function requireAdmin(request: Request, context: AppLoadContext) {
   const result = await requireMember(request, context);
   if (!result.viewer.user.admin) throw errorPage(forbidden());
+  await requireFactorGate(result.services, request, result.viewer, "page");
   return result;
 }
 
@@ -223,6 +229,7 @@ export async function requireApiMember(request: Request, context: AppLoadContext
 export async function requireApiAdmin(request: Request, context: AppLoadContext) {
   const result = await requireApiMember(request, context);
   if (!result.viewer.user.admin) throw errorJson(forbidden());
+  await requireFactorGate(result.services, request, result.viewer, "api");
   return result;
 }
 

@@ -16,6 +16,8 @@ type SiteCookies = {
   nolSelected: Cookie;
   /** A visitor's own checkouts (a donation before signing up), so only they see them. */
   checkouts: Cookie;
+  /** A sign-in whose password passed and whose second factor is asked for (factors/sign-in.server.ts). */
+  pendingLogin: Cookie;
 };
 const cookieCache = new WeakMap<AppConfig, SiteCookies>();
 
@@ -49,6 +51,7 @@ export function siteCookies(config: AppConfig): SiteCookies {
       /** The NoL entry selected last, for the auto-select mode "back". */
       nolSelected: make("mh_nol_selected", 30 * 86_400),
       checkouts: make("mh_checkouts", 7 * 86_400),
+      pendingLogin: make("mh_factor", 600),
     };
     cookieCache.set(config, cached);
   }

@@ -35,6 +35,8 @@ export type Viewer = {
   /** Whose account the pages show: the represented member in agent mode, else the user. */
   member: UserRow;
   subscription: SubscriptionRow | null;
+  /** Whether the person signed in has a second factor (a passkey or an authenticator app). */
+  hasFactor: boolean;
   /** The address this request came from, as the proxy settings read it (absent outside a request). */
   clientIp?: string;
 };
@@ -91,7 +93,12 @@ export async function loadViewer(
   // signed-in request asks for them.
   const latest = latestSubscriptionOf(db, sessions.userId).as("latest");
   const [row] = await db
-    .select({ session: sessions, user: users, subscription: latest._.selectedFields })
+    .select({
+      session: sessions,
+      user: users,
+      subscription: latest._.selectedFields,
+      hasFactor: sql<boolean>`exists (select 1 from user_factors f where f.user_id = ${sessions.userId})`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoinLateral(latest, sql`true`)
@@ -123,7 +130,7 @@ export async function loadViewer(
   const subscription = agent ? await latestSubscription(db, agent.id) : row.subscription;
   const member = withPlanFeatures(agent ?? row.user, subscription, now, graceDays);
   const user = agent ? row.user : member;
-  return { session: row.session, user, agent, member, subscription };
+  return { session: row.session, user, agent, member, subscription, hasFactor: row.hasFactor };
 }
 
 /**

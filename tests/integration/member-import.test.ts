@@ -218,7 +218,7 @@ describe.each(drivers)("members import from CSV (%s)", (driver) => {
       userAgent: "test",
       devicePublicKey: null,
     } as never);
-    expect(session.sessionId).toBeTruthy();
+    expect(session).toEqual({ kind: "session", sessionId: expect.any(String) });
     const [verified] = await database.db.select().from(users).where(eq(users.id, made!.id));
     expect(verified!.emailVerifiedAt).not.toBeNull();
   });

@@ -1,0 +1,147 @@
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { AppConfig } from "~/config/config.server";
+import type { AppServices } from "~/context";
+import type { Database } from "~/db/client.server";
+import { rememberedDevices } from "~/db/schema";
+import { rememberedUntil } from "~/domain/second-factor";
+import { audit } from "../audit.server";
+import { siteCookies } from "../site-cookies.server";
+import { startSession, type ClientMeta } from "../session.server";
+import { factorPassed, hasFactor, type PassedKind } from "./records.server";
+
+/**
+ * Signing in with a second factor: after the password, a member with a factor is held in a
+ * short-lived signed cookie (no session yet) until the factor passes at /login/factor; a
+ * device whose key passed one within REMEMBER_DEVICE_DAYS skips it (decision 045).
+ */
+
+/** Minutes a password stands while the second factor is asked for. */
+export const PENDING_LOGIN_MINUTES = 10;
+
+const pendingSchema = z.object({
+  userId: z.string().uuid(),
+  redirectTo: z.string().max(2_000),
+  devicePublicKey: z.string().nullable(),
+  until: z.number(),
+});
+export type PendingLogin = z.infer<typeof pendingSchema>;
+
+export async function pendingLoginCookie(config: AppConfig, pending: Omit<PendingLogin, "until">): Promise<string> {
+  const value: PendingLogin = { ...pending, until: Date.now() + PENDING_LOGIN_MINUTES * 60_000 };
+  return siteCookies(config).pendingLogin.serialize(value);
+}
+
+export async function clearPendingLoginCookie(config: AppConfig): Promise<string> {
+  return siteCookies(config).pendingLogin.serialize("", { maxAge: 0 });
+}
+
+/** The sign-in waiting for its second factor, or null (none, tampered with, or too old). */
+export async function readPendingLogin(request: Request, config: AppConfig): Promise<PendingLogin | null> {
+  const raw: unknown = await siteCookies(config).pendingLogin.parse(request.headers.get("cookie"));
+  const parsed = pendingSchema.safeParse(raw);
+  if (!parsed.success || parsed.data.until < Date.now()) return null;
+  return parsed.data;
+}
+
+/** A remembered device of the member: when it passed its factor, or null. */
+export async function rememberedDevice(
+  db: Database,
+  userId: string,
+  devicePublicKey: string | null | undefined,
+  now = new Date(),
+): Promise<Date | null> {
+  if (!devicePublicKey) return null;
+  const [row] = await db
+    .select({ createdAt: rememberedDevices.createdAt })
+    .from(rememberedDevices)
+    .where(
+      and(
+        eq(rememberedDevices.userId, userId),
+        eq(rememberedDevices.devicePublicKey, devicePublicKey),
+        isNull(rememberedDevices.revokedAt),
+        gt(rememberedDevices.until, now),
+      ),
+    )
+    .orderBy(desc(rememberedDevices.createdAt))
+    .limit(1);
+  return row?.createdAt ?? null;
+}
+
+/**
+ * What a right password leads to: a session at once (no factor, or a remembered device, whose
+ * session counts the factor as passed when the device passed it), or the factor to ask for.
+ */
+export async function afterPassword(
+  db: Database,
+  userId: string,
+  client: ClientMeta,
+): Promise<{ kind: "session"; factorPassedAt: Date | null } | { kind: "factor" }> {
+  if (!(await hasFactor(db, userId))) return { kind: "session", factorPassedAt: null };
+  const remembered = await rememberedDevice(db, userId, client.devicePublicKey);
+  return remembered ? { kind: "session", factorPassedAt: remembered } : { kind: "factor" };
+}
+
+/**
+ * Opens the session of a sign-in whose factor passed: audited and e-mailed, and the device
+ * remembered when the member asked and the browser has a device key.
+ */
+export async function finishLogin(
+  services: AppServices,
+  userId: string,
+  client: ClientMeta,
+  passed: { kind: PassedKind; factorId: string | null; remember: boolean },
+): Promise<{ sessionId: string }> {
+  const { db } = services;
+  const session = await startSession(db, { userId, carrier: "cookie", ...client });
+  const actor = { actorUserId: userId, agentUserId: null, ip: client.ip };
+  await factorPassed(services, { userId, sessionId: session.id, ...passed, use: "sign-in", actor });
+  if (passed.remember && client.devicePublicKey) {
+    await db.insert(rememberedDevices).values({
+      userId,
+      devicePublicKey: client.devicePublicKey,
+      userAgent: client.userAgent?.slice(0, 500) ?? null,
+      until: rememberedUntil(new Date()),
+    });
+    await audit(db, actor, "factor.device-remembered", "user", userId);
+  }
+  await audit(db, actor, "login", "session", null);
+  return { sessionId: session.id };
+}
+
+/** The member's remembered devices still in force, newest first. */
+export async function rememberedDeviceList(db: Database, userId: string) {
+  return db
+    .select({
+      id: rememberedDevices.id,
+      userAgent: rememberedDevices.userAgent,
+      createdAt: rememberedDevices.createdAt,
+      until: rememberedDevices.until,
+    })
+    .from(rememberedDevices)
+    .where(
+      and(
+        eq(rememberedDevices.userId, userId),
+        isNull(rememberedDevices.revokedAt),
+        gt(rememberedDevices.until, sql`now()`),
+      ),
+    )
+    .orderBy(desc(rememberedDevices.createdAt))
+    .limit(50);
+}
+
+/** Stops remembering one device (or all, with no id); answers how many were. */
+export async function forgetDevices(db: Database, userId: string, deviceId?: string): Promise<number> {
+  const rows = await db
+    .update(rememberedDevices)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(rememberedDevices.userId, userId),
+        isNull(rememberedDevices.revokedAt),
+        deviceId ? eq(rememberedDevices.id, deviceId) : undefined,
+      ),
+    )
+    .returning({ id: rememberedDevices.id });
+  return rows.length;
+}
