@@ -3,10 +3,13 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { AppConfig } from "./config/config.server";
 import type { AppServices } from "./context";
+import { sql } from "drizzle-orm";
 import { openDatabase, type DatabaseHandle } from "./db/client.server";
+import { users } from "./db/schema";
 import { seedScale, type ScaleOptions } from "./db/seed-scale.server";
 import { demoLogins, seedDemo, seedDocumentDefaults } from "./db/seed.server";
 import { buildProviders } from "./providers/index.server";
+import { resetFactors } from "./services/factors/records.server";
 import { preloadDocumentFonts } from "./services/documents/pdf.server";
 import { createMetrics, type Metrics } from "./services/metrics.server";
 import { watchDatabase } from "./services/metrics-database.server";
@@ -76,6 +79,29 @@ export async function seedScaleTask(config: AppConfig, logger: Logger, options: 
   try {
     await prepare(database, config, logger);
     await seedScale(database, { ...options, log: (message) => logger.info(message) });
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `npm run mfa:reset -- USERNAME`: removes every second factor of a member who lost them all
+ * (the last admin among them), from the server's own shell: audited as the operator's, the
+ * member e-mailed, their sessions ended (decision 045). Answers the member's name, or null.
+ */
+export async function resetFactorsTask(config: AppConfig, logger: Logger, username: string): Promise<string | null> {
+  const database = await openConfiguredDatabase(config, logger);
+  try {
+    await prepare(database, config, logger);
+    const services = servicesFor(config, database, logger);
+    const [member] = await database.db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
+      .limit(1);
+    if (!member) return null;
+    await resetFactors(services, { actorUserId: null, agentUserId: null, ip: null }, member.id);
+    return member.username;
   } finally {
     await database.close();
   }

@@ -22,13 +22,14 @@ import { useKeptFlash } from "./components/shell/use-kept-flash";
 import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
-import { guard, setupFirstMessage } from "./domain/guard";
+import { guard, isPublicPath, setupFirstMessage } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
 import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
 import { errorPage, pageRedirect } from "./lib/http.server";
 import { forgetState, inFrame, replaceState } from "./lib/state-store";
 import { appServices } from "./services/app.server";
 import { couponBanner } from "./services/coupons.server";
+import { requireFactorGate } from "./services/factors/step-up.server";
 import { flashHeader, readFlash } from "./services/flash.server";
 import { supportEmbed } from "./services/hosted-support.server";
 import { getViewer, loginRedirect, sessionState, siteCookies, StateHeaderError } from "./services/session.server";
@@ -60,6 +61,10 @@ export function descriptionMeta(matches: { id: string; data: unknown }[]): MetaD
   const content = root?.community?.description;
   return content ? [{ name: "description", content }] : [];
 }
+
+/** The pages where a second factor is set up or passed, open to a member who has not yet. */
+const isSecurityPath = (pathname: string) =>
+  pathname === "/profile/security" || pathname.startsWith("/profile/security/");
 
 /** The navigation guard runs on every navigation (spec §2.3). */
 export const shouldRevalidate = () => true;
@@ -95,6 +100,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       "/setup",
       message ? { headers: { "Set-Cookie": await flashHeader(config, { kind: "warn", message }) } } : undefined,
     );
+  }
+  // Where every member must have a second factor, no page but the security pages opens without it.
+  if (viewer && config.mfaRequiredFor === "all" && !isPublicPath(url.pathname) && !isSecurityPath(url.pathname)) {
+    await requireFactorGate(services, request, viewer, "page");
   }
   const { flash, clear } = await readFlash(request, config);
   const cookies = siteCookies(config);

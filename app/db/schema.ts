@@ -209,7 +209,9 @@ export const userFactors = pgTable(
   (t) => [
     index("user_factors_user_idx").on(t.userId),
     uniqueIndex("user_factors_credential_idx").on(t.credentialId),
-    uniqueIndex("user_factors_one_totp_idx").on(t.userId).where(sql`${t.kind} = 'totp'`),
+    uniqueIndex("user_factors_one_totp_idx")
+      .on(t.userId)
+      .where(sql`${t.kind} = 'totp'`),
   ],
 );
 

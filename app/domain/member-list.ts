@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { grantComplimentarySchema } from "./complimentary-inputs";
+import type { SensitiveAction } from "./second-factor";
 
 /** The members list's bulk actions: on the members ticked, or on every member the filter matches. */
 
@@ -12,6 +13,14 @@ export const BULK_ACTIONS = [
   "grant-complimentary",
   "export",
 ] as const;
+
+/** The bulk actions that ask for a fresh second factor (decision 045): flags, grants, exports. */
+export function bulkStepUp(action: (typeof BULK_ACTIONS)[number]): SensitiveAction | null {
+  if (action === "email") return null;
+  if (action === "grant-complimentary") return "grant-membership";
+  if (action === "export") return "export";
+  return "role-change";
+}
 
 export const bulkFormSchema = z
   .object({
@@ -85,6 +94,7 @@ export function bulkDoneMessage(action: MemberBulkAction, reached: number): stri
 /** The admin's actions on one member's page (/members/{id}). */
 export const memberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("end-sessions") }),
+  z.object({ intent: z.literal("reset-factors") }),
   z.object({ intent: z.literal("renew-now") }),
   z.object({ intent: z.literal("end-complimentary") }),
   z.object({ intent: z.literal("end-session"), session: z.string().regex(/^[0-9a-f]{16}$/, "Choose a session") }),

@@ -3,6 +3,10 @@
  * used at sign-in, removed or reset, and the names the pages give them.
  */
 
+/** The fields a step-up prompt adds to the action's own form: a typed code, or a passkey's answer. */
+export const STEP_UP_CODE = "stepUpCode";
+export const STEP_UP_PASSKEY = "stepUpPasskey";
+
 export type FactorKindWord = "passkey" | "totp" | "recovery";
 
 export type FactorEvent =

@@ -130,3 +130,5 @@ export const SENSITIVE_ACTION_WORDS: Record<SensitiveAction, string> = {
   "role-change": "change a member's role",
   "factor-change": "change your second factors",
 };
+
+export { STEP_UP_CODE, STEP_UP_PASSKEY } from "./second-factor-words";

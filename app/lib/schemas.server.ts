@@ -28,3 +28,9 @@ export * from "~/domain/respondents";
 export * from "~/domain/setup";
 export * from "~/domain/represent";
 export * from "~/domain/page-params";
+export {
+  SENSITIVE_ACTION_WORDS,
+  SENSITIVE_ACTIONS,
+  totpCodeSchema,
+  type SensitiveAction,
+} from "~/domain/second-factor";

@@ -7,6 +7,7 @@ import { Dashboard } from "~/components/admin/dashboard";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { startAgent, stopAgent } from "~/services/agent.server";
 import { dashboard } from "~/services/dashboard.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 import { requireAdmin } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
-  const { submission } = await parseSubmission(request, representSchema);
+  const { form, submission } = await parseSubmission(request, representSchema);
   const refuse = (message: string) => replyWith(submission, { fieldErrors: { username: [message] } });
   if (submission.status !== "success") return refuse(ENTER_USERNAME);
   const choice = submission.value;
@@ -31,6 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithFlash("/admin", { kind: "success", message: "You are yourself again." }, services.config);
   }
   if (!choice.userId && !choice.username) return refuse(ENTER_USERNAME);
+  await requireStepUp(services, viewer, "agent-mode", request, form);
   return withFormErrors(submission, async () => {
     const { username } = await startAgent(services, viewer, choice);
     return redirectWithFlash(
@@ -50,3 +52,6 @@ export default function Admin() {
     </>
   );
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

@@ -9,6 +9,7 @@ import { parseSubmission, replyWith } from "~/lib/submission.server";
 import { saveTemplateVersion, templateById, templateEditor } from "~/services/documents/templates.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 
 export const handle = { layout: "container" };
 
@@ -25,7 +26,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const id = templateIdOf(params.id) ?? notFoundPage();
   const base = await withPageErrors(() => templateById(services.db, id));
-  const { submission } = await parseSubmission(request, templateBodySchema(base.kind));
+  const { form, submission } = await parseSubmission(request, templateBodySchema(base.kind));
+  await requireStepUp(services, viewer, "template-change", request, form);
   if (submission.status !== "success") return replyWith(submission);
   const saved = await saveTemplateVersion(services, viewer, id, submission.value.body);
   return redirectWithFlash(
@@ -39,3 +41,6 @@ export default function Template() {
   const data = useLoaderData<typeof loader>();
   return <TemplateEditor {...data} lastResult={lastResultOf(useActionData<typeof action>())} />;
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

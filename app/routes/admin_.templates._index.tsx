@@ -8,6 +8,7 @@ import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submiss
 import { createTemplateScope, saveDocumentDisclaimer, templatesOverview } from "~/services/documents/templates.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 
 // admin_: its own page at /admin/templates, not a part drawn inside the /admin page.
 export const handle = { layout: "container" };
@@ -23,6 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const form = await readForm(request);
+  await requireStepUp(services, viewer, "template-change", request, form);
   if (form.get("intent") === "disclaimer") {
     const submission = submissionOf(form, disclaimerSchema);
     if (submission.status !== "success") return replyWith(submission);
@@ -53,3 +55,6 @@ export default function Templates() {
   const data = useLoaderData<typeof loader>();
   return <TemplateList {...data} lastResult={lastResultOf(useActionData<typeof action>())} />;
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

@@ -10,6 +10,7 @@ import { deleteDiscount, saveDiscount } from "~/services/coupon-changes.server";
 import { discountApi, newDiscountApi } from "~/services/coupons-admin.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 
 export const handle = { layout: "container" };
 
@@ -39,6 +40,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const id = discountId(params);
   const form = await readForm(request);
+  await requireStepUp(services, viewer, "coupon-change", request, form);
   if (form.get("intent") === "delete") {
     if (id === null) notFoundPage();
     const slug = await withPageErrors(() => deleteDiscount(services, viewer, id));
@@ -61,3 +63,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function CouponDiscount() {
   return <DiscountEditor data={useLoaderData<typeof loader>()} lastResult={useActionData<typeof action>()?.result} />;
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

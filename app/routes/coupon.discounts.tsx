@@ -9,6 +9,7 @@ import { archiveCoupon, saveCoupon } from "~/services/coupon-changes.server";
 import { couponAdminPage, discountsQuerySchema } from "~/services/coupons-admin.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 
 export const handle = { layout: "container" };
 
@@ -27,6 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const form = await readForm(request);
+  await requireStepUp(services, viewer, "coupon-change", request, form);
   if (form.get("intent") === "archive-coupon") {
     const archive = archiveCouponSchema.safeParse(Object.fromEntries(form));
     if (!archive.success) notFoundPage();
@@ -48,3 +50,6 @@ export default function CouponDiscounts() {
     <CouponDiscountsPage data={useLoaderData<typeof loader>()} lastResult={useActionData<typeof action>()?.result} />
   );
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

@@ -3,11 +3,13 @@ import { z } from "zod";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { audit, actorOf } from "~/services/audit.server";
 import { entityCsv, entityOf, entityQuery } from "~/services/data-browser.server";
+import { requireStepUpForLink } from "~/services/factors/step-up.server";
 import { requireAdmin } from "~/services/session.server";
 
 /** GET /db/{entity}/export.csv?{the list's filters}: the whole filtered list as CSV, streamed; audited. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
+  await requireStepUpForLink(request, viewer, "export");
   // Only the data browser's own entity names are listed; anything else is a missing page.
   const parsed = z
     .string()

@@ -17,6 +17,10 @@ import {
 import { endComplimentary, grantComplimentary, grantorOf } from "~/services/billing/complimentary.server";
 import { grantCredits } from "~/services/billing/credits.server";
 import { readForm } from "~/lib/submission.server";
+import { actorOf } from "~/services/audit.server";
+import { resetFactors } from "~/services/factors/records.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
+import type { SensitiveAction } from "~/domain/second-factor";
 import { redirectWithFlash } from "~/services/flash.server";
 import { membershipWords } from "~/domain/words";
 import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
@@ -55,7 +59,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     kind = "success",
   } = await withPageErrors(async () => {
     const found = await memberDetail(services.db, id);
-    const values = Object.fromEntries(await readForm(request));
+    const posted = await readForm(request);
+    const values = Object.fromEntries(posted);
+    const sensitive = STEP_UP_INTENTS[String(values.intent)];
+    if (sensitive) await requireStepUp(services, viewer, sensitive, request, posted);
     if (values.intent === "grant-complimentary") return grantFromPage(services, viewer, found, values);
     if (values.intent === "grant-credits") {
       const grant = grantCreditsSchema.safeParse(values);
@@ -68,6 +75,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.success) throw invalid("Unknown action");
     const form = parsed.data;
     switch (form.intent) {
+      case "reset-factors":
+        await resetFactors(services, actorOf(viewer), found.id);
+        return {
+          member: found,
+          message: `${found.username}'s second factors are reset and every session of theirs ended: they sign in with their password and set one up again.`,
+        };
       case "end-sessions":
         await endMemberSessions(services.db, viewer, found.id);
         return { member: found, message: `${found.username} is signed out everywhere.` };
@@ -100,6 +113,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return redirectWithFlash(`/members/${member.id}`, { kind, message }, services.config);
 }
 
+/** The member page's actions that ask for a fresh second factor. */
+const STEP_UP_INTENTS: Record<string, SensitiveAction | undefined> = {
+  "grant-complimentary": "grant-membership",
+  "grant-credits": "grant-credits",
+  flags: "role-change",
+  "reset-factors": "factor-change",
+};
+
 /** A complimentary membership granted from the page; a grant it refuses says why and changes nothing. */
 async function grantFromPage(
   services: AppServices,
@@ -128,3 +149,6 @@ function renewedMessage(username: string, status: string): string {
   if (status === "CANCELED") return `${username}'s membership has ended, as it was set to at its period's end.`;
   return `${username}'s membership was renewed: it is now ${membershipWords(status).toLowerCase()}.`;
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

@@ -3,12 +3,13 @@ import { json, redirectDocument } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { MemberList } from "~/components/admin/member-list";
 import { lastResultOf } from "~/components/forms/fields";
-import { bulkActionOf, bulkDoneMessage, bulkFormSchema, listSearch } from "~/lib/schemas.server";
+import { bulkActionOf, bulkStepUp, bulkDoneMessage, bulkFormSchema, listSearch } from "~/lib/schemas.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { bulkMemberAction } from "~/services/member-bulk.server";
 import { memberList, memberListChoices, memberListQuery } from "~/services/member-listing.server";
 import { requireAdmin } from "~/services/session.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 
 export const handle = { layout: "container" };
 
@@ -29,8 +30,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const url = new URL(request.url);
-  const { submission } = await parseSubmission(request, bulkFormSchema);
+  const { form, submission } = await parseSubmission(request, bulkFormSchema);
   if (submission.status !== "success") return replyWith(submission);
+  const sensitive = bulkStepUp(submission.value.action);
+  if (sensitive) await requireStepUp(services, viewer, sensitive, request, form);
   const { query } = memberListQuery(url.searchParams);
   return withFormErrors(submission, async () => {
     const action = bulkActionOf(submission.value);
@@ -53,3 +56,6 @@ export default function Members() {
   const actionData = useActionData<typeof action>();
   return <MemberList list={list} lastResult={lastResultOf(actionData)} />;
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

@@ -8,6 +8,7 @@ import { readForm } from "~/lib/submission.server";
 import { discardImport, startImport } from "~/services/member-import/run.server";
 import { importPage } from "~/services/member-import/view.server";
 import { requireAdmin } from "~/services/session.server";
+import { requireStepUp } from "~/services/factors/step-up.server";
 import { isDomainError } from "~/domain/errors";
 
 export const handle = { layout: "container" };
@@ -32,13 +33,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const id = importIdOf(params);
-  const intent = importIntentSchema.safeParse(Object.fromEntries(await readForm(request)));
+  const form = await readForm(request);
+  const intent = importIntentSchema.safeParse(Object.fromEntries(form));
   if (!intent.success) return json({ error: intent.error.issues[0]!.message }, { status: 400 });
   try {
     if (intent.data.intent === "discard") {
       await discardImport(services, id);
       return redirect("/members/import");
     }
+    await requireStepUp(services, viewer, "import", request, form);
     await startImport(services, viewer, id);
     return redirect(`/members/import/${id}`);
   } catch (error) {
@@ -51,3 +54,6 @@ export default function MemberImport() {
   const { page } = useLoaderData<typeof loader>();
   return <ImportReport page={page} message={useActionData<typeof action>()?.error ?? null} />;
 }
+
+/** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */
+export { StepUpBoundary as ErrorBoundary } from "~/components/factors/step-up-card";

@@ -5,6 +5,7 @@ import { ImportStart } from "~/components/admin/member-import";
 import { isDomainError } from "~/domain/errors";
 import { receiveImport } from "~/services/member-import/upload.server";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_MB, IMPORT_TOO_LARGE, recentImports } from "~/services/member-import/view.server";
+import { requireStepUpForLink } from "~/services/factors/step-up.server";
 import { requireAdmin } from "~/services/session.server";
 
 export const handle = { layout: "container" };
@@ -13,7 +14,8 @@ export const meta: MetaFunction = () => [{ title: "Import members" }];
 
 /** /members/import: the upload form and the imports so far. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { services } = await requireAdmin(request, context);
+  const { viewer, services } = await requireAdmin(request, context);
+  await requireStepUpForLink(request, viewer, "import");
   return json(
     {
       imports: await recentImports(services),
@@ -29,6 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
+  // The file cannot be posted again with the factor: a stale factor is passed on its own page first.
+  await requireStepUpForLink(request, viewer, "import");
   try {
     const { importId } = await receiveImport(services, viewer, request);
     return redirect(`/members/import/${importId}`);

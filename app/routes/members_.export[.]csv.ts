@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { memberCsv, memberListQuery } from "~/services/member-listing.server";
 import { audit, actorOf } from "~/services/audit.server";
+import { requireStepUpForLink } from "~/services/factors/step-up.server";
 import { requireAdmin } from "~/services/session.server";
 
 /**
@@ -9,6 +10,7 @@ import { requireAdmin } from "~/services/session.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
+  await requireStepUpForLink(request, viewer, "export");
   const { query } = memberListQuery(new URL(request.url).searchParams);
   await audit(services.db, actorOf(viewer), "members.export", "user", null, { filters: query.filters });
   const day = new Date().toISOString().slice(0, 10);

@@ -2,27 +2,19 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
-import { AccountPage, NoticesPage, SecurityPage, type FormReplyOf } from "~/components/members/profile-pages";
+import { AccountPage, NoticesPage, type FormReplyOf } from "~/components/members/profile-pages";
 import {
   emailFormSchema,
   nameFormSchema,
   passwordFormSchema,
   PROFILE_PAGES,
   reminderChoicesSchema,
-  sessionFormSchema,
   type ProfilePage,
 } from "~/lib/schemas.server";
-import { notFoundPage, withPageErrors } from "~/lib/http.server";
+import { notFoundPage } from "~/lib/http.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
-import { endOtherSessions, profileOf } from "~/services/members.server";
-import {
-  changeName,
-  changePassword,
-  endSession,
-  noticesOverview,
-  requestEmailChange,
-  sessionList,
-} from "~/services/profile.server";
+import { profileOf } from "~/services/members.server";
+import { changeName, changePassword, noticesOverview, requestEmailChange } from "~/services/profile.server";
 import { reminderChoiceList, saveReminderChoices } from "~/services/nol/reminders.server";
 import { memberTimelines } from "~/services/nol/version-timelines.server";
 import { ownCorrections } from "~/services/respondents.server";
@@ -31,33 +23,29 @@ import { redirectWithFlash } from "~/services/flash.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: TITLES[data?.view ?? "account"] }];
 
-type Page = Exclude<ProfilePage, "billing">;
+type Page = Exclude<ProfilePage, "billing" | "security">;
 
 const TITLES: Record<Page, string> = {
   account: "Profile",
-  security: "Security",
   notices: "Notices and documents",
 };
 
 /**
- * The sub-pages of /profile/{page?} (spec §2.2): the account itself, security and notices;
- * /profile/billing is its own route (profile.billing._index).
+ * The sub-pages of /profile/{page?} (spec §2.2): the account itself and notices;
+ * /profile/billing and /profile/security are routes of their own (profile.billing._index,
+ * profile.security._index).
  */
 function pageOf(params: { page?: string }): Page {
   if (!params.page) return "account";
-  const page = PROFILE_PAGES.find((p) => p === params.page && p !== "account" && p !== "billing");
+  const page = PROFILE_PAGES.find((p) => p === params.page && p === "notices");
   return (page as Page | undefined) ?? notFoundPage();
 }
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  const none = { profile: null, sessions: null, causes: null, corrections: null, reminders: null, timelines: null };
+  const none = { profile: null, causes: null, corrections: null, reminders: null, timelines: null };
   switch (page) {
-    case "security":
-      return json({ ...none, view: page, sessions: await sessionList(services, viewer) }, { headers: NO_STORE });
     case "notices":
       return json({
         ...none,
@@ -82,19 +70,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const here = page === "account" ? "/profile" : `/profile/${page}`;
   const done = (message: string) => redirectWithFlash(here, { kind: "success", message }, services.config);
   const intent = form.get("intent");
-  if (intent === "end-session" || intent === "end-other-sessions") {
-    const parsed = sessionFormSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success)
-      return json({ intent: String(intent), result: null, error: "Choose a session" }, { status: 400 });
-    await withPageErrors(() =>
-      parsed.data.intent === "end-session"
-        ? endSession(services, viewer, parsed.data.session)
-        : endOtherSessions(services.db, viewer),
-    );
-    return done(
-      parsed.data.intent === "end-session" ? "That session is logged out." : "Your other sessions are logged out.",
-    );
-  }
   if (intent === "reminders") {
     const parsed = reminderChoicesSchema.safeParse({ intent, kinds: form.getAll("kinds") });
     if (!parsed.success)
@@ -140,7 +115,6 @@ export default function Profile() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const lastResult = lastResultOf(reply);
-  if (data.sessions) return <SecurityPage sessions={data.sessions} />;
   if (data.causes)
     return (
       <NoticesPage

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import path from "node:path";
 import v8 from "node:v8";
 import { pino, type Logger } from "pino";
-import { bootApp, embeddedDatabaseIsNew, prepareDatabase, seedScaleTask } from "~/boot.server";
+import { bootApp, embeddedDatabaseIsNew, prepareDatabase, resetFactorsTask, seedScaleTask } from "~/boot.server";
 import { loadConfig, type AppConfig } from "~/config/config.server";
 import { ConfigError, parseStorageEnv } from "~/config/env.server";
 import { demoLogins } from "~/db/seed.server";
@@ -166,6 +166,7 @@ async function main(launch: Launch) {
 
 const SEED_SCALE = "seed-scale";
 const RESTORE = "restore";
+const MFA_RESET = "mfa-reset";
 
 /**
  * `npm run restore -- FILE`: the backup into the database this configuration names, which must be
@@ -220,6 +221,19 @@ export async function runServerProcess(launch: Launch): Promise<void> {
     await prepareDatabase(config, makeLogger(config));
   } else if (task === RESTORE) {
     await restoreTask(process.argv[2]);
+  } else if (task === MFA_RESET) {
+    const config = loadConfig();
+    const username = process.argv[2];
+    if (!username) {
+      process.stderr.write("Name the member: npm run mfa:reset -- USERNAME\n");
+      process.exit(2);
+    }
+    const reset = await resetFactorsTask(config, makeLogger(config), username);
+    if (!reset) {
+      process.stderr.write(`No member is named ${username}.\n`);
+      process.exit(2);
+    }
+    process.stdout.write(`The second factors of ${reset} are removed and their sessions ended; they were e-mailed.\n`);
   } else if (task === SEED_SCALE) {
     const config = loadConfig();
     await seedScaleTask(config, makeLogger(config), {

@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
-import type { Viewer } from "./session.server";
+import type { Viewer } from "./viewer.server";
 
 export type AuditActor = { actorUserId: string | null; agentUserId: string | null; ip?: string | null };
 

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
-import { siteCookies } from "./session.server";
+import { siteCookies } from "./site-cookies.server";
 
 /** A one-time message carried to the next page in a short-lived cookie (a redirect's result). */
 const flashSchema = z.object({ kind: z.enum(["success", "error", "warn"]), message: z.string().max(500) });

@@ -20,6 +20,7 @@ import { notFound } from "~/domain/errors";
 import { entryName } from "~/domain/nol/labels";
 import { deviceOf } from "~/domain/profile";
 import { memberTimelines } from "./nol/version-timelines.server";
+import { factorOverview } from "./factors/records.server";
 import { audit, actorOf } from "./audit.server";
 import { noticeNotarization } from "./documents/notices.server";
 import { memberBilling, memberDetail } from "./members.server";
@@ -118,8 +119,14 @@ export async function memberPage(services: AppServices, admin: Viewer, id: strin
   );
   const causeName = (code: string) => causeNames.get(code) ?? code;
   const timelines = await memberTimelines(services, id, detail.username);
+  const factors = await factorOverview(db, id);
   await audit(db, actorOf(admin), "members.view", "user", id);
   return {
+    factors: {
+      passkeys: factors.passkeys.length,
+      totp: factors.totp !== null,
+      recoveryCodesLeft: factors.recoveryCodesLeft,
+    },
     timelines,
     trackingUrl: services.config.trackingUrl,
     credits: await creditSummary(db, id),

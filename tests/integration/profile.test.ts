@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox, sessions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
+import { action as securityAction, loader as securityLoader } from "~/routes/profile.security._index";
 import { verifyEmail } from "~/services/accounts.server";
 import { EMAIL_IN_USE, sessionCode } from "~/services/profile.server";
 import { siteCookies } from "~/services/session.server";
@@ -41,9 +42,10 @@ describe.each(drivers)("the profile (%s)", (driver) => {
     }
   }
 
+  // /profile/security is a route of its own (profile.security._index).
   const load = (page: string | undefined, cookie: string) =>
     answer(() =>
-      profileLoader({
+      (page === "security" ? securityLoader : profileLoader)({
         request: new Request(`http://localhost/profile${page ? `/${page}` : ""}`, { headers: { cookie } }),
         params: page ? { page } : {},
         context,
@@ -51,7 +53,7 @@ describe.each(drivers)("the profile (%s)", (driver) => {
     );
   const post = (page: string | undefined, cookie: string, fields: Record<string, string>) =>
     answer(() =>
-      profileAction({
+      (page === "security" ? securityAction : profileAction)({
         request: new Request(`http://localhost/profile${page ? `/${page}` : ""}`, {
           method: "POST",
           body: new URLSearchParams(fields),

@@ -5,6 +5,7 @@ import { ConfigError, parseEnv } from "~/config/env.server";
 import { loadConfig } from "~/config/config.server";
 import { auditLog, sessions } from "~/db/schema";
 import { action as profileAction } from "~/routes/profile.($page)";
+import { action as securityAction } from "~/routes/profile.security._index";
 import { loadViewer, requireApiViewer, requireViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -109,8 +110,8 @@ describe.each(drivers)("sessions on %s", (driver) => {
       const otherState = await createSession(database.db, user.id, null, "state");
       const strangers = await createSession(database.db, stranger.id);
 
-      const response = (await profileAction({
-        request: new Request("http://localhost/profile", {
+      const response = (await securityAction({
+        request: new Request("http://localhost/profile/security", {
           method: "POST",
           body: new URLSearchParams({ intent: "end-other-sessions" }),
           headers: { cookie: await cookieFor(current.id) },
@@ -119,7 +120,7 @@ describe.each(drivers)("sessions on %s", (driver) => {
         context,
       })) as Response;
       expect(response.status).toBe(302);
-      expect(response.headers.get("location")).toBe("/profile");
+      expect(response.headers.get("location")).toBe("/profile/security");
 
       expect(await loadViewer(database.db, current.id)).not.toBeNull();
       expect(await loadViewer(database.db, other.id)).toBeNull();

@@ -6,7 +6,7 @@ type Progress =
 
 /**
  * A link to a list's CSV. Without JavaScript it is a plain download; with it, the file is read
- * as it streams, so a long export shows how many rows have arrived.
+ * as it streams (its code loaded then), so a long export shows how many rows have arrived.
  */
 export function CsvExport({ href, rows, noun }: { href: string; rows: ListCount; noun: string }) {
   const [progress, setProgress] = useState<Progress>({ state: "idle" });
@@ -14,26 +14,9 @@ export function CsvExport({ href, rows, noun }: { href: string; rows: ListCount;
   async function download() {
     setProgress({ state: "running", rows: 0 });
     try {
-      const response = await fetch(href, { credentials: "same-origin" });
-      if (!response.ok || !response.body) throw new Error(`The export answered ${response.status}`);
-      const reader = response.body.getReader();
-      const chunks: BlobPart[] = [];
-      let lines = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value as Uint8Array<ArrayBuffer>);
-        for (const byte of value) if (byte === 10) lines += 1;
-        setProgress({ state: "running", rows: Math.max(0, lines - 1) });
-      }
-      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "export.csv";
-      const url = URL.createObjectURL(new Blob(chunks, { type: "text/csv" }));
-      const anchor = document.createElement("a");
-      anchor.href = url;
-      anchor.download = name;
-      anchor.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setProgress({ state: "done", rows: Math.max(0, lines - 1) });
+      const { downloadCsv } = await import("~/lib/csv-download");
+      const rows = await downloadCsv(href, (read) => setProgress({ state: "running", rows: read }));
+      setProgress(rows === null ? { state: "idle" } : { state: "done", rows });
     } catch {
       setProgress({ state: "failed" });
     }

@@ -238,6 +238,33 @@ export function MemberDetail({ page }: { page: Page }) {
           </Form>
         ) : null}
       </Section>
+      <Section id="member-factors" title="Second factor">
+        <p>
+          {page.factors.passkeys === 0 && !page.factors.totp
+            ? "No second factor."
+            : [
+                page.factors.passkeys > 0
+                  ? `${page.factors.passkeys} passkey${page.factors.passkeys === 1 ? "" : "s"}`
+                  : null,
+                page.factors.totp ? "an authenticator app" : null,
+                `${page.factors.recoveryCodesLeft} recovery code${page.factors.recoveryCodesLeft === 1 ? "" : "s"} left`,
+              ]
+                .filter(Boolean)
+                .join(", ") + "."}
+        </p>
+        {page.factors.passkeys > 0 || page.factors.totp ? (
+          <Form method="post" className="actions">
+            <input type="hidden" name="intent" value="reset-factors" />
+            <ConfirmButton confirmText="Click again: every factor and session of theirs ends">
+              Reset second factors
+            </ConfirmButton>
+          </Form>
+        ) : null}
+        <p className="hint">
+          For a member who lost every factor and recovery code: they are e-mailed and sign in with their password alone,
+          then set one up again.
+        </p>
+      </Section>
       <Section id="member-support" title="Support requests">
         <Rows
           rows={page.support}

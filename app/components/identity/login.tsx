@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Link } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
+import { PasskeyButton } from "~/components/factors/passkey-island";
 import { useEffect, useState } from "react";
 import { DeviceKeyField } from "~/components/device-key-field";
 import { Field, useServerForm } from "~/components/forms/inputs";
@@ -43,9 +44,12 @@ export function LoginForm({
       honeypot
       submit={<SubmitButton pendingText="Logging in…">Log in</SubmitButton>}
       after={
-        <p className="muted">
-          <Link to="/login/help">Forgot your password?</Link> · New here? <Link to="/signup">Sign up</Link>
-        </p>
+        <>
+          <PasskeySignIn redirectTo={target} />
+          <p className="muted">
+            <Link to="/login/help">Forgot your password?</Link> · New here? <Link to="/signup">Sign up</Link>
+          </p>
+        </>
       }
     >
       <Field meta={fields.login} label="Username or e-mail address" autoComplete="username" required maxLength={254} />
@@ -60,5 +64,32 @@ export function LoginForm({
       {target ? <input type="hidden" name="redirectTo" value={target} /> : null}
       <DeviceKeyField />
     </FormCard>
+  );
+}
+
+/**
+ * Signing in with a passkey alone: shown where the browser can use passkeys (JavaScript), sent
+ * beside the page by a fetcher so a refusal is shown here and a sign-in moves on.
+ */
+export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
+  const fetcher = useFetcher<{ error?: string }>();
+  return (
+    <fetcher.Form method="post" action="/login/passkey" className="passkey-sign-in">
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      <DeviceKeyField />
+      <PasskeyButton
+        name="passkey"
+        optionsUrl="/login/passkey"
+        optionsFields={{ intent: "options" }}
+        className="button"
+      >
+        Sign in with a passkey
+      </PasskeyButton>
+      {fetcher.data?.error ? (
+        <p className="field-error" role="alert">
+          {fetcher.data.error}
+        </p>
+      ) : null}
+    </fetcher.Form>
   );
 }

@@ -25,8 +25,7 @@ export function ProfileFacts({
         [
           "Membership",
           <>
-            {membershipLine(member.membership, formatDate)} ·{" "}
-            <Link to="/profile/billing">Billing and payments</Link>
+            {membershipLine(member.membership, formatDate)} · <Link to="/profile/billing">Billing and payments</Link>
             {member.showRejoin ? (
               <>
                 {" "}

@@ -2,59 +2,25 @@ import type { SubmissionResult } from "@conform-to/react";
 import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
 import { ProfileFacts } from "~/components/members/member-facts";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
-import type { ProfilePage } from "~/domain/profile";
-import { formatDateTime } from "~/lib/format";
 import type { profileOf } from "~/services/members.server";
 import type { ReminderChoice } from "~/services/nol/reminders.server";
 import type { memberTimelines } from "~/services/nol/version-timelines.server";
-import type { noticesOverview, sessionList } from "~/services/profile.server";
+import type { noticesOverview } from "~/services/profile.server";
 import type { ownCorrections } from "~/services/respondents.server";
 import { DataTable } from "~/components/ui/record-table";
+import { ProfileCard } from "./profile-card";
 
-const TABS: { page: ProfilePage; label: string; to: string }[] = [
-  { page: "account", label: "Account", to: "/profile" },
-  { page: "security", label: "Security", to: "/profile/security" },
-  { page: "notices", label: "Notices and documents", to: "/profile/notices" },
-  { page: "billing", label: "Membership and billing", to: "/profile/billing" },
-];
-
-/** The profile's pages, each a link; the one shown is the current page. */
-export function ProfileNav({ current }: { current: ProfilePage }) {
-  return (
-    <nav aria-label="Profile" className="profile-nav">
-      <ul>
-        {TABS.map((tab) => (
-          <li key={tab.page}>
-            <Link to={tab.to} aria-current={tab.page === current ? "page" : undefined}>
-              {tab.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
+export { ProfileNav } from "./profile-card";
 
 export type FormReplyOf = { intent: string; result: SubmissionResult<string[]> } | null;
 
 /** The answer of the form that was sent, for that form only. */
 const replyFor = (reply: FormReplyOf, intent: string) => (reply?.intent === intent ? reply.result : undefined);
-
-function ProfileCard({ page, title, children }: { page: ProfilePage; title: string; children: ReactNode }) {
-  return (
-    <section className="card" aria-labelledby="profile-title">
-      <ProfileNav current={page} />
-      <h1 id="profile-title">{title}</h1>
-      {children}
-    </section>
-  );
-}
 
 /** /profile: the member's facts; their name, e-mail address and password, each changed by its own form. */
 export function AccountPage({ profile, reply }: { profile: SerializeFrom<typeof profileOf>; reply: FormReplyOf }) {
@@ -115,65 +81,6 @@ export function AccountPage({ profile, reply }: { profile: SerializeFrom<typeof 
           </SubmitButton>
         </div>
       </Form>
-    </ProfileCard>
-  );
-}
-
-/** /profile/security: where the member is signed in, and logging out any of it. */
-export function SecurityPage({ sessions }: { sessions: SerializeFrom<Awaited<ReturnType<typeof sessionList>>> }) {
-  const others = sessions.filter((s) => !s.current);
-  return (
-    <ProfileCard page="security" title="Where you are signed in">
-      <table className="data data-stack">
-        <caption>Your sessions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Device</th>
-            <th scope="col">Address</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.map((s) => (
-            <tr key={s.code} aria-current={s.current ? "true" : undefined}>
-              <th scope="row">
-                {s.device}
-                {s.current ? <span className="badge">This device</span> : null}
-              </th>
-              <td data-label="Address">{s.ip ?? "—"}</td>
-              <td data-label="Last used">{formatDateTime(s.lastSeenAt)}</td>
-              <td>
-                {s.current ? null : (
-                  <Form method="post">
-                    <input type="hidden" name="session" value={s.code} />
-                    <SubmitButton
-                      name="intent"
-                      value="end-session"
-                      className="button"
-                      pendingText="Logging out…"
-                      aria-label={`Log out ${s.device}, last used ${formatDateTime(s.lastSeenAt)}`}
-                    >
-                      Log out
-                    </SubmitButton>
-                  </Form>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {others.length > 0 ? (
-        <Form method="post" className="actions">
-          <SubmitButton name="intent" value="end-other-sessions" pendingText="Logging out…">
-            Log out other sessions
-          </SubmitButton>
-        </Form>
-      ) : (
-        <p>You are signed in on this device only.</p>
-      )}
     </ProfileCard>
   );
 }

@@ -43,9 +43,13 @@ function totpOf(secretBase32: string, label: string, issuer: string): TOTP {
   });
 }
 
-/** The authenticator app's set-up: a new secret, shown as text and as a QR code, sealed for the confirming form. */
-export async function totpSetup(services: AppServices, username: string) {
-  const secret = new Secret({ size: 20 }).base32;
+/**
+ * The authenticator app's set-up: a new secret (or the one the form sealed, shown again after
+ * a wrong first code), as text and as a QR code, sealed for the confirming form.
+ */
+export async function totpSetup(services: AppServices, username: string, sealed?: string | null) {
+  const kept = sealed ? unseal(services.config.sessionSecret, SEAL_PURPOSE, sealed) : null;
+  const secret = kept ?? new Secret({ size: 20 }).base32;
   const issuer = communityFor(services.config.community).name;
   const uri = totpOf(secret, username, issuer).toString();
   const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });

@@ -116,6 +116,23 @@ export const passkeyAnswerSchema = z.object({
 });
 export type PasskeyAnswer = z.infer<typeof passkeyAnswerSchema>;
 
+/**
+ * A form's passkey field (passkey-client.ts fills it): null when empty; a field that is no
+ * answer is refused with the passkey's one message.
+ */
+export function readPasskeyField(value: FormDataEntryValue | null): PasskeyAnswer | null {
+  if (typeof value !== "string" || value === "") return null;
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
+  }
+  const answer = passkeyAnswerSchema.safeParse(parsed);
+  if (!answer.success) throw invalid(PASSKEY_FAILED_MESSAGE);
+  return answer.data;
+}
+
 /** Verifies a new passkey and keeps it under its name; answers its id. */
 export async function addPasskey(
   services: AppServices,

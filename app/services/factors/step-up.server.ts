@@ -2,14 +2,21 @@ import { json, redirect } from "@remix-run/node";
 import type { AppServices } from "~/context";
 import { DomainError, isDomainError } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
-import { factorGate, SENSITIVE_ACTION_WORDS, stepUpFresh, type SensitiveAction } from "~/domain/second-factor";
+import {
+  factorGate,
+  SENSITIVE_ACTION_WORDS,
+  STEP_UP_CODE,
+  STEP_UP_PASSKEY,
+  stepUpFresh,
+  type SensitiveAction,
+} from "~/domain/second-factor";
 import { errorJson } from "~/lib/http.server";
 import { actorOf } from "../audit.server";
 import { flashHeader } from "../flash.server";
-import type { Viewer } from "../session.server";
+import type { Viewer } from "../viewer.server";
 import { checkTypedCode } from "./codes.server";
-import { passkeyAnswerSchema, verifyPasskey } from "./passkeys.server";
-import { factorOverview, factorPassed } from "./records.server";
+import { readPasskeyField, verifyPasskey } from "./passkeys.server";
+import { factorOverview, factorPassed, type PassedKind } from "./records.server";
 
 /**
  * A fresh second factor before a sensitive action ("step-up", decision 045). The action's
@@ -18,28 +25,37 @@ import { factorOverview, factorPassed } from "./records.server";
  * passes the factor and does the action, with or without JavaScript.
  */
 
-/** The fields the prompt adds to the action's own form. */
-export const STEP_UP_CODE = "stepUpCode";
-export const STEP_UP_PASSKEY = "stepUpPasskey";
-
 export type StepUpPrompt = {
   action: SensitiveAction;
   /** "act as a member": what the member is confirming. */
   label: string;
+  /** Where the form was posted (its index-route mark kept). */
+  postTo: string;
   /** The action's own fields, posted again with the factor (files cannot be, and are left out). */
   fields: [string, string][];
   error: string | null;
   methods: { passkey: boolean; code: boolean };
 };
 
-/** The code or passkey posted with an action, if any, without the action's own fields. */
-function factorFields(form: FormData) {
-  const code = form.get(STEP_UP_CODE);
-  const passkey = form.get(STEP_UP_PASSKEY);
-  return {
-    code: typeof code === "string" && code.trim() !== "" ? code : null,
-    passkey: typeof passkey === "string" && passkey !== "" ? passkey : null,
-  };
+/**
+ * The factor a form posts, checked for the member: a passkey's answer in the field
+ * `names.passkey`, or a code in `names.code`. Throws a DomainError when it is wrong; answers
+ * null when the form carries none.
+ */
+export async function factorFromForm(
+  services: AppServices,
+  userId: string,
+  form: FormData,
+  names: { passkey: string; code: string },
+): Promise<{ kind: PassedKind; factorId: string | null } | null> {
+  const passkey = readPasskeyField(form.get(names.passkey));
+  if (passkey) {
+    const { factorId } = await verifyPasskey(services, "factor", userId, passkey);
+    return { kind: "passkey", factorId };
+  }
+  const code = form.get(names.code);
+  if (typeof code === "string" && code.trim() !== "") return checkTypedCode(services, userId, code);
+  return null;
 }
 
 /**
@@ -47,26 +63,10 @@ function factorFields(form: FormData) {
  * Answers false when the form carries none.
  */
 export async function passPostedFactor(services: AppServices, viewer: Viewer, form: FormData): Promise<boolean> {
-  const posted = factorFields(form);
-  const userId = viewer.user.id;
-  let passed: { kind: "passkey" | "totp" | "recovery"; factorId: string | null } | null = null;
-  if (posted.passkey) {
-    let answer: unknown = null;
-    try {
-      answer = JSON.parse(posted.passkey);
-    } catch {
-      answer = null;
-    }
-    const parsed = passkeyAnswerSchema.safeParse(answer);
-    if (!parsed.success) throw new DomainError("invalid", "That passkey could not be used. Try again.");
-    const { factorId } = await verifyPasskey(services, "factor", userId, parsed.data);
-    passed = { kind: "passkey", factorId };
-  } else if (posted.code) {
-    passed = await checkTypedCode(services, userId, posted.code);
-  }
+  const passed = await factorFromForm(services, viewer.user.id, form, { passkey: STEP_UP_PASSKEY, code: STEP_UP_CODE });
   if (!passed) return false;
   await factorPassed(services, {
-    userId,
+    userId: viewer.user.id,
     sessionId: viewer.session.id,
     ...passed,
     use: "step-up",
@@ -80,6 +80,7 @@ async function prompt(
   viewer: Viewer,
   action: SensitiveAction,
   form: FormData,
+  postTo: string,
   error: string | null,
 ): Promise<StepUpPrompt> {
   const overview = await factorOverview(services.db, viewer.user.id);
@@ -90,6 +91,7 @@ async function prompt(
   return {
     action,
     label: SENSITIVE_ACTION_WORDS[action],
+    postTo,
     fields,
     error,
     methods: { passkey: overview.passkeys.length > 0, code: overview.totp !== null || overview.recoveryCodesLeft > 0 },
@@ -105,6 +107,7 @@ export async function requireStepUp(
   services: AppServices,
   viewer: Viewer,
   action: SensitiveAction,
+  request: Request,
   form: FormData,
 ): Promise<void> {
   if (!viewer.hasFactor || stepUpFresh(viewer.session.factorPassedAt, new Date())) return;
@@ -115,7 +118,8 @@ export async function requireStepUp(
     if (!isDomainError(caught) || caught.status >= 500) throw caught;
     error = caught.message;
   }
-  const stepUp = await prompt(services, viewer, action, form, error);
+  const url = new URL(request.url);
+  const stepUp = await prompt(services, viewer, action, form, url.pathname + url.search, error);
   throw json(
     { error: error ?? `Confirm it is you to ${stepUp.label}.`, code: "step_up_required", stepUp },
     { status: 403, headers: { "Cache-Control": "no-store" } },

@@ -1,0 +1,79 @@
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { CodeField } from "./code-field";
+import { PasskeyButton } from "./passkey-island";
+
+/**
+ * The forms of a second factor: a code typed from an authenticator app (or a recovery code),
+ * and a passkey, which needs JavaScript and fills a hidden field of the same form before
+ * sending it. Used at sign-in, before a sensitive action, and on the security page.
+ */
+
+export type FactorMethods = { passkey: boolean; code: boolean };
+
+/**
+ * One form that passes a factor: a passkey (when the member has one and the browser can), or
+ * a typed code. `hidden` carries what the form posts besides (an action's own fields).
+ */
+export function FactorForm({
+  action,
+  methods,
+  hidden,
+  codeName,
+  passkeyName,
+  passkeyOptions,
+  error,
+  submitLabel,
+  extra,
+}: {
+  action: string;
+  methods: FactorMethods;
+  hidden: [string, string][];
+  codeName: string;
+  passkeyName: string;
+  passkeyOptions: { url: string; fields: Record<string, string> };
+  error: string | null;
+  submitLabel: string;
+  /** Fields shown in each form (remember this device), given the form's key for their ids. */
+  extra?: (formKey: "passkey" | "code") => ReactNode;
+}) {
+  return (
+    <>
+      {error && !methods.code ? (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {methods.passkey ? (
+        <Form method="post" action={action} className="form">
+          {hidden.map(([name, value], index) => (
+            <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+          ))}
+          {extra?.("passkey")}
+          <PasskeyButton name={passkeyName} optionsUrl={passkeyOptions.url} optionsFields={passkeyOptions.fields}>
+            Use your passkey
+          </PasskeyButton>
+        </Form>
+      ) : null}
+      {methods.code ? (
+        <Form method="post" action={action} className="form">
+          {hidden.map(([name, value], index) => (
+            <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+          ))}
+          <CodeField name={codeName} error={error} autoFocus={!methods.passkey} />
+          {extra?.("code")}
+          <div className="actions">
+            <SubmitButton pendingText="Checking…">{submitLabel}</SubmitButton>
+          </div>
+        </Form>
+      ) : null}
+      {!methods.passkey && !methods.code ? (
+        <p>
+          You have no way left to pass your second factor here. Ask an admin of the community to reset your second
+          factors.
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import { formatDateTime } from "~/lib/format";
+import type { securityOverview } from "~/services/factors/security-page.server";
+import { PasskeyButton } from "./passkey-island";
+
+export type SecurityData = SerializeFrom<Awaited<ReturnType<typeof securityOverview>>> & { redirectTo: string | null };
+
+const lastUse = (at: string | null) => (at ? formatDateTime(at) : "Not used yet");
+
+/**
+ * /profile/security's second factors: passkeys (added with JavaScript, named, removable), the
+ * authenticator app, recovery codes, and the devices that skip the factor at sign-in.
+ */
+export function SecurityFactors({ security, error }: { security: SecurityData; error: string | null }) {
+  const { factors, devices, required, redirectTo } = security;
+  const back = redirectTo ? [["redirectTo", redirectTo] as const] : [];
+  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
+  return (
+    <section aria-labelledby="factors-title">
+      <h2 id="factors-title">Second factor</h2>
+      {factors.hasFactor ? (
+        <p>
+          Signing in asks for your password and then your passkey or authenticator app, unless this device is
+          remembered.
+        </p>
+      ) : (
+        <Alert kind={required ? "warn" : "success"}>
+          {required
+            ? "This community requires a second factor of you: add a passkey or an authenticator app to go on."
+            : "Add a passkey or an authenticator app, so a stolen password alone cannot open your account."}
+        </Alert>
+      )}
+      {factors.hasFactor && !security.fresh ? (
+        <p>
+          Changes to your second factors ask for one of them first.{" "}
+          <Link
+            to={`/profile/security/verify?for=factor-change&redirectTo=${encodeURIComponent(`/profile/security${query}`)}`}
+          >
+            Confirm it is you
+          </Link>
+        </p>
+      ) : null}
+      {error ? <Alert kind="error">{error}</Alert> : null}
+
+      <h3>Passkeys</h3>
+      {factors.passkeys.length > 0 ? (
+        <ul className="factor-list">
+          {factors.passkeys.map((passkey) => (
+            <li key={passkey.id}>
+              <strong>{passkey.name}</strong> · added {formatDateTime(passkey.createdAt)} · last used{" "}
+              {lastUse(passkey.lastUsedAt)}
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="factor" value={passkey.id} />
+                <SubmitButton
+                  name="intent"
+                  value="remove-passkey"
+                  className="button"
+                  pendingText="Removing…"
+                  aria-label={`Remove the passkey ${passkey.name}`}
+                >
+                  Remove
+                </SubmitButton>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>No passkey yet. A passkey signs you in with your device&apos;s lock (fingerprint, face or PIN).</p>
+      )}
+      <Form method="post" className="form">
+        <input type="hidden" name="intent" value="add-passkey" />
+        {back.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <div className="field">
+          <label htmlFor="passkey-name">Name of the new passkey</label>
+          <input id="passkey-name" name="name" type="text" required maxLength={60} placeholder="My phone" />
+        </div>
+        <PasskeyButton
+          name="passkey"
+          ceremony="create"
+          optionsUrl="/profile/security/passkey"
+          optionsFields={{ intent: "register-options" }}
+        >
+          Add a passkey
+        </PasskeyButton>
+        <noscript>
+          <p className="hint">Adding a passkey needs JavaScript; an authenticator app does not.</p>
+        </noscript>
+      </Form>
+
+      <h3>Authenticator app</h3>
+      {factors.totp ? (
+        <>
+          <p>
+            Set up {formatDateTime(factors.totp.createdAt)} · last used {lastUse(factors.totp.lastUsedAt)}
+          </p>
+          <Form method="post">
+            <SubmitButton name="intent" value="remove-totp" className="button" pendingText="Removing…">
+              Remove the authenticator app
+            </SubmitButton>
+          </Form>
+        </>
+      ) : (
+        <p>
+          <Link to={`/profile/security/totp${query}`} className="button">
+            Set up an authenticator app
+          </Link>
+        </p>
+      )}
+
+      <h3>Recovery codes</h3>
+      <p>
+        {factors.hasFactor
+          ? `${factors.recoveryCodesLeft} of your recovery codes ${factors.recoveryCodesLeft === 1 ? "is" : "are"} left. Each signs you in once when your passkey or app is lost.`
+          : "Recovery codes come with your first second factor."}
+      </p>
+      {factors.hasFactor ? (
+        <p>
+          <Link to={`/profile/security/recovery-codes${query}`}>
+            {factors.recoveryCodesLeft === 0 ? "Make your recovery codes" : "Make new recovery codes"}
+          </Link>
+        </p>
+      ) : null}
+
+      <h3>Remembered devices</h3>
+      {devices.length > 0 ? (
+        <>
+          <ul className="factor-list">
+            {devices.map((device) => (
+              <li key={device.id}>
+                {device.device} · since {formatDateTime(device.createdAt)} · until {formatDateTime(device.until)}
+                <Form method="post" className="inline-form">
+                  <input type="hidden" name="device" value={device.id} />
+                  <SubmitButton name="intent" value="forget-device" className="button" pendingText="Forgetting…">
+                    Forget
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+          <Form method="post">
+            <SubmitButton name="intent" value="forget-devices" className="button" pendingText="Forgetting…">
+              Forget every device
+            </SubmitButton>
+          </Form>
+        </>
+      ) : (
+        <p>No device skips your second factor.</p>
+      )}
+    </section>
+  );
+}
