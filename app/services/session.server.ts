@@ -7,6 +7,7 @@ import type { Database } from "~/db/client.server";
 import { sessions } from "~/db/schema";
 import { DomainError, forbidden, unauthorized } from "~/domain/errors";
 import { safeRedirectPath } from "~/domain/guard";
+import { factorGate } from "~/domain/second-factor";
 import type { SessionState, SessionStateCore } from "~/domain/session-state";
 import { errorJson, errorPage, pageRedirect } from "~/lib/http.server";
 import { appServices } from "./app.server";
@@ -86,10 +87,27 @@ const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
 export function getViewer(request: Request, services: AppServices): Promise<Viewer | null> {
   let cached = viewerCache.get(request);
   if (!cached) {
-    cached = readViewer(request, services);
+    cached = readViewer(request, services).then((viewer) => viewer && withFactorGate(viewer, services.config));
     viewerCache.set(request, cached);
   }
   return cached;
+}
+
+/**
+ * An admin is an admin only with the second factor the policy requires: set up, and passed by
+ * this session (decision 045). Until then every page, action and API call sees a member, and
+ * `adminLocked` says what is missing, so admin pages can send them to set it up or pass it.
+ */
+function withFactorGate(viewer: Viewer, config: AppConfig): Viewer {
+  if (!viewer.user.admin) return viewer;
+  const gate = factorGate(config.mfaRequiredFor, {
+    isAdmin: true,
+    hasFactor: viewer.hasFactor,
+    factorPassed: viewer.session.factorPassedAt !== null,
+  });
+  if (gate === "ok") return viewer;
+  const user = { ...viewer.user, admin: false };
+  return { ...viewer, user, member: user, agent: null, adminLocked: gate };
 }
 
 /**
@@ -198,8 +216,8 @@ export async function requireMember(request: Request, context: AppLoadContext) {
  */
 export async function requireAdmin(request: Request, context: AppLoadContext) {
   const result = await requireMember(request, context);
-  if (!result.viewer.user.admin) throw errorPage(forbidden());
   await requireFactorGate(result.services, request, result.viewer, "page");
+  if (!result.viewer.user.admin) throw errorPage(forbidden());
   return result;
 }
 
@@ -228,8 +246,8 @@ export async function requireApiMember(request: Request, context: AppLoadContext
 /** Like requireApiMember, and the person signed in must be an admin: else 403, as requireAdmin's pages. */
 export async function requireApiAdmin(request: Request, context: AppLoadContext) {
   const result = await requireApiMember(request, context);
-  if (!result.viewer.user.admin) throw errorJson(forbidden());
   await requireFactorGate(result.services, request, result.viewer, "api");
+  if (!result.viewer.user.admin) throw errorJson(forbidden());
   return result;
 }
 

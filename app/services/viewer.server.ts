@@ -37,6 +37,11 @@ export type Viewer = {
   subscription: SubscriptionRow | null;
   /** Whether the person signed in has a second factor (a passkey or an authenticator app). */
   hasFactor: boolean;
+  /**
+   * An admin whose second factor the policy requires and who has none ("setup") or whose
+   * session has not passed it ("verify"): until then they are no admin (session.server.ts).
+   */
+  adminLocked?: "setup" | "verify";
   /** The address this request came from, as the proxy settings read it (absent outside a request). */
   clientIp?: string;
 };

@@ -64,6 +64,13 @@ const MATRIX: Row[] = [
   ["/respondent-reassessment?respondent=1", "login", 200, "setup", 200],
   ["/notice-of-correction", "login", 200, "setup", 200],
   ["/profile/security", "login", 200, "setup", 200],
+  // Second factors (decision 045): none of the demo members has one.
+  ["/profile/security/totp", "login", 200, "setup", 200],
+  ["/profile/security/recovery-codes", "login", "→/profile/security", "setup", "→/profile/security"],
+  ["/profile/security/verify", "login", "→/profile/security", "setup", "→/profile/security"],
+  ["/profile/security/passkey", 405, 405, 405, 405],
+  ["/login/factor", "→/login", "→/login", "→/login", "→/login"],
+  ["/login/passkey", 405, 405, 405, 405],
   ["/profile/notices", "login", 200, "setup", 200],
   ["/profile/account", "login", 404, "setup", 404],
   ["/admin", "login", 403, "setup", 200],
@@ -242,5 +249,107 @@ describe("access matrix", () => {
       wanted.push(`${role}: ${typeof expected[i] === "number" ? String(expected[i]) : expected[i]}`);
     }
     expect(results).toEqual(wanted);
+  });
+});
+
+/**
+ * Where a second factor is required of admins (MFA_REQUIRED_FOR=admin), an admin without one
+ * reaches no admin page and no admin action: each sends them to set one up, and each admin API
+ * call answers 403. A bad code on the set-up changes nothing.
+ */
+describe("access matrix with a second factor required of admins", () => {
+  let server: RunningServer;
+  let admin = "";
+  const ADMIN_PAGES = MATRIX.filter(([, , member, , adminAnswer]) => member === 403 && adminAnswer !== 403).map(
+    ([path]) => path,
+  );
+
+  beforeAll(async () => {
+    server = await startServer({ env: { MFA_REQUIRED_FOR: "admin" } });
+    const response = await fetch(`${server.url}/login`, {
+      method: "POST",
+      headers: { origin: server.url },
+      body: new URLSearchParams({ login: "admin", password: "memberhall-demo" }),
+      redirect: "manual",
+    });
+    admin = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("mh_session="))!
+      .split(";")[0]!;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const ask = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { cookie: admin, origin: server.url, ...(init.headers ?? {}) },
+      redirect: "manual",
+    });
+
+  it("sends the admin to set up a factor from every admin page, and refuses every admin API call", async () => {
+    expect(ADMIN_PAGES.length).toBeGreaterThan(15);
+    const answers: string[] = [];
+    for (const path of ADMIN_PAGES) {
+      const response = await ask(path);
+      const location = response.headers.get("location") ?? "";
+      const code = path.startsWith("/api/") ? ((await response.json()) as { code?: string }).code : "";
+      if (!code) await response.arrayBuffer().catch(() => undefined);
+      answers.push(`${path}: ${response.status} ${location.replace(server.url, "").split("?")[0]}${code ?? ""}`);
+    }
+    expect(answers).toEqual(
+      ADMIN_PAGES.map((path) =>
+        path.startsWith("/api/") ? `${path}: 403 factor_setup_required` : `${path}: 302 /profile/security`,
+      ),
+    );
+  });
+
+  it.each([
+    ["/admin", { username: "member" }],
+    ["/members/00000000-0000-0000-0000-000000000000", { intent: "flags", nolCreator: "on" }],
+    ["/members?index", { action: "set-nolCreator", ids: "00000000-0000-0000-0000-000000000000" }],
+    ["/coupon/discounts", { intent: "archive-coupon", coupon_id: "x" }],
+    ["/admin/templates?index", { intent: "disclaimer", disclaimer: "changed" }],
+    ["/admin/settings", { intent: "links" }],
+  ])("refuses the admin action POST %s until a factor is set up", async (path, fields) => {
+    const response = await ask(path, { method: "POST", body: new URLSearchParams(fields) });
+    await response.arrayBuffer();
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/^\/profile\/security\?redirectTo=/);
+  });
+
+  it("answers an admin API call with a 403 naming the missing factor", async () => {
+    const response = await ask("/api/coupon/discount", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({}),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: "factor_setup_required" });
+    // Another member's NoL versions are an admin's to read, and not before the factor.
+    const versions = await ask("/api/entry/nol-member-versions?username=creator");
+    expect(versions.status).toBe(404);
+  });
+
+  it("refuses a wrong first code of an authenticator app with a clear message, and turns nothing on", async () => {
+    const page = await (await ask("/profile/security/totp")).text();
+    const sealed = /name="sealed" value="([^"]+)"/.exec(page)?.[1];
+    expect(sealed).toBeTruthy();
+    const response = await ask("/profile/security/totp", {
+      method: "POST",
+      body: new URLSearchParams({ sealed: sealed!, code: "000000" }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("That code is not right. Check the code and try again.");
+    const bad = await ask("/profile/security/totp", {
+      method: "POST",
+      body: new URLSearchParams({ sealed: sealed!, code: "12ab" }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Enter the 6-digit code from your authenticator app");
+    const still = await ask("/admin");
+    await still.arrayBuffer();
+    expect(still.headers.get("location")).toMatch(/^\/profile\/security\?/);
   });
 });

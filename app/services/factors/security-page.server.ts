@@ -28,7 +28,9 @@ export async function securityOverview(services: AppServices, viewer: Viewer) {
       ...device,
       device: deviceOf(userAgent),
     })),
-    required: factorRequired(services.config.mfaRequiredFor, { isAdmin: viewer.user.admin }),
+    required:
+      viewer.adminLocked !== undefined ||
+      factorRequired(services.config.mfaRequiredFor, { isAdmin: viewer.user.admin }),
     fresh: factors.hasFactor && stepUpFresh(viewer.session.factorPassedAt, new Date()),
   };
 }

@@ -140,7 +140,8 @@ export async function requireStepUpForLink(request: Request, viewer: Viewer, act
 /**
  * Where the policy requires a second factor of this person: refuses them until they have one
  * (sent to set one up) and until this session passed it (sent to pass it), a page by a
- * redirect and an API call by a 403.
+ * redirect and an API call by a 403. An admin held so is no admin meanwhile
+ * (session.server.ts's `adminLocked`); a member is held where the policy requires it of all.
  */
 export async function requireFactorGate(
   services: AppServices,
@@ -148,11 +149,13 @@ export async function requireFactorGate(
   viewer: Viewer,
   answer: "page" | "api",
 ): Promise<void> {
-  const gate = factorGate(services.config.mfaRequiredFor, {
-    isAdmin: viewer.user.admin,
-    hasFactor: viewer.hasFactor,
-    factorPassed: viewer.session.factorPassedAt !== null,
-  });
+  const gate =
+    viewer.adminLocked ??
+    factorGate(services.config.mfaRequiredFor, {
+      isAdmin: viewer.user.admin,
+      hasFactor: viewer.hasFactor,
+      factorPassed: viewer.session.factorPassedAt !== null,
+    });
   if (gate === "ok") return;
   const message =
     gate === "setup"
