@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { http, HttpResponse } from "msw";
 import { PDFDocument } from "pdf-lib";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/config.server";
@@ -218,6 +219,17 @@ describe("Lob adapter (contract, against msw)", () => {
       deliverability: "undeliverable",
       standardized: null,
       corrected: false,
+    });
+  });
+
+  it("reads a test key's empty verification as no match", async () => {
+    const empty = { primary_line: "", secondary_line: "", last_line: "", deliverability: "", components: {} };
+    mockServer.use(http.post(`${LOB_API}/v1/us_verifications`, () => HttpResponse.json(empty)));
+    expect(await mailhouse.verifyAddress(respondent)).toEqual({
+      deliverability: "undeliverable",
+      standardized: null,
+      corrected: false,
+      providerResult: "",
     });
   });
 
