@@ -50,6 +50,13 @@ export type AppConfig = {
   notarizeCostCents: number;
   /** Notarizing costs money: each notarize spends one notarize credit (NOTARIZE_CREDITS, else the demo's mode). */
   notarizeNeedsCredit: boolean;
+  /** Who prints and mails letters: the built-in sandbox, or Lob. */
+  mailhouse: Env["MAILHOUSE"];
+  lobApiKey: string | undefined;
+  /** The secret Lob signs its webhook deliveries with (the webhook's own, from Lob's dashboard). */
+  lobWebhookSecret: string | undefined;
+  /** Lob's API root (without /v1): the real one, or a local Lob-compatible server. */
+  lobApiUrl: string;
   sessionSecret: string;
   stateSecret: string;
   statePrivateKey: string;
@@ -190,6 +197,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     proofWebhookSecret: env.PROOF_WEBHOOK_SECRET,
     notarizeCostCents: env.NOTARIZE_COST_CENTS,
     notarizeNeedsCredit: env.NOTARIZE_CREDITS ?? env.DEMO,
+    mailhouse: env.MAILHOUSE,
+    lobApiKey: env.LOB_API_KEY,
+    lobWebhookSecret: env.LOB_WEBHOOK_SECRET,
+    lobApiUrl: env.LOB_API_URL,
     sessionSecret: secrets.SESSION_SECRET,
     stateSecret: secrets.STATE_SECRET,
     statePrivateKey: secrets.STATE_PRIVATE_KEY,

@@ -129,6 +129,26 @@ describe("parseEnv", () => {
     );
   });
 
+  it("mails through the sandbox unless MAILHOUSE=lob, which needs Lob's secret key and webhook secret", () => {
+    expect(parseEnv({})).toMatchObject({ MAILHOUSE: "sandbox", LOB_API_URL: "https://api.lob.com" });
+    for (const name of ["LOB_API_KEY", "LOB_WEBHOOK_SECRET"]) {
+      expect(errorOf({ MAILHOUSE: "lob" })).toContain(`${name} is required when MAILHOUSE=lob`);
+    }
+    const lob = {
+      MAILHOUSE: "lob",
+      LOB_API_KEY: "test_0dc8d51e0acffcb1880e0f19c79b2f5b0cc",
+      LOB_WEBHOOK_SECRET: " s ",
+    };
+    expect(parseEnv({ ...lob, LOB_API_URL: "http://127.0.0.1:4011/" })).toMatchObject({
+      MAILHOUSE: "lob",
+      LOB_WEBHOOK_SECRET: " s ",
+      LOB_API_URL: "http://127.0.0.1:4011",
+    });
+    expect(errorOf({ ...lob, LOB_API_KEY: "test_pub_abc123" })).toContain("LOB_API_KEY must be a Lob secret API key");
+    expect(errorOf({ ...lob, LOB_API_KEY: "test_pub_abc123" })).not.toContain("test_pub_abc123");
+    expect(errorOf({ MAILHOUSE: "usps" })).toContain("MAILHOUSE must be sandbox or lob");
+  });
+
   it("reads Proof's address and the notarizing cost, and keeps a webhook secret as written", () => {
     expect(parseEnv({}).NOTARIZE_COST_CENTS).toBe(2500);
     expect(parseEnv({}).PROOF_API_BASE).toBeUndefined();

@@ -163,6 +163,18 @@ export const envSchema = z
     // A secret is taken as written: spaces are part of it.
     PROOF_WEBHOOK_SECRET: omittable(z.string(), { trim: false }),
     NOTARIZE_COST_CENTS: wholeNumber(0, 100_000_000, "2500"),
+    MAILHOUSE: z
+      .enum(["sandbox", "lob"], { errorMap: () => ({ message: "must be sandbox or lob" }) })
+      .default("sandbox"),
+    // A secret key: a publishable one (test_pub_…) cannot create letters.
+    LOB_API_KEY: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(test|live)_(?!pub_)\w+$/, { message: "must be a Lob secret API key (test_… or live_…)" })
+        .optional(),
+    ),
+    LOB_WEBHOOK_SECRET: omittable(z.string(), { trim: false }),
+    LOB_API_URL: omittable(httpUrl).default("https://api.lob.com"),
     /** Whether each notarize spends one of the member's notarize credits; unset: as the demo's mode. */
     NOTARIZE_CREDITS: omittable(booleanFlag),
     FORMS: z
@@ -315,6 +327,11 @@ export const envSchema = z
     if (env.NOTARY === "proof") {
       for (const name of ["PROOF_API_KEY", "PROOF_WEBHOOK_SECRET"] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when NOTARY=proof" });
+      }
+    }
+    if (env.MAILHOUSE === "lob") {
+      for (const name of ["LOB_API_KEY", "LOB_WEBHOOK_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when MAILHOUSE=lob" });
       }
     }
     if (env.FORMS === "cognito") {

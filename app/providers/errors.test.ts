@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isProviderError, providerErrorCode } from "./errors";
+import { InvalidMailWebhook, MailHouseUnavailable, MailRefused } from "./mailhouse/types";
 import { InvalidNotaryWebhook, NotaryRefused, NotaryUnavailable } from "./notary/types";
 import { InvalidWebhookSignature, PaymentDeclined, PaymentsUnavailable } from "./payments/types";
 
@@ -15,6 +16,9 @@ describe("providerErrorCode", () => {
     [new NotaryUnavailable("down"), "provider_unavailable"],
     [new NotaryRefused("already completed", 422), "notary_refused"],
     [new InvalidNotaryWebhook("bad signature"), "invalid_signature"],
+    [new MailHouseUnavailable("down"), "provider_unavailable"],
+    [new MailRefused("letter not deletable", 422, "not_deletable"), "mail_refused"],
+    [new InvalidMailWebhook("stale"), "invalid_signature"],
   ])("reads %s as %s", (error, code) => {
     expect(providerErrorCode(error)).toBe(code);
   });

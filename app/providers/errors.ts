@@ -11,6 +11,8 @@ export const PROVIDER_ERROR_CODES = [
   "provider_unavailable",
   /** The notary refused the request (4xx); the message is its own. */
   "notary_refused",
+  /** The mail house refused the request (4xx: an address it will not mail to, a letter past cancelling); the message is its own. */
+  "mail_refused",
   /** A webhook delivery whose signature does not check out, or that the provider cannot have sent. */
   "invalid_signature",
   /** A correctly signed delivery the app cannot read: kept for admins and acknowledged, as a resend would not read better. */
@@ -19,7 +21,9 @@ export const PROVIDER_ERROR_CODES = [
 
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
-export type ProviderArea = "payments" | "notary";
+export type ProviderArea = "payments" | "notary" | "mailhouse";
+
+const AREAS: ReadonlySet<string> = new Set<ProviderArea>(["payments", "notary", "mailhouse"]);
 
 export class ProviderError extends Error {
   readonly code: ProviderErrorCode;
@@ -38,7 +42,7 @@ const CODES: ReadonlySet<string> = new Set(PROVIDER_ERROR_CODES);
 export function providerErrorCode(error: unknown): ProviderErrorCode | null {
   if (typeof error !== "object" || error === null) return null;
   const { code, provider } = error as { code?: unknown; provider?: unknown };
-  if (provider !== "payments" && provider !== "notary") return null;
+  if (typeof provider !== "string" || !AREAS.has(provider)) return null;
   return typeof code === "string" && CODES.has(code) ? (code as ProviderErrorCode) : null;
 }
 

@@ -10,6 +10,9 @@ import type { LearningSiteProvider } from "./learning-site/types";
 import { outboxMailer } from "./mail/outbox.server";
 import { retryPendingMail, smtpMailer, smtpTransport } from "./mail/smtp.server";
 import type { MailCounter, MailProvider } from "./mail/types";
+import { lobMailHouse } from "./mailhouse/lob.server";
+import { sandboxMailHouse } from "./mailhouse/sandbox.server";
+import type { MailHouse, SandboxMailHouse } from "./mailhouse/types";
 import { proofNotary } from "./notary/proof.server";
 import { sandboxNotary } from "./notary/sandbox.server";
 import type { NotaryProvider, SandboxNotary } from "./notary/types";
@@ -34,6 +37,10 @@ export type Providers = {
   notary: NotaryProvider;
   /** The notary when it is the built-in sandbox, with its signer page's calls; else null. */
   notarySandbox: SandboxNotary | null;
+  /** Who prints and mails certified letters. */
+  mailhouse: MailHouse;
+  /** The mail house when it is the built-in sandbox, with its clock's steps and kept events; else null. */
+  mailhouseSandbox: SandboxMailHouse | null;
   forms: FormsProvider;
   mail: Mailer;
   learningSite: LearningSiteProvider;
@@ -81,11 +88,14 @@ export type MailCount = (transport: Mailer["name"], outcome: "sent" | "failed") 
 export function buildProviders(config: AppConfig, db: Database, logger: Logger, countMail: MailCount): Providers {
   const sandbox = config.payments === "sandbox" ? sandboxPayments(db) : null;
   const notarySandbox = config.notary === "sandbox" ? sandboxNotary(db, config.baseUrl) : null;
+  const mailhouseSandbox = config.mailhouse === "sandbox" ? sandboxMailHouse(db) : null;
   return {
     payments: sandbox ?? stripePayments(config),
     paymentsSandbox: sandbox,
     notary: notarySandbox ?? proofNotary(config),
     notarySandbox,
+    mailhouse: mailhouseSandbox ?? lobMailHouse(config),
+    mailhouseSandbox,
     forms:
       config.forms === "cognito" && config.cognitoApiKey
         ? cognitoForms({ apiUrl: config.cognitoApiUrl, apiKey: config.cognitoApiKey })

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getResponse, type RequestHandler } from "msw";
+import { FakeLob, LOB_API_KEY, LOB_WEBHOOK_SECRET, lobHandlers } from "../mocks/lob";
 import { FakeProof, PROOF_API_KEY, PROOF_WEBHOOK_SECRET, proofHandlers } from "../mocks/proof";
 import {
   FakeStripe,
@@ -12,7 +13,7 @@ import {
 } from "../mocks/stripe";
 
 /**
- * Stripe's and Proof's HTTP APIs on real sockets, for a server in another process: the
+ * Stripe's, Proof's and Lob's HTTP APIs on real sockets, for a server in another process: the
  * in-memory fakes of tests/mocks answer, through their msw handlers, at the stand-in's own
  * address. A dropped connection is a destroyed socket and a request that times out is never
  * answered, as the adapters meet them in production; the fake in this process is the
@@ -29,6 +30,7 @@ export type StandIn<Fake> = Fake & {
 
 export type StripeStandIn = StandIn<FakeStripe>;
 export type ProofStandIn = StandIn<FakeProof>;
+export type LobStandIn = StandIn<FakeLob>;
 
 function toRequest(url: string, incoming: http.IncomingMessage, body: Buffer): Request {
   const headers = new Headers();
@@ -108,6 +110,11 @@ export function startProofStandIn(fake = new FakeProof()): Promise<ProofStandIn>
   return standIn(fake, (base) => proofHandlers(base, fake));
 }
 
+/** A Lob API on 127.0.0.1, for LOB_API_URL (its handlers add /v1). */
+export function startLobStandIn(fake = new FakeLob()): Promise<LobStandIn> {
+  return standIn(fake, (base) => lobHandlers(base, fake));
+}
+
 /** What the built server needs to run with the Stripe adapter against the stand-in. */
 export const stripeEnv = (standIn: { url: string }): Record<string, string> => ({
   PAYMENTS: "stripe",
@@ -123,4 +130,12 @@ export const proofEnv = (standIn: { url: string }): Record<string, string> => ({
   PROOF_API_KEY,
   PROOF_WEBHOOK_SECRET,
   PROOF_API_BASE: standIn.url,
+});
+
+/** What the built server needs to run with the Lob adapter against the stand-in. */
+export const lobEnv = (standIn: { url: string }): Record<string, string> => ({
+  MAILHOUSE: "lob",
+  LOB_API_KEY,
+  LOB_WEBHOOK_SECRET,
+  LOB_API_URL: standIn.url,
 });

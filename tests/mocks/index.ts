@@ -1,5 +1,6 @@
 import type { RequestHandler } from "msw";
 import { handlers as cognito } from "./cognito";
+import { handlers as lob } from "./lob";
 import { handlers as proof } from "./proof";
 import { handlers as stripe } from "./stripe";
 
@@ -8,4 +9,4 @@ import { handlers as stripe } from "./stripe";
  * exporting `handlers` in the provider's own wire format. They are added here as the
  * providers arrive; any request no handler answers fails the test.
  */
-export const handlers: RequestHandler[] = [...cognito, ...stripe, ...proof];
+export const handlers: RequestHandler[] = [...cognito, ...stripe, ...proof, ...lob];
