@@ -129,6 +129,18 @@ describe.each(drivers)("second factors on %s", (driver) => {
       expect(again!.lastStep).toBe(after!.lastStep);
     });
 
+    it("takes a time step once when two requests bring the same code together", async () => {
+      const user = await createUser(database.db);
+      const { app } = await addAuthenticator(services, user.id, user.username);
+      await clearOfStepEnd();
+      const code = app.at(Date.now());
+      const results = await Promise.allSettled([
+        checkTypedCode(services, user.id, code),
+        checkTypedCode(services, user.id, code),
+      ]);
+      expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
+    });
+
     it("refuses a code shown five minutes before it is typed", async () => {
       const user = await createUser(database.db);
       const { factorId, app } = await addAuthenticator(services, user.id, user.username);
@@ -145,6 +157,10 @@ describe.each(drivers)("second factors on %s", (driver) => {
       const user = await createUser(database.db);
       const { app } = await addAuthenticator(services, user.id, user.username);
       const [before] = await factorsOf(user.id);
+      // Failures count in fixed windows: all of them fall in one.
+      const window = CODE_FAILURES.windowSeconds * 1000;
+      const left = window - (Date.now() % window);
+      if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
       for (let i = 0; i < CODE_FAILURES.hits; i++) {
         await expect(checkTypedCode(services, user.id, app.wrongAt(Date.now()))).rejects.toMatchObject({
           kind: "invalid",
@@ -198,6 +214,17 @@ describe.each(drivers)("second factors on %s", (driver) => {
       const rows = await codesOf(user.id);
       expect(rows.filter((row) => row.usedAt !== null)).toHaveLength(2);
       expect((await factorOverview(database.db, user.id)).recoveryCodesLeft).toBe(8);
+    });
+
+    it("uses a code once when two requests bring it together", async () => {
+      const user = await createUser(database.db);
+      const [code] = await newRecoveryCodes(database.db, user.id);
+      const results = await Promise.allSettled([
+        checkTypedCode(services, user.id, code!),
+        checkTypedCode(services, user.id, code!),
+      ]);
+      expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expect((await codesOf(user.id)).filter((row) => row.usedAt !== null)).toHaveLength(1);
     });
 
     it("ends the earlier set when a new one is made", async () => {
