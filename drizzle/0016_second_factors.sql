@@ -10,7 +10,8 @@ CREATE TABLE "recovery_codes" (
 CREATE TABLE "remembered_devices" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" uuid NOT NULL,
-	"device_public_key" text NOT NULL,
+	"token_hash" text NOT NULL,
+	"device_public_key" text,
 	"user_agent" text,
 	"until" timestamp with time zone NOT NULL,
 	"revoked_at" timestamp with time zone,
@@ -46,7 +47,8 @@ ALTER TABLE "remembered_devices" ADD CONSTRAINT "remembered_devices_user_id_user
 ALTER TABLE "user_factors" ADD CONSTRAINT "user_factors_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webauthn_challenges" ADD CONSTRAINT "webauthn_challenges_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "recovery_codes_hash_idx" ON "recovery_codes" USING btree ("user_id","code_hash");--> statement-breakpoint
-CREATE INDEX "remembered_devices_user_idx" ON "remembered_devices" USING btree ("user_id","device_public_key");--> statement-breakpoint
+CREATE INDEX "remembered_devices_user_idx" ON "remembered_devices" USING btree ("user_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "remembered_devices_token_idx" ON "remembered_devices" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "user_factors_user_idx" ON "user_factors" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_factors_credential_idx" ON "user_factors" USING btree ("credential_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_factors_one_totp_idx" ON "user_factors" USING btree ("user_id") WHERE "user_factors"."kind" = 'totp';--> statement-breakpoint

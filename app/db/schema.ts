@@ -230,7 +230,10 @@ export const recoveryCodes = pgTable(
   (t) => [uniqueIndex("recovery_codes_hash_idx").on(t.userId, t.codeHash)],
 );
 
-/** A device (its state-header key) that passed a second factor and may skip it at sign-in until a date. */
+/**
+ * A browser that passed a second factor and may skip it at sign-in until a date: it proves
+ * itself with the random secret of its HttpOnly cookie, kept here as a SHA-256 hash.
+ */
 export const rememberedDevices = pgTable(
   "remembered_devices",
   {
@@ -238,13 +241,15 @@ export const rememberedDevices = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    devicePublicKey: text("device_public_key").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The browser's state-header key when it had one: which device it was, for the member. */
+    devicePublicKey: text("device_public_key"),
     userAgent: text("user_agent"),
     until: timestamp("until", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("remembered_devices_user_idx").on(t.userId, t.devicePublicKey)],
+  (t) => [index("remembered_devices_user_idx").on(t.userId), uniqueIndex("remembered_devices_token_idx").on(t.tokenHash)],
 );
 
 /** A WebAuthn challenge handed out and not yet answered: each is used once, within minutes. */

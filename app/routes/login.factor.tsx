@@ -10,7 +10,12 @@ import { ipLimit } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
 import { sessionCookies } from "~/services/auth.server";
 import { factorOverview } from "~/services/factors/records.server";
-import { clearPendingLoginCookie, finishLogin, readPendingLogin } from "~/services/factors/sign-in.server";
+import {
+  clearPendingLoginCookie,
+  finishLogin,
+  readPendingLogin,
+  rememberCookie,
+} from "~/services/factors/sign-in.server";
 import { factorFromForm } from "~/services/factors/step-up.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { clientMeta } from "~/services/session.server";
@@ -38,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         passkey: overview.passkeys.length > 0,
         code: overview.totp !== null || overview.recoveryCodesLeft > 0,
       },
-      canRemember: pending.devicePublicKey !== null,
+
     },
     { headers: { "Cache-Control": "no-store" } },
   );
@@ -54,12 +59,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const passed = await factorFromForm(services, pending.userId, form, { passkey: "passkey", code: "code" });
     if (!passed) return json({ error: "Enter a code, or use your passkey" }, { status: 400 });
     const client = clientMeta(request, context.clientIp, pending.devicePublicKey);
-    const { sessionId } = await finishLogin(services, pending.userId, client, {
+    const { sessionId, rememberToken } = await finishLogin(services, pending.userId, client, {
       ...passed,
       remember: form.get("remember") === "on",
     });
     const headers = await sessionCookies(services.config, sessionId, pending.redirectTo || undefined);
     headers.append("Set-Cookie", await clearPendingLoginCookie(services.config));
+    if (rememberToken) headers.append("Set-Cookie", await rememberCookie(services.config, rememberToken));
     headers.set("Location", "/redirect-login-success");
     return new Response(null, { status: 302, headers });
   } catch (error) {
@@ -70,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function LoginFactor() {
-  const { methods, canRemember } = useLoaderData<typeof loader>();
+  const { methods } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>()?.error ?? null;
   return (
     <Card
@@ -87,18 +93,14 @@ export default function LoginFactor() {
         passkeyOptions={{ url: "/login/passkey", fields: { intent: "factor-options" } }}
         error={error}
         submitLabel="Confirm"
-        extra={
-          canRemember
-            ? (key) => (
-                <div className="field">
-                  <div className="checkbox">
-                    <input id={`remember-${key}`} type="checkbox" name="remember" />
-                    <label htmlFor={`remember-${key}`}>Remember this device for 30 days</label>
-                  </div>
-                </div>
-              )
-            : undefined
-        }
+        extra={(key) => (
+          <div className="field">
+            <div className="checkbox">
+              <input id={`remember-${key}`} type="checkbox" name="remember" />
+              <label htmlFor={`remember-${key}`}>Remember this device for 30 days</label>
+            </div>
+          </div>
+        )}
       />
       <p className="muted">
         Lost your phone or security key? Use one of your recovery codes above, or{" "}

@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireViewer(request, context);
   const overview = await factorOverview(services.db, viewer.user.id);
   if (overview.totp) throw redirect("/profile/security");
-  const setup = await totpSetup(services, viewer.user.username);
+  const setup = await totpSetup(services, viewer.user);
   return json(
     { setup, redirectTo: backOf(new URL(request.url).searchParams.get("redirectTo")) },
     { headers: { "Cache-Control": "no-store" } },
@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const sealed = String(form.get("sealed") ?? "");
   const redirectTo = backOf(form.get("redirectTo"));
   const again = async (error: string, status: number) =>
-    json({ error, setup: await totpSetup(services, viewer.user.username, sealed) }, { status });
+    json({ error, setup: await totpSetup(services, viewer.user, sealed) }, { status });
   const code = totpCodeSchema.safeParse(form.get("code") ?? "");
   if (!code.success) return again(code.error.issues[0]!.message, 400);
   try {

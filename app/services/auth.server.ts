@@ -12,7 +12,7 @@ import { ipLimit } from "./accounts.server";
 import { audit, actorOf } from "./audit.server";
 import { verifyPassword } from "~/lib/password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
-import { afterPassword, type PendingLogin } from "./factors/sign-in.server";
+import { afterPassword, rememberToken, type PendingLogin } from "./factors/sign-in.server";
 import { clientMeta, revokeSession, siteCookies, startSession, type ClientMeta, type Viewer } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "That username or e-mail address and password do not match";
@@ -31,6 +31,7 @@ export async function logIn(
   services: AppServices,
   input: { login: string; password: string },
   client: ClientMeta,
+  deviceToken: string | null = null,
 ): Promise<{ kind: "session"; sessionId: string } | { kind: "factor"; userId: string }> {
   const { db } = services;
   const login = input.login.toLowerCase();
@@ -65,7 +66,7 @@ export async function logIn(
     await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
     throw invalid(LOGIN_FAILED_MESSAGE);
   }
-  const next = await afterPassword(db, user.id, client);
+  const next = await afterPassword(db, user.id, deviceToken);
   if (next.kind === "factor") {
     await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "login.password", "session", null);
     return { kind: "factor", userId: user.id };
@@ -131,7 +132,8 @@ export async function authenticateLogin(services: AppServices, request: Request,
       try {
         if (submission.status !== "success") throw new LoginRefused(submission);
         const client = clientMeta(request, clientIp, form.get("devicePublicKey"));
-        const result = await logIn(services, submission.value, client);
+        const deviceToken = await rememberToken(request, services.config);
+        const result = await logIn(services, submission.value, client, deviceToken);
         const redirectTo = safeRedirectPath(submission.value.redirectTo, "");
         if (result.kind === "factor") {
           const pending = { userId: result.userId, redirectTo, devicePublicKey: client.devicePublicKey ?? null };

@@ -18,6 +18,8 @@ type SiteCookies = {
   checkouts: Cookie;
   /** A sign-in whose password passed and whose second factor is asked for (factors/sign-in.server.ts). */
   pendingLogin: Cookie;
+  /** A browser's remembered-device secret (factors/sign-in.server.ts), for REMEMBER_DEVICE_DAYS. */
+  rememberedDevice: Cookie;
 };
 const cookieCache = new WeakMap<AppConfig, SiteCookies>();
 
@@ -52,6 +54,7 @@ export function siteCookies(config: AppConfig): SiteCookies {
       nolSelected: make("mh_nol_selected", 30 * 86_400),
       checkouts: make("mh_checkouts", 7 * 86_400),
       pendingLogin: make("mh_factor", 600),
+      rememberedDevice: make("mh_device", 30 * 86_400),
     };
     cookieCache.set(config, cached);
   }

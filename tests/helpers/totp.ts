@@ -36,7 +36,7 @@ export async function clearOfStepEnd(): Promise<void> {
  * step either side is accepted), so that the current step's code is still unused.
  */
 export async function addAuthenticator(services: AppServices, userId: string, username = "member") {
-  const setup = await totpSetup(services, username);
+  const setup = await totpSetup(services, { id: userId, username });
   const app = authenticatorApp(setup.secret);
   await clearOfStepEnd();
   const factorId = await confirmTotp(services, userId, { sealed: setup.sealed, code: app.at(Date.now() - PERIOD_MS) });

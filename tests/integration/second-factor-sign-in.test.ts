@@ -8,7 +8,8 @@ import { newRecoveryCodes, WRONG_CODE_MESSAGE } from "~/services/factors/codes.s
 import { addPasskey, passkeyAnswerSchema, registrationOptions, relyingParty } from "~/services/factors/passkeys.server";
 import { resetFactors } from "~/services/factors/records.server";
 import { finishLogin, forgetDevices } from "~/services/factors/sign-in.server";
-import { passPostedFactor, requireStepUp, STEP_UP_CODE } from "~/services/factors/step-up.server";
+import { STEP_UP_CODE } from "~/domain/second-factor-words";
+import { passPostedFactor, requireStepUp } from "~/services/factors/step-up.server";
 import { loadViewer, requireAdmin, requireApiAdmin, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -17,6 +18,8 @@ import { createSession, createUser, newDeviceKey, TEST_PASSWORD } from "../helpe
 import { postedAnswer, SoftwareAuthenticator } from "../helpers/webauthn";
 
 const MINUTE = 60_000;
+/** The request a sensitive action's form was posted with: the prompt posts back to it. */
+const STEP_UP_REQUEST = new Request("http://localhost/admin?index", { method: "POST" });
 
 describe.each(drivers)("signing in with a second factor on %s", (driver) => {
   let database: TestDatabase;
@@ -90,27 +93,37 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
       );
     });
 
-    it("skips the factor on a remembered device until the member forgets it", async () => {
+    it("skips the factor on a browser remembered by its cookie's secret, not by its public device key, until forgotten", async () => {
       const user = await createUser(database.db);
       const { factorId } = await addAuthenticator(services, user.id, user.username);
       const device = newDeviceKey().publicKey;
       const first = await finishLogin(services, user.id, client(device), { kind: "totp", factorId, remember: true });
+      expect(first.rememberToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const [remembered] = await database.db
         .select()
         .from(rememberedDevices)
         .where(eq(rememberedDevices.userId, user.id));
       expect(remembered).toMatchObject({ devicePublicKey: device, revokedAt: null });
+      // Kept hashed: the table does not hold the secret the browser proves itself with.
+      expect(JSON.stringify(remembered)).not.toContain(first.rememberToken);
       expect(remembered!.until.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
-      expect((await logIn(services, password(user.username), client(newDeviceKey().publicKey))).kind).toBe("factor");
-      const again = await logIn(services, password(user.username), client(device));
+      // The device's public key is no proof: it travels in the clear in the state header.
+      expect((await logIn(services, password(user.username), client(device))).kind).toBe("factor");
+      expect((await logIn(services, password(user.username), client(), "x".repeat(43))).kind).toBe("factor");
+      const again = await logIn(services, password(user.username), client(), first.rememberToken);
       expect(again.kind).toBe("session");
       const session = await sessionRow((again as { sessionId: string }).sessionId);
       expect(session.id).not.toBe(first.sessionId);
       expect(session.factorPassedAt?.getTime()).toBe(remembered!.createdAt.getTime());
 
+      // Another member cannot use this browser's secret.
+      const other = await createUser(database.db);
+      await addAuthenticator(services, other.id, other.username);
+      expect((await logIn(services, password(other.username), client(), first.rememberToken)).kind).toBe("factor");
+
       expect(await forgetDevices(database.db, user.id)).toBe(1);
-      expect(await logIn(services, password(user.username), client(device))).toEqual({
+      expect(await logIn(services, password(user.username), client(), first.rememberToken)).toEqual({
         kind: "factor",
         userId: user.id,
       });
@@ -137,22 +150,23 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
     it("lets the action go on within ten minutes of the factor passing", async () => {
       const { session, viewer } = await memberWithCode();
       await passedAt(session.id, new Date(Date.now() - 9 * MINUTE));
-      await expect(requireStepUp(services, await viewer(), "agent-mode", form({ memberId: "m1" }))).resolves.toBe(
-        undefined,
-      );
+      await expect(
+        requireStepUp(services, await viewer(), "agent-mode", STEP_UP_REQUEST, form({ memberId: "m1" })),
+      ).resolves.toBe(undefined);
     });
 
     it("asks for the factor again after ten minutes, carrying the form's fields back", async () => {
       const { session, viewer } = await memberWithCode();
       await passedAt(session.id, new Date(Date.now() - 11 * MINUTE));
       const response = await thrown(
-        requireStepUp(services, await viewer(), "agent-mode", form({ memberId: "m1", intent: "act" })),
+        requireStepUp(services, await viewer(), "agent-mode", STEP_UP_REQUEST, form({ memberId: "m1", intent: "act" })),
       );
       expect(response.status).toBe(403);
       const body = (await response.json()) as { code: string; stepUp: { fields: [string, string][]; error: null } };
       expect(body.code).toBe("step_up_required");
       expect(body.stepUp).toMatchObject({
         action: "agent-mode",
+        postTo: "/admin?index",
         fields: [
           ["memberId", "m1"],
           ["intent", "act"],
@@ -169,6 +183,7 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
         services,
         await viewer(),
         "grant-credits",
+        STEP_UP_REQUEST,
         form({ amount: "5", [STEP_UP_CODE]: app.at(Date.now()) }),
       );
       expect((await sessionRow(session.id)).factorPassedAt!.getTime()).toBeGreaterThan(Date.now() - MINUTE);
@@ -184,7 +199,13 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
       const old = new Date(Date.now() - 30 * MINUTE);
       await passedAt(session.id, old);
       const response = await thrown(
-        requireStepUp(services, await viewer(), "export", form({ [STEP_UP_CODE]: app.wrongAt(Date.now()) })),
+        requireStepUp(
+          services,
+          await viewer(),
+          "export",
+          STEP_UP_REQUEST,
+          form({ [STEP_UP_CODE]: app.wrongAt(Date.now()) }),
+        ),
       );
       expect(response.status).toBe(403);
       const body = (await response.json()) as { error: string; code: string; stepUp: { error: string; fields: [] } };

@@ -49,7 +49,7 @@ describe.each(drivers)("second factors on %s", (driver) => {
   describe("authenticator codes", () => {
     it("saves the authenticator app when its first code is right, with the secret sealed", async () => {
       const user = await createUser(database.db);
-      const setup = await totpSetup(services, user.username);
+      const setup = await totpSetup(services, user);
       const secret = setup.secret.replace(/\s+/g, "");
       expect(setup.secret).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
       expect(setup.uri).toContain(`secret=${secret}`);
@@ -73,7 +73,7 @@ describe.each(drivers)("second factors on %s", (driver) => {
 
     it("refuses a wrong first code with the field's error and stores nothing", async () => {
       const user = await createUser(database.db);
-      const setup = await totpSetup(services, user.username);
+      const setup = await totpSetup(services, user);
       const wrong = authenticatorApp(setup.secret).wrongAt(Date.now());
 
       await expect(confirmTotp(services, user.id, { sealed: setup.sealed, code: wrong })).rejects.toMatchObject({
@@ -85,8 +85,8 @@ describe.each(drivers)("second factors on %s", (driver) => {
 
     it("refuses a set-up form whose sealed secret was changed", async () => {
       const user = await createUser(database.db);
-      const setup = await totpSetup(services, user.username);
-      const other = await totpSetup(services, user.username);
+      const setup = await totpSetup(services, user);
+      const other = await totpSetup(services, user);
       // Another set-up's secret under this one's nonce: sealed by no one.
       const [version, nonce] = setup.sealed.split(".");
       const tampered = [version, nonce, ...other.sealed.split(".").slice(2)].join(".");
@@ -96,11 +96,21 @@ describe.each(drivers)("second factors on %s", (driver) => {
       expect(await factorsOf(user.id)).toEqual([]);
     });
 
+    it("refuses a set-up form made for another member", async () => {
+      const user = await createUser(database.db);
+      const stranger = await createUser(database.db);
+      const setup = await totpSetup(services, stranger);
+      await expect(
+        confirmTotp(services, user.id, { sealed: setup.sealed, code: authenticatorApp(setup.secret).at(Date.now()) }),
+      ).rejects.toMatchObject({ kind: "invalid", message: "This set-up has expired. Start again." });
+      expect(await factorsOf(user.id)).toEqual([]);
+    });
+
     it("refuses a second authenticator app and keeps the first", async () => {
       const user = await createUser(database.db);
       const first = await addAuthenticator(services, user.id, user.username);
       const [kept] = await factorsOf(user.id);
-      const second = await totpSetup(services, user.username);
+      const second = await totpSetup(services, user);
 
       await expect(
         confirmTotp(services, user.id, { sealed: second.sealed, code: authenticatorApp(second.secret).at(Date.now()) }),

@@ -44,6 +44,13 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
         </p>
       ) : null}
       {error ? <Alert kind="error">{error}</Alert> : null}
+      {security.demo ? (
+        <p className="hint">
+          This demo requires a second factor of no one. Add an authenticator app or a passkey here, then log out and
+          in again to see it asked for; a demo started with <code>MFA_REQUIRED_FOR=admin</code> takes an admin here
+          before any admin page.
+        </p>
+      ) : null}
 
       <h3>Passkeys</h3>
       {factors.passkeys.length > 0 ? (

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import { quoteMailing } from "~/domain/mailing/quote";
 import { wellFormedJsonText } from "~/domain/requests";
-import { providerErrorCode } from "../errors";
+import { exchange, readReply } from "../http-exchange.server";
 import {
   deletionSchema,
   errorSchema,
@@ -22,7 +22,7 @@ import { InvalidMailWebhook, MailHouseUnavailable, MailRefused, type MailEvent, 
  * with the API key as the user and no password, an `Idempotency-Key` on every create, and
  * `{ error: { message, status_code, code } }` refusals. Each call reads `globalThis.fetch` when
  * it is made, so a mock installed later (msw) still sees it. What we took from Lob's
- * documentation, and where we read it: docs/decisions/060-mail-house.md.
+ * documentation, and where we read it: docs/decisions/048-mail-house.md.
  */
 
 export type LobSettings = Pick<AppConfig, "lobApiKey" | "lobWebhookSecret" | "lobApiUrl">;
@@ -47,13 +47,7 @@ function settingsOrThrow(settings: LobSettings) {
   return { apiKey, webhookSecret, apiUrl: apiUrl.replace(/\/+$/, "") };
 }
 
-function parse<S extends z.ZodTypeAny>(schema: S, what: string, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new Error(`Lob replied with ${what} we cannot read: ${parsed.error.issues[0]?.message ?? "unknown shape"}`);
-  }
-  return parsed.data;
-}
+const parse = <S extends z.ZodTypeAny>(schema: S, what: string, body: unknown) => readReply("Lob", schema, what, body);
 
 export function lobMailHouse(settings: LobSettings, options: { timeoutMs?: number } = {}): MailHouse {
   const { apiKey, webhookSecret, apiUrl } = settingsOrThrow(settings);
@@ -67,59 +61,38 @@ export function lobMailHouse(settings: LobSettings, options: { timeoutMs?: numbe
     body?: { json: object } | { form: FormData },
     headers: Record<string, string> = {},
   ): Promise<Reply> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(
-          new MailHouseUnavailable(UNAVAILABLE, { cause: new Error(`Lob did not answer within ${timeoutMs} ms`) }),
-        );
-      }, timeoutMs);
-    });
-    try {
-      const response = await Promise.race([
-        globalThis.fetch(`${apiUrl}/v1${path}`, {
-          method,
-          headers: {
-            Authorization: authorization,
-            Accept: "application/json",
-            // A form's boundary is set by fetch itself.
-            ...(body && "json" in body ? { "Content-Type": "application/json" } : {}),
-            ...headers,
-          },
-          body: body ? ("json" in body ? JSON.stringify(body.json) : body.form) : undefined,
-          signal: controller.signal,
-        }),
-        timeout,
-      ]);
-      const text = await Promise.race([response.text(), timeout]);
-      let json: unknown = null;
-      try {
-        json = text ? JSON.parse(text) : null;
-      } catch {
-        json = text;
-      }
-      if (response.status === 404) return { status: 404, body: json };
-      if (response.status === 408 || response.status === 429 || response.status >= 500) {
-        throw new MailHouseUnavailable(UNAVAILABLE, { cause: new Error(`Lob answered ${response.status}`) });
-      }
-      if (response.status >= 400) {
-        const refusal = errorSchema.safeParse(json);
-        throw new MailRefused(
-          refusal.success ? refusal.data.error.message : `The mail house refused the request (${response.status})`,
-          response.status,
-          refusal.success ? (refusal.data.error.code ?? null) : null,
-        );
-      }
-      return { status: response.status, body: json };
-    } catch (error) {
-      if (providerErrorCode(error)) throw error;
-      // A dropped connection, a DNS failure, a reset mid-body.
-      throw new MailHouseUnavailable(UNAVAILABLE, { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
+    return exchange(
+      `${apiUrl}/v1${path}`,
+      {
+        method,
+        headers: {
+          Authorization: authorization,
+          Accept: "application/json",
+          // A form's boundary is set by fetch itself.
+          ...(body && "json" in body ? { "Content-Type": "application/json" } : {}),
+          ...headers,
+        },
+        body: body ? ("json" in body ? JSON.stringify(body.json) : body.form) : undefined,
+      },
+      {
+        provider: "Lob",
+        timeoutMs,
+        unavailable: (cause) => new MailHouseUnavailable(UNAVAILABLE, { cause }),
+        judge(status, json) {
+          if (status === 408 || status === 429 || status >= 500) {
+            throw new MailHouseUnavailable(UNAVAILABLE, { cause: new Error(`Lob answered ${status}`) });
+          }
+          if (status >= 400 && status !== 404) {
+            const refusal = errorSchema.safeParse(json);
+            throw new MailRefused(
+              refusal.success ? refusal.data.error.message : `The mail house refused the request (${status})`,
+              status,
+              refusal.success ? (refusal.data.error.code ?? null) : null,
+            );
+          }
+        },
+      },
+    );
   }
 
   const letterPath = (id: string) => `/letters/${encodeURIComponent(id)}`;

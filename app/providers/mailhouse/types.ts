@@ -13,7 +13,7 @@ import { ProviderError } from "../errors";
  * events (Lob's signed webhooks, the sandbox's kept events); `listEvents` reads them again for
  * a poll, since a webhook can be lost. Events are hints in any order: the rules of
  * app/domain/mailing/tracking.ts make a repeated or older one change nothing. Why it is shaped
- * so: docs/decisions/060-mail-house.md.
+ * so: docs/decisions/048-mail-house.md.
  */
 
 export type MailHouseName = "sandbox" | "lob";

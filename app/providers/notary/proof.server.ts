@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import { wellFormedJsonText } from "~/domain/requests";
-import { providerErrorCode } from "../errors";
+import { exchange, readReply } from "../http-exchange.server";
 import {
   documentSchema,
   errorMessages,
@@ -45,13 +45,8 @@ function settingsOrThrow(settings: ProofSettings) {
   return { apiKey, webhookSecret, apiBase: apiBase.replace(/\/+$/, "") };
 }
 
-function parse<S extends z.ZodTypeAny>(schema: S, what: string, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new Error(`Proof replied with ${what} we cannot read: ${parsed.error.issues[0]?.message ?? "unknown shape"}`);
-  }
-  return parsed.data;
-}
+const parse = <S extends z.ZodTypeAny>(schema: S, what: string, body: unknown) =>
+  readReply("Proof", schema, what, body);
 
 export function proofNotary(settings: ProofSettings, options: { timeoutMs?: number } = {}): NotaryProvider {
   const { apiKey, webhookSecret, apiBase } = settingsOrThrow(settings);
@@ -59,54 +54,35 @@ export function proofNotary(settings: ProofSettings, options: { timeoutMs?: numb
 
   /** One request; 404 comes back as a reply (each call decides what "gone" means), other failures throw. */
   async function request(method: string, path: string, body?: object): Promise<Reply> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new NotaryUnavailable(UNAVAILABLE, { cause: new Error(`Proof did not answer within ${timeoutMs} ms`) }));
-      }, timeoutMs);
-    });
-    try {
-      const response = await Promise.race([
-        globalThis.fetch(`${apiBase}/v1${path}`, {
-          method,
-          headers: {
-            ApiKey: apiKey,
-            Accept: "application/json",
-            ...(body ? { "Content-Type": "application/json" } : {}),
-          },
-          body: body ? JSON.stringify(body) : undefined,
-          signal: controller.signal,
-        }),
-        timeout,
-      ]);
-      const text = await Promise.race([response.text(), timeout]);
-      let json: unknown = null;
-      try {
-        json = text ? JSON.parse(text) : null;
-      } catch {
-        json = text;
-      }
-      if (response.status === 404) return { status: 404, body: json };
-      if (response.status === 429 || response.status >= 500) {
-        throw new NotaryUnavailable(UNAVAILABLE, { cause: new Error(`Proof answered ${response.status}`) });
-      }
-      if (response.status >= 400) {
-        const messages = errorMessages(json);
-        throw new NotaryRefused(
-          messages.length ? messages.join("; ") : `Notarize Online refused the request (${response.status})`,
-          response.status,
-        );
-      }
-      return { status: response.status, body: json };
-    } catch (error) {
-      if (providerErrorCode(error)) throw error;
-      // A dropped connection, a DNS failure, a reset mid-body.
-      throw new NotaryUnavailable(UNAVAILABLE, { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
+    return exchange(
+      `${apiBase}/v1${path}`,
+      {
+        method,
+        headers: {
+          ApiKey: apiKey,
+          Accept: "application/json",
+          ...(body ? { "Content-Type": "application/json" } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      },
+      {
+        provider: "Proof",
+        timeoutMs,
+        unavailable: (cause) => new NotaryUnavailable(UNAVAILABLE, { cause }),
+        judge(status, json) {
+          if (status === 429 || status >= 500) {
+            throw new NotaryUnavailable(UNAVAILABLE, { cause: new Error(`Proof answered ${status}`) });
+          }
+          if (status >= 400 && status !== 404) {
+            const messages = errorMessages(json);
+            throw new NotaryRefused(
+              messages.length ? messages.join("; ") : `Notarize Online refused the request (${status})`,
+              status,
+            );
+          }
+        },
+      },
+    );
   }
 
   const transactionPath = (id: string) => `/transactions/${encodeURIComponent(id)}`;

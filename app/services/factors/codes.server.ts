@@ -25,6 +25,9 @@ import { hitRateLimit, rateLimitCount } from "../rate-limit.server";
  */
 
 const SEAL_PURPOSE = "totp-secret";
+/** A set-up form's secret is sealed for its member, for this long. */
+const SETUP_PURPOSE = "totp-setup";
+const SETUP_MINUTES = 30;
 const PERIOD = 30;
 
 /** Failed codes for one account before it must wait, as failed passwords (auth.server.ts). */
@@ -47,19 +50,40 @@ function totpOf(secretBase32: string, label: string, issuer: string): TOTP {
  * The authenticator app's set-up: a new secret (or the one the form sealed, shown again after
  * a wrong first code), as text and as a QR code, sealed for the confirming form.
  */
-export async function totpSetup(services: AppServices, username: string, sealed?: string | null) {
-  const kept = sealed ? unseal(services.config.sessionSecret, SEAL_PURPOSE, sealed) : null;
+export async function totpSetup(
+  services: AppServices,
+  member: { id: string; username: string },
+  sealed?: string | null,
+) {
+  const kept = sealed ? setupSecret(services, member.id, sealed) : null;
   const secret = kept ?? new Secret({ size: 20 }).base32;
   const issuer = communityFor(services.config.community).name;
-  const uri = totpOf(secret, username, issuer).toString();
+  const uri = totpOf(secret, member.username, issuer).toString();
   const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return {
     /** The secret in groups of four, as typed into an app without a camera. */
     secret: secret.match(/.{1,4}/g)!.join(" "),
     uri,
     qrSvg,
-    sealed: seal(services.config.sessionSecret, SEAL_PURPOSE, secret),
+    sealed: seal(
+      services.config.sessionSecret,
+      SETUP_PURPOSE,
+      JSON.stringify({ secret, member: member.id, until: Date.now() + SETUP_MINUTES * 60_000 }),
+    ),
   };
+}
+
+/** The secret a set-up form sealed for this member, while it stands; null otherwise. */
+function setupSecret(services: AppServices, memberId: string, sealed: string): string | null {
+  const plain = unseal(services.config.sessionSecret, SETUP_PURPOSE, sealed);
+  if (!plain) return null;
+  try {
+    const setup = JSON.parse(plain) as { secret?: unknown; member?: unknown; until?: unknown };
+    const standing = typeof setup.until === "number" && setup.until > Date.now();
+    return standing && setup.member === memberId && typeof setup.secret === "string" ? setup.secret : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The time step a code matches now (one step either side), or null. */
@@ -78,7 +102,7 @@ export async function confirmTotp(
   userId: string,
   input: { sealed: string; code: string },
 ): Promise<string> {
-  const secret = unseal(services.config.sessionSecret, SEAL_PURPOSE, input.sealed);
+  const secret = setupSecret(services, userId, input.sealed);
   if (!secret) throw invalid("This set-up has expired. Start again.");
   await refuseWhileLimited(services.db, userId);
   const step = matchingStep(secret, input.code, Date.now());

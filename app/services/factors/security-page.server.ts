@@ -32,6 +32,8 @@ export async function securityOverview(services: AppServices, viewer: Viewer) {
       viewer.adminLocked !== undefined ||
       factorRequired(services.config.mfaRequiredFor, { isAdmin: viewer.user.admin }),
     fresh: factors.hasFactor && stepUpFresh(viewer.session.factorPassedAt, new Date()),
+    /** The demo requires no factor: the page says how to try one. */
+    demo: services.config.demo && services.config.mfaRequiredFor === "none",
   };
 }
 
@@ -58,8 +60,13 @@ export async function sessionPassedNow(db: Database, sessionId: string): Promise
   await db.update(sessions).set({ factorPassedAt: new Date() }).where(eq(sessions.id, sessionId));
 }
 
-/** With its last factor gone, a member's recovery codes have nothing to recover and go too. */
-async function dropCodesWithoutFactor(db: Database, userId: string): Promise<void> {
+/**
+ * After a factor is removed, no browser skips the factors left on the strength of the one
+ * removed: every remembered device is forgotten. With the last factor gone, the recovery codes
+ * have nothing to recover and go too.
+ */
+async function afterRemoval(db: Database, userId: string): Promise<void> {
+  await forgetDevices(db, userId);
   await db
     .delete(recoveryCodes)
     .where(
@@ -109,13 +116,13 @@ export async function securityChange(
     case "remove-passkey": {
       const name = await removePasskey(db, userId, change.factor);
       if (name === null) throw invalid("That passkey is already removed.");
-      await dropCodesWithoutFactor(db, userId);
+      await afterRemoval(db, userId);
       await factorChanged(services, actor, userId, { event: "removed", kind: "passkey", name });
       return { message: `Your passkey "${name}" is removed.`, makeCodes: false };
     }
     case "remove-totp": {
       if (!(await removeTotp(db, userId))) throw invalid("Your authenticator app is already removed.");
-      await dropCodesWithoutFactor(db, userId);
+      await afterRemoval(db, userId);
       await factorChanged(services, actor, userId, { event: "removed", kind: "totp" });
       return { message: "Your authenticator app is removed.", makeCodes: false };
     }

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
@@ -44,21 +45,37 @@ export async function readPendingLogin(request: Request, config: AppConfig): Pro
   return parsed.data;
 }
 
-/** A remembered device of the member: when it passed its factor, or null. */
+const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** The browser's remembered-device secret, from its cookie, or null. */
+export async function rememberToken(request: Request, config: AppConfig): Promise<string | null> {
+  const value: unknown = await siteCookies(config).rememberedDevice.parse(request.headers.get("cookie"));
+  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+}
+
+/** The Set-Cookie of a remembered-device secret, for REMEMBER_DEVICE_DAYS. */
+export function rememberCookie(config: AppConfig, token: string): Promise<string> {
+  return siteCookies(config).rememberedDevice.serialize(token);
+}
+
+/**
+ * The member's remembered device that this browser proves with its cookie's secret: when it
+ * passed its factor, or null. (The device's state-header key is no proof: it is public.)
+ */
 export async function rememberedDevice(
   db: Database,
   userId: string,
-  devicePublicKey: string | null | undefined,
+  token: string | null | undefined,
   now = new Date(),
 ): Promise<Date | null> {
-  if (!devicePublicKey) return null;
+  if (!token) return null;
   const [row] = await db
     .select({ createdAt: rememberedDevices.createdAt })
     .from(rememberedDevices)
     .where(
       and(
         eq(rememberedDevices.userId, userId),
-        eq(rememberedDevices.devicePublicKey, devicePublicKey),
+        eq(rememberedDevices.tokenHash, tokenHash(token)),
         isNull(rememberedDevices.revokedAt),
         gt(rememberedDevices.until, now),
       ),
@@ -75,38 +92,41 @@ export async function rememberedDevice(
 export async function afterPassword(
   db: Database,
   userId: string,
-  client: ClientMeta,
+  token: string | null,
 ): Promise<{ kind: "session"; factorPassedAt: Date | null } | { kind: "factor" }> {
   if (!(await hasFactor(db, userId))) return { kind: "session", factorPassedAt: null };
-  const remembered = await rememberedDevice(db, userId, client.devicePublicKey);
+  const remembered = await rememberedDevice(db, userId, token);
   return remembered ? { kind: "session", factorPassedAt: remembered } : { kind: "factor" };
 }
 
 /**
- * Opens the session of a sign-in whose factor passed: audited and e-mailed, and the device
- * remembered when the member asked and the browser has a device key.
+ * Opens the session of a sign-in whose factor passed: audited and e-mailed, and the browser
+ * remembered when the member asked (answers the secret its cookie keeps).
  */
 export async function finishLogin(
   services: AppServices,
   userId: string,
   client: ClientMeta,
   passed: { kind: PassedKind; factorId: string | null; remember: boolean },
-): Promise<{ sessionId: string }> {
+): Promise<{ sessionId: string; rememberToken: string | null }> {
   const { db } = services;
   const session = await startSession(db, { userId, carrier: "cookie", ...client });
   const actor = { actorUserId: userId, agentUserId: null, ip: client.ip };
   await factorPassed(services, { userId, sessionId: session.id, ...passed, use: "sign-in", actor });
-  if (passed.remember && client.devicePublicKey) {
+  let token: string | null = null;
+  if (passed.remember) {
+    token = randomBytes(32).toString("base64url");
     await db.insert(rememberedDevices).values({
       userId,
-      devicePublicKey: client.devicePublicKey,
+      tokenHash: tokenHash(token),
+      devicePublicKey: client.devicePublicKey ?? null,
       userAgent: client.userAgent?.slice(0, 500) ?? null,
       until: rememberedUntil(new Date()),
     });
     await audit(db, actor, "factor.device-remembered", "user", userId);
   }
   await audit(db, actor, "login", "session", null);
-  return { sessionId: session.id };
+  return { sessionId: session.id, rememberToken: token };
 }
 
 /** The member's remembered devices still in force, newest first. */
