@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   deviceRemembered,
+  factorGate,
   factorRequired,
+  SENSITIVE_ACTION_WORDS,
+  SENSITIVE_ACTIONS,
   formatRecoveryCode,
   normalizeRecoveryCode,
   RECOVERY_ALPHABET,
@@ -11,6 +14,7 @@ import {
   totpCodeSchema,
   totpStepAccepted,
 } from "./second-factor";
+import { factorEventText } from "./second-factor-words";
 
 const at = (iso: string) => new Date(iso);
 
@@ -82,5 +86,51 @@ describe("recovery codes", () => {
       `${RECOVERY_ALPHABET[0]}${RECOVERY_ALPHABET[30]}${RECOVERY_ALPHABET[0]}${RECOVERY_ALPHABET[247 % 31]}bcdefg`,
     );
     expect(recoveryCodeFrom(Uint8Array.from([250, 251, 252, 1, 2]))).toBeNull();
+  });
+});
+
+describe("the gate of the policy", () => {
+  it("lets in whom the policy requires nothing of", () => {
+    expect(factorGate("admin", { isAdmin: false, hasFactor: false, factorPassed: false })).toBe("ok");
+    expect(factorGate("none", { isAdmin: true, hasFactor: false, factorPassed: false })).toBe("ok");
+  });
+
+  it("sends one who must have a factor to set one up, then to pass it in this session", () => {
+    expect(factorGate("admin", { isAdmin: true, hasFactor: false, factorPassed: false })).toBe("setup");
+    expect(factorGate("admin", { isAdmin: true, hasFactor: true, factorPassed: false })).toBe("verify");
+    expect(factorGate("admin", { isAdmin: true, hasFactor: true, factorPassed: true })).toBe("ok");
+    expect(factorGate("all", { isAdmin: false, hasFactor: true, factorPassed: false })).toBe("verify");
+  });
+
+  it("names every sensitive action in words", () => {
+    for (const action of SENSITIVE_ACTIONS) expect(SENSITIVE_ACTION_WORDS[action]).toMatch(/^[a-z]/);
+  });
+});
+
+describe("what the member is told", () => {
+  const words = {
+    username: "ana",
+    supportEmail: "help@example.org",
+    securityUrl: "https://x.example/profile/security",
+  };
+
+  it("tells of a factor added, removed or reset, with what to do if it was not them", () => {
+    const added = factorEventText({ event: "added", kind: "passkey", name: "Phone" }, words);
+    expect(added.subject).toBe("A second factor was added to your account");
+    expect(added.text).toContain('A passkey ("Phone") was added');
+    expect(added.text).toContain("If this was not you, change your password now");
+    expect(factorEventText({ event: "removed", kind: "totp" }, words).text).toContain(
+      "Your authenticator app was removed",
+    );
+    expect(factorEventText({ event: "reset" }, words).text).toContain("every session was signed out");
+  });
+
+  it("says a recovery code was used, and a sign-in with a factor", () => {
+    expect(factorEventText({ event: "used", kind: "recovery", use: "sign-in" }, words).subject).toBe(
+      "A recovery code was used",
+    );
+    expect(factorEventText({ event: "used", kind: "passkey", use: "sign-in" }, words).text).toContain(
+      "Someone signed in to your account with a passkey.",
+    );
   });
 });

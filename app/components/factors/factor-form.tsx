@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CodeField } from "./code-field";
-import { PasskeyButton } from "./passkey-island";
+import { PasskeyField } from "./passkey-button";
 
 /**
  * The forms of a second factor: a code typed from an authenticator app (or a recovery code),
@@ -51,9 +51,9 @@ export function FactorForm({
             <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
           ))}
           {extra?.("passkey")}
-          <PasskeyButton name={passkeyName} optionsUrl={passkeyOptions.url} optionsFields={passkeyOptions.fields}>
+          <PasskeyField name={passkeyName} optionsUrl={passkeyOptions.url} optionsFields={passkeyOptions.fields}>
             Use your passkey
-          </PasskeyButton>
+          </PasskeyField>
         </Form>
       ) : null}
       {methods.code ? (

@@ -12,9 +12,21 @@ export type PasskeyButtonProps = {
 };
 
 /**
- * The passkey button itself, loaded once the page runs (factor-form.tsx's island): shown where
- * the browser can use passkeys; asks the server for a challenge, lets the device answer, puts
- * the answer in the form's field and sends the form.
+ * A form's passkey: its hidden field, and the button, shown where the browser can use passkeys
+ * (the WebAuthn library loads at the click, so the page fetches nothing more before).
+ */
+export function PasskeyField(props: PasskeyButtonProps) {
+  return (
+    <>
+      <input type="hidden" name={props.name} defaultValue="" />
+      <PasskeyButton {...props} />
+    </>
+  );
+}
+
+/**
+ * The passkey button itself: shown where the browser can use passkeys; asks the server for a
+ * challenge, lets the device answer, puts the answer in the form's field and sends the form.
  */
 export default function PasskeyButton({
   name,

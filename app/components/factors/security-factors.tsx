@@ -4,7 +4,7 @@ import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDateTime } from "~/lib/format";
 import type { securityOverview } from "~/services/factors/security-page.server";
-import { PasskeyButton } from "./passkey-island";
+import { PasskeyField } from "./passkey-button";
 
 export type SecurityData = SerializeFrom<Awaited<ReturnType<typeof securityOverview>>> & { redirectTo: string | null };
 
@@ -46,9 +46,9 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
       {error ? <Alert kind="error">{error}</Alert> : null}
       {security.demo ? (
         <p className="hint">
-          This demo requires a second factor of no one. Add an authenticator app or a passkey here, then log out and
-          in again to see it asked for; a demo started with <code>MFA_REQUIRED_FOR=admin</code> takes an admin here
-          before any admin page.
+          This demo requires a second factor of no one. Add an authenticator app or a passkey here, then log out and in
+          again to see it asked for; a demo started with <code>MFA_REQUIRED_FOR=admin</code> takes an admin here before
+          any admin page.
         </p>
       ) : null}
 
@@ -86,14 +86,14 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
           <label htmlFor="passkey-name">Name of the new passkey</label>
           <input id="passkey-name" name="name" type="text" required maxLength={60} placeholder="My phone" />
         </div>
-        <PasskeyButton
+        <PasskeyField
           name="passkey"
           ceremony="create"
           optionsUrl="/profile/security/passkey"
           optionsFields={{ intent: "register-options" }}
         >
           Add a passkey
-        </PasskeyButton>
+        </PasskeyField>
         <noscript>
           <p className="hint">Adding a passkey needs JavaScript; an authenticator app does not.</p>
         </noscript>

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link, useFetcher } from "@remix-run/react";
-import { PasskeyButton } from "~/components/factors/passkey-island";
+import { PasskeyField } from "~/components/factors/passkey-button";
 import { useEffect, useState } from "react";
 import { DeviceKeyField } from "~/components/device-key-field";
 import { Field, useServerForm } from "~/components/forms/inputs";
@@ -77,14 +77,9 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
     <fetcher.Form method="post" action="/login/passkey" className="passkey-sign-in">
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <DeviceKeyField />
-      <PasskeyButton
-        name="passkey"
-        optionsUrl="/login/passkey"
-        optionsFields={{ intent: "options" }}
-        className="button"
-      >
+      <PasskeyField name="passkey" optionsUrl="/login/passkey" optionsFields={{ intent: "options" }} className="button">
         Sign in with a passkey
-      </PasskeyButton>
+      </PasskeyField>
       {fetcher.data?.error ? (
         <p className="field-error" role="alert">
           {fetcher.data.error}

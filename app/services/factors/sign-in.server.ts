@@ -5,7 +5,7 @@ import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { rememberedDevices } from "~/db/schema";
-import { rememberedUntil } from "~/domain/second-factor";
+import { deviceRemembered, rememberedUntil } from "~/domain/second-factor";
 import { audit } from "../audit.server";
 import { siteCookies } from "../site-cookies.server";
 import { startSession, type ClientMeta } from "../session.server";
@@ -70,19 +70,15 @@ export async function rememberedDevice(
 ): Promise<Date | null> {
   if (!token) return null;
   const [row] = await db
-    .select({ createdAt: rememberedDevices.createdAt })
+    .select({
+      createdAt: rememberedDevices.createdAt,
+      until: rememberedDevices.until,
+      revokedAt: rememberedDevices.revokedAt,
+    })
     .from(rememberedDevices)
-    .where(
-      and(
-        eq(rememberedDevices.userId, userId),
-        eq(rememberedDevices.tokenHash, tokenHash(token)),
-        isNull(rememberedDevices.revokedAt),
-        gt(rememberedDevices.until, now),
-      ),
-    )
-    .orderBy(desc(rememberedDevices.createdAt))
+    .where(and(eq(rememberedDevices.userId, userId), eq(rememberedDevices.tokenHash, tokenHash(token))))
     .limit(1);
-  return row?.createdAt ?? null;
+  return row && deviceRemembered(row, now) ? row.createdAt : null;
 }
 
 /**
