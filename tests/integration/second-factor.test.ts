@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/context";
-import { recoveryCodes, userFactors, webauthnChallenges } from "~/db/schema";
+import { recoveryCodes, userFactors, users, webauthnChallenges } from "~/db/schema";
 import { RECOVERY_ALPHABET } from "~/domain/second-factor";
 import {
   checkTypedCode,
@@ -331,6 +331,16 @@ describe.each(drivers)("second factors on %s", (driver) => {
         kind: "invalid",
       });
       expect(Number((await factorsOf(user.id))[0]!.signCount)).toBe(1);
+    });
+
+    it("refuses a passkey of a disabled account", async () => {
+      const user = await createUser(database.db);
+      const { device } = await register(user.id);
+      await database.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id));
+      const { options, challengeId } = await authenticationOptions(services, "sign-in", null);
+      await expect(
+        verifyPasskey(services, "sign-in", null, answer(challengeId, device.assert(options))),
+      ).rejects.toMatchObject({ kind: "invalid", message: PASSKEY_FAILED_MESSAGE });
     });
 
     it("asks a passkey alone for the device's user verification, and a second factor does not", async () => {

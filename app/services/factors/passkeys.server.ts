@@ -219,6 +219,9 @@ export async function verifyPasskey(
       ),
     );
   if (!factor?.publicKey || !factor.credentialId) throw invalid(PASSKEY_FAILED_MESSAGE);
+  // A disabled account signs in by no way at all.
+  const [owner] = await db.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, factor.userId));
+  if (!owner || owner.disabledAt) throw invalid(PASSKEY_FAILED_MESSAGE);
   const rp = relyingParty(config);
   const result = await verifyAuthenticationResponse({
     response,
