@@ -59,6 +59,7 @@ const MEMBER_PAGES = [
   "/",
   "/profile",
   "/profile/security",
+  "/profile/security/totp",
   "/profile/notices",
   "/profile/billing",
   "/profile/credits",
