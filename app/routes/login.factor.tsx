@@ -43,7 +43,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         passkey: overview.passkeys.length > 0,
         code: overview.totp !== null || overview.recoveryCodesLeft > 0,
       },
-
     },
     { headers: { "Cache-Control": "no-store" } },
   );

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { BackToSecurity } from "~/components/factors/code-field";
 import { Card } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -89,9 +90,7 @@ export default function RecoveryCodes() {
           </SubmitButton>
         </div>
       </Form>
-      <p className="muted">
-        <Link to="/profile/security">Back to security</Link>
-      </p>
+      <BackToSecurity />
     </Card>
   );
 }

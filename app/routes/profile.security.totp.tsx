@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { CodeField } from "~/components/factors/code-field";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { BackToSecurity, CodeField } from "~/components/factors/code-field";
 import { Card } from "~/components/identity/card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { isDomainError } from "~/domain/errors";
@@ -112,9 +112,7 @@ export default function TotpSetup() {
           <SubmitButton pendingText="Checking…">Confirm and turn on</SubmitButton>
         </div>
       </Form>
-      <p className="muted">
-        <Link to="/profile/security">Back to security</Link>
-      </p>
+      <BackToSecurity />
     </Card>
   );
 }

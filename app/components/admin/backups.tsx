@@ -4,6 +4,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
 import { byteSize, formatDateTime } from "~/lib/format";
+import { RowAction } from "~/components/ui/row-action";
 
 export type BackupRow = {
   id: string;
@@ -87,18 +88,9 @@ const COLUMNS: Column<BackupRow>[] = [
     header: "Actions",
     cell: (b) =>
       b.status === "done" || b.status === "failed" ? (
-        <Form method="post">
-          <input type="hidden" name="backupId" value={b.id} />
-          <SubmitButton
-            name="intent"
-            value="delete"
-            className="button"
-            pendingText="Deleting…"
-            aria-label={`Delete ${b.fileName}`}
-          >
-            Delete
-          </SubmitButton>
-        </Form>
+        <RowAction intent="delete" field="backupId" value={b.id} pendingText="Deleting…" label={`Delete ${b.fileName}`}>
+          Delete
+        </RowAction>
       ) : null,
   },
 ];

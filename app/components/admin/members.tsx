@@ -16,6 +16,7 @@ import { inWords } from "~/domain/vocabularies";
 import { auditActionWords } from "~/domain/audit-words";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import type { memberPage } from "~/services/member-page.server";
+import { RowAction } from "~/components/ui/row-action";
 
 type Page = SerializeFrom<Awaited<ReturnType<typeof memberPage>>>;
 
@@ -216,17 +217,16 @@ export function MemberDetail({ page }: { page: Page }) {
             {
               header: "Action",
               cell: (s) => (
-                <Form method="post">
-                  <input type="hidden" name="session" value={s.code} />
-                  <SubmitButton
-                    name="intent"
-                    value="end-session"
-                    pendingText="Logging out…"
-                    aria-label={`Log out the session on ${s.device} last used ${formatDateTime(s.lastSeenAt)}`}
-                  >
-                    Log out
-                  </SubmitButton>
-                </Form>
+                <RowAction
+                  intent="end-session"
+                  field="session"
+                  value={s.code}
+                  className="button button-primary"
+                  pendingText="Logging out…"
+                  label={`Log out the session on ${s.device} last used ${formatDateTime(s.lastSeenAt)}`}
+                >
+                  Log out
+                </RowAction>
               ),
             },
           ]}

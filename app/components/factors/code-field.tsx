@@ -1,5 +1,9 @@
-/** The field of a typed code, used at sign-in, before a sensitive action, and to set up an authenticator app. */
-/** Six digits from an app, or a recovery code. */
+import { Link } from "@remix-run/react";
+
+/**
+ * The field of a typed code (six digits from an app, or a recovery code): at sign-in, before a
+ * sensitive action, and to set up an authenticator app.
+ */
 export function CodeField({
   name,
   error,
@@ -39,5 +43,14 @@ export function CodeField({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The way back from a page of the security settings. */
+export function BackToSecurity() {
+  return (
+    <p className="muted">
+      <Link to="/profile/security">Back to security</Link>
+    </p>
   );
 }

@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDateTime } from "~/lib/format";
 import type { securityOverview } from "~/services/factors/security-page.server";
 import { PasskeyField } from "./passkey-button";
+import { RowAction } from "~/components/ui/row-action";
 
 export type SecurityData = SerializeFrom<Awaited<ReturnType<typeof securityOverview>>> & { redirectTo: string | null };
 
@@ -59,18 +60,16 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
             <li key={passkey.id}>
               <strong>{passkey.name}</strong> · added {formatDateTime(passkey.createdAt)} · last used{" "}
               {lastUse(passkey.lastUsedAt)}
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="factor" value={passkey.id} />
-                <SubmitButton
-                  name="intent"
-                  value="remove-passkey"
-                  className="button"
-                  pendingText="Removing…"
-                  aria-label={`Remove the passkey ${passkey.name}`}
-                >
-                  Remove
-                </SubmitButton>
-              </Form>
+              <RowAction
+                intent="remove-passkey"
+                field="factor"
+                value={passkey.id}
+                formClassName="inline-form"
+                pendingText="Removing…"
+                label={`Remove the passkey ${passkey.name}`}
+              >
+                Remove
+              </RowAction>
             </li>
           ))}
         </ul>
@@ -140,12 +139,16 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
             {devices.map((device) => (
               <li key={device.id}>
                 {device.device} · since {formatDateTime(device.createdAt)} · until {formatDateTime(device.until)}
-                <Form method="post" className="inline-form">
-                  <input type="hidden" name="device" value={device.id} />
-                  <SubmitButton name="intent" value="forget-device" className="button" pendingText="Forgetting…">
-                    Forget
-                  </SubmitButton>
-                </Form>
+                <RowAction
+                  intent="forget-device"
+                  field="device"
+                  value={device.id}
+                  formClassName="inline-form"
+                  pendingText="Forgetting…"
+                  label={`Forget ${device.device}, remembered since ${formatDateTime(device.createdAt)}`}
+                >
+                  Forget
+                </RowAction>
               </li>
             ))}
           </ul>

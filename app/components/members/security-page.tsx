@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDateTime } from "~/lib/format";
 import type { sessionList } from "~/services/profile.server";
 import { ProfileCard } from "./profile-card";
+import { RowAction } from "~/components/ui/row-action";
 
 /** /profile/security: where the member is signed in, and logging out any of it. */
 export function SecurityPage({
@@ -44,18 +45,15 @@ export function SecurityPage({
               <td data-label="Last used">{formatDateTime(s.lastSeenAt)}</td>
               <td>
                 {s.current ? null : (
-                  <Form method="post">
-                    <input type="hidden" name="session" value={s.code} />
-                    <SubmitButton
-                      name="intent"
-                      value="end-session"
-                      className="button"
-                      pendingText="Logging out…"
-                      aria-label={`Log out ${s.device}, last used ${formatDateTime(s.lastSeenAt)}`}
-                    >
-                      Log out
-                    </SubmitButton>
-                  </Form>
+                  <RowAction
+                    intent="end-session"
+                    field="session"
+                    value={s.code}
+                    pendingText="Logging out…"
+                    label={`Log out ${s.device}, last used ${formatDateTime(s.lastSeenAt)}`}
+                  >
+                    Log out
+                  </RowAction>
                 )}
               </td>
             </tr>
