@@ -4,6 +4,7 @@ import { discountBodySchema } from "~/domain/coupon-forms";
 import { withApiErrors } from "~/lib/http.server";
 import { postOnly, readJson } from "~/lib/json-body.server";
 import { saveDiscount } from "~/services/coupon-changes.server";
+import { requireStepUpForApi } from "~/services/factors/step-up.server";
 import { requireApiAdmin, withState } from "~/services/session.server";
 
 /**
@@ -13,6 +14,7 @@ import { requireApiAdmin, withState } from "~/services/session.server";
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly();
   const { viewer, services } = await requireApiAdmin(request, context);
+  requireStepUpForApi(viewer, "coupon-change");
   const body = await readJson(request, discountBodySchema);
   return withApiErrors(async () => {
     const saved = await saveDiscount(services, viewer, body.id, body.input);

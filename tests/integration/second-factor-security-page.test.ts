@@ -4,6 +4,7 @@ import type { AppServices } from "~/context";
 import { recoveryCodes, rememberedDevices, sessions, userFactors } from "~/db/schema";
 import { newRecoveryCodes } from "~/services/factors/codes.server";
 import { securityChange } from "~/services/factors/security-page.server";
+import { requireStepUpForApi } from "~/services/factors/step-up.server";
 import { finishLogin } from "~/services/factors/sign-in.server";
 import { loadViewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
@@ -85,5 +86,22 @@ describe.each(drivers)("the security page's changes on %s", (driver) => {
     await expect(
       securityChange(services, viewer, request, form({ intent: "remove-passkey", factor: "not-an-id" })),
     ).rejects.toMatchObject({ kind: "invalid", message: "Choose a passkey" });
+  });
+
+  it("answers an admin API write with a 403 naming where the factor passes, until it is fresh", async () => {
+    const stale = await memberWithApp(30);
+    let refused: unknown = null;
+    try {
+      requireStepUpForApi(stale.viewer, "coupon-change");
+    } catch (thrown) {
+      refused = thrown;
+    }
+    expect((refused as Response).status).toBe(403);
+    expect(await (refused as Response).json()).toMatchObject({
+      code: "step_up_required",
+      verify: "/profile/security/verify?for=coupon-change",
+    });
+    const fresh = await memberWithApp(1);
+    expect(() => requireStepUpForApi(fresh.viewer, "coupon-change")).not.toThrow();
   });
 });

@@ -127,6 +127,19 @@ export async function requireStepUp(
 }
 
 /**
+ * The same for an API call (JSON, no form to post back): a 403 naming the page where the
+ * factor passes, after which the call can be made again.
+ */
+export function requireStepUpForApi(viewer: Viewer, action: SensitiveAction): void {
+  if (!viewer.hasFactor || stepUpFresh(viewer.session.factorPassedAt, new Date())) return;
+  throw errorJson(
+    new DomainError("forbidden", `Confirm it is you to ${SENSITIVE_ACTION_WORDS[action]}, then try again.`, {
+      extra: { code: "step_up_required", verify: `/profile/security/verify?for=${action}` },
+    }),
+  );
+}
+
+/**
  * The same for a link (an export): a person whose factor is not fresh goes to the factor's
  * page, which brings them back here once it passes.
  */
