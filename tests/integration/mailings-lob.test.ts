@@ -156,6 +156,10 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     const stored = await eventsOf(database.db, [row!.id]);
     expect(stored.map((e) => [e.eventId, e.type])).toEqual([["evt_6a1f0c2b3d4e5f60", "letter.certified.mailed"]]);
+    const counted = await services.metrics.registry.getSingleMetricAsString("memberhall_webhook_events_total");
+    for (const outcome of ["refused", "applied", "duplicate"]) {
+      expect(counted).toContain(`memberhall_webhook_events_total{provider="lob",outcome="${outcome}"} 1`);
+    }
 
     const state = versionState(await entriesOf(database.db, creator.member.id, "TS"), "Webhook");
     expect(state.creator!.nolMailingDate).toEqual(["2026-12-01"]);

@@ -143,7 +143,7 @@ export async function noticeReturned(services: AppServices, mailingId: string): 
  */
 export async function receiveMailWebhook(services: AppServices, rawBody: string, headers: Headers) {
   const { mailhouse } = services.providers;
-  return countedDelivery(services, `mailhouse:${mailhouse.name}`, async () => {
+  return countedDelivery(services, mailhouse.name, async () => {
     refuseNulInJsonText(rawBody);
     let event: MailEvent;
     try {
