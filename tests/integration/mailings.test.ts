@@ -301,6 +301,50 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
     expect(await rowsOf("Refusals")).toHaveLength(0);
   });
 
+  it("mails a true bill the same way: its tracking, mailing date and proof of delivery on the bill's own entry", async () => {
+    const version = "Billed";
+    const step = (
+      kind: "notice" | "mailing" | "proof" | "setup-billing" | "true-bill",
+      values: Record<string, string>,
+    ) => submitStep(services, creator, creator.member, { causeCode: "TS", version, kind, form: formOf(values) });
+    await roundOne(version);
+    for (const round of [1, 2, 3]) {
+      if (round > 1) await step("notice", { claimantName: "Cara Creator", dailyAmount: "250" });
+      await step("mailing", { mailingDate: "2026-03-02", track1: "RR123456789US", track2: "RR987654321US" });
+      await step("proof", { delivered: "on", deliveredOn: "2026-03-05" });
+    }
+    await step("setup-billing", { dailyAmount: "250" });
+    await step("true-bill", {
+      preparationDate: "2026-06-01",
+      administrativeJudgment: "10000",
+      status1: "on",
+      continue1: "on",
+    });
+    const sent = await sendRoundLetters(services, creator.member, { ...roundOneMailing(version), round: 4 }, [
+      { slot: 1, address: officer },
+    ]);
+    expect(sent.map((letter) => letter.outcome)).toEqual(["sent"]);
+    const [letter] = await rowsOf(version);
+    const bill = async () => (await creatorEntry(version)).bills[0]!;
+    expect(letter).toMatchObject({ round: 4, slot: 1, entryId: (await bill()).id });
+    expect(await bill()).toMatchObject({ billTracking: letter!.trackingNumber, billMailingDate: null });
+    expect((await bill()).data).toMatchObject({
+      tracking: { "1": letter!.trackingNumber },
+      letters: { "1": letter!.letterId },
+    });
+
+    const sendDate = letter!.sendDate!.getTime();
+    await runSandboxMailHouse(services, new Date(sendDate + SANDBOX_SCHEDULE.delivered + 60_000));
+    expect(await bill()).toMatchObject({
+      billMailingDate: day(new Date(sendDate + SANDBOX_SCHEDULE.mailed)),
+      billProofOfDelivery: true,
+      billDeliveryDate: day(new Date(sendDate + SANDBOX_SCHEDULE.delivered)),
+    });
+    expect((await creatorEntry(version)).step).toMatchObject({ kind: "true-bill", round: 5 });
+    // The notices' rounds keep what the member typed.
+    expect((await creatorEntry(version)).creator!.mail).toMatchObject({ Track1: "RR123456789US" });
+  });
+
   it("lists its jobs with the others: the sandbox's only with the sandbox", () => {
     expect(jobs["mailhouse-sandbox-events"].enabled(services)).toBe(true);
     expect(jobs["mailings-poll"].name).toBe("mailings-poll");

@@ -16,7 +16,7 @@ import { renderRespondentLetterPdf } from "../documents/render.server";
 import { entriesOf, mailingRecipients, versionState } from "../nol/entries.server";
 import type { UserRow } from "../viewer.server";
 import { applyMailEvent } from "./events.server";
-import { recordRound, type MailingRow } from "./records.server";
+import { lockVersion, recordRound, type MailingRow } from "./records.server";
 
 /**
  * "Mail it for me": one certified letter per respondent of a round, exactly once. Each letter's
@@ -253,6 +253,7 @@ async function letterPdf(services: AppServices, row: MailingRow): Promise<Uint8A
 /** Keeps the mail house's letter on the row and its number on the round, then applies the events it already has. */
 async function letterMade(services: AppServices, row: MailingRow, letter: MailedLetter): Promise<MailingRow> {
   await services.db.transaction(async (tx) => {
+    await lockVersion(tx, row);
     await tx
       .update(mailings)
       .set({
