@@ -43,6 +43,14 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
       }),
     );
 
+  /** The webhook deliveries counted for Lob so far, by outcome. */
+  const webhookCounts = async () => {
+    const text = await services.metrics.registry.getSingleMetricAsString("memberhall_webhook_events_total");
+    const count = (outcome: string) =>
+      Number(new RegExp(`provider="lob",outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    return { refused: count("refused"), applied: count("applied"), duplicate: count("duplicate") };
+  };
+
   beforeAll(async () => {
     database = await createTestDatabase(driver);
     await seedDemo(database.db, { demoPassword: "memberhall-demo" });
@@ -100,6 +108,35 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
     expect(new Set(rows.map((row) => row.letterId))).toEqual(new Set(lob.letters.keys()));
   });
 
+  it("applies a webhook that came before the lost answer was taken over, once the letter is known", async () => {
+    await writeRoundOne(services, creator, "Early event");
+    const impatient = {
+      ...services,
+      providers: { ...services.providers, mailhouse: lobMailHouse(settings, { timeoutMs: 400 }) },
+    };
+    lob.failNext("timeout", { path: "/v1/letters" });
+    await send("Early event", impatient);
+    await eventually(() => lob.letters.size === 2, "Lob's slow letter");
+    const [waiting] = await rowsOf("Early event");
+    const slow = [...lob.letters.values()].find(
+      (letter) => (letter.metadata as Record<string, string>).mailing === waiting!.id,
+    )!;
+    lob.scan(String(slow.id), "Mailed", new Date("2026-12-01T15:00:00Z"));
+    const early = signedDelivery(lob.event(String(slow.id), "letter.certified.mailed", "evt_0e4a9b7c1d2f3a4b"));
+    expect((await deliver(early.rawBody, early.headers)).status).toBe(200);
+    expect((await rowsOf("Early event"))[0]).toMatchObject({ state: "sending", letterId: null });
+
+    await send("Early event");
+    const [row] = await rowsOf("Early event");
+    expect(row).toMatchObject({ letterId: slow.id, state: "mailed", mailedAt: new Date("2026-12-01T15:00:00Z") });
+    // The early delivery is the letter's now, beside the same scan as the letter's reply carried it.
+    const events = (await eventsOf(database.db, [row!.id])).map((e) => e.eventId);
+    expect(events).toHaveLength(2);
+    expect(events).toContain("evt_0e4a9b7c1d2f3a4b");
+    const state = versionState(await entriesOf(database.db, creator.member.id, "TS"), "Early event");
+    expect(state.creator!.nolMailingDate).toEqual(["2026-12-01"]);
+  });
+
   it("sends again under a new key a letter Lob refused, as nothing was made", async () => {
     await writeRoundOne(services, creator, "Refused");
     mockServer.use(
@@ -134,6 +171,7 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
     lob.scan(row!.letterId!, "Mailed", new Date("2026-12-01T15:00:00Z"));
     const body = lob.event(row!.letterId!, "letter.certified.mailed", "evt_6a1f0c2b3d4e5f60");
 
+    const countsBefore = await webhookCounts();
     const forged = signedDelivery(body, { secret: "not-the-webhook-secret" });
     const refused = await deliver(forged.rawBody, forged.headers);
     expect(refused.status).toBe(400);
@@ -156,10 +194,11 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     const stored = await eventsOf(database.db, [row!.id]);
     expect(stored.map((e) => [e.eventId, e.type])).toEqual([["evt_6a1f0c2b3d4e5f60", "letter.certified.mailed"]]);
-    const counted = await services.metrics.registry.getSingleMetricAsString("memberhall_webhook_events_total");
-    for (const outcome of ["refused", "applied", "duplicate"]) {
-      expect(counted).toContain(`memberhall_webhook_events_total{provider="lob",outcome="${outcome}"} 1`);
-    }
+    expect(await webhookCounts()).toEqual({
+      refused: countsBefore.refused + 1,
+      applied: countsBefore.applied + 1,
+      duplicate: countsBefore.duplicate + 1,
+    });
 
     const state = versionState(await entriesOf(database.db, creator.member.id, "TS"), "Webhook");
     expect(state.creator!.nolMailingDate).toEqual(["2026-12-01"]);

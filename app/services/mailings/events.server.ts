@@ -1,9 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
 import type { AppServices } from "~/context";
 import { causes, mailingEvents, mailings, users } from "~/db/schema";
 import { causeSlug } from "~/domain/causes";
 import { invalid } from "~/domain/errors";
-import { applyLetterEvent } from "~/domain/mailing/tracking";
+import { applyLetterEvent, LETTER_STATES } from "~/domain/mailing/tracking";
 import { stepHref } from "~/domain/nol/addresses";
 import { roundName } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
@@ -12,7 +13,7 @@ import { isProviderError } from "~/providers/errors";
 import type { MailEvent } from "~/providers/mailhouse/types";
 import { entriesOf, versionState } from "../nol/entries.server";
 import { countedDelivery, deliverInBatches } from "../provider-events.server";
-import { lockVersion, recordRound, trackOfRow } from "./records.server";
+import { lockVersion, recordRound, trackOfRow, type MailingRow, type Tx } from "./records.server";
 
 /**
  * What the mail house tells us of its letters: each event (a webhook, the sandbox's kept
@@ -58,36 +59,85 @@ export async function applyMailEvent(
       .onConflictDoNothing()
       .returning({ id: mailingEvents.id });
     if (!stored) return "duplicate";
-    if (!known) return "applied";
-    const [row] = await tx.select().from(mailings).where(eq(mailings.id, known.id)).for("update");
-    if (!row) return "applied";
-    const heard = { lastEventAt: later(row.lastEventAt, event.occurredAt) };
-    const moved =
-      event.state && row.state !== "sending"
-        ? applyLetterEvent(trackOfRow(row), { state: event.state, occurredAt: event.occurredAt, reason: event.reason })
-        : null;
-    if (!moved?.changed) {
-      await tx.update(mailings).set(heard).where(eq(mailings.id, row.id));
-      return "applied";
-    }
-    const { track } = moved;
-    await tx
-      .update(mailings)
-      .set({
-        ...heard,
-        state: track.state,
-        mailedAt: track.mailedAt,
-        deliveredAt: track.deliveredAt,
-        returnedAt: track.returnedAt,
-        reason: track.reason,
-      })
-      .where(eq(mailings.id, row.id));
-    await recordRound(tx, row);
+    if (known) await moveLetter(tx, known.id, event);
     return "applied";
   });
   // Also after a repeat: a delivery retried because the e-mail failed sends it then.
   if (known) await noticeReturned(services, known.id);
   return { outcome, mailingId: known?.id ?? null };
+}
+
+/**
+ * The letter after one event, under its row's lock (the caller holds its version's): moved
+ * forward by the tracking rules, or only marked heard of, and its round written again when it
+ * moved.
+ */
+async function moveLetter(tx: Tx, mailingId: string, event: MailEvent): Promise<void> {
+  const [row] = await tx.select().from(mailings).where(eq(mailings.id, mailingId)).for("update");
+  if (!row) return;
+  const heard = { lastEventAt: later(row.lastEventAt, event.occurredAt) };
+  const moved =
+    event.state && row.state !== "sending"
+      ? applyLetterEvent(trackOfRow(row), { state: event.state, occurredAt: event.occurredAt, reason: event.reason })
+      : null;
+  if (!moved?.changed) {
+    await tx.update(mailings).set(heard).where(eq(mailings.id, row.id));
+    return;
+  }
+  const { track } = moved;
+  await tx
+    .update(mailings)
+    .set({
+      ...heard,
+      state: track.state,
+      mailedAt: track.mailedAt,
+      deliveredAt: track.deliveredAt,
+      returnedAt: track.returnedAt,
+      reason: track.reason,
+    })
+    .where(eq(mailings.id, row.id));
+  await recordRound(tx, row);
+}
+
+/** An event as `applyMailEvent` stored it. */
+const storedEventSchema = z.object({
+  id: z.string(),
+  provider: z.enum(["sandbox", "lob"]),
+  providerType: z.string(),
+  letterId: z.string().nullable(),
+  state: z.enum(LETTER_STATES).nullable(),
+  reason: z.string().nullable(),
+  occurredAt: z.coerce.date(),
+});
+
+/**
+ * Applies the events that came for a letter before we knew its id (a webhook about a letter
+ * whose send's answer was lost, arriving before the send was taken over): they were stored
+ * with no letter of ours, and are the letter's once its answer is written.
+ */
+export async function adoptEarlyEvents(services: AppServices, row: MailingRow): Promise<number> {
+  if (!row.letterId) return 0;
+  const adopted = await services.db.transaction(async (tx) => {
+    await lockVersion(tx, row);
+    const early = await tx
+      .update(mailingEvents)
+      .set({ mailingId: row.id })
+      .where(
+        and(
+          eq(mailingEvents.provider, row.provider),
+          eq(mailingEvents.letterId, row.letterId!),
+          isNull(mailingEvents.mailingId),
+        ),
+      )
+      .returning({ body: mailingEvents.body });
+    const events = early
+      .map(({ body }) => storedEventSchema.parse(body))
+      .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+    for (const event of events) await moveLetter(tx, row.id, event);
+    return events.length;
+  });
+  if (adopted > 0) await noticeReturned(services, row.id);
+  return adopted;
 }
 
 /**

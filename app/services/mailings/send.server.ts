@@ -15,7 +15,7 @@ import { findNotice } from "../documents/notices.server";
 import { renderRespondentLetterPdf } from "../documents/render.server";
 import { entriesOf, mailingRecipients, versionState } from "../nol/entries.server";
 import type { UserRow } from "../viewer.server";
-import { applyMailEvent } from "./events.server";
+import { adoptEarlyEvents, applyMailEvent } from "./events.server";
 import { lockVersion, recordRound, type MailingRow } from "./records.server";
 
 /**
@@ -268,6 +268,7 @@ async function letterMade(services: AppServices, row: MailingRow, letter: Mailed
     await recordRound(tx, row);
   });
   for (const event of letter.events) await applyMailEvent(services, event);
+  await adoptEarlyEvents(services, { ...row, letterId: letter.id });
   const [after] = await services.db.select().from(mailings).where(eq(mailings.id, row.id));
   return after!;
 }
