@@ -29,6 +29,8 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
   let database: TestDatabase;
   let context: AppLoadContext;
   let services: AppServices;
+  /** The same services with a Lob that gives up after 400 ms (the stand-in's slow answer takes a second). */
+  let impatient: AppServices;
   let creator: Viewer;
 
   const send = (version: string, on = services) =>
@@ -57,6 +59,10 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
     await seedDocumentDefaults(database.db);
     context = testContext(database, { MAILHOUSE: "lob", LOB_API_KEY, LOB_WEBHOOK_SECRET });
     services = context.app!;
+    impatient = {
+      ...services,
+      providers: { ...services.providers, mailhouse: lobMailHouse(settings, { timeoutMs: 400 }) },
+    };
     creator = await demoCreator(database.db);
   });
   afterAll(async () => {
@@ -87,10 +93,6 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
 
   it("retries a send that timed out with the same key: Lob's slow letter is the one kept, no second is made", async () => {
     await writeRoundOne(services, creator, "Timed out");
-    const impatient = {
-      ...services,
-      providers: { ...services.providers, mailhouse: lobMailHouse(settings, { timeoutMs: 400 }) },
-    };
     lob.failNext("timeout", { path: "/v1/letters" });
     const first = await send("Timed out", impatient);
     expect(first.map((letter) => letter.outcome)).toEqual(["unavailable", "sent"]);
@@ -110,10 +112,6 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
 
   it("applies a webhook that came before the lost answer was taken over, once the letter is known", async () => {
     await writeRoundOne(services, creator, "Early event");
-    const impatient = {
-      ...services,
-      providers: { ...services.providers, mailhouse: lobMailHouse(settings, { timeoutMs: 400 }) },
-    };
     lob.failNext("timeout", { path: "/v1/letters" });
     await send("Early event", impatient);
     await eventually(() => lob.letters.size === 2, "Lob's slow letter");
