@@ -11,6 +11,7 @@ import { cancelLetter } from "~/services/mailings/cancel.server";
 import { applyMailEvent, runSandboxMailHouse } from "~/services/mailings/events.server";
 import { pollMailings } from "~/services/mailings/jobs.server";
 import { sendRoundLetters } from "~/services/mailings/send.server";
+import { versionLetters } from "~/services/mailings/view.server";
 import { entriesOf, versionState } from "~/services/nol/entries.server";
 import { submitStep } from "~/services/nol/save-step.server";
 import type { Viewer } from "~/services/session.server";
@@ -276,6 +277,32 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
     expect(Object.keys(entry!.mail!.Tracking1 as object)).toEqual(["2"]);
 
     const late = new Date(clerkLetter!.sendDate!.getTime() + 60_000);
+    expect(
+      await versionLetters(services, creator.member, { causeCode: "TS", version: "Cancelled", round: 1 }, late),
+    ).toEqual([
+      expect.objectContaining({
+        slot: 1,
+        to: "Officer Example",
+        state: "cancelled",
+        cancelUntil: null,
+        cancelRefusal: CANCEL_REFUSALS.ended,
+      }),
+      expect.objectContaining({
+        slot: 2,
+        to: "Clerk Extra",
+        state: "created",
+        trackingNumber: clerkLetter!.trackingNumber,
+        costCents: 950,
+        cancelUntil: null,
+        cancelRefusal: CANCEL_REFUSALS.past_deadline,
+      }),
+    ]);
+    expect(
+      (await versionLetters(services, creator.member, { causeCode: "TS", version: "Cancelled" }))[1],
+    ).toMatchObject({
+      cancelUntil: clerkLetter!.sendDate,
+      cancelRefusal: null,
+    });
     expect(await cancelLetter(services, creator.member, clerkLetter!.id, late)).toEqual({
       outcome: "refused",
       message: CANCEL_REFUSALS.past_deadline,
