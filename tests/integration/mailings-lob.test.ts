@@ -5,6 +5,7 @@ import type { AppServices } from "~/context";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { lobMailHouse } from "~/providers/mailhouse/lob.server";
 import { action as webhookAction } from "~/routes/api.webhooks.mailhouse";
+import { pollMailings, QUIET_MS } from "~/services/mailings/jobs.server";
 import { sendRoundLetters } from "~/services/mailings/send.server";
 import { entriesOf, versionState } from "~/services/nol/entries.server";
 import type { Viewer } from "~/services/session.server";
@@ -33,8 +34,8 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
   let impatient: AppServices;
   let creator: Viewer;
 
-  const send = (version: string, on = services) =>
-    sendRoundLetters(on, creator.member, roundOneMailing(version), bothRespondents);
+  const send = (version: string, on = services, recipients = bothRespondents) =>
+    sendRoundLetters(on, creator.member, roundOneMailing(version), recipients);
   const rowsOf = (version: string) => mailingsOf(database.db, creator.member.id, version);
   const deliver = (rawBody: string, headers: Headers) =>
     answer(
@@ -133,6 +134,33 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
     expect(events).toContain("evt_0e4a9b7c1d2f3a4b");
     const state = versionState(await entriesOf(database.db, creator.member.id, "TS"), "Early event");
     expect(state.creator!.nolMailingDate).toEqual(["2026-12-01"]);
+  });
+
+  it("asks Lob after a letter nothing was heard of for 12 hours: a lost webhook's delivery still fills the proof", async () => {
+    await writeRoundOne(services, creator, "Polled");
+    await send("Polled", services, [bothRespondents[0]!]);
+    const [row] = await rowsOf("Polled");
+    lob.scan(row!.letterId!, "Mailed", new Date("2026-12-01T15:00:00Z"));
+    lob.scan(row!.letterId!, "Delivered", new Date("2026-12-03T11:30:00Z"));
+
+    const soon = new Date(row!.sendDate!.getTime() + QUIET_MS - 60_000);
+    await pollMailings(services, soon);
+    expect(lob.callsTo("GET", `/v1/letters/${row!.letterId}`)).toHaveLength(0);
+
+    const later = new Date(row!.sendDate!.getTime() + QUIET_MS + 60_000);
+    await pollMailings(services, later);
+    expect(lob.callsTo("GET", `/v1/letters/${row!.letterId}`)).toHaveLength(1);
+    expect((await rowsOf("Polled"))[0]).toMatchObject({
+      state: "delivered",
+      mailedAt: new Date("2026-12-01T15:00:00Z"),
+      deliveredAt: new Date("2026-12-03T11:30:00Z"),
+      polledAt: later,
+    });
+    const state = versionState(await entriesOf(database.db, creator.member.id, "TS"), "Polled");
+    expect(state.creator!.nolDeliveryDate).toEqual(["2026-12-03"]);
+    // A delivered letter is asked after no more.
+    await pollMailings(services, new Date(later.getTime() + 2 * QUIET_MS));
+    expect(lob.callsTo("GET", `/v1/letters/${row!.letterId}`)).toHaveLength(1);
   });
 
   it("sends again under a new key a letter Lob refused, as nothing was made", async () => {
