@@ -132,11 +132,12 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
   logger.info({ driver: database.driver }, "database ready");
   watchDatabase(metrics, database, logger);
   const services = servicesFor(config, database, logger, metrics);
-  const { payments, notary, notarySandbox, mail } = services.providers;
+  const { payments, notary, notarySandbox, mailhouse, mailhouseSandbox, mail } = services.providers;
   // The providers that deliver webhooks: the built-in ones hand their events over themselves.
   const webhookProviders = [
     ...(payments.name === "stripe" ? [payments.name] : []),
     ...(notarySandbox ? [] : [notary.name]),
+    ...(mailhouseSandbox ? [] : [mailhouse.name]),
   ];
   metrics.startAtZero({ mailTransports: [mail.name], webhookProviders });
   return {

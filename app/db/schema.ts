@@ -21,6 +21,8 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import type { PostalAddress } from "../domain/mailing/address";
+import type { MailingState } from "../domain/mailing/round-letters";
 import type { ReminderKind } from "../domain/nol/reminders";
 import type { WindowKind } from "../domain/nol/timeline";
 
@@ -249,7 +251,10 @@ export const rememberedDevices = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("remembered_devices_user_idx").on(t.userId), uniqueIndex("remembered_devices_token_idx").on(t.tokenHash)],
+  (t) => [
+    index("remembered_devices_user_idx").on(t.userId),
+    uniqueIndex("remembered_devices_token_idx").on(t.tokenHash),
+  ],
 );
 
 /** A WebAuthn challenge handed out and not yet answered: each is used once, within minutes. */
@@ -1009,6 +1014,98 @@ export const notarizations = pgTable(
     uniqueIndex("notarizations_notice_document_key").on(t.noticeId, t.document),
     uniqueIndex("notarizations_nz_id_key").on(t.provider, t.nzId),
     check("notarizations_document_known", sql`${t.document} in ('notice', 'proof-of-service')`),
+  ],
+);
+
+// ── Mailings: round notices printed and mailed by the mail house (decision 049) ──
+
+/**
+ * One certified letter: a round's notice to one respondent of a member's version, sent by the
+ * mail house. The row is written before the mail house is asked (its idempotency key and the
+ * entry, round and slot are unique), and only the request that wrote it, or one that takes
+ * over a claim gone stale, asks the mail house: one letter per respondent per round.
+ */
+export const mailings = pgTable(
+  "mailings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The entry of the round: the creator entry for a notice, the true bill's for a bill. */
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => nolEntries.id, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code),
+    descriptiveVersion: text("descriptive_version").notNull(),
+    round: smallint("round").notNull(),
+    slot: smallint("slot").notNull(),
+    provider: text("provider").$type<"sandbox" | "lob">().notNull(),
+    /** The addresses as the member confirmed them. */
+    fromAddress: jsonb("from_address").$type<PostalAddress>().notNull(),
+    toAddress: jsonb("to_address").$type<PostalAddress>().notNull(),
+    /** The mail house's id of the letter; null until it answered. */
+    letterId: text("letter_id"),
+    trackingNumber: text("tracking_number"),
+    state: text("state").$type<MailingState>().notNull().default("sending"),
+    /** Tries after a refusal: each has its own idempotency key. */
+    attempt: smallint("attempt").notNull().default(1),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** When a request took the send on itself; null once none is asking the mail house. */
+    sendingSince: timestamp("sending_since", { withTimezone: true }),
+    /** The mail house's send date: it can be cancelled until then. */
+    sendDate: timestamp("send_date", { withTimezone: true }),
+    expectedDeliveryDate: date("expected_delivery_date"),
+    mailedAt: timestamp("mailed_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    returnedAt: timestamp("returned_at", { withTimezone: true }),
+    /** Why it was returned to sender, refused or failed, in the mail house's words. */
+    reason: text("reason"),
+    /** The newest event heard of it: a poll asks after letters quiet for long. */
+    lastEventAt: timestamp("last_event_at", { withTimezone: true }),
+    polledAt: timestamp("polled_at", { withTimezone: true }),
+    /** When the member was e-mailed that it came back. */
+    returnNoticeAt: timestamp("return_notice_at", { withTimezone: true }),
+    /** What the member paid for it. */
+    costCents: integer("cost_cents").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("mailings_idempotency_key").on(t.idempotencyKey),
+    uniqueIndex("mailings_entry_round_slot_key").on(t.entryId, t.round, t.slot),
+    uniqueIndex("mailings_letter_key").on(t.provider, t.letterId),
+    index("mailings_user_idx").on(t.userId, t.causeCode, t.descriptiveVersion),
+    index("mailings_state_idx").on(t.state, t.lastEventAt),
+    check("mailings_slot_range", sql`${t.slot} between 1 and 16`),
+    check("mailings_cost_positive", sql`${t.costCents} >= 0`),
+    check(
+      "mailings_state_known",
+      sql`${t.state} in ('sending', 'created', 'mailed', 'in_transit', 'delivered', 'returned_to_sender', 'cancelled', 'failed')`,
+    ),
+  ],
+);
+
+/** The mail house's events, stored by their id: each is applied once, however often it is told. */
+export const mailingEvents = pgTable(
+  "mailing_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    provider: text("provider").$type<"sandbox" | "lob">().notNull(),
+    eventId: text("event_id").notNull(),
+    /** The letter it is about, when it is one of ours. */
+    mailingId: uuid("mailing_id").references(() => mailings.id, { onDelete: "set null" }),
+    letterId: text("letter_id"),
+    type: text("type").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    body: jsonb("body").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("mailing_events_event_key").on(t.provider, t.eventId),
+    index("mailing_events_mailing_idx").on(t.mailingId, t.occurredAt),
   ],
 );
 

@@ -23,6 +23,8 @@ const JOB_WORDS: Record<string, string> = {
   "payments-sandbox-renewals": "Sandbox membership renewals",
   "notary-sandbox-events": "Sandbox notary events",
   "notary-poll": "Checking notarizations at the notary",
+  "mailhouse-sandbox-events": "Sandbox mail house: letters on their way",
+  "mailings-poll": "Checking letters at the mail house",
   "members-mail": "E-mail to members",
   "nol-reminders": "NoL reminders",
   "complimentary-ends": "Ending complimentary memberships",

@@ -7,6 +7,7 @@ import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
+import { mailhouseSandboxEventsJob, mailingsPollJob } from "./mailings/jobs.server";
 import { importInvitationsJob } from "./member-import/invite.server";
 import { memberImportJob } from "./member-import/run.server";
 import { membersMailJob } from "./member-listing.server";
@@ -42,6 +43,8 @@ export const jobs = {
   "payments-sandbox-renewals": sandboxRenewalsJob,
   "notary-sandbox-events": notarySandboxEventsJob,
   "notary-poll": notaryPollJob,
+  "mailhouse-sandbox-events": mailhouseSandboxEventsJob,
+  "mailings-poll": mailingsPollJob,
   "members-mail": membersMailJob,
   "nol-reminders": nolRemindersJob,
   "complimentary-ends": complimentaryEndsJob,

@@ -158,6 +158,7 @@ const MATRIX: Row[] = [
   ["/api/nol/notarize/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", 405, 405, 405, 405],
   ["/api/nol/notarize/ot_sb_AAAAAAAAAAAAAAAAAAAAAA/document", 401, 404, 403, 404],
   ["/api/webhooks/notary", 405, 405, 405, 405],
+  ["/api/webhooks/mailhouse", 405, 405, 405, 405],
   ["/api/creator/auth", 405, 405, 405, 405],
   ["/api/entry/cognito-submitted", 405, 405, 405, 405],
   ["/api/forms/cognito/not-the-secret/submit", 404, 404, 404, 404],

@@ -111,6 +111,7 @@ const JSON_TARGETS: [string, Role][] = [
   ["/api/nol/notarize/refresh/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", "creator"],
   ["/api/nol/notarize/ot_sb_AAAAAAAAAAAAAAAAAAAAAA", "creator"],
   ["/api/webhooks/notary", "visitor"],
+  ["/api/webhooks/mailhouse", "visitor"],
   ["/api/login/recheck", "member"],
   ["/api/login/lrm-auth?auth_code=x&hash=y", "visitor"],
   [`/api/forms/cognito/${WEBHOOK_SECRET}/submit`, "visitor"],

@@ -7,9 +7,11 @@ import {
   documentKindOf,
   documentTitle,
   letterValues,
+  respondentsOf,
   type DocumentFacts,
 } from "~/domain/documents/document-data";
 import { documentLines } from "~/domain/documents/layout";
+import type { DocumentValues } from "~/domain/documents/placeholders";
 import { SAMPLE_CAUSE, sampleFacts } from "~/domain/documents/samples";
 import type { TemplateScope } from "~/domain/documents/templates";
 import { notFound } from "~/domain/errors";
@@ -139,6 +141,7 @@ async function noticeTemplate(db: Database, record: NoticeRecord): Promise<Templ
 /**
  * A document of a round as a PDF: its template's text filled with the facts, as one letter per
  * respondent when the template makes letters, the community's notice at each page's foot.
+ * `pick` keeps some of the letters (the one mailed to a respondent).
  */
 export async function renderDocument(
   services: AppServices,
@@ -146,11 +149,12 @@ export async function renderDocument(
   facts: DocumentFacts,
   /** What the document is, for its PDF's title: the round's notice or bill unless given. */
   title = documentTitle(facts.round),
+  pick: (letters: DocumentValues[]) => DocumentValues[] = (letters) => letters,
 ): Promise<Uint8Array> {
   const { db } = services;
   const label = labelOfStoredRound(services.logger, facts.round, "a notice's document");
   return renderPdf({
-    letters: letterValues(facts, body).map((values) => documentLines(body, values)),
+    letters: pick(letterValues(facts, body)).map((values) => documentLines(body, values)),
     footer: await documentDisclaimer(db),
     title: `${title}: ${facts.claimantName}`,
     subject: `${label} of ${facts.version} (${facts.cause.name})`,
@@ -168,6 +172,25 @@ export async function renderNoticePdf(services: AppServices, record: NoticeRecor
     filename: documentFilename(facts),
     template: { id: template.id, version: template.version },
   };
+}
+
+/**
+ * The letter of a round's notice to one respondent, as a PDF of its own: the same letter the
+ * round's document holds for that slot (its addresses in the envelope's windows), for the mail
+ * house to print. A template that makes no letters is one document, mailed whole.
+ */
+export async function renderRespondentLetterPdf(
+  services: AppServices,
+  record: NoticeRecord,
+  slot: number,
+): Promise<Uint8Array> {
+  const facts = await noticeFacts(services.db, record);
+  const template = await noticeTemplate(services.db, record);
+  const at = respondentsOf(facts).findIndex((respondent) => respondent.slot === slot);
+  if (at < 0) throw notFound("This round's notice does not name that respondent");
+  return renderDocument(services, template.body, facts, undefined, (letters) => [
+    letters[letters.length > 1 ? at : 0]!,
+  ]);
 }
 
 /** A template's text (saved or being edited) on the sample round of its scope, for the editor's preview. */

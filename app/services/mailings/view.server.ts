@@ -1,0 +1,71 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { mailings } from "~/db/schema";
+import { dayOfDate, type MailingState } from "~/domain/mailing/round-letters";
+import { CANCEL_REFUSALS, cancelCheck } from "~/domain/mailing/tracking";
+import type { UserRow } from "../viewer.server";
+
+/** A version's letters as a page shows them: each round's, by respondent, with what can be done with each. */
+
+export type LetterView = {
+  id: string;
+  round: number;
+  slot: number;
+  to: string;
+  state: MailingState;
+  trackingNumber: string | null;
+  costCents: number;
+  /** Calendar days (YYYY-MM-DD), as the timeline writes them. */
+  expectedDeliveryOn: string | null;
+  mailedOn: string | null;
+  deliveredOn: string | null;
+  returnedOn: string | null;
+  /** Why it came back or was refused, in the mail house's words. */
+  reason: string | null;
+  /** Until when the member may cancel it; null once they cannot. */
+  cancelUntil: Date | null;
+  /** Why it cannot be cancelled, as the page says it; null while it can. */
+  cancelRefusal: string | null;
+};
+
+const day = (at: Date | null) => (at ? dayOfDate(at) : null);
+
+/** The member's letters of a version (of one round when given), by round and slot, at `now`. */
+export async function versionLetters(
+  services: AppServices,
+  member: Pick<UserRow, "id">,
+  version: { causeCode: string; version: string; round?: number },
+  now = new Date(),
+): Promise<LetterView[]> {
+  const rows = await services.db
+    .select()
+    .from(mailings)
+    .where(
+      and(
+        eq(mailings.userId, member.id),
+        eq(mailings.causeCode, version.causeCode),
+        eq(mailings.descriptiveVersion, version.version),
+        ...(version.round === undefined ? [] : [eq(mailings.round, version.round)]),
+      ),
+    )
+    .orderBy(asc(mailings.round), asc(mailings.slot));
+  return rows.map((row) => {
+    const check = row.state === "sending" ? null : cancelCheck({ state: row.state, cancelUntil: row.sendDate }, now);
+    return {
+      id: row.id,
+      round: row.round,
+      slot: row.slot,
+      to: row.toAddress.name,
+      state: row.state,
+      trackingNumber: row.trackingNumber,
+      costCents: row.costCents,
+      expectedDeliveryOn: row.expectedDeliveryDate,
+      mailedOn: day(row.mailedAt),
+      deliveredOn: day(row.deliveredAt),
+      returnedOn: day(row.returnedAt),
+      reason: row.reason,
+      cancelUntil: check?.ok ? row.sendDate : null,
+      cancelRefusal: check === null ? null : check.ok ? null : CANCEL_REFUSALS[check.why],
+    };
+  });
+}
