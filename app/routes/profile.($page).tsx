@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
 import { AccountPage, NoticesPage, type FormReplyOf } from "~/components/members/profile-pages";
 import {
+  dataArchiveFormSchema,
   emailFormSchema,
   nameFormSchema,
   passwordFormSchema,
@@ -11,8 +12,10 @@ import {
   reminderChoicesSchema,
   type ProfilePage,
 } from "~/lib/schemas.server";
+import { isDomainError } from "~/domain/errors";
 import { notFoundPage } from "~/lib/http.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
+import { archiveSection, requestArchive } from "~/services/member-data/archive.server";
 import { profileOf } from "~/services/members.server";
 import { changeName, changePassword, noticesOverview, requestEmailChange } from "~/services/profile.server";
 import { reminderChoiceList, saveReminderChoices } from "~/services/nol/reminders.server";
@@ -44,7 +47,7 @@ function pageOf(params: { page?: string }): Page {
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = pageOf(params);
   const { viewer, services } = await requireMember(request, context);
-  const none = { profile: null, causes: null, corrections: null, reminders: null, timelines: null };
+  const none = { profile: null, causes: null, corrections: null, reminders: null, timelines: null, archive: null };
   switch (page) {
     case "notices":
       return json({
@@ -59,7 +62,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         },
       });
     case "account":
-      return json({ ...none, view: page, profile: profileOf(viewer) });
+      return json(
+        { ...none, view: page, profile: profileOf(viewer), archive: await archiveSection(services, viewer) },
+        // The archive's progress is read again while it is made.
+        { headers: { "Cache-Control": "no-store" } },
+      );
   }
 }
 
@@ -76,6 +83,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return json({ intent, result: null, error: "Choose among the reminders listed" }, { status: 400 });
     await saveReminderChoices(services.db, viewer.member.id, parsed.data.kinds);
     return done("Your reminders are saved.");
+  }
+  if (dataArchiveFormSchema.safeParse({ intent }).success) {
+    try {
+      await requestArchive(services, viewer);
+    } catch (error) {
+      if (!isDomainError(error) || error.status >= 500) throw error;
+      return redirectWithFlash(here, { kind: "error", message: error.message }, services.config);
+    }
+    return done("Your archive is being made: we e-mail you a link when it is ready.");
   }
   const schema =
     intent === "name"
@@ -127,5 +143,5 @@ export default function Profile() {
     );
   const formReply: FormReplyOf =
     reply && "intent" in reply && lastResult ? { intent: String(reply.intent), result: lastResult } : null;
-  return <AccountPage profile={data.profile!} reply={formReply} />;
+  return <AccountPage profile={data.profile!} reply={formReply} archive={data.archive!} />;
 }

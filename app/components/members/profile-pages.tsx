@@ -13,6 +13,7 @@ import type { memberTimelines } from "~/services/nol/version-timelines.server";
 import type { noticesOverview } from "~/services/profile.server";
 import type { ownCorrections } from "~/services/respondents.server";
 import { DataTable } from "~/components/ui/record-table";
+import { DataArchiveSection, type DataArchive } from "./data-archive";
 import { ProfileCard } from "./profile-card";
 
 export { ProfileNav } from "./profile-card";
@@ -22,8 +23,19 @@ export type FormReplyOf = { intent: string; result: SubmissionResult<string[]> }
 /** The answer of the form that was sent, for that form only. */
 const replyFor = (reply: FormReplyOf, intent: string) => (reply?.intent === intent ? reply.result : undefined);
 
-/** /profile: the member's facts; their name, e-mail address and password, each changed by its own form. */
-export function AccountPage({ profile, reply }: { profile: SerializeFrom<typeof profileOf>; reply: FormReplyOf }) {
+/**
+ * /profile: the member's facts; their name, e-mail address and password, each changed by its own
+ * form; the download of their data.
+ */
+export function AccountPage({
+  profile,
+  reply,
+  archive,
+}: {
+  profile: SerializeFrom<typeof profileOf>;
+  reply: FormReplyOf;
+  archive: DataArchive;
+}) {
   const [nameForm, nameFields] = useSchemaForm(() => import("~/domain/profile").then((m) => m.nameFormSchema), {
     id: "name-form",
     lastResult: replyFor(reply, "name"),
@@ -81,6 +93,7 @@ export function AccountPage({ profile, reply }: { profile: SerializeFrom<typeof 
           </SubmitButton>
         </div>
       </Form>
+      <DataArchiveSection archive={archive} />
     </ProfileCard>
   );
 }
