@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppServices } from "~/context";
 import {
   creditAccounts,
@@ -15,6 +15,7 @@ import {
   users,
 } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
+import { NotaryUnavailable } from "~/providers/notary/types";
 import { loader as downloadLoader } from "~/routes/profile.data.$token";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
 import { audit } from "~/services/audit.server";
@@ -285,32 +286,15 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     expect((refused as Error).message).toContain(
       `You can ask again from ${tomorrow.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })}`,
     );
-    const before = await database.db.select().from(memberArchives).where(eq(memberArchives.userId, member.ada!.id));
-    // Through the profile's form: the same refusal as the page's message, and no new archive.
-    const posted = await answer(
-      profileAction({
-        request: new Request("http://localhost/profile", {
-          method: "POST",
-          body: formOf({ intent: "data-archive" }),
-          headers: { cookie: cookie.ada! },
-        }),
-        params: {},
-        context,
-      }),
-    );
-    expect(posted.status).toBe(302);
-    expect(
-      await database.db.select().from(memberArchives).where(eq(memberArchives.userId, member.ada!.id)),
-    ).toHaveLength(before.length);
-    const page = (await (
-      await answer(
-        profileLoader({
-          request: new Request("http://localhost/profile", { headers: { cookie: cookie.ada! } }),
-          params: {},
-          context,
-        }),
-      )
-    ).json()) as { archive: { latest: unknown; nextAt: string | null } };
+    const count = async () => (await database.db.select().from(memberArchives)).length;
+    const before = await count();
+    // Through the profile's form: the page's message, and no new archive; the page says when.
+    const request = (init: RequestInit = {}) =>
+      new Request("http://localhost/profile", { ...init, headers: { cookie: cookie.ada! } });
+    const form = { method: "POST", body: formOf({ intent: "data-archive" }) };
+    expect((await answer(profileAction({ request: request(form), params: {}, context }))).status).toBe(302);
+    expect(await count()).toBe(before);
+    const page = await (await answer(profileLoader({ request: request(), params: {}, context }))).json();
     expect(page.archive.latest).toMatchObject({ status: "done", downloaded: false });
     expect(page.archive.nextAt).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00 AM UTC$/);
 
@@ -321,8 +305,22 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     expect(again).not.toBe(failedId);
   });
 
+  it("leaves out a document the notary no longer gives, says so in README.txt, and keeps the rest", async () => {
+    await askedOn("bea", "2000-01-04");
+    const notary = vi
+      .spyOn(services.providers.notary, "notarizedDocument")
+      .mockRejectedValue(new NotaryUnavailable("The notary did not answer"));
+    const row = await makeArchiveOf("bea").finally(() => notary.mockRestore());
+    expect(row.status).toBe("done");
+    const files = unzip(readFileSync(path.join(archiveDir(services), `${row.id}.zip`)));
+    expect([...files.keys()].filter((n) => n.startsWith("documents/notarized/"))).toEqual([]);
+    expect([...files.keys()].filter((n) => n.startsWith("documents/notices/"))).toHaveLength(1);
+    const readme = files.get("README.txt")!.toString("utf8");
+    expect(readme).toMatch(/Not included[^\n]*\n- documents\/notarized\/notarized-[^:]+\.pdf: /);
+  });
+
   it("expires archives past their days and removes their files and any file no archive needs", async () => {
-    await askedOn("bea", "2000-01-03");
+    await askedOn("bea", "2000-01-05");
     const row = await makeArchiveOf("bea");
     const file = path.join(archiveDir(services), `${row.id}.zip`);
     const stray = path.join(archiveDir(services), ".00000000-0000-4000-8000-000000000000.zip.partial");
@@ -339,7 +337,12 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     const [after] = await database.db.select().from(memberArchives).where(eq(memberArchives.id, row.id));
     expect(after!.status).toBe("expired");
     expect(existsSync(file)).toBe(false);
-    // Ada's archive of today (its link expired, not the archive) stays until its own day.
-    expect(readdirSync(archiveDir(services))).toHaveLength(1);
+    // The archives not yet downloaded nor expired keep their files (Ada's whose link expired among them).
+    const kept = await database.db
+      .select({ id: memberArchives.id })
+      .from(memberArchives)
+      .where(and(eq(memberArchives.status, "done"), isNull(memberArchives.downloadedAt)));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(readdirSync(archiveDir(services)).sort()).toEqual(kept.map((k) => `${k.id}.zip`).sort());
   });
 });

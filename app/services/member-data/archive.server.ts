@@ -162,11 +162,14 @@ export async function makeArchive(services: AppServices, archiveId: string, sign
     zip = null;
     await rename(partial, fileOf(services, archiveId));
     const expiresAt = new Date(madeAt.getTime() + ARCHIVE_DAYS * DAY_MS);
-    await db
+    // Done once its link is mailed: an archive whose mail failed is failed, and its file swept.
+    await mailLink(services, member, archiveId, expiresAt);
+    const [done] = await db
       .update(memberArchives)
       .set({ status: "done", bytes, progressDone: items.length + 1, finishedAt: madeAt, expiresAt })
-      .where(eq(memberArchives.id, archiveId));
-    await mailLink(services, member, archiveId, expiresAt);
+      .where(and(eq(memberArchives.id, archiveId), eq(memberArchives.status, "running")))
+      .returning({ id: memberArchives.id });
+    if (!done) throw new Error("The archive was given up while it was being made.");
     await audit(db, { actorUserId: null, agentUserId: null }, "data.archive-made", "user", member.id, {
       archiveId,
       bytes,
@@ -174,7 +177,7 @@ export async function makeArchive(services: AppServices, archiveId: string, sign
     });
   } catch (error) {
     await zip?.abort();
-    await rm(partial, { force: true }).catch(() => {});
+    for (const file of [partial, fileOf(services, archiveId)]) await rm(file, { force: true }).catch(() => {});
     await markFailed(services, archiveId, error instanceof Error ? error.message : String(error));
     throw error;
   } finally {
@@ -221,13 +224,14 @@ export async function openArchive(services: AppServices, viewer: Viewer, token: 
     "This link is not yours, was used already or has expired. Ask for your data again on your profile.",
   );
   const owner = await tokenOwner(db, "data_archive", token);
-  if (!owner || owner.userId !== viewer.user.id || viewer.agent) throw refused;
+  const archiveId = z.string().uuid().safeParse(owner?.data?.archiveId);
+  if (!owner || !archiveId.success || owner.userId !== viewer.user.id || viewer.agent) throw refused;
   const [archive] = await db
     .select()
     .from(memberArchives)
     .where(
       and(
-        eq(memberArchives.id, owner.data?.archiveId ?? ""),
+        eq(memberArchives.id, archiveId.data),
         eq(memberArchives.userId, viewer.user.id),
         eq(memberArchives.status, "done"),
       ),
