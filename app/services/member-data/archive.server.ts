@@ -299,7 +299,27 @@ export async function sweepArchives(services: AppServices): Promise<void> {
   }
 }
 
-/** The profile's section: the member's latest archive, and when they may ask for the next. */
+/** Where an archive stands, in the words of the profile's section. */
+function archiveState(archive: typeof memberArchives.$inferSelect, email: string): string {
+  const asked = formatDateTime(archive.createdAt);
+  switch (archive.status) {
+    case "queued":
+    case "running":
+      return archive.progressTotal > 0
+        ? `Your archive is being made (asked for ${asked}): ${archive.progressDone} of ${archive.progressTotal} files.`
+        : `Your archive is being made (asked for ${asked}): it starts in a moment.`;
+    case "done":
+      return archive.downloadedAt
+        ? `You downloaded your archive of ${asked}.`
+        : `Your archive of ${asked} is ready: we e-mailed a link to ${email}. It works once, for you signed in, until ${formatDate(archive.expiresAt!)}.`;
+    case "failed":
+      return `Your archive of ${asked} could not be made. Please ask again.`;
+    case "expired":
+      return `Your archive of ${asked} has expired.`;
+  }
+}
+
+/** The profile's section: where the member's latest archive stands, and when they may ask for the next. */
 export async function archiveSection(services: AppServices, viewer: Viewer) {
   const [latest] = await services.db
     .select()
@@ -308,19 +328,14 @@ export async function archiveSection(services: AppServices, viewer: Viewer) {
     .orderBy(desc(memberArchives.createdAt))
     .limit(1);
   const now = new Date();
-  const askedToday = latest && latest.status !== "failed" && latest.requestedOn === utcDay(now);
+  const running = latest?.status === "queued" || latest?.status === "running";
   return {
-    latest: latest
-      ? {
-          status: latest.status,
-          progressDone: latest.progressDone,
-          progressTotal: latest.progressTotal,
-          createdAt: formatDateTime(latest.createdAt),
-          expiresOn: latest.expiresAt ? formatDate(latest.expiresAt) : null,
-          downloaded: latest.downloadedAt !== null,
-        }
-      : null,
-    nextAt: askedToday ? formatDateTime(nextArchiveAt(now)) : null,
-    email: viewer.member.email,
+    state: latest ? archiveState(latest, viewer.member.email) : null,
+    running,
+    progress: running && latest.progressTotal > 0 ? { done: latest.progressDone, total: latest.progressTotal } : null,
+    nextAt:
+      latest && latest.status !== "failed" && latest.requestedOn === utcDay(now)
+        ? formatDateTime(nextArchiveAt(now))
+        : null,
   };
 }
