@@ -273,6 +273,7 @@ export const tokenPurpose = pgEnum("token_purpose", [
   "lrm_handoff",
   "setup",
   "invitation",
+  "data_archive",
 ]);
 
 /** Single-use codes: e-mail verification, password reset, learning-site hand-off. Only hashes are kept. */
@@ -1359,5 +1360,44 @@ export const backups = pgTable(
     uniqueIndex("backups_one_at_a_time_idx")
       .on(sql`(true)`)
       .where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+export const memberArchiveStatus = pgEnum("member_archive_status", ["queued", "running", "done", "failed", "expired"]);
+
+/**
+ * A member's download of their own data (decision 050): one ZIP file under DATA_DIR on the
+ * server named by `host`, made by a job, sent as a link that works once until `expires_at`.
+ */
+export const memberArchives = pgTable(
+  "member_archives",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: memberArchiveStatus("status").notNull().default("queued"),
+    /** The day (UTC) it was asked for: one a day, those that failed aside. */
+    requestedOn: date("requested_on").notNull(),
+    host: text("host"),
+    /** Files written of all the files the archive holds. */
+    progressDone: integer("progress_done").notNull().default(0),
+    progressTotal: integer("progress_total").notNull().default(0),
+    bytes: bigint("bytes", { mode: "number" }),
+    error: text("error"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    /** Written as the work goes on: a running archive whose heartbeat stopped long ago died with its server. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** Until when its link works; its file is removed then (or once downloaded). */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    downloadedAt: timestamp("downloaded_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("member_archives_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("member_archives_one_a_day_idx")
+      .on(t.userId, t.requestedOn)
+      .where(sql`${t.status} <> 'failed'`),
   ],
 );

@@ -32,6 +32,8 @@ const JOB_WORDS: Record<string, string> = {
   "members-import-invitations": "Members import: invitations",
   backup: "Backup",
   "backups-daily": "Daily backup",
+  "member-archive": "A member's data archive",
+  "member-archives-sweep": "Removing expired data archives",
 };
 
 /** The lists of codes a page can show in words: a list column names its vocabulary. */

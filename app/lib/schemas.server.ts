@@ -20,6 +20,7 @@ export * from "~/domain/form-entries";
 export * from "~/domain/listing";
 export * from "~/domain/member-list";
 export * from "~/domain/member-import-inputs";
+export { archiveTokenSchema, dataArchiveFormSchema } from "~/domain/member-archive";
 export * from "~/domain/nol/editors";
 export * from "~/domain/nol/reminder-inputs";
 export * from "~/domain/nol/timeline-inputs";

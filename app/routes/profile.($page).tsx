@@ -2,80 +2,49 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { lastResultOf } from "~/components/forms/fields";
-import { AccountPage, NoticesPage, type FormReplyOf } from "~/components/members/profile-pages";
-import {
-  emailFormSchema,
-  nameFormSchema,
-  passwordFormSchema,
-  PROFILE_PAGES,
-  reminderChoicesSchema,
-  type ProfilePage,
-} from "~/lib/schemas.server";
+import { AccountPage, type FormReplyOf } from "~/components/members/profile-pages";
+import { dataArchiveFormSchema, emailFormSchema, nameFormSchema, passwordFormSchema } from "~/lib/schemas.server";
+import { isDomainError } from "~/domain/errors";
 import { notFoundPage } from "~/lib/http.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
+import { archiveSection, requestArchive } from "~/services/member-data/archive.server";
 import { profileOf } from "~/services/members.server";
-import { changeName, changePassword, noticesOverview, requestEmailChange } from "~/services/profile.server";
-import { reminderChoiceList, saveReminderChoices } from "~/services/nol/reminders.server";
-import { memberTimelines } from "~/services/nol/version-timelines.server";
-import { ownCorrections } from "~/services/respondents.server";
+import { changeName, changePassword, requestEmailChange } from "~/services/profile.server";
 import { requireMember } from "~/services/session.server";
 import { redirectWithFlash } from "~/services/flash.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: TITLES[data?.view ?? "account"] }];
-
-type Page = Exclude<ProfilePage, "billing" | "security">;
-
-const TITLES: Record<Page, string> = {
-  account: "Profile",
-  notices: "Notices and documents",
-};
+export const meta: MetaFunction = () => [{ title: "Profile" }];
 
 /**
- * The sub-pages of /profile/{page?} (spec §2.2): the account itself and notices;
- * /profile/billing and /profile/security are routes of their own (profile.billing._index,
- * profile.security._index).
+ * /profile (spec §2.2): the member's account. Its other pages are routes of their own
+ * (profile.notices, profile.billing._index, profile.security._index); any other
+ * /profile/{page} is not found.
  */
-function pageOf(params: { page?: string }): Page {
-  if (!params.page) return "account";
-  const page = PROFILE_PAGES.find((p) => p === params.page && p === "notices");
-  return (page as Page | undefined) ?? notFoundPage();
-}
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const page = pageOf(params);
+  if (params.page) notFoundPage();
   const { viewer, services } = await requireMember(request, context);
-  const none = { profile: null, causes: null, corrections: null, reminders: null, timelines: null };
-  switch (page) {
-    case "notices":
-      return json({
-        ...none,
-        view: page,
-        causes: await noticesOverview(services, viewer),
-        corrections: await ownCorrections(services, viewer),
-        reminders: await reminderChoiceList(services.db, viewer.member.id),
-        timelines: {
-          versions: await memberTimelines(services, viewer.member.id, viewer.member.username),
-          trackingUrl: services.config.trackingUrl,
-        },
-      });
-    case "account":
-      return json({ ...none, view: page, profile: profileOf(viewer) });
-  }
+  return json(
+    { profile: profileOf(viewer), archive: await archiveSection(services, viewer) },
+    // The archive's progress is read again while it is made.
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const page = pageOf(params);
+  if (params.page) notFoundPage();
   const { viewer, services } = await requireMember(request, context);
   const form = await readForm(request);
-  const here = page === "account" ? "/profile" : `/profile/${page}`;
+  const here = "/profile";
   const done = (message: string) => redirectWithFlash(here, { kind: "success", message }, services.config);
   const intent = form.get("intent");
-  if (intent === "reminders") {
-    const parsed = reminderChoicesSchema.safeParse({ intent, kinds: form.getAll("kinds") });
-    if (!parsed.success)
-      return json({ intent, result: null, error: "Choose among the reminders listed" }, { status: 400 });
-    await saveReminderChoices(services.db, viewer.member.id, parsed.data.kinds);
-    return done("Your reminders are saved.");
+  if (dataArchiveFormSchema.safeParse({ intent }).success) {
+    try {
+      await requestArchive(services, viewer);
+    } catch (error) {
+      if (!isDomainError(error) || error.status >= 500) throw error;
+      return redirectWithFlash(here, { kind: "error", message: error.message }, services.config);
+    }
+    return done("Your archive is being made: we e-mail you a link when it is ready.");
   }
   const schema =
     intent === "name"
@@ -115,17 +84,7 @@ export default function Profile() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const lastResult = lastResultOf(reply);
-  if (data.causes)
-    return (
-      <NoticesPage
-        causes={data.causes}
-        corrections={data.corrections ?? []}
-        reminders={data.reminders!}
-        timelines={data.timelines!}
-        remindersError={reply && "error" in reply && reply.intent === "reminders" ? (reply.error ?? null) : null}
-      />
-    );
   const formReply: FormReplyOf =
     reply && "intent" in reply && lastResult ? { intent: String(reply.intent), result: lastResult } : null;
-  return <AccountPage profile={data.profile!} reply={formReply} />;
+  return <AccountPage profile={data.profile} reply={formReply} archive={data.archive} />;
 }

@@ -10,6 +10,7 @@ import { mailRetryJob } from "./mail.server";
 import { mailhouseSandboxEventsJob, mailingsPollJob } from "./mailings/jobs.server";
 import { importInvitationsJob } from "./member-import/invite.server";
 import { memberImportJob } from "./member-import/run.server";
+import { archiveSweepJob, memberArchiveJob } from "./member-data/archive.server";
 import { membersMailJob } from "./member-listing.server";
 import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
 import { nolRemindersJob } from "./nol/reminders.server";
@@ -52,6 +53,8 @@ export const jobs = {
   "members-import-invitations": importInvitationsJob,
   backup: backupJob,
   "backups-daily": dailyBackupJob,
+  "member-archive": memberArchiveJob,
+  "member-archives-sweep": archiveSweepJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;

@@ -53,14 +53,18 @@ export async function consumeToken(
   return row?.userId ? { userId: row.userId, data: (row.data as Record<string, string> | null) ?? null } : null;
 }
 
-/** The member of a live code, without using it. */
-export async function tokenOwner(db: Database, purpose: Purpose, raw: string): Promise<{ userId: string } | null> {
+/** The member of a live code (and its data), without using it. */
+export async function tokenOwner(
+  db: Database,
+  purpose: Purpose,
+  raw: string,
+): Promise<{ userId: string; data: Record<string, string> | null } | null> {
   const [row] = await db
-    .select({ userId: oneTimeTokens.userId })
+    .select({ userId: oneTimeTokens.userId, data: oneTimeTokens.data })
     .from(oneTimeTokens)
     .where(live(purpose, raw))
     .limit(1);
-  return row?.userId ? { userId: row.userId } : null;
+  return row?.userId ? { userId: row.userId, data: (row.data as Record<string, string> | null) ?? null } : null;
 }
 
 /** True while a code is live, without using it (to show a form before it is submitted). */

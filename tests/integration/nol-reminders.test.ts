@@ -11,7 +11,7 @@ import { loader as recordsLoader } from "~/routes/db.($entity).($view)";
 import { loader as proofLoader } from "~/routes/nol.$form.$cause.proof-of-service[.]pdf";
 import { loader as memberLoader } from "~/routes/members.$userId";
 import { loader as versionsLoader } from "~/routes/nol.$form.$cause._index";
-import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
+import { action as profileAction, loader as profileLoader } from "~/routes/profile.notices";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/reminders.unsubscribe";
 import { startJobs, type JobRunner } from "~/services/jobs.server";
 import type { JobDefinition } from "~/services/queue.server";
@@ -188,7 +188,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
     })) as Response;
     const notices = (await profileLoader({
       request: new Request("http://localhost/profile/notices", { headers: { cookie: creatorCookie } }),
-      params: { page: "notices" },
+      params: {},
       context,
     })) as Response;
     type Shown = {
@@ -393,7 +393,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
           headers: { cookie: creatorCookie },
           body: form(values),
         }),
-        params: { page: "notices" },
+        params: {},
         context,
       }) as Promise<Response>;
 
@@ -403,7 +403,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
       expect(saved.status).toBe(302);
       const page = (await profileLoader({
         request: new Request("http://localhost/profile/notices", { headers: { cookie: creatorCookie } }),
-        params: { page: "notices" },
+        params: {},
         context,
       })) as Response;
       expect((await page.json()).reminders).toEqual([

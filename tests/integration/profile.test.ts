@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox, sessions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
+import { loader as noticesLoader } from "~/routes/profile.notices";
 import { action as securityAction, loader as securityLoader } from "~/routes/profile.security._index";
 import { verifyEmail } from "~/services/accounts.server";
 import { EMAIL_IN_USE, sessionCode } from "~/services/profile.server";
@@ -13,7 +14,7 @@ import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { createSession, createUser, TEST_PASSWORD } from "../helpers/users";
 
-/** /profile/{page?}: the member's account, security and notices pages, on both drivers. */
+/** /profile and its pages: the member's account, security and notices, on both drivers. */
 describe.each(drivers)("the profile (%s)", (driver) => {
   let database: TestDatabase;
   let context: AppLoadContext;
@@ -42,10 +43,10 @@ describe.each(drivers)("the profile (%s)", (driver) => {
     }
   }
 
-  // /profile/security is a route of its own (profile.security._index).
+  // /profile/security and /profile/notices are routes of their own (profile.security._index, profile.notices).
   const load = (page: string | undefined, cookie: string) =>
     answer(() =>
-      (page === "security" ? securityLoader : profileLoader)({
+      (page === "security" ? securityLoader : page === "notices" ? noticesLoader : profileLoader)({
         request: new Request(`http://localhost/profile${page ? `/${page}` : ""}`, { headers: { cookie } }),
         params: page ? { page } : {},
         context,

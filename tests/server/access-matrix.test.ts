@@ -35,6 +35,9 @@ const MATRIX: Row[] = [
   ["/profile/billing", "login", 200, "setup", 200],
   ["/profile/credits", "login", 200, "setup", 200],
   ["/profile/unknown", "login", 404, "setup", 404],
+  // A data archive's link is for the member it was made for: any other code is a 404 to anyone signed in.
+  [`/profile/data/${"A".repeat(43)}`, "login", 404, "setup", 404],
+  ["/profile/data/not-a-code", "login", 404, "setup", 404],
   ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "login", 404, "setup", 404],
   ["/profile/billing/receipts/not-a-payment", "login", 404, "setup", 404],
   ["/members", "login", 403, "setup", 200],

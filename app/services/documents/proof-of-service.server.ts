@@ -5,7 +5,7 @@ import { documentFilename, type DocumentFacts, type ServiceLine } from "~/domain
 import { notFound } from "~/domain/errors";
 import { addressLine, slotsOpenIn } from "~/domain/nol/billing";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
-import type { Viewer } from "../session.server";
+import type { UserRow, Viewer } from "../session.server";
 import { billedSlotsOf, versionState, type EntryRow, type VersionState } from "../nol/entries.server";
 import { causeOf, type PageAddress } from "../nol/pages.server";
 import { keptTracking, roundRecordsOf } from "../nol/timeline.server";
@@ -30,8 +30,21 @@ export async function proofOfService(
   address: PageAddress,
   input: { cause: string; version: string; round: number },
 ) {
-  const { db } = services;
   const place = await causeOf(services, viewer, address, input.cause);
+  return proofOfServiceOf(services, place, input);
+}
+
+/** The document itself, of the owner's entries of a cause (their pages' place, or their data archive). */
+export async function proofOfServiceOf(
+  services: AppServices,
+  place: {
+    owner: Pick<UserRow, "id" | "name" | "username" | "countryCode">;
+    cause: { code: string; name: string };
+    rows: EntryRow[];
+  },
+  input: { version: string; round: number },
+) {
+  const { db } = services;
   if (!place.rows.some((row) => row.descriptiveVersion === input.version))
     throw notFound("This version has no notices yet");
   const state = versionState(place.rows, input.version);

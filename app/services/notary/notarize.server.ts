@@ -249,8 +249,13 @@ export async function updateNotarization(
 
 /** GET /api/nol/notarize/{nz_id}/document: the notarized PDF of the member's completed notarization. */
 export async function notarizedDocument(services: AppServices, viewer: Viewer, nzId: string) {
-  const row = await ownNotarization(services, viewer, nzId);
-  if (row.nzStatus !== "completed") throw notFound("The notarized document is not ready yet");
+  return notarizedDocumentOf(services, await ownNotarization(services, viewer, nzId));
+}
+
+/** A completed notarization's PDF from the notary, named after its notice (the member's own: the caller checks). */
+export async function notarizedDocumentOf(services: AppServices, row: NotarizationRow) {
+  const nzId = row.nzId;
+  if (row.nzStatus !== "completed" || !nzId) throw notFound("The notarized document is not ready yet");
   const pdf = await atProvider(() => services.providers.notary.notarizedDocument(nzId));
   if (!pdf) throw notFound("The notarized document is not ready yet");
   const [notice] = await services.db

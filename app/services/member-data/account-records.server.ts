@@ -1,0 +1,102 @@
+import { and, asc, eq, getTableColumns, inArray, isNull, or } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { auditLog, recoveryCodes, rememberedDevices, sessions, userFactors, users } from "~/db/schema";
+import { deviceOf } from "~/domain/profile";
+import { sessionCode } from "../profile.server";
+
+/**
+ * The records of a member's account for their data archive: the account itself, its sessions,
+ * its second factors and its audit trail, each without secrets.
+ */
+
+/** The entities a member's own actions are logged under (beside their account's, "user"). */
+const OWN_ENTITIES = ["session", "checkout", "form_entry", "pending_submission", "subscription", "support_request"];
+
+/**
+ * The audit trail of the member's account: what they did, what admins did to it or for it
+ * (agent mode). An admin is named by role only, and their address is not the member's to see.
+ */
+export async function auditTrail(db: Database, memberId: string) {
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(
+      or(
+        and(eq(auditLog.entity, "user"), eq(auditLog.entityId, memberId)),
+        eq(auditLog.agentUserId, memberId),
+        and(eq(auditLog.actorUserId, memberId), isNull(auditLog.agentUserId), inArray(auditLog.entity, OWN_ENTITIES)),
+      ),
+    )
+    .orderBy(asc(auditLog.createdAt), asc(auditLog.id));
+  return rows.map((row) => {
+    const byMember = row.actorUserId === memberId && row.agentUserId === null;
+    return {
+      at: row.createdAt,
+      action: row.action,
+      entity: row.entity,
+      entityId: row.entityId,
+      by: byMember ? "you" : row.agentUserId === memberId ? "an admin acting for you" : "an admin",
+      data: row.data,
+      ip: byMember ? row.ip : null,
+    };
+  });
+}
+
+export async function profile(db: Database, memberId: string) {
+  const {
+    passwordHash: _hash,
+    subscriptionStatus: _status,
+    subscriptionPlanId: _plan,
+    ...columns
+  } = getTableColumns(users);
+  const [row] = await db.select(columns).from(users).where(eq(users.id, memberId));
+  return row ?? null;
+}
+
+export async function sessionRows(db: Database, memberId: string) {
+  const rows = await db.select().from(sessions).where(eq(sessions.userId, memberId)).orderBy(asc(sessions.createdAt));
+  return rows.map((s) => ({
+    code: sessionCode(s.id),
+    carrier: s.carrier,
+    device: deviceOf(s.userAgent),
+    userAgent: s.userAgent,
+    ip: s.ip,
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    expiresAt: s.expiresAt,
+    revokedAt: s.revokedAt,
+    factorPassedAt: s.factorPassedAt,
+  }));
+}
+
+/** The second factors as a list (kind, name, dates); never a key, a secret or a code. */
+export async function secondFactors(db: Database, memberId: string) {
+  const factors = await db
+    .select({
+      kind: userFactors.kind,
+      name: userFactors.name,
+      createdAt: userFactors.createdAt,
+      lastUsedAt: userFactors.lastUsedAt,
+    })
+    .from(userFactors)
+    .where(eq(userFactors.userId, memberId))
+    .orderBy(asc(userFactors.createdAt));
+  const codes = await db
+    .select({ usedAt: recoveryCodes.usedAt, createdAt: recoveryCodes.createdAt })
+    .from(recoveryCodes)
+    .where(eq(recoveryCodes.userId, memberId));
+  const devices = await db
+    .select({
+      userAgent: rememberedDevices.userAgent,
+      until: rememberedDevices.until,
+      revokedAt: rememberedDevices.revokedAt,
+      createdAt: rememberedDevices.createdAt,
+    })
+    .from(rememberedDevices)
+    .where(eq(rememberedDevices.userId, memberId));
+  return {
+    factors,
+    recoveryCodes: { total: codes.length, used: codes.filter((c) => c.usedAt).length },
+    rememberedDevices: devices,
+  };
+}
