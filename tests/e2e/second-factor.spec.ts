@@ -70,6 +70,8 @@ let port: number;
 let secret = "";
 let recoveryCodes: string[] = [];
 let adminContext: BrowserContext;
+/** The server eleven minutes on, which the passkey's test uses too. */
+let later: RunningServer | undefined;
 
 test.beforeAll(() => {
   dataDir = newDataDir({});
@@ -145,65 +147,61 @@ test("an admin is taken to set up a second factor before /admin; an authenticato
 test("eleven minutes on, agent mode asks for the factor again inline, and goes on once it passes", async () => {
   test.setTimeout(120_000);
   expect(secret, "the set-up test ran first").not.toBe("");
-  const server = await startServer({
+  later = await startServer({
     dataDir,
     port,
     env: { MFA_REQUIRED_FOR: "admin", NODE_OPTIONS: `--import=${SHIFTED_CLOCK}`, CLOCK_OFFSET_MS: String(STALE_MS) },
   });
-  try {
-    const admin = await adminContext.newPage();
-    await admin.goto("/admin");
-    await expect(admin.getByRole("heading", { name: "Admin", exact: true })).toBeVisible();
-    await admin.getByLabel("Username").fill("member");
-    await admin.getByRole("button", { name: "Represent" }).click();
-    await expect(admin.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
-    await expect(admin.getByText("Use your second factor to act as a member.")).toBeVisible();
-    // A wrong code says so and changes nothing.
-    await admin.getByLabel("Code from your authenticator app, or a recovery code").fill("123456");
-    await admin.getByRole("button", { name: "Confirm and go on" }).click();
-    await expect(admin.getByText("That code is not right. Check the code and try again.")).toBeVisible();
-    await admin.goto("/");
-    await expect(admin.getByText("WARNING, representing")).toHaveCount(0);
+  const admin = await adminContext.newPage();
+  await admin.goto("/admin");
+  await expect(admin.getByRole("heading", { name: "Admin", exact: true })).toBeVisible();
+  await admin.getByLabel("Username").fill("member");
+  await admin.getByRole("button", { name: "Represent" }).click();
+  await expect(admin.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
+  await expect(admin.getByText("Use your second factor to act as a member.")).toBeVisible();
+  // A wrong code says so and changes nothing.
+  await admin.getByLabel("Code from your authenticator app, or a recovery code").fill("123456");
+  await admin.getByRole("button", { name: "Confirm and go on" }).click();
+  await expect(admin.getByText("That code is not right. Check the code and try again.")).toBeVisible();
+  await admin.goto("/");
+  await expect(admin.getByText("WARNING, representing")).toHaveCount(0);
 
-    await admin.goto("/admin");
-    await admin.getByLabel("Username").fill("member");
-    await admin.getByRole("button", { name: "Represent" }).click();
-    await admin
-      .getByLabel("Code from your authenticator app, or a recovery code")
-      .fill(await totpCode(secret, STALE_MS));
-    await admin.getByRole("button", { name: "Confirm and go on" }).click();
-    await expect(admin.getByText("You are now representing member. Every change is recorded.")).toBeVisible();
-    await adminContext.close();
-  } finally {
-    await server.stop();
-  }
+  await admin.goto("/admin");
+  await admin.getByLabel("Username").fill("member");
+  await admin.getByRole("button", { name: "Represent" }).click();
+  await admin.getByLabel("Code from your authenticator app, or a recovery code").fill(await totpCode(secret, STALE_MS));
+  await admin.getByRole("button", { name: "Confirm and go on" }).click();
+  await expect(admin.getByText("You are now representing member. Every change is recorded.")).toBeVisible();
+  await adminContext.close();
 });
 
+// On the server of the test before: a passkey keeps no time.
 test("a member registers a passkey and signs in with it alone", async ({ browser }) => {
   test.setTimeout(120_000);
-  const server = await startServer({ dataDir, port });
-  try {
-    const page = await newPage(browser, server);
-    await virtualAuthenticator(page);
-    await logIn(page, "member");
-    await expect(page).not.toHaveURL(/\/login/);
-    await page.goto("/profile/security");
-    await page.getByLabel("Name of the new passkey").fill("Test laptop");
-    await page.getByRole("button", { name: "Add a passkey" }).click();
-    await expect(page.getByText('Your passkey "Test laptop" is added. Now make your recovery codes.')).toBeVisible();
-    await page.goto("/profile/security");
-    await expect(page.getByText("Test laptop")).toBeVisible();
+  const server = later ?? (later = await startServer({ dataDir, port }));
 
-    await page.goto("/logout");
-    await page.getByRole("button", { name: /log out/i }).click();
-    await page.goto("/login");
-    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await expect(page).not.toHaveURL(/\/login/);
-    await page.goto("/profile/security");
-    await expect(page.getByRole("heading", { name: "Security" })).toBeVisible();
-    await expect(page.getByText(/Test laptop · added .* · last used (?!Not used yet)/)).toBeVisible();
-    await page.context().close();
-  } finally {
-    await server.stop();
-  }
+  const page = await newPage(browser, server);
+  await virtualAuthenticator(page);
+  await logIn(page, "member");
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto("/profile/security");
+  await page.getByLabel("Name of the new passkey").fill("Test laptop");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText('Your passkey "Test laptop" is added. Now make your recovery codes.')).toBeVisible();
+  await page.goto("/profile/security");
+  await expect(page.getByText("Test laptop")).toBeVisible();
+
+  await page.goto("/logout");
+  await page.getByRole("button", { name: /log out/i }).click();
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto("/profile/security");
+  await expect(page.getByRole("heading", { name: "Security" })).toBeVisible();
+  await expect(page.getByText(/Test laptop · added .* · last used (?!Not used yet)/)).toBeVisible();
+  await page.context().close();
+});
+
+test.afterAll(async () => {
+  await later?.stop();
 });
