@@ -165,17 +165,22 @@ export async function undoDeletion(services: AppServices, userId: string, ip: st
 
 /** Accounts deleted and waiting for their erasure, the soonest first (the admins' list). */
 export async function pendingDeletions(services: AppServices, limit = 100) {
-  return services.db
-    .select({
-      id: users.id,
-      username: users.username,
-      dueAt: users.deletionDueAt,
-      requestedAt: users.deletionRequestedAt,
-    })
+  const rows = await services.db
+    .select({ id: users.id, username: users.username, dueAt: users.deletionDueAt })
     .from(users)
     .where(and(isNotNull(users.deletionDueAt), isNull(users.erasedAt)))
     .orderBy(asc(users.deletionDueAt))
     .limit(limit);
+  return rows.map((r) => ({ id: r.id, username: r.username, dueOn: formatDate(r.dueAt!) }));
+}
+
+/** Where an account's deletion stands, for its admins' page. */
+export async function erasureState(services: AppServices, userId: string) {
+  const [member] = await services.db
+    .select({ dueAt: users.deletionDueAt, erasedAt: users.erasedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return { erased: !!member?.erasedAt, dueOn: member?.dueAt ? formatDate(member.dueAt) : null };
 }
 
 /** Accounts whose grace period has ended (the sweep's work). */
