@@ -17,7 +17,7 @@ import { action as undoAction, loader as undoLoader } from "~/routes/login.undo-
 import { action as profileAction } from "~/routes/profile.($page)";
 import { undoDeletion, WRONG_FACTOR } from "~/services/member-data/deletion.server";
 import { erasureSweepJob } from "~/services/member-data/erasure.server";
-import { siteCookies } from "~/services/session.server";
+import { loadViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { columnsHolding, memberWithRecords, YVES, ZOE, type Person } from "../helpers/erasure";
@@ -106,6 +106,8 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
       (s) => !s.revokedAt,
     );
     expect(live).toEqual([]);
+    // A session made any other way (a hand-off, a passkey) is no one's while the account is deleted.
+    expect(await loadViewer(database.db, (await createSession(database.db, zoe.id)).id)).toBeNull();
   });
 
   it("offers to undo at login during the grace period, and keeps the account when asked", async () => {
