@@ -92,6 +92,8 @@ export type AppConfig = {
   loginRecheckSeconds: number;
   /** Days a session may go unused before it ends, within its absolute lifetime. */
   sessionIdleDays: number;
+  /** Days a deleted account waits before it is erased (undoable at login meanwhile). */
+  accountDeletionGraceDays: number;
   /** Whom a second factor is required of (MFA_REQUIRED_FOR, decision 045). */
   mfaRequiredFor: MfaPolicy;
   subRecheckSeconds: number;
@@ -243,6 +245,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: env.SMTP_URL,
     loginRecheckSeconds: env.LOGIN_RECHECK_SECONDS,
     sessionIdleDays: env.SESSION_IDLE_DAYS,
+    accountDeletionGraceDays: env.ACCOUNT_DELETION_GRACE_DAYS,
     mfaRequiredFor: env.MFA_REQUIRED_FOR ?? (!env.DEMO && new URL(baseUrl).protocol === "https:" ? "admin" : "none"),
     subRecheckSeconds: env.SUB_RECHECK_SECONDS,
     contentDir: path.resolve(env.CONTENT_DIR),

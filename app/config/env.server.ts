@@ -266,6 +266,8 @@ export const envSchema = z
       }),
     /** Days a daily backup is kept. */
     BACKUP_RETENTION_DAYS: wholeNumber(1, 3650, "14"),
+    /** Days a deleted account waits, undoable at login, before it is erased. */
+    ACCOUNT_DELETION_GRACE_DAYS: wholeNumber(0, 365, "14"),
     /** The folder of pg_dump and pg_restore; unset: the PATH's. */
     PG_BIN_DIR: omittable(z.string().min(1)),
     /** The carrier's tracking page; a tracking number is put at its end. */

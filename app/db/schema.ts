@@ -119,6 +119,13 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The member deleted their account (decision 051): sessions ended, login offers to undo
+     * until `deletionDueAt`; then the erasure job empties the row and sets `erasedAt`.
+     */
+    deletionRequestedAt: timestamp("deletion_requested_at", { withTimezone: true }),
+    deletionDueAt: timestamp("deletion_due_at", { withTimezone: true }),
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -150,6 +157,9 @@ export const users = pgTable(
     index("users_seen_sort_idx").on(sql`coalesce(${t.lastSeenAt}, '-infinity'::timestamptz)`, t.id),
     index("users_username_sort_idx").on(sql`lower(${t.username})`, t.id),
     index("users_email_sort_idx").on(sql`lower(${t.email})`, t.id),
+    index("users_deletion_due_idx")
+      .on(t.deletionDueAt)
+      .where(sql`${t.deletionDueAt} is not null`),
   ],
 );
 

@@ -33,6 +33,7 @@ export const SENSITIVE_ACTIONS = [
   "template-change",
   "role-change",
   "factor-change",
+  "member-erase",
 ] as const;
 export type SensitiveAction = (typeof SENSITIVE_ACTIONS)[number];
 
@@ -129,6 +130,7 @@ export const SENSITIVE_ACTION_WORDS: Record<SensitiveAction, string> = {
   "template-change": "change a template",
   "role-change": "change a member's role",
   "factor-change": "change your second factors",
+  "member-erase": "erase a member",
 };
 
 export { STEP_UP_CODE, STEP_UP_PASSKEY } from "./second-factor-words";

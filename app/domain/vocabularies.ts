@@ -34,6 +34,7 @@ const JOB_WORDS: Record<string, string> = {
   "backups-daily": "Daily backup",
   "member-archive": "A member's data archive",
   "member-archives-sweep": "Removing expired data archives",
+  "account-erasure-sweep": "Erasing deleted accounts past their grace period",
 };
 
 /** The lists of codes a page can show in words: a list column names its vocabulary. */

@@ -28,9 +28,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
   try {
     const result = await authenticateLogin(services, request, context.clientIp);
-    if (result.kind === "factor") {
+    if (result.kind !== "session") {
       const cookie = await pendingLoginCookie(services.config, result.pending);
-      return redirect("/login/factor", { headers: { "Set-Cookie": cookie } });
+      const next = result.kind === "factor" ? "/login/factor" : "/login/undo-delete";
+      return redirect(next, { headers: { "Set-Cookie": cookie } });
     }
     const headers = await sessionCookies(services.config, result.sessionId, result.redirectTo);
     return redirect("/redirect-login-success", { headers });

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
+import { z } from "zod";
 import { useLoaderData } from "@remix-run/react";
+import { MemberErasure } from "~/components/admin/account-erasure";
 import { MemberDetail } from "~/components/admin/members";
 import { invalid } from "~/domain/errors";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
@@ -27,6 +29,8 @@ import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-
 import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
 import { setVersionFeatures } from "~/services/nol/features.server";
 import { requireAdmin, type Viewer } from "~/services/session.server";
+import { erasureState } from "~/services/member-data/deletion.server";
+import { eraseOnRequest } from "~/services/member-data/erasure.server";
 
 export const handle = { layout: "container" };
 
@@ -43,7 +47,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
   const id = memberId(params);
   const page = await withPageErrors(() => memberPage(services, viewer, id));
-  return json({ page }, { headers: { "Cache-Control": "no-store" } });
+  const erasure = await erasureState(services, id);
+  return json({ page, erasure }, { headers: { "Cache-Control": "no-store" } });
 }
 
 /**
@@ -64,6 +69,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const sensitive = STEP_UP_INTENTS[String(values.intent)];
     if (sensitive) await requireStepUp(services, viewer, sensitive, request, posted);
     if (values.intent === "grant-complimentary") return grantFromPage(services, viewer, found, values);
+    if (values.intent === "erase") {
+      const erase = eraseFormSchema.safeParse(values);
+      if (!erase.success || erase.data.confirm !== found.username) {
+        return { member: found, message: "Type the member's username to erase them.", kind: "error" as const };
+      }
+      const outcome = await eraseOnRequest(services, viewer, found.id);
+      const message =
+        outcome === "waiting-for-mail"
+          ? `${found.username} is being erased: it completes once the e-mail telling them has gone.`
+          : `${found.username} is erased.`;
+      return { member: found, message };
+    }
     if (values.intent === "grant-credits") {
       const grant = grantCreditsSchema.safeParse(values);
       if (!grant.success) throw invalid(grant.error.issues[0]!.message, grant.error.flatten().fieldErrors);
@@ -119,7 +136,10 @@ const STEP_UP_INTENTS: Record<string, SensitiveAction | undefined> = {
   "grant-credits": "grant-credits",
   flags: "role-change",
   "reset-factors": "factor-change",
+  erase: "member-erase",
 };
+
+const eraseFormSchema = z.object({ intent: z.literal("erase"), confirm: z.string().trim().max(200) });
 
 /** A complimentary membership granted from the page; a grant it refuses says why and changes nothing. */
 async function grantFromPage(
@@ -141,7 +161,13 @@ async function grantFromPage(
 }
 
 export default function Member() {
-  return <MemberDetail page={useLoaderData<typeof loader>().page} />;
+  const { page, erasure } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <MemberDetail page={page} />
+      <MemberErasure username={page.detail.username} state={erasure} />
+    </>
+  );
 }
 
 /** What "Renew now" did, in words: a renewal, or the end a membership set to end came to. */

@@ -13,6 +13,7 @@ import { audit, actorOf } from "./audit.server";
 import { verifyPassword } from "~/lib/password.server";
 import { hitRateLimit, rateLimitCount } from "./rate-limit.server";
 import { afterPassword, rememberToken, type PendingLogin } from "./factors/sign-in.server";
+import { undoDeletion } from "./member-data/deletion.server";
 import { clientMeta, revokeSession, siteCookies, startSession, type ClientMeta, type Viewer } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "That username or e-mail address and password do not match";
@@ -32,7 +33,7 @@ export async function logIn(
   input: { login: string; password: string },
   client: ClientMeta,
   deviceToken: string | null = null,
-): Promise<{ kind: "session"; sessionId: string } | { kind: "factor"; userId: string }> {
+): Promise<{ kind: "session"; sessionId: string } | { kind: "factor" | "undo-deletion"; userId: string }> {
   const { db } = services;
   const login = input.login.toLowerCase();
   const [user] = await db
@@ -58,13 +59,20 @@ export async function logIn(
   }
 
   // A missing member costs the same time as a wrong password, so timing tells nothing.
+  // An account past its grace period waits only for the erasure job: it logs in no more.
+  const erasing = user?.deletionDueAt ? user.deletionDueAt <= new Date() : false;
   const valid =
-    user?.passwordHash && !user.disabledAt
+    user?.passwordHash && !user.disabledAt && !erasing
       ? await verifyPassword(input.password, user.passwordHash)
       : (await verifyPassword(input.password, DUMMY_HASH), false);
   if (!user || !valid) {
     await hitRateLimit(db, failureKey, ACCOUNT_FAILURES.hits, ACCOUNT_FAILURES.windowSeconds);
     throw invalid(LOGIN_FAILED_MESSAGE);
+  }
+  // A deleted account in its grace period: the password is the member's, and they may undo.
+  if (user.deletionDueAt) {
+    await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "login.password", "session", null);
+    return { kind: "undo-deletion", userId: user.id };
   }
   const next = await afterPassword(db, user.id, deviceToken);
   if (next.kind === "factor") {
@@ -78,6 +86,25 @@ export async function logIn(
     ...client,
   });
   await audit(db, { actorUserId: user.id, agentUserId: null, ip: client.ip }, "login", "session", null);
+  return { kind: "session", sessionId: session.id };
+}
+
+/**
+ * The member chose to keep their deleted account at login: the deletion undone, the login goes
+ * on as any other (the second factor next where they have one).
+ */
+export async function keepAccountAndLogIn(
+  services: AppServices,
+  userId: string,
+  client: ClientMeta,
+  deviceToken: string | null,
+): Promise<{ kind: "session"; sessionId: string } | { kind: "factor" } | { kind: "too-late" }> {
+  const { db } = services;
+  if (!(await undoDeletion(services, userId, client.ip))) return { kind: "too-late" };
+  const next = await afterPassword(db, userId, deviceToken);
+  if (next.kind === "factor") return next;
+  const session = await startSession(db, { userId, carrier: "cookie", factorPassedAt: next.factorPassedAt, ...client });
+  await audit(db, { actorUserId: userId, agentUserId: null, ip: client.ip }, "login", "session", null);
   return { kind: "session", sessionId: session.id };
 }
 
@@ -125,7 +152,7 @@ export async function authenticateLogin(services: AppServices, request: Request,
   }
   type Authenticated =
     | { kind: "session"; sessionId: string; redirectTo: string }
-    | { kind: "factor"; pending: Omit<PendingLogin, "until"> };
+    | { kind: "factor" | "undo-deletion"; pending: Omit<PendingLogin, "until"> };
   const authenticator = new Authenticator<Authenticated>().use(
     new FormStrategy(async ({ form }) => {
       const submission = submissionOf(form, loginSchema);
@@ -135,9 +162,9 @@ export async function authenticateLogin(services: AppServices, request: Request,
         const deviceToken = await rememberToken(request, services.config);
         const result = await logIn(services, submission.value, client, deviceToken);
         const redirectTo = safeRedirectPath(submission.value.redirectTo, "");
-        if (result.kind === "factor") {
+        if (result.kind !== "session") {
           const pending = { userId: result.userId, redirectTo, devicePublicKey: client.devicePublicKey ?? null };
-          return { kind: "factor", pending };
+          return { kind: result.kind, pending };
         }
         return { kind: "session", sessionId: result.sessionId, redirectTo };
       } catch (error) {

@@ -11,6 +11,7 @@ import { mailhouseSandboxEventsJob, mailingsPollJob } from "./mailings/jobs.serv
 import { importInvitationsJob } from "./member-import/invite.server";
 import { memberImportJob } from "./member-import/run.server";
 import { archiveSweepJob, memberArchiveJob } from "./member-data/archive.server";
+import { erasureSweepJob } from "./member-data/erasure.server";
 import { membersMailJob } from "./member-listing.server";
 import { notaryPollJob, notarySandboxEventsJob } from "./notary/events.server";
 import { nolRemindersJob } from "./nol/reminders.server";
@@ -55,6 +56,7 @@ export const jobs = {
   "backups-daily": dailyBackupJob,
   "member-archive": memberArchiveJob,
   "member-archives-sweep": archiveSweepJob,
+  "account-erasure-sweep": erasureSweepJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;

@@ -114,6 +114,8 @@ export async function loadViewer(
         gt(sessions.expiresAt, now),
         gt(sessions.lastSeenAt, new Date(now.getTime() - idleDays * 86_400_000)),
         isNull(users.disabledAt),
+        // A deleted account signs in no more, whatever the way (decision 051): its login offers the undo.
+        isNull(users.deletionRequestedAt),
       ),
     )
     .limit(1);

@@ -249,6 +249,18 @@ export class FakeStripe extends FakeProvider<StripeCall, Failure> {
     return customer;
   }
 
+  /** Stripe removes the customer with its cards and cancels its subscriptions at once. */
+  deleteCustomer(id: string): StripeObject {
+    this.get("customer", this.customers, id);
+    this.customers.delete(id);
+    for (const subscription of this.subscriptions.values()) {
+      if (subscription.customer === id && subscription.status !== "canceled") this.cancelSubscription(subscription.id);
+    }
+    for (const [methodId, method] of this.paymentMethods)
+      if (method.customer === id) this.paymentMethods.delete(methodId);
+    return { id, object: "customer", deleted: true };
+  }
+
   createPrice(params: Form): StripeObject {
     const lookupKey = formText(params.lookup_key) ?? null;
     const holder = [...this.prices.values()].find((p) => lookupKey && p.lookup_key === lookupKey);
@@ -430,6 +442,7 @@ const ROUTES: Route[] = [
   { method: "POST", pattern: /^\/v1\/customers$/, run: (s, p) => s.createCustomer(p) },
   { method: "GET", pattern: /^\/v1\/customers\/([^/]+)$/, run: (s, _p, id) => s.get("customer", s.customers, id) },
   { method: "POST", pattern: /^\/v1\/customers\/([^/]+)$/, run: (s, p, id) => s.updateCustomer(id, p) },
+  { method: "DELETE", pattern: /^\/v1\/customers\/([^/]+)$/, run: (s, _p, id) => s.deleteCustomer(id) },
   { method: "GET", pattern: /^\/v1\/prices$/, run: (s, p) => s.listPrices(p) },
   { method: "POST", pattern: /^\/v1\/prices$/, run: (s, p) => s.createPrice(p) },
   { method: "GET", pattern: /^\/v1\/coupons\/([^/]+)$/, run: (s, _p, id) => s.get("coupon", s.coupons, id) },

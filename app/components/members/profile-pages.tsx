@@ -7,6 +7,7 @@ import { ProfileFacts } from "~/components/members/member-facts";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { profileOf } from "~/services/members.server";
 import { DataArchiveSection, type DataArchive } from "./data-archive";
+import { DeleteAccountSection, type DeletionConfirm } from "./delete-account";
 import { ProfileCard } from "./profile-card";
 
 export { ProfileNav } from "./profile-card";
@@ -18,16 +19,18 @@ const replyFor = (reply: FormReplyOf, intent: string) => (reply?.intent === inte
 
 /**
  * /profile: the member's facts; their name, e-mail address and password, each changed by its own
- * form; the download of their data.
+ * form; the download of their data; the deletion of their account.
  */
 export function AccountPage({
   profile,
   reply,
   archive,
+  deletion,
 }: {
   profile: SerializeFrom<typeof profileOf>;
   reply: FormReplyOf;
   archive: DataArchive;
+  deletion: { confirm: DeletionConfirm; graceDays: number; error: string | null };
 }) {
   const [nameForm, nameFields] = useSchemaForm(() => import("~/domain/profile").then((m) => m.nameFormSchema), {
     id: "name-form",
@@ -87,6 +90,7 @@ export function AccountPage({
         </div>
       </Form>
       <DataArchiveSection archive={archive} />
+      <DeleteAccountSection {...deletion} />
     </ProfileCard>
   );
 }

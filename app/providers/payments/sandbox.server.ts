@@ -387,6 +387,12 @@ export function sandboxPayments(db: Database): SandboxPayments {
       });
     },
 
+    async deleteCustomer(customerRef) {
+      await db
+        .delete(sandboxObjects)
+        .where(and(eq(sandboxObjects.id, customerRef), eq(sandboxObjects.type, "customer")));
+    },
+
     async startSubscription({ customerRef, plan, coupon, idempotencyKey, metadata }) {
       const made = await once(`subscription:${idempotencyKey}`, async (tx) => {
         const now = new Date();

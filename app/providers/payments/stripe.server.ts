@@ -274,6 +274,14 @@ export function stripePayments(settings: StripeSettings): PaymentsProvider {
       return subscriptionData(subscription);
     },
 
+    async deleteCustomer(customerRef) {
+      try {
+        await reply(customerSchema, "a deleted customer", stripe.customers.del(customerRef));
+      } catch (error) {
+        if (!isMissing(error instanceof Error ? error.cause : error)) throw error;
+      }
+    },
+
     async resumeSubscription(subscriptionRef) {
       return subscriptionData(await updateSubscription(subscriptionRef, { cancel_at_period_end: false }));
     },

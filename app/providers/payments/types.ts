@@ -239,6 +239,12 @@ export interface PaymentsProvider {
     metadata: Record<string, string>,
   ): Promise<StartedIntent>;
 
+  /**
+   * Removes the customer and the cards saved for them (Stripe: `DELETE /v1/customers/{id}`),
+   * when a member's account is deleted. A customer already gone counts as removed.
+   */
+  deleteCustomer(customerRef: string): Promise<void>;
+
   /** The card on file, or null. */
   readCard(customerRef: string): Promise<CardSummary | null>;
 

@@ -1,0 +1,143 @@
+import { rowsOf } from "~/db/client.server";
+import { randomUUID } from "node:crypto";
+import type { AppServices } from "~/context";
+import {
+  billingCustomers,
+  errorReports,
+  newsletterSubscriptions,
+  payments,
+  subscriptions,
+  supportRequests,
+  webhookEvents,
+} from "~/db/schema";
+import { audit } from "~/services/audit.server";
+import { submitStep } from "~/services/nol/save-step.server";
+import { loadViewer } from "~/services/session.server";
+import type { TestDatabase } from "./db";
+import { formOf } from "./requests";
+import { createSession, createUser } from "./users";
+
+/** Every text-like column of every table of the app's and the job queue's schemas. */
+async function textColumns(database: TestDatabase) {
+  return rowsOf<{ schema: string; table: string; column: string }>(
+    await database.db.execute(`select c.table_schema as schema, c.table_name as table, c.column_name as column
+      from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where t.table_type = 'BASE TABLE' and c.table_schema not in ('pg_catalog', 'information_schema')
+        and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED')`),
+  );
+}
+
+/** The columns where any of the words is found (case-blind), as "schema.table.column". */
+export async function columnsHolding(database: TestDatabase, words: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const { schema, table, column } of await textColumns(database)) {
+    const name = `"${schema}"."${table}"`;
+    const patterns = words.map((w) => `%${w.toLowerCase()}%`);
+    const result = await database.db.execute(
+      `select count(*)::int as n from ${name} where lower("${column}"::text) like any (array[${patterns.map((p) => `'${p.replace(/'/g, "''")}'`).join(",")}])`,
+    );
+    if ((rowsOf<{ n: number }>(result)[0]?.n ?? 0) > 0) found.push(`${schema}.${table}.${column}`);
+  }
+  return found;
+}
+
+export type Person = { key: string; name: string; address: string; respondentAddress: string };
+export const ZOE: Person = {
+  key: "zoe",
+  name: "Zoe Quillfeather",
+  address: "17 Larkspur Crescent",
+  respondentAddress: "400 Tamarind Boulevard Suite 9",
+};
+export const YVES: Person = {
+  key: "yves",
+  name: "Yves Marchbanks",
+  address: "3 Oriel Mews",
+  respondentAddress: "88 Cobbler Wynd",
+};
+
+/** A member with a notice to a respondent (and its address), a payment, a membership and traces elsewhere. */
+export async function memberWithRecords(
+  database: TestDatabase,
+  services: AppServices,
+  adminId: string,
+  person: Person,
+) {
+  const row = await createUser(database.db, { name: person.name, nolCreator: true, countryCode: "US" });
+  const viewer = (await loadViewer(database.db, (await createSession(database.db, row.id)).id))!;
+  await submitStep(services, viewer, row, {
+    causeCode: "TS",
+    version: `${person.key}-2026`,
+    kind: "notice",
+    form: formOf({
+      claimantName: person.name,
+      dailyAmount: "250",
+      r1Name: "Officer Adams",
+      r1Type: "Official",
+      r1Address: person.respondentAddress,
+    }),
+  });
+  await database.db.insert(payments).values({
+    userId: row.id,
+    kind: "donation",
+    amountCents: 2500,
+    status: "succeeded",
+    provider: "sandbox",
+    providerRef: `pi_${person.key}`,
+    email: row.email,
+    createdAt: new Date("2026-01-15T10:00:00Z"),
+  });
+  const provider = services.providers.payments;
+  const { customerRef } = await provider.createCustomer(
+    { email: row.email, name: person.name, userId: row.id },
+    randomUUID(),
+  );
+  await database.db
+    .insert(billingCustomers)
+    .values({ userId: row.id, email: row.email, provider: "sandbox", providerCustomerId: customerRef });
+  const started = await provider.startSubscription({
+    customerRef,
+    plan: {
+      id: "monthly",
+      title: "Monthly membership",
+      kind: "subscription",
+      amountCents: 2000,
+      currency: "usd",
+      interval: "month",
+      providerPriceId: null,
+    },
+    coupon: null,
+    idempotencyKey: randomUUID(),
+    metadata: {},
+  });
+  await database.db.insert(subscriptions).values({
+    userId: row.id,
+    planId: "monthly",
+    status: "ACTIVE",
+    provider: "sandbox",
+    providerCustomerId: customerRef,
+    providerSubscriptionId: started.subscriptionRef,
+    amountCents: 2000,
+  });
+  // Traces not keyed to the member: an admin's search, a provider's event, a request, a mail.
+  await audit(database.db, { actorUserId: adminId, agentUserId: null }, "records.export", "users", null, {
+    filters: { q: row.email },
+  });
+  await database.db.insert(webhookEvents).values({
+    provider: "stripe",
+    eventId: `evt_${person.key}`,
+    type: "customer.updated",
+    payload: { data: { object: { email: row.email, name: person.name, address: { line1: person.address } } } },
+  });
+  await database.db.insert(supportRequests).values({ userId: row.id, email: row.email, message: "Help me" });
+  await database.db.insert(newsletterSubscriptions).values({ email: row.email, unsubscribeTokenHash: randomUUID() });
+  await database.db.insert(errorReports).values({
+    userId: row.id,
+    time: new Date(),
+    href: "/profile",
+    message: "boom",
+    state: { username: row.username },
+  });
+  await services.providers.mail.send({ to: row.email, subject: "Hello", text: `Dear ${person.name}`, template: "x" });
+  return row;
+}

@@ -1,0 +1,204 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppServices } from "~/context";
+import {
+  auditLog,
+  billingCustomers,
+  payments,
+  sandboxObjects,
+  sessions,
+  subscriptions,
+  userFactors,
+  users,
+} from "~/db/schema";
+import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
+import { action as loginAction } from "~/routes/login._index";
+import { action as undoAction, loader as undoLoader } from "~/routes/login.undo-delete";
+import { action as profileAction } from "~/routes/profile.($page)";
+import { undoDeletion, WRONG_FACTOR } from "~/services/member-data/deletion.server";
+import { erasureSweepJob } from "~/services/member-data/erasure.server";
+import { loadViewer, siteCookies } from "~/services/session.server";
+import { testContext } from "../helpers/context";
+import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
+import { columnsHolding, memberWithRecords, YVES, ZOE, type Person } from "../helpers/erasure";
+import { answer, formOf } from "../helpers/requests";
+import { createSession, TEST_PASSWORD } from "../helpers/users";
+
+const DAY_MS = 86_400_000;
+
+describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
+  let database: TestDatabase;
+  let services: AppServices;
+  let context: ReturnType<typeof testContext>;
+  let adminId = "";
+  const member: Record<string, typeof users.$inferSelect> = {};
+
+  const cookieOf = async (userId: string) =>
+    siteCookies(services.config).session.serialize((await createSession(database.db, userId)).id);
+
+  const postProfile = async (userId: string, values: Record<string, string>) => {
+    const request = new Request("http://localhost/profile", {
+      method: "POST",
+      headers: { cookie: await cookieOf(userId) },
+      body: formOf(values),
+    });
+    return answer(profileAction({ request, params: {}, context }));
+  };
+
+  const wordsOf = (person: Person) => {
+    const row = member[person.key]!;
+    return [row.email, row.username, person.name, person.address, person.respondentAddress];
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    await seedDemo(database.db, { demoPassword: "memberhall-demo" });
+    await seedDocumentDefaults(database.db);
+    context = testContext(database);
+    services = context.app!;
+    adminId = (await database.db.select().from(users).where(eq(users.username, "admin")))[0]!.id;
+    member.zoe = await memberWithRecords(database, services, adminId, ZOE);
+    member.yves = await memberWithRecords(database, services, adminId, YVES);
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const readMember = async (key: string) =>
+    (await database.db.select().from(users).where(eq(users.id, member[key]!.id)))[0]!;
+
+  it("refuses a deletion whose password is wrong, and changes nothing", async () => {
+    const response = await postProfile(member.zoe!.id, { intent: "delete-account", password: "not it" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ intent: "delete-account", error: "That is not your password" });
+    expect((await readMember("zoe")).deletionDueAt).toBeNull();
+  });
+
+  it("asks a member with a second factor for it, not for the password", async () => {
+    await database.db
+      .insert(userFactors)
+      .values({ userId: member.yves!.id, kind: "passkey", name: `${YVES.name}'s laptop` });
+    const response = await postProfile(member.yves!.id, { intent: "delete-account", password: TEST_PASSWORD });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: WRONG_FACTOR });
+    expect((await readMember("yves")).deletionDueAt).toBeNull();
+  });
+
+  it("deletes with the password: membership cancelled and customer removed at the provider, sessions ended, erasure in 14 days", async () => {
+    const response = await postProfile(member.zoe!.id, { intent: "delete-account", password: TEST_PASSWORD });
+    expect(response.status).toBe(302);
+    const zoe = await readMember("zoe");
+    expect(zoe.deletionDueAt!.getTime() - zoe.deletionRequestedAt!.getTime()).toBe(14 * DAY_MS);
+    const [subscription] = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, zoe.id));
+    expect(subscription!.status).toBe("CANCELED");
+    const [atProvider] = await database.db
+      .select()
+      .from(sandboxObjects)
+      .where(eq(sandboxObjects.id, subscription!.providerSubscriptionId!));
+    expect(atProvider!.data.status).toBe("CANCELED");
+    const customer = await database.db
+      .select()
+      .from(sandboxObjects)
+      .where(eq(sandboxObjects.id, subscription!.providerCustomerId!));
+    expect(customer).toEqual([]);
+    expect(await database.db.select().from(billingCustomers).where(eq(billingCustomers.userId, zoe.id))).toEqual([]);
+    const live = (await database.db.select().from(sessions).where(eq(sessions.userId, zoe.id))).filter(
+      (s) => !s.revokedAt,
+    );
+    expect(live).toEqual([]);
+    // A session made any other way (a hand-off, a passkey) is no one's while the account is deleted.
+    expect(await loadViewer(database.db, (await createSession(database.db, zoe.id)).id)).toBeNull();
+  });
+
+  it("offers to undo at login during the grace period, and keeps the account when asked", async () => {
+    await database.db
+      .insert(userFactors)
+      .values({ userId: member.zoe!.id, kind: "passkey", name: `${ZOE.name}'s laptop` });
+    const login = await answer(
+      loginAction({
+        request: new Request("http://localhost/login", {
+          method: "POST",
+          body: formOf({ login: member.zoe!.username, password: TEST_PASSWORD }),
+        }),
+        params: {},
+        context,
+      }),
+    );
+    expect(login.headers.get("location")).toBe("/login/undo-delete");
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const page = await answer(
+      undoLoader({
+        request: new Request("http://localhost/login/undo-delete", { headers: { cookie } }),
+        params: {},
+        context,
+      }),
+    );
+    expect(await page.json()).toEqual({ dueOn: expect.any(String) });
+    const kept = await answer(
+      undoAction({
+        request: new Request("http://localhost/login/undo-delete", {
+          method: "POST",
+          headers: { cookie },
+          body: formOf({ intent: "keep" }),
+        }),
+        params: {},
+        context,
+      }),
+    );
+    // Zoe has a passkey: the sign-in goes on to her second factor.
+    expect(kept.headers.get("location")).toBe("/login/factor");
+    const zoe = await readMember("zoe");
+    expect([zoe.deletionRequestedAt, zoe.deletionDueAt]).toEqual([null, null]);
+    const [undone] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "account.delete-undone"), eq(auditLog.entityId, zoe.id)));
+    expect(undone).toBeDefined();
+  });
+
+  it("erases after the grace period: no text column holds the member's e-mail, name or addresses; payments keep amounts and dates", async () => {
+    // Without her passkey, her password confirms the deletion again.
+    await database.db.delete(userFactors).where(eq(userFactors.userId, member.zoe!.id));
+    const deleted = await postProfile(member.zoe!.id, { intent: "delete-account", password: TEST_PASSWORD });
+    expect(deleted.status).toBe(302);
+    expect(await columnsHolding(database, wordsOf(ZOE))).not.toEqual([]);
+    await database.db
+      .update(users)
+      .set({ deletionDueAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, member.zoe!.id));
+    await erasureSweepJob.run(services);
+
+    expect(await columnsHolding(database, wordsOf(ZOE))).toEqual([]);
+    // Yves, not erased, is all still there.
+    expect(await columnsHolding(database, [YVES.respondentAddress])).toContain("public.respondents.address");
+    const zoe = await readMember("zoe");
+    expect(zoe.erasedAt).not.toBeNull();
+    expect(zoe.username).toMatch(/^erased-[0-9a-f]{18}$/);
+    const [payment] = await database.db.select().from(payments).where(eq(payments.userId, zoe.id));
+    expect(payment).toMatchObject({
+      amountCents: 2500,
+      createdAt: new Date("2026-01-15T10:00:00Z"),
+      email: zoe.username,
+    });
+    const [erased] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "account.erased"), eq(auditLog.entityId, zoe.id)));
+    expect(erased!.data).toEqual({ reason: "grace-ended" });
+  });
+
+  it("refuses the login of an erased account and cannot undo it", async () => {
+    const login = await answer(
+      loginAction({
+        request: new Request("http://localhost/login", {
+          method: "POST",
+          body: formOf({ login: member.zoe!.email, password: TEST_PASSWORD }),
+        }),
+        params: {},
+        context,
+      }),
+    );
+    expect(login.status).toBe(400);
+    expect(await undoDeletion(services, member.zoe!.id, null)).toBe(false);
+  });
+});
