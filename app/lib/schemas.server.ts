@@ -35,3 +35,4 @@ export {
   totpCodeSchema,
   type SensitiveAction,
 } from "~/domain/second-factor";
+export { eraseFormSchema, undoChoiceSchema } from "~/domain/account-deletion";

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { Card } from "~/components/identity/card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDate } from "~/lib/format";
+import { undoChoiceSchema } from "~/lib/schemas.server";
 import { readForm } from "~/lib/submission.server";
 import { appServices } from "~/services/app.server";
 import { keepAccountAndLogIn, sessionCookies } from "~/services/auth.server";
@@ -18,7 +18,6 @@ export const handle = { layout: "logo" };
 export const meta: MetaFunction = () => [{ title: "Your account is deleted" }];
 
 const EXPIRED = "Your sign-in waited too long. Log in again.";
-const choiceSchema = z.object({ intent: z.enum(["keep", "leave"]) });
 
 /**
  * /login/undo-delete: a member whose deleted account is in its grace period (decision 051) has
@@ -37,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { config } = services;
   const pending = await readPendingLogin(request, config);
   if (!pending) throw await redirectWithFlash("/login", { kind: "warn", message: EXPIRED }, config);
-  const choice = choiceSchema.safeParse(Object.fromEntries(await readForm(request)));
+  const choice = undoChoiceSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!choice.success) return json({ error: "Choose to keep your account or to leave it deleted" }, { status: 400 });
   const cleared = { "Set-Cookie": await clearPendingLoginCookie(config) };
   if (choice.data.intent === "leave") {

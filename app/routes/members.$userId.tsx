@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { z } from "zod";
 import { useLoaderData } from "@remix-run/react";
 import { MemberErasure } from "~/components/admin/account-erasure";
 import { MemberDetail } from "~/components/admin/members";
@@ -11,6 +10,7 @@ import { isDomainError } from "~/domain/errors";
 import { formatDate } from "~/lib/format";
 import {
   creditsText,
+  eraseFormSchema,
   grantComplimentarySchema,
   grantCreditsSchema,
   memberActionSchema,
@@ -138,8 +138,6 @@ const STEP_UP_INTENTS: Record<string, SensitiveAction | undefined> = {
   "reset-factors": "factor-change",
   erase: "member-erase",
 };
-
-const eraseFormSchema = z.object({ intent: z.literal("erase"), confirm: z.string().trim().max(200) });
 
 /** A complimentary membership granted from the page; a grant it refuses says why and changes nothing. */
 async function grantFromPage(

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirectDocument } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { PendingDeletions } from "~/components/admin/account-erasure";
 import { MemberList } from "~/components/admin/member-list";
 import { lastResultOf } from "~/components/forms/fields";
 import { bulkActionOf, bulkStepUp, bulkDoneMessage, bulkFormSchema, listSearch } from "~/lib/schemas.server";
@@ -9,7 +8,6 @@ import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.ser
 import { redirectWithFlash } from "~/services/flash.server";
 import { bulkMemberAction } from "~/services/member-bulk.server";
 import { memberList, memberListChoices, memberListQuery } from "~/services/member-listing.server";
-import { pendingDeletions } from "~/services/member-data/deletion.server";
 import { requireAdmin } from "~/services/session.server";
 import { requireStepUp } from "~/services/factors/step-up.server";
 
@@ -21,12 +19,8 @@ export const meta: MetaFunction = () => [{ title: "Members" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
   const { query, errors } = memberListQuery(new URL(request.url).searchParams);
-  const [list, choices, deletions] = await Promise.all([
-    memberList(services, query),
-    memberListChoices(services),
-    pendingDeletions(services),
-  ]);
-  return json({ list: { ...list, query, errors, choices }, deletions });
+  const [list, choices] = await Promise.all([memberList(services, query), memberListChoices(services)]);
+  return json({ list: { ...list, query, errors, choices } });
 }
 
 /**
@@ -58,14 +52,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Members() {
-  const { list, deletions } = useLoaderData<typeof loader>();
+  const { list } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return (
-    <>
-      <MemberList list={list} lastResult={lastResultOf(actionData)} />
-      <PendingDeletions rows={deletions} />
-    </>
-  );
+  return <MemberList list={list} lastResult={lastResultOf(actionData)} />;
 }
 
 /** A step-up prompt in the place of the page when a sensitive action asks for a fresh second factor. */

@@ -7,10 +7,7 @@ import { dataArchiveFormSchema, emailFormSchema, nameFormSchema, passwordFormSch
 import { isDomainError } from "~/domain/errors";
 import { notFoundPage } from "~/lib/http.server";
 import { readForm, replyWith, submissionOf, withFormErrors } from "~/lib/submission.server";
-import { formatDate } from "~/lib/format";
-import { factorOverview } from "~/services/factors/records.server";
 import { archiveSection, requestArchive } from "~/services/member-data/archive.server";
-import { deleteOwnAccount } from "~/services/member-data/deletion.server";
 import { profileOf } from "~/services/members.server";
 import { changeName, changePassword, requestEmailChange } from "~/services/profile.server";
 import { requireMember } from "~/services/session.server";
@@ -26,16 +23,10 @@ export const meta: MetaFunction = () => [{ title: "Profile" }];
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (params.page) notFoundPage();
   const { viewer, services } = await requireMember(request, context);
-  const factors = await factorOverview(services.db, viewer.member.id);
-  const hasFactor = factors.passkeys.length > 0 || factors.totp !== null;
-  const confirm = hasFactor
-    ? { passkey: factors.passkeys.length > 0, code: factors.totp !== null || factors.recoveryCodesLeft > 0 }
-    : null;
   return json(
     {
       profile: profileOf(viewer),
       archive: await archiveSection(services, viewer),
-      deletion: { confirm, graceDays: services.config.accountDeletionGraceDays },
     },
     // The archive's progress is read again while it is made.
     { headers: { "Cache-Control": "no-store" } },
@@ -49,16 +40,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const here = "/profile";
   const done = (message: string) => redirectWithFlash(here, { kind: "success", message }, services.config);
   const intent = form.get("intent");
-  if (intent === "delete-account") {
-    try {
-      const { dueAt } = await deleteOwnAccount(services, viewer, form);
-      const message = `Your account is deleted and you are logged out. Your data is erased on ${formatDate(dueAt)}; log in before then to keep it.`;
-      return redirectWithFlash("/", { kind: "success", message }, services.config);
-    } catch (error) {
-      if (!isDomainError(error) || error.status >= 500) throw error;
-      return json({ intent, result: null, error: error.message }, { status: error.status });
-    }
-  }
   if (dataArchiveFormSchema.safeParse({ intent }).success) {
     try {
       await requestArchive(services, viewer);
@@ -108,13 +89,5 @@ export default function Profile() {
   const lastResult = lastResultOf(reply);
   const formReply: FormReplyOf =
     reply && "intent" in reply && lastResult ? { intent: String(reply.intent), result: lastResult } : null;
-  const deleteError = reply && "error" in reply && reply.intent === "delete-account" ? String(reply.error) : null;
-  return (
-    <AccountPage
-      profile={data.profile}
-      reply={formReply}
-      archive={data.archive}
-      deletion={{ ...data.deletion, error: deleteError }}
-    />
-  );
+  return <AccountPage profile={data.profile} reply={formReply} archive={data.archive} />;
 }

@@ -7,7 +7,7 @@ import type { AppServices } from "~/context";
 import { billingCustomers, subscriptions, users, webhookEvents } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as webhookAction } from "~/routes/api.webhooks.stripe";
-import { action as profileAction } from "~/routes/profile.($page)";
+import { action as profileAction } from "~/routes/profile.delete";
 import { startCheckout } from "~/services/billing/checkout.server";
 import { eraseMember } from "~/services/member-data/erasure.server";
 import { loadViewer, siteCookies } from "~/services/session.server";
@@ -73,7 +73,7 @@ describe("deleting an account with Stripe", () => {
   }
 
   const deleteRequest = async (userId: string) =>
-    new Request("http://localhost/profile", {
+    new Request("http://localhost/profile/delete", {
       method: "POST",
       headers: {
         cookie: await siteCookies(services.config).session.serialize((await createSession(database.db, userId)).id),

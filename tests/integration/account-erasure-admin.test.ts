@@ -4,7 +4,7 @@ import type { AppServices } from "~/context";
 import { auditLog, mailOutbox, users } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { action as memberAction, loader as memberLoader } from "~/routes/members.$userId";
-import { loader as membersLoader } from "~/routes/members._index";
+import { loader as deletionsLoader } from "~/routes/members.deletions";
 import { markForDeletion, undoDeletion } from "~/services/member-data/deletion.server";
 import { eraseOnRequest } from "~/services/member-data/erasure.server";
 import { loadViewer, siteCookies } from "~/services/session.server";
@@ -44,9 +44,9 @@ describe.each(drivers)("admins and erasures (%s)", (driver) => {
       body: values ? formOf(values) : undefined,
     });
 
-  it("lists the accounts waiting for their erasure on /members and says when on the member's page", async () => {
+  it("lists the accounts waiting for their erasure on /members/deletions and says when on the member's page", async () => {
     await markForDeletion(services, member.zoe!.id, { actorUserId: member.zoe!.id, agentUserId: null });
-    const list = await answer(membersLoader({ request: asAdmin("/members"), params: {}, context }));
+    const list = await answer(deletionsLoader({ request: asAdmin("/members/deletions"), params: {}, context }));
     const { deletions } = (await list.json()) as { deletions: { id: string; username: string }[] };
     expect(deletions).toEqual([{ id: member.zoe!.id, username: member.zoe!.username, dueOn: expect.any(String) }]);
     const path = `/members/${member.zoe!.id}`;

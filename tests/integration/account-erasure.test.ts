@@ -14,7 +14,7 @@ import {
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
 import { action as undoAction, loader as undoLoader } from "~/routes/login.undo-delete";
-import { action as profileAction } from "~/routes/profile.($page)";
+import { action as profileAction } from "~/routes/profile.delete";
 import { undoDeletion, WRONG_FACTOR } from "~/services/member-data/deletion.server";
 import { erasureSweepJob } from "~/services/member-data/erasure.server";
 import { loadViewer, siteCookies } from "~/services/session.server";
@@ -37,7 +37,7 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     siteCookies(services.config).session.serialize((await createSession(database.db, userId)).id);
 
   const postProfile = async (userId: string, values: Record<string, string>) => {
-    const request = new Request("http://localhost/profile", {
+    const request = new Request("http://localhost/profile/delete", {
       method: "POST",
       headers: { cookie: await cookieOf(userId) },
       body: formOf(values),

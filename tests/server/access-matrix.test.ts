@@ -38,6 +38,7 @@ const MATRIX: Row[] = [
   // A data archive's link is for the member it was made for: any other code is a 404 to anyone signed in.
   [`/profile/data/${"A".repeat(43)}`, "login", 404, "setup", 404],
   ["/profile/data/not-a-code", "login", 404, "setup", 404],
+  ["/profile/delete", "login", 200, "setup", 200],
   ["/profile/billing/receipts/00000000-0000-4000-8000-000000000000", "login", 404, "setup", 404],
   ["/profile/billing/receipts/not-a-payment", "login", 404, "setup", 404],
   ["/members", "login", 403, "setup", 200],
@@ -49,6 +50,7 @@ const MATRIX: Row[] = [
   ["/members/import/00000000-0000-4000-8000-000000000000", "login", 403, "setup", 404],
   ["/members/import/00000000-0000-4000-8000-000000000000/report.csv", "login", 403, "setup", 404],
   ["/members/import/not-an-id", "login", 403, "setup", 404],
+  ["/members/deletions", "login", 403, "setup", 200],
   ["/user", "login", "→/profile", "setup", "→/profile"],
   [
     "/user/00000000-0000-4000-8000-000000000000",

@@ -11,6 +11,7 @@ const ADMIN_LINKS = [
   { to: "/causes", label: "Causes" },
   { to: "/admin/jobs", label: "Background jobs" },
   { to: "/admin/backups", label: "Backups" },
+  { to: "/members/deletions", label: "Deleted accounts" },
   { to: "/admin/templates", label: "Document templates" },
   { to: "/admin/settings", label: "Community links" },
   ...RECORDS,

@@ -5,7 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 /** How the member confirms: their second factor's ways where they have one, else their password. */
 export type DeletionConfirm = { passkey: boolean; code: boolean } | null;
 
-/** /profile: "Delete my account" (decision 051), confirmed with the password or the second factor. */
+/** /profile/delete: "Delete my account" (decision 051), confirmed with the password or the second factor. */
 export function DeleteAccountSection({
   confirm,
   graceDays,
@@ -25,7 +25,7 @@ export function DeleteAccountSection({
       </p>
       {confirm ? (
         <FactorForm
-          action="/profile"
+          action="/profile/delete"
           methods={confirm}
           hidden={[["intent", "delete-account"]]}
           codeName="code"

@@ -1,13 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
 import { ProfileFacts } from "~/components/members/member-facts";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { profileOf } from "~/services/members.server";
 import { DataArchiveSection, type DataArchive } from "./data-archive";
-import { DeleteAccountSection, type DeletionConfirm } from "./delete-account";
 import { ProfileCard } from "./profile-card";
 
 export { ProfileNav } from "./profile-card";
@@ -25,12 +24,10 @@ export function AccountPage({
   profile,
   reply,
   archive,
-  deletion,
 }: {
   profile: SerializeFrom<typeof profileOf>;
   reply: FormReplyOf;
   archive: DataArchive;
-  deletion: { confirm: DeletionConfirm; graceDays: number; error: string | null };
 }) {
   const [nameForm, nameFields] = useSchemaForm(() => import("~/domain/profile").then((m) => m.nameFormSchema), {
     id: "name-form",
@@ -90,7 +87,13 @@ export function AccountPage({
         </div>
       </Form>
       <DataArchiveSection archive={archive} />
-      <DeleteAccountSection {...deletion} />
+      <section aria-labelledby="delete-account-title">
+        <h2 id="delete-account-title">Delete my account</h2>
+        <p>
+          <Link to="/profile/delete">Delete my account</Link>: your membership ends, you are logged out, and your data
+          is erased after a grace period in which you can change your mind.
+        </p>
+      </section>
     </ProfileCard>
   );
 }
