@@ -428,7 +428,7 @@ export const billingCustomers = pgTable(
   ],
 );
 
-export const checkoutKind = pgEnum("checkout_kind", ["subscription", "donation", "credit", "card"]);
+export const checkoutKind = pgEnum("checkout_kind", ["subscription", "donation", "credit", "card", "mailing"]);
 export const checkoutStatus = pgEnum("checkout_status", [
   "open",
   "requires_action",
@@ -589,7 +589,7 @@ export const payments = pgTable(
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     planId: text("plan_id").references(() => plans.id),
     /** A donation, a credit, or one payment (invoice) of a subscription. */
-    kind: text("kind", { enum: ["donation", "credit", "subscription"] }).notNull(),
+    kind: text("kind", { enum: ["donation", "credit", "subscription", "mailing"] }).notNull(),
     subscriptionId: uuid("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
     checkoutId: uuid("checkout_id").references(() => checkouts.id, { onDelete: "set null" }),
     /** Who paid: kept for a visitor's payment until signing up with this e-mail claims it. */
@@ -1030,6 +1030,47 @@ export const notarizations = pgTable(
 
 // ── Mailings: round notices printed and mailed by the mail house (decision 049) ──
 
+
+/**
+ * "Mail it for me" for one round: the addresses the member typed, what the mail house made of
+ * them, the ones confirmed, the price quoted, and the checkout that pays for it. One a round;
+ * its letters are the `mailings` rows made once it is paid.
+ */
+export const mailingOrders = pgTable(
+  "mailing_orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => nolEntries.id, { onDelete: "cascade" }),
+    causeCode: text("cause_code")
+      .notNull()
+      .references(() => causes.code),
+    descriptiveVersion: text("descriptive_version").notNull(),
+    round: smallint("round").notNull(),
+    fromAddress: jsonb("from_address").$type<PostalAddress | null>(),
+    /** Each respondent's letter as the member left it on the page (domain/mailing/order.ts). */
+    recipients: jsonb("recipients").$type<unknown[]>().notNull().default([]),
+    perEnvelopeCents: integer("per_envelope_cents").notNull().default(0),
+    totalCents: integer("total_cents").notNull().default(0),
+    status: text("status").$type<"draft" | "paying" | "paid" | "sent">().notNull().default("draft"),
+    checkoutId: uuid("checkout_id").references(() => checkouts.id, { onDelete: "set null" }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("mailing_orders_round_key").on(t.entryId, t.round),
+    uniqueIndex("mailing_orders_checkout_key").on(t.checkoutId),
+    index("mailing_orders_user_idx").on(t.userId, t.causeCode, t.descriptiveVersion),
+    check("mailing_orders_status_known", sql`${t.status} in ('draft', 'paying', 'paid', 'sent')`),
+    check("mailing_orders_amounts", sql`${t.perEnvelopeCents} >= 0 and ${t.totalCents} >= 0`),
+  ],
+);
+
 /**
  * One certified letter: a round's notice to one respondent of a member's version, sent by the
  * mail house. The row is written before the mail house is asked (its idempotency key and the
@@ -1081,6 +1122,14 @@ export const mailings = pgTable(
     returnNoticeAt: timestamp("return_notice_at", { withTimezone: true }),
     /** What the member paid for it. */
     costCents: integer("cost_cents").notNull(),
+    /** The order (and so the payment) it was paid by; null for a letter the community paid. */
+    orderId: uuid("order_id").references(() => mailingOrders.id, { onDelete: "set null" }),
+    /** When its cost was given back (cancelled, or refused by the mail house), and the provider's refund. */
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    refundRef: text("refund_ref"),
+    /** The electronic return receipt the mail house gave on delivery (a PDF, base64), and when. */
+    returnReceiptPdf: text("return_receipt_pdf"),
+    returnReceiptAt: timestamp("return_receipt_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -228,3 +228,15 @@ export function parseAmount(text: string): number | null {
 
 /** The statuses of a membership in force: paid, or owed after a failed renewal. */
 export const LIVE_STATUSES = ["ACTIVE", "TRIALING", "PAST_DUE"] as const;
+
+/** What a payment for letters mailed from the app is called on receipts and lists. */
+export const MAILING_PAYMENT_TITLE = "Letters by Certified Mail";
+export const MAILING_PAID_MESSAGE = "Thank you: your payment went through, and your letters are being sent.";
+
+/** What a payment was for, as receipts and payment lists name it. */
+export function paymentTitle(kind: string, planTitle: string | null | undefined): string {
+  if (kind === "donation") return "Donation";
+  if (kind === "mailing") return MAILING_PAYMENT_TITLE;
+  if (kind === "card") return "Your new card";
+  return planTitle ?? "Membership";
+}

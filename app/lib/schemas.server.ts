@@ -7,6 +7,7 @@
  */
 export * from "~/domain/account";
 export { backupIntentSchema } from "~/domain/backups";
+export { mailIntentSchema } from "~/domain/mailing/order";
 export * from "~/domain/billing-account";
 export * from "~/domain/cause-admin";
 export * from "~/domain/community-links";

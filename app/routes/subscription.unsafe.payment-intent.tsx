@@ -4,7 +4,6 @@ import { useLoaderData } from "@remix-run/react";
 import { ReturnView } from "~/components/billing/checkout-pages";
 import { checkoutQuerySchema } from "~/lib/schemas.server";
 import { notFoundPage, pageRedirect, withPageErrors } from "~/lib/http.server";
-import { CREDIT_READY_MESSAGE } from "~/lib/schemas.server";
 import { flashHeader } from "~/services/flash.server";
 import { ownCheckout, returnPage } from "~/services/billing/pages.server";
 import { optionalViewer } from "~/services/session.server";
@@ -23,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = await withPageErrors(() => returnPage(services, checkout, viewer));
   // A credit bought from a notarize page: back to the notice it was bought for.
   if (page.returnTo) {
-    const flash = await flashHeader(services.config, { kind: "success", message: CREDIT_READY_MESSAGE });
+    const flash = await flashHeader(services.config, { kind: "success", message: page.returnMessage });
     return pageRedirect(request, page.returnTo, { headers: { "Set-Cookie": flash } });
   }
   return json(page, { headers: { "Cache-Control": "no-store" } });

@@ -8,6 +8,7 @@ import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.ser
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
 import { mailRetryJob } from "./mail.server";
 import { mailhouseSandboxEventsJob, mailingsPollJob } from "./mailings/jobs.server";
+import { mailingOrderPaidJob, mailingOrderSendJob, mailingRefundJob } from "./mailings/order-jobs.server";
 import { importInvitationsJob } from "./member-import/invite.server";
 import { memberImportJob } from "./member-import/run.server";
 import { archiveSweepJob, memberArchiveJob } from "./member-data/archive.server";
@@ -47,6 +48,9 @@ export const jobs = {
   "notary-poll": notaryPollJob,
   "mailhouse-sandbox-events": mailhouseSandboxEventsJob,
   "mailings-poll": mailingsPollJob,
+  "mailing-order-paid": mailingOrderPaidJob,
+  "mailing-order-send": mailingOrderSendJob,
+  "mailing-refund": mailingRefundJob,
   "members-mail": membersMailJob,
   "nol-reminders": nolRemindersJob,
   "complimentary-ends": complimentaryEndsJob,

@@ -345,6 +345,32 @@ describe("Stripe adapter (contract, against msw)", () => {
     expect(await payments.readIntent(started.intentRef)).toMatchObject({ status: "succeeded", failureMessage: null });
   });
 
+  it("refunds part of a paid intent under the idempotency key, once however often it is asked", async () => {
+    const started = await donate({ idempotencyKey: "checkout-refund", metadata: { checkout_id: "checkout-refund" } });
+    stripe.confirm(started.clientSecret, TEST_CARDS.visa);
+    const ask = () =>
+      payments.refundPayment({
+        intentRef: started.intentRef,
+        amountCents: 950,
+        idempotencyKey: "mailing-refund:letter-1",
+        metadata: { mailing: "letter-1" },
+      });
+    const first = await ask();
+    expect(first).toEqual({ refundRef: expect.stringMatching(/^re_/), amountCents: 950 });
+    expect(await ask()).toEqual(first);
+    expect(stripe.callsTo("POST", "/v1/refunds")).toEqual([
+      expect.objectContaining({
+        params: { payment_intent: started.intentRef, amount: "950", metadata: { mailing: "letter-1" } },
+        idempotencyKey: "mailing-refund:letter-1",
+      }),
+      expect.objectContaining({ idempotencyKey: "mailing-refund:letter-1" }),
+    ]);
+    // More than is left is Stripe's refusal, reported as our fault rather than the member's.
+    await expect(
+      payments.refundPayment({ intentRef: started.intentRef, amountCents: 600, idempotencyKey: "other", metadata: {} }),
+    ).rejects.toThrow(/Stripe refused the request: Refund amount/);
+  });
+
   it("starts a visitor's payment without a customer", async () => {
     await donate();
     expect(stripe.calls[0]!.params.customer).toBeUndefined();

@@ -261,6 +261,31 @@ export class FakeStripe extends FakeProvider<StripeCall, Failure> {
     return { id, object: "customer", deleted: true };
   }
 
+  /** `POST /v1/refunds`: part or all of a paid intent's charge, never more than is left of it. */
+  createRefund(params: Form): StripeObject {
+    const intentId = formText(params.payment_intent) ?? "";
+    const intent = this.get("payment_intent", this.paymentIntents, intentId, "payment_intent");
+    const charge = intent.latest_charge ? this.charges.get(intent.latest_charge as string) : undefined;
+    if (!charge) throw invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, { code: "charge_not_refundable" });
+    const left = (charge.amount as number) - (charge.amount_refunded as number);
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left)
+      throw invalid(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { code: "amount_too_large", param: "amount" });
+    this.refund(intentId, (charge.amount_refunded as number) + amount);
+    return {
+      id: this.id("re"),
+      object: "refund",
+      amount,
+      charge: charge.id,
+      currency: charge.currency,
+      metadata: formRecord(params.metadata),
+      payment_intent: intentId,
+      reason: null,
+      status: "succeeded",
+      created: Math.floor(Date.now() / 1000),
+    };
+  }
+
   createPrice(params: Form): StripeObject {
     const lookupKey = formText(params.lookup_key) ?? null;
     const holder = [...this.prices.values()].find((p) => lookupKey && p.lookup_key === lookupKey);
@@ -466,6 +491,7 @@ const ROUTES: Route[] = [
     pattern: /^\/v1\/payment_intents\/([^/]+)$/,
     run: (s, _p, id) => s.get("payment_intent", s.paymentIntents, id, "intent"),
   },
+  { method: "POST", pattern: /^\/v1\/refunds$/, run: (s, p) => s.createRefund(p) },
   { method: "POST", pattern: /^\/v1\/setup_intents$/, run: (s, p) => s.createSetupIntent(p) },
   {
     method: "GET",

@@ -58,6 +58,12 @@ function MailedNotice({ notice }: { notice: NonNullable<StepData["mailedNotice"]
           Download {notice.name} (PDF)
         </a>
       </p>
+      {notice.mailHref ? (
+        <p>
+          Or have it mailed for you, each letter by USPS Certified Mail with a return receipt, its tracking and delivery
+          recorded here: <Link to={notice.mailHref}>Mail it for me</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -117,6 +117,10 @@ function partsFromRecord(address: RespondentAddress): Partial<Record<keyof Posta
   };
 }
 
+/** Whether a kept address names its parts (a hosted form's), or is text kept under one name (the step's "Address"). */
+const namesParts = (address: RespondentAddress) =>
+  Object.keys(address).some((key) => /^(city|state|region|province|postal_?code|zip(_?code)?)$/i.test(key));
+
 /** Typed text, in lines or on one line: its pieces between line breaks and commas. */
 function partsFromText(typed: string): Partial<Record<keyof PostalAddress, string>> {
   let pieces = typed
@@ -146,7 +150,12 @@ export function postalParts(
   name: string | null | undefined,
   address: RespondentAddress | string | null | undefined,
 ): PostalReading {
-  const found = address && typeof address === "object" ? partsFromRecord(address) : partsFromText(address ?? "");
+  const found =
+    address && typeof address === "object"
+      ? namesParts(address)
+        ? partsFromRecord(address)
+        : partsFromText(Object.values(address).join("\n"))
+      : partsFromText(address ?? "");
   const parts = Object.fromEntries(
     Object.entries({ name: name?.trim() || undefined, ...found }).filter(([, value]) => value !== undefined),
   ) as PostalReading["parts"];
@@ -174,3 +183,16 @@ export function sameAddress(a: PostalAddress, b: PostalAddress): boolean {
       .join("|");
   return key(a) === key(b);
 }
+
+/** USPS's judgement of an address, in our terms (Lob's `deliverability`). */
+export const DELIVERABILITIES = [
+  "deliverable",
+  /** Deliverable, but the unit given (Apt, Suite) is not needed there. */
+  "unit_unnecessary",
+  /** Deliverable to the building, but the unit given may not exist: the letter may not reach the person. */
+  "unit_incorrect",
+  /** Deliverable to the building, but it needs a unit that was not given. */
+  "unit_missing",
+  "undeliverable",
+] as const;
+export type Deliverability = (typeof DELIVERABILITIES)[number];

@@ -1,4 +1,4 @@
-import type { PostalAddress } from "~/domain/mailing/address";
+import type { Deliverability, PostalAddress } from "~/domain/mailing/address";
 import type { MailingPrices, MailingQuote } from "~/domain/mailing/quote";
 import type { LetterState } from "~/domain/mailing/tracking";
 import { ProviderError } from "../errors";
@@ -18,18 +18,7 @@ import { ProviderError } from "../errors";
 
 export type MailHouseName = "sandbox" | "lob";
 
-/** USPS's judgement of an address, in our terms (Lob's `deliverability`). */
-export const DELIVERABILITIES = [
-  "deliverable",
-  /** Deliverable, but the unit given (Apt, Suite) is not needed there. */
-  "unit_unnecessary",
-  /** Deliverable to the building, but the unit given may not exist: the letter may not reach the person. */
-  "unit_incorrect",
-  /** Deliverable to the building, but it needs a unit that was not given. */
-  "unit_missing",
-  "undeliverable",
-] as const;
-export type Deliverability = (typeof DELIVERABILITIES)[number];
+export { DELIVERABILITIES, type Deliverability } from "~/domain/mailing/address";
 
 export type AddressVerification = {
   deliverability: Deliverability;

@@ -393,6 +393,20 @@ export function sandboxPayments(db: Database): SandboxPayments {
         .where(and(eq(sandboxObjects.id, customerRef), eq(sandboxObjects.type, "customer")));
     },
 
+    async refundPayment({ intentRef, amountCents, idempotencyKey }) {
+      return once(`refund:${idempotencyKey}`, async (tx) => {
+        const intent = await read<Intent & { amountRefunded?: number }>(tx, intentRef, "payment_intent");
+        if (!intent || intent.status !== "succeeded") throw new Error(`No succeeded payment ${intentRef} to refund`);
+        const refunded = (intent.amountRefunded ?? 0) + amountCents;
+        if (amountCents <= 0 || refunded > intent.amount)
+          throw new Error(`A refund of ${amountCents} exceeds what is left of ${intentRef}`);
+        await write(tx, intent.id, "payment_intent", { ...intent, amountRefunded: refunded });
+        const refund = { paymentRef: intent.id, amountRefundedCents: refunded, currency: intent.currency };
+        await emit(tx, event({ type: "charge.refunded", providerType: "charge.refunded", refund }, new Date()));
+        return { refundRef: newId("re"), amountCents };
+      });
+    },
+
     async startSubscription({ customerRef, plan, coupon, idempotencyKey, metadata }) {
       const made = await once(`subscription:${idempotencyKey}`, async (tx) => {
         const now = new Date();

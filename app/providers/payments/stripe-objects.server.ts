@@ -164,6 +164,14 @@ export const setupIntentSchema = z.object({
   payment_method: z.union([z.string(), paymentMethodSchema]).nullish(),
 });
 
+/** A refund (`POST /v1/refunds`): Stripe's `pending` is as good as made, `failed` and `canceled` are not. */
+export const refundSchema = z.object({
+  id: z.string(),
+  amount: z.number().int(),
+  status: z.string().nullish(),
+  payment_intent: ref.nullish(),
+});
+
 export const chargeSchema = z.object({
   id: z.string(),
   payment_intent: ref.nullish(),

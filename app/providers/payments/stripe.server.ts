@@ -7,6 +7,7 @@ import {
   intentState,
   setupIntentState,
   paymentIntentSchema,
+  refundSchema,
   parseStripe,
   paymentMethodSchema,
   priceListSchema,
@@ -280,6 +281,17 @@ export function stripePayments(settings: StripeSettings): PaymentsProvider {
       } catch (error) {
         if (!isMissing(error instanceof Error ? error.cause : error)) throw error;
       }
+    },
+
+    async refundPayment({ intentRef, amountCents, idempotencyKey, metadata }) {
+      const refund = await reply(
+        refundSchema,
+        "a refund",
+        stripe.refunds.create({ payment_intent: intentRef, amount: amountCents, metadata }, { idempotencyKey }),
+      );
+      if (refund.status === "failed" || refund.status === "canceled")
+        throw new Error(`Stripe could not refund ${intentRef}: ${refund.status}`);
+      return { refundRef: refund.id, amountCents: refund.amount };
     },
 
     async resumeSubscription(subscriptionRef) {

@@ -245,6 +245,18 @@ export interface PaymentsProvider {
    */
   deleteCustomer(customerRef: string): Promise<void>;
 
+  /**
+   * Gives back part or all of a succeeded one-off payment (Stripe: `POST /v1/refunds` with the
+   * payment intent and the amount). `idempotencyKey` names what is given back (a cancelled
+   * letter): asked again, it is the same refund. Its `charge.refunded` event follows.
+   */
+  refundPayment(input: {
+    intentRef: string;
+    amountCents: number;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<{ refundRef: string; amountCents: number }>;
+
   /** The card on file, or null. */
   readCard(customerRef: string): Promise<CardSummary | null>;
 

@@ -12,7 +12,7 @@ import {
   type MembershipStatus,
 } from "~/domain/billing-account";
 import { isComplimentary } from "~/domain/complimentary";
-import type { BillingPlan } from "~/domain/billing";
+import { paymentTitle, type BillingPlan } from "~/domain/billing";
 import { notFound } from "~/domain/errors";
 import { latestSubscription, type Viewer } from "../session.server";
 import { billingCatalogue } from "./catalogue.server";
@@ -179,7 +179,7 @@ export type PaymentLine = {
 type PaymentRow = typeof payments.$inferSelect;
 
 export const paymentWhat = (payment: Pick<PaymentRow, "kind">, planTitle: string | null) =>
-  payment.kind === "donation" ? "Donation" : (planTitle ?? "Membership");
+  paymentTitle(payment.kind, planTitle);
 
 export function paymentLine(payment: PaymentRow, planTitle: string | null): PaymentLine {
   return {

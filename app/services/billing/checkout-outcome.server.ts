@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
+import { MAILING_PAID_MESSAGE } from "~/domain/billing";
 import { billingCustomers, checkouts, payments } from "~/db/schema";
 import type { IntentStatus } from "~/providers/payments/types";
 import { claimCredits } from "./credits.server";
@@ -60,6 +61,7 @@ function successMessage(checkout: CheckoutRow): string {
   if (checkout.kind === "subscription") return "Thank you: your membership is active.";
   if (checkout.kind === "card") return "Your card was updated.";
   if (checkout.kind === "donation") return "Thank you for your donation: a receipt is on its way by e-mail.";
+  if (checkout.kind === "mailing") return MAILING_PAID_MESSAGE;
   return "Thank you: your payment went through and a receipt is on its way by e-mail.";
 }
 

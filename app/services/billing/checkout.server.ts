@@ -287,7 +287,7 @@ const STARTING_WAIT_MS = 15_000;
  * (a double click) waits for the first's provider call rather than paying a checkout that has
  * no payment at the provider yet.
  */
-async function startedCheckout(services: AppServices, row: CheckoutRow): Promise<CheckoutRow> {
+export async function startedCheckout(services: AppServices, row: CheckoutRow): Promise<CheckoutRow> {
   const until = Date.now() + STARTING_WAIT_MS;
   let current = row;
   while (current.status === "open" && current.providerRef === null && Date.now() < until) {

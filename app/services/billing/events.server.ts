@@ -15,6 +15,7 @@ import {
 import { applyInvoiceFailed, applyInvoicePaid, applySubscription } from "./subscription-events.server";
 import { enqueue } from "../queue.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./notices.server";
+import { mailingOrderPaidJob } from "../mailings/order-jobs.server";
 import type { PaymentEvent } from "~/providers/payments/types";
 
 /**
@@ -35,7 +36,7 @@ export async function applyPaymentEvent(db: Database, event: PaymentEvent): Prom
       .values({ provider: event.provider, eventId: event.id, type: event.providerType, payload: event })
       .onConflictDoNothing()
       .returning({ id: webhookEvents.id });
-    const after: AfterEvent = { receipts: [], failedPayments: [] };
+    const after: AfterEvent = { receipts: [], failedPayments: [], mailingCheckouts: [] };
     if (!stored) return { outcome: "duplicate" as const, after };
     await apply(tx, event, after);
     await tx.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, stored.id));
@@ -99,6 +100,9 @@ export async function receivePaymentEvent(services: AppServices, event: PaymentE
     for (const paymentId of result.after.failedPayments) {
       await enqueue(services, paymentFailedNoticeJob, { paymentId }, { singletonKey: `failed:${paymentId}` });
     }
+  }
+  for (const checkoutId of result.after.mailingCheckouts) {
+    await enqueue(services, mailingOrderPaidJob, { checkoutId }, { singletonKey: `mailing-paid:${checkoutId}` });
   }
   if (result.outcome === "applied") {
     services.logger.info({ event: event.id, type: event.type, provider: event.provider }, "payment event applied");

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { payments, plans, users } from "~/db/schema";
+import { paymentTitle } from "~/domain/billing";
 import { communityFor } from "~/domain/community";
 import { cardEnding } from "~/domain/card-words";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -22,7 +23,7 @@ async function paymentWithPayer(services: AppServices, paymentId: string) {
 }
 
 const what = (payment: typeof payments.$inferSelect, plan: typeof plans.$inferSelect | null) =>
-  payment.kind === "donation" ? "Donation" : (plan?.title ?? "Membership");
+  paymentTitle(payment.kind, plan?.title);
 
 /** The receipt's text: what was paid, when, by which card, for which period. */
 export function receiptText(input: {

@@ -2,6 +2,8 @@ import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import { checkouts, plans } from "~/db/schema";
+import { MAILING_PAID_MESSAGE, paymentTitle } from "~/domain/billing";
+import { CREDIT_READY_MESSAGE } from "~/domain/credit-text";
 import { invalid } from "~/domain/errors";
 import { formatMoney } from "~/lib/format";
 import { isProviderError } from "~/providers/errors";
@@ -60,12 +62,7 @@ export type CheckoutSummary = {
 
 export async function checkoutSummary(services: AppServices, checkout: CheckoutRow): Promise<CheckoutSummary> {
   const [plan] = checkout.planId ? await services.db.select().from(plans).where(eq(plans.id, checkout.planId)) : [];
-  const what =
-    checkout.kind === "card"
-      ? "Your new card"
-      : checkout.kind === "donation"
-        ? "Donation"
-        : (plan?.title ?? "Membership");
+  const what = paymentTitle(checkout.kind, plan?.title);
   return {
     id: checkout.id,
     kind: checkout.kind,
@@ -164,6 +161,8 @@ export type ReturnPage = {
   claimWith: string | null;
   /** A credit bought from a notarize page, paid: the page to go back to. */
   returnTo: string | null;
+  /** What the page gone back to says. */
+  returnMessage: string;
 };
 
 export async function returnPage(
@@ -181,6 +180,7 @@ export async function returnPage(
         : null,
     claimWith: !viewer && outcome.status !== "failed" ? checkout.email : null,
     returnTo: viewer && outcome.status === "succeeded" ? checkout.returnPath : null,
+    returnMessage: checkout.kind === "mailing" ? MAILING_PAID_MESSAGE : CREDIT_READY_MESSAGE,
   };
 }
 

@@ -13,7 +13,12 @@ export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type CheckoutRow = typeof checkouts.$inferSelect;
 
 /** What to do once the event's transaction has committed. */
-export type AfterEvent = { receipts: string[]; failedPayments: string[] };
+export type AfterEvent = {
+  receipts: string[];
+  failedPayments: string[];
+  /** Checkouts of letters to mail, paid: their letters are sent by a job. */
+  mailingCheckouts: string[];
+};
 
 /** The checkout an event's metadata names, locked for the transaction. */
 export async function checkoutOf(tx: Tx, metadata: Record<string, string>): Promise<CheckoutRow | null> {
@@ -56,6 +61,7 @@ export async function applyPaymentSucceeded(
   await settleCheckout(tx, checkout, { paymentId: payment.id });
   if (data.card && data.customerRef) await rememberCard(tx, provider, data.customerRef, data.card);
   after.receipts.push(payment.id);
+  if (checkout.kind === "mailing") after.mailingCheckouts.push(checkout.id);
 }
 
 export async function applyPaymentFailed(tx: Tx, provider: PaymentEvent["provider"], data: PaymentData): Promise<void> {

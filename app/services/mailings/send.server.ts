@@ -35,6 +35,8 @@ export const roundMailingSchema = z.object({
   from: postalAddressSchema,
   /** What each envelope costs the member (the quote they paid). */
   prices: mailingPricesSchema,
+  /** The order that paid for the letters, when one did. */
+  orderId: z.string().uuid().nullish(),
 });
 export type RoundMailing = z.input<typeof roundMailingSchema>;
 
@@ -103,6 +105,7 @@ export async function sendRoundLetters(
       fromAddress: mailing.from,
       toAddress: recipient.address,
       costCents: mailing.prices.perEnvelopeCents,
+      orderId: mailing.orderId ?? null,
     };
     const claim = await claimLetter(services, values, mailingNow, now);
     if (!claim) throw conflict(`The next step of this version is ${state.step.label}.`);

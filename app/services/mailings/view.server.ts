@@ -26,6 +26,10 @@ export type LetterView = {
   cancelUntil: Date | null;
   /** Why it cannot be cancelled, as the page says it; null while it can. */
   cancelRefusal: string | null;
+  /** Its cost was given back. */
+  refunded: boolean;
+  /** The mail house gave an electronic return receipt for it. */
+  hasReturnReceipt: boolean;
 };
 
 const day = (at: Date | null) => (at ? dayOfDate(at) : null);
@@ -66,6 +70,8 @@ export async function versionLetters(
       reason: row.reason,
       cancelUntil: check?.ok ? row.sendDate : null,
       cancelRefusal: check === null ? null : check.ok ? null : CANCEL_REFUSALS[check.why],
+      refunded: row.refundedAt !== null,
+      hasReturnReceipt: row.returnReceiptAt !== null,
     };
   });
 }

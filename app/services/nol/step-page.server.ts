@@ -92,7 +92,12 @@ export async function stepPage(
       // A mailing step offers what it mails: the round's notice, one letter per respondent.
       mailedNotice:
         mails && state.step.round
-          ? { name: roundName(state.step.round), href: `${documents.notice}&round=${state.step.round}` }
+          ? {
+              name: roundName(state.step.round),
+              href: `${documents.notice}&round=${state.step.round}`,
+              // Mailing from the app is the member's own: an editor mails by hand.
+              mailHref: place.other ? null : `${place.causeBase}/mail?${new URLSearchParams({ version })}`,
+            }
           : null,
       // The round this step makes, asked for before the last round's window has closed.
       early: earlyRound(timeline.next, state.step),

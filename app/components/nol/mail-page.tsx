@@ -1,0 +1,320 @@
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, Link, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { Alert } from "~/components/ui/alert";
+import { SubmitButton } from "~/components/ui/submit-button";
+import type { mailPage } from "~/services/mailings/order.server";
+
+export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
+type Draft = Extract<MailData, { recipients: unknown }>;
+type Letter = Draft["letters"][number];
+type Result = { error: string; from: { parts: Record<string, string | undefined>; errors: Record<string, string> } | null };
+
+const STATE_WORDS: Record<Letter["state"], string> = {
+  sending: "Being sent",
+  created: "At the mail house, not yet mailed",
+  mailed: "Mailed",
+  in_transit: "In transit",
+  delivered: "Delivered",
+  returned_to_sender: "Returned to sender",
+  cancelled: "Cancelled",
+  failed: "Refused by the mail house",
+};
+
+/** "Mail it for me": the round's letters addressed, checked, paid, then followed. */
+export function MailPage({ data, result }: { data: MailData; result?: Result }) {
+  return (
+    <section className="card" aria-labelledby="mail-title">
+      <p>
+        <Link to={data.versionHref}>
+          {data.causeName} · {data.version}
+        </Link>
+      </p>
+      <h1 id="mail-title">Mail it for me{data.roundName ? `: ${data.roundName}` : ""}</h1>
+      {result?.error ? <Alert kind="error">{result.error}</Alert> : null}
+      {"recipients" in data ? <Order data={data} result={result} /> : <Closed next={data.next} href={data.versionHref} />}
+    </section>
+  );
+}
+
+function Closed({ next, href }: { next: string; href: string }) {
+  return (
+    <p>
+      Letters are mailed from a round's mailing step; this version's next step is {next}.{" "}
+      <Link to={href}>Back to the version</Link>
+    </p>
+  );
+}
+
+function Order({ data, result }: { data: Draft; result?: Result }) {
+  return (
+    <>
+      {data.stage === "draft" ? <DraftForms data={data} result={result} /> : null}
+      {data.stage === "paying" ? <Paying data={data} /> : null}
+      {data.stage === "paid" ? <Sending /> : null}
+      {data.stage === "closed" && data.letters.length === 0 ? <Closed next={data.next} href={data.versionHref} /> : null}
+      {data.letters.length > 0 ? <Letters letters={data.letters} /> : null}
+      <p>
+        <Link to={data.versionHref}>Back to the version</Link>
+      </p>
+    </>
+  );
+}
+
+function DraftForms({ data, result }: { data: Draft; result?: Result }) {
+  const from = result?.from ?? { parts: data.sender.parts, errors: {} };
+  return (
+    <>
+      <p>
+        Each respondent gets the notice in an envelope of its own, by USPS Certified Mail with an electronic return
+        receipt. The addresses are checked against USPS's records first: nothing is sent to an address you have not
+        confirmed.{" "}
+        {data.noticeHref ? (
+          <a href={data.noticeHref} download>
+            Download the letters (PDF)
+          </a>
+        ) : null}
+      </p>
+      <Form method="post" className="form" aria-labelledby="addresses-title">
+        <h2 id="addresses-title">1. The addresses</h2>
+        <fieldset>
+          <legend>Your return address</legend>
+          {data.sender.fixed ? (
+            <address>
+              {data.sender.fixed.map((line) => (
+                <span key={line}>
+                  {line}
+                  <br />
+                </span>
+              ))}
+            </address>
+          ) : (
+            <AddressFields prefix="from" parts={from.parts} errors={from.errors} />
+          )}
+        </fieldset>
+        {data.recipients.map((r) => (
+          <fieldset key={r.slot} aria-describedby={r.verdictText ? `verdict-${r.slot}` : undefined}>
+            <legend>
+              Respondent {r.slot}: {r.respondent}
+            </legend>
+            <div className="field field-check">
+              <input id={`send-${r.slot}`} type="checkbox" name={`send.${r.slot}`} defaultChecked={r.send} />
+              <label htmlFor={`send-${r.slot}`}>Mail the notice to this respondent</label>
+            </div>
+            <AddressFields prefix={`to.${r.slot}`} parts={r.parts} errors={r.errors} />
+            {r.verdictText ? (
+              <p id={`verdict-${r.slot}`} className={r.blocker ? "field-error" : undefined}>
+                {r.verdictText} {r.suggestion ? <strong>{r.suggestion.join(", ")}</strong> : null}
+              </p>
+            ) : null}
+          </fieldset>
+        ))}
+        <SubmitButton name="intent" value="check" pendingText="Checking with USPS…">
+          Check the addresses
+        </SubmitButton>
+      </Form>
+      {data.ready && data.quote ? <ConfirmForm data={data} quote={data.quote} /> : null}
+    </>
+  );
+}
+
+const PARTS = [
+  { part: "name", label: "Name", autoComplete: "name" },
+  { part: "line1", label: "Street address", autoComplete: "address-line1" },
+  { part: "line2", label: "Apartment, suite, unit (optional)", autoComplete: "address-line2" },
+  { part: "city", label: "City", autoComplete: "address-level2" },
+  { part: "state", label: "State (two letters)", autoComplete: "address-level1" },
+  { part: "zip", label: "ZIP code", autoComplete: "postal-code" },
+] as const;
+
+function AddressFields({
+  prefix,
+  parts,
+  errors,
+}: {
+  prefix: string;
+  parts: Record<string, string | undefined>;
+  errors: Record<string, string | undefined>;
+}) {
+  const id = (part: string) => `${prefix.replace(".", "-")}-${part}`;
+  return (
+    <>
+      {PARTS.map(({ part, label, autoComplete }) => (
+        <div className="field" key={part}>
+          <label htmlFor={id(part)}>{label}</label>
+          <input
+            id={id(part)}
+            name={`${prefix}.${part}`}
+            defaultValue={parts[part] ?? ""}
+            autoComplete={prefix === "from" ? autoComplete : "off"}
+            aria-invalid={errors[part] ? true : undefined}
+            aria-describedby={errors[part] ? `${id(part)}-error` : undefined}
+          />
+          {errors[part] ? (
+            <p id={`${id(part)}-error`} className="field-error">
+              {errors[part]}
+            </p>
+          ) : null}
+        </div>
+      ))}
+    </>
+  );
+}
+
+function ConfirmForm({ data, quote }: { data: Draft; quote: NonNullable<Draft["quote"]> }) {
+  const chosen = data.recipients.filter((r) => r.send);
+  return (
+    <Form method="post" className="form" aria-labelledby="confirm-title">
+      <h2 id="confirm-title">2. Confirm and pay</h2>
+      <input type="hidden" name="attempt" value={data.attempt} />
+      {chosen.map((r) => (
+        <fieldset key={r.slot}>
+          <legend>{r.respondent}</legend>
+          {r.suggestion && r.typedLines ? (
+            <>
+              <div className="field field-check">
+                <input id={`use-usps-${r.slot}`} type="radio" name={`use.${r.slot}`} value="usps" defaultChecked />
+                <label htmlFor={`use-usps-${r.slot}`}>USPS's address: {r.suggestion.join(", ")}</label>
+              </div>
+              <div className="field field-check">
+                <input id={`use-typed-${r.slot}`} type="radio" name={`use.${r.slot}`} value="typed" />
+                <label htmlFor={`use-typed-${r.slot}`}>The address as I typed it: {r.typedLines.join(", ")}</label>
+              </div>
+            </>
+          ) : (
+            <p>{r.typedLines?.join(", ")}</p>
+          )}
+          <div className="field field-check">
+            <input id={`confirm-${r.slot}`} type="checkbox" name={`confirm.${r.slot}`} required />
+            <label htmlFor={`confirm-${r.slot}`}>Mail the letter to {r.respondent} at this address</label>
+          </div>
+        </fieldset>
+      ))}
+      <table>
+        <caption>The price</caption>
+        <thead>
+          <tr>
+            <th scope="col">Envelope to</th>
+            <th scope="col">Service</th>
+            <th scope="col">Price</th>
+          </tr>
+        </thead>
+        <tbody>
+          {quote.lines.map((line) => (
+            <tr key={line.recipient}>
+              <td>{line.recipient}</td>
+              <td>{line.service}</td>
+              <td>{quote.each}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2}>
+              In all ({quote.words})
+            </th>
+            <td>{quote.total}</td>
+          </tr>
+        </tfoot>
+      </table>
+      <SubmitButton name="intent" value="pay" pendingText="Starting the payment…">
+        {quote.free ? "Mail the letters" : `Pay ${quote.total} and mail`}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function Paying({ data }: { data: Draft }) {
+  return (
+    <>
+      {data.paymentFailed ? <Alert kind="error">{data.paymentFailed}</Alert> : null}
+      <p>Your payment for these letters is not finished: nothing is mailed until it is.</p>
+      {data.payHref ? (
+        <p>
+          <Link className="button button-primary" to={data.payHref} reloadDocument>
+            Continue to payment
+          </Link>
+        </p>
+      ) : null}
+      <Form method="post">
+        <SubmitButton name="intent" value="change" className="button" pendingText="Opening…">
+          Change the addresses
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
+/** Paid, its letters on their way to the mail house: the page looks again every few seconds. */
+function Sending() {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => state === "idle" && revalidate(), 3000);
+    return () => clearInterval(timer);
+  }, [revalidate, state]);
+  return (
+    <p role="status" aria-live="polite">
+      Paid. Your letters are being sent to the mail house; their tracking numbers show here in a moment.{" "}
+      <a href="">Refresh</a>
+    </p>
+  );
+}
+
+function Letters({ letters }: { letters: Letter[] }) {
+  return (
+    <table>
+      <caption>The letters</caption>
+      <thead>
+        <tr>
+          <th scope="col">To</th>
+          <th scope="col">State</th>
+          <th scope="col">Tracking number</th>
+          <th scope="col">Dates</th>
+          <th scope="col">Price</th>
+          <th scope="col">Cancel</th>
+        </tr>
+      </thead>
+      <tbody>
+        {letters.map((letter) => (
+          <tr key={letter.id}>
+            <th scope="row">{letter.to}</th>
+            <td>
+              {STATE_WORDS[letter.state]}
+              {letter.reason ? `: ${letter.reason}` : ""}
+            </td>
+            <td>{letter.trackingNumber ?? "—"}</td>
+            <td>{letterDates(letter)}</td>
+            <td>
+              {letter.cost}
+              {letter.refunded ? " (refunded)" : ""}
+            </td>
+            <td>
+              {letter.cancelUntil ? (
+                <Form method="post">
+                  <input type="hidden" name="mailing" value={letter.id} />
+                  <SubmitButton name="intent" value="cancel" className="button" pendingText="Cancelling…">
+                    Cancel this letter
+                  </SubmitButton>
+                </Form>
+              ) : (
+                (letter.cancelRefusal ?? "—")
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function letterDates(letter: Letter): string {
+  const dates = [
+    letter.mailedOn ? `mailed ${letter.mailedOn}` : null,
+    letter.deliveredOn ? `delivered ${letter.deliveredOn}` : null,
+    letter.returnedOn ? `returned ${letter.returnedOn}` : null,
+    !letter.deliveredOn && !letter.returnedOn && letter.expectedDeliveryOn
+      ? `expected ${letter.expectedDeliveryOn}`
+      : null,
+  ].filter(Boolean);
+  return dates.length > 0 ? dates.join(", ") : "—";
+}

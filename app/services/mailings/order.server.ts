@@ -1,0 +1,342 @@
+import { randomUUID } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import type { AppServices } from "~/context";
+import { checkouts, mailingOrders } from "~/db/schema";
+import { conflict, forbidden, invalid, notFound, unavailable } from "~/domain/errors";
+import { postalLines, postalParts, type PostalAddress } from "~/domain/mailing/address";
+import {
+  blocker,
+  chosen,
+  confirmedAddresses,
+  partsFromForm,
+  readAddress,
+  startingRecipients,
+  verdictWords,
+  type OrderRecipient,
+} from "~/domain/mailing/order";
+import { quoteMailing, quoteWords } from "~/domain/mailing/quote";
+import { versionSchema } from "~/domain/nol/entries";
+import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
+import { roundName } from "~/domain/nol/timeline";
+import { formatMoney } from "~/lib/format";
+import { isProviderError } from "~/providers/errors";
+import { startMailingCheckout } from "../billing/mailing-checkout.server";
+import { checkoutPagePath } from "../billing/pages.server";
+import { mailingRecipients, respondentsOf, versionState, type VersionState } from "../nol/entries.server";
+import { causeOf, type PageAddress } from "../nol/pages.server";
+import { roundDocumentBases } from "../nol/timeline.server";
+import { enqueue } from "../queue.server";
+import type { Viewer } from "../session.server";
+import { cancelLetter } from "./cancel.server";
+import { mailingOrderSendJob, queueRefund, type OrderRow } from "./order-jobs.server";
+import { mailingSettings, senderOf, type MailingSettings } from "./settings.server";
+import { versionLetters } from "./view.server";
+
+/**
+ * "Mail it for me" (/nol/{form}/{cause}/mail?version=): the round's letters addressed, checked
+ * with the mail house, confirmed, paid through the checkout, then followed letter by letter.
+ * Every form posts back to the page, which shows where the order stands.
+ */
+
+export const MAIL_HOUSE_DOWN =
+  "The mail house cannot be reached just now: nothing was sent or charged. Try again in a few minutes.";
+
+type Input = { cause: string; version: unknown };
+
+/** The member's own version and the round it mails now (or mailed last from the app). */
+async function placeOf(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
+  const place = await causeOf(services, viewer, address, input.cause);
+  if (place.other) throw forbidden("Only the member can mail their notice from the app.");
+  const version = versionSchema.safeParse(input.version);
+  if (!version.success) throw notFound("Choose a version to mail");
+  const state = versionState(place.rows, version.data);
+  if (!state.creator) throw notFound("This version has no notice yet");
+  const mailing = state.step.kind === "mailing" || state.step.kind === "true-bill-mailing";
+  const [last] = await services.db
+    .select()
+    .from(mailingOrders)
+    .where(
+      and(
+        eq(mailingOrders.userId, place.owner.id),
+        eq(mailingOrders.causeCode, place.cause.code),
+        eq(mailingOrders.descriptiveVersion, version.data),
+      ),
+    )
+    .orderBy(desc(mailingOrders.round))
+    .limit(1);
+  const round = mailing && state.step.round ? state.step.round : (last?.round ?? null);
+  const order = last && last.round === round ? last : null;
+  return { place, state, version: version.data, round, mailing: mailing && round === state.step.round, order };
+}
+
+/** The round's entry: the notice's for a notice, the true bill's own for a bill. */
+function roundEntryId(state: VersionState, round: number): string | null {
+  if (round <= NOTICE_ROUNDS) return state.creator?.id ?? null;
+  return state.bills.find((bill) => bill.tbValue === round - NOTICE_ROUNDS)?.id ?? null;
+}
+
+/** The respondents of the round with what the notice has of their addresses. */
+async function namedRecipients(services: AppServices, state: VersionState) {
+  const slots = new Set((await mailingRecipients(services.db, state)).map((r) => r.slot));
+  const named = await respondentsOf(services.db, [state.creator!.id]);
+  return named.filter((r) => slots.has(r.slot));
+}
+
+/** The member's own return address as the notice has it (the claimant's), read into its parts. */
+function ownSender(state: VersionState, viewer: Viewer) {
+  const data = (state.creator?.data ?? {}) as { claimantName?: unknown; claimantAddress?: unknown };
+  const name =
+    (typeof data.claimantName === "string" && data.claimantName.trim()) ||
+    viewer.member.name ||
+    viewer.member.username;
+  return postalParts(name, typeof data.claimantAddress === "string" ? data.claimantAddress : null).parts;
+}
+
+const recipientsOf = (order: OrderRow | null) => (order?.recipients ?? []) as OrderRecipient[];
+
+/** The page: the order as it stands, and the letters it made. */
+export async function mailPage(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
+  const { place, state, version, round, mailing, order } = await placeOf(services, viewer, address, input);
+  const settings = await mailingSettings(services);
+  const versionHref = `${place.causeBase}?${new URLSearchParams({ version })}`;
+  const base = {
+    title: "Mail it for me",
+    causeName: place.cause.name,
+    version,
+    versionHref,
+    round,
+    roundName: round ? roundName(round) : null,
+    noticeHref: round ? `${roundDocumentBases(place.causeBase, version, null).notice}&round=${round}` : null,
+  };
+  if (!round) return { ...base, stage: "closed" as const, next: state.step.label };
+  const [checkout] = order?.checkoutId
+    ? await services.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId))
+    : [];
+  const stage =
+    order && order.status !== "draft"
+      ? order.status === "paying" && checkout?.status === "succeeded"
+        ? ("paid" as const)
+        : order.status
+      : mailing
+        ? ("draft" as const)
+        : ("closed" as const);
+  const recipients =
+    order && recipientsOf(order).length > 0
+      ? recipientsOf(order)
+      : mailing
+        ? startingRecipients(await namedRecipients(services, state))
+        : [];
+  const fixedSender = settings.returnAddress
+    ? postalLines(senderOf(settings, viewer.member.name ?? viewer.member.username, null)!)
+    : null;
+  const senderParts = (order?.fromAddress as PostalAddress | null) ?? ownSender(state, viewer);
+  const list = chosen(recipients);
+  const ready = list.length > 0 && list.every((r) => blocker(r) === null) && (fixedSender || order?.fromAddress);
+  const quote = list.length > 0 ? quoteMailing(settings.prices, list.map((r) => r.respondent)) : null;
+  return {
+    ...base,
+    stage,
+    next: state.step.label,
+    sender: { fixed: fixedSender, parts: senderParts as Record<string, string | undefined> },
+    recipients: recipients.map((r) => ({
+      ...r,
+      blocker: r.send ? blocker(r) : null,
+      verdictText: r.verdict ? verdictWords(r.verdict) : null,
+      suggestion: r.verdict?.corrected && r.verdict.standardized ? postalLines(r.verdict.standardized) : null,
+      typedLines: r.verdict ? postalLines(r.verdict.checked) : null,
+    })),
+    ready: Boolean(ready),
+    quote: quote
+      ? {
+          words: quoteWords(quote),
+          each: formatMoney(quote.perEnvelopeCents, "usd"),
+          total: formatMoney(quote.totalCents, "usd"),
+          free: quote.totalCents === 0,
+          lines: quote.lines.map((line) => ({ recipient: line.recipient, service: line.service })),
+        }
+      : null,
+    attempt: randomUUID(),
+    payHref: stage === "paying" && checkout && checkout.status !== "failed" ? checkoutPagePath(checkout) : null,
+    paymentFailed: stage === "paying" && checkout?.status === "failed" ? checkout.failureMessage : null,
+    letters: (await versionLetters(services, place.owner, { causeCode: place.cause.code, version, round })).map(
+      (letter) => ({
+        ...letter,
+        cost: formatMoney(letter.costCents, "usd"),
+        cancelUntil: letter.cancelUntil?.toISOString() ?? null,
+      }),
+    ),
+  };
+}
+
+/** Reads the addresses form, asks the mail house about each address chosen, and keeps the draft. */
+export async function checkAddresses(
+  services: AppServices,
+  viewer: Viewer,
+  address: PageAddress,
+  input: Input & { form: FormData },
+): Promise<{ ok: boolean; from: { parts: Record<string, string | undefined>; errors: Record<string, string> } }> {
+  const { place, state, version, round, mailing, order } = await placeOf(services, viewer, address, input);
+  if (!round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
+  if (order && order.status !== "draft") throw conflict("These letters are paid for already.");
+  const settings = await mailingSettings(services);
+  const form = input.form;
+  const known = order && recipientsOf(order).length > 0 ? recipientsOf(order) : startingRecipients(await namedRecipients(services, state));
+  const fromParts = partsFromForm(form, "from");
+  const from = settings.returnAddress ? null : readAddress(fromParts);
+  const recipients: OrderRecipient[] = [];
+  for (const known1 of known) {
+    const parts = partsFromForm(form, `to.${known1.slot}`);
+    const send = form.get(`send.${known1.slot}`) === "on";
+    const read = readAddress(parts);
+    let verdict = known1.verdict;
+    if (send && read.address && !(verdict && sameChecked(verdict.checked, read.address))) {
+      verdict = { ...(await verify(services, read.address)), checked: read.address };
+    }
+    recipients.push({ ...known1, send, parts, errors: send ? read.errors : {}, verdict: read.address ? verdict : null });
+  }
+  const fromAddress = settings.returnAddress
+    ? senderOf(settings, viewer.member.name ?? viewer.member.username, null)
+    : from!.address;
+  // A return address that cannot be read is kept out of the draft: the form shows it again with its errors.
+  await saveDraft(services, place.owner.id, { entryId: roundEntryId(state, round)!, causeCode: place.cause.code, version, round }, {
+    fromAddress,
+    recipients,
+    settings,
+  });
+  const fromErrors = from?.errors ?? {};
+  return {
+    ok: Object.keys(fromErrors).length === 0 && chosen(recipients).every((r) => blocker(r) === null),
+    from: { parts: fromParts, errors: fromErrors },
+  };
+}
+
+const sameChecked = (a: PostalAddress, b: PostalAddress) => JSON.stringify(a) === JSON.stringify(b);
+
+async function verify(services: AppServices, address: PostalAddress) {
+  try {
+    const { deliverability, standardized, corrected } = await services.providers.mailhouse.verifyAddress(address);
+    return { deliverability, standardized, corrected };
+  } catch (error) {
+    if (isProviderError(error, "provider_unavailable")) throw unavailable(MAIL_HOUSE_DOWN);
+    if (isProviderError(error, "mail_refused")) return { deliverability: "undeliverable" as const, standardized: null, corrected: false };
+    throw error;
+  }
+}
+
+type Key = { entryId: string; causeCode: string; version: string; round: number };
+
+async function saveDraft(
+  services: AppServices,
+  userId: string,
+  key: Key,
+  draft: { fromAddress: PostalAddress | null; recipients: OrderRecipient[]; settings: MailingSettings },
+) {
+  const perEnvelopeCents = draft.settings.prices.perEnvelopeCents;
+  const values = {
+    fromAddress: draft.fromAddress,
+    recipients: draft.recipients,
+    perEnvelopeCents,
+    totalCents: perEnvelopeCents * chosen(draft.recipients).length,
+  };
+  await services.db
+    .insert(mailingOrders)
+    .values({ userId, entryId: key.entryId, causeCode: key.causeCode, descriptiveVersion: key.version, round: key.round, ...values })
+    .onConflictDoUpdate({
+      target: [mailingOrders.entryId, mailingOrders.round],
+      set: values,
+      setWhere: eq(mailingOrders.status, "draft"),
+    });
+}
+
+/**
+ * The confirm form: each chosen letter's address confirmed, the price as quoted now, then the
+ * checkout (or, when the community pays, the letters at once). A second submit of the same
+ * form (its attempt) is the same payment. Answers where to go next.
+ */
+export async function payOrder(
+  services: AppServices,
+  viewer: Viewer,
+  address: PageAddress,
+  input: Input & { form: FormData; attempt: string; pagePath: string },
+): Promise<{ next: string }> {
+  const { state, round, mailing, order } = await placeOf(services, viewer, address, input);
+  if (order && order.status !== "draft") {
+    if (order.checkoutId === input.attempt) {
+      const [checkout] = await services.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId));
+      return { next: checkout ? checkoutPagePath(checkout) : input.pagePath };
+    }
+    throw conflict("These letters are paid for already.");
+  }
+  if (!order || !round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
+  const settings = await mailingSettings(services);
+  const recipients = recipientsOf(order);
+  const confirmed = confirmedAddresses(recipients, input.form);
+  if (!confirmed.ok) throw invalid(confirmed.message);
+  if (!order.fromAddress) throw invalid("Check the addresses first, with your return address");
+  const bySlot = new Map(confirmed.letters.map((l) => [l.slot, l.address]));
+  const quote = quoteMailing(settings.prices, chosen(recipients).map((r) => r.respondent));
+  const values = {
+    recipients: recipients.map((r) => ({ ...r, confirmed: bySlot.get(r.slot) ?? null })),
+    perEnvelopeCents: quote.perEnvelopeCents,
+    totalCents: quote.totalCents,
+  };
+  if (quote.totalCents === 0) {
+    const [paid] = await services.db
+      .update(mailingOrders)
+      .set({ ...values, status: "paid", paidAt: new Date() })
+      .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "draft")))
+      .returning();
+    if (paid) await enqueue(services, mailingOrderSendJob, { orderId: paid.id }, { singletonKey: `mailing-send:${paid.id}` });
+    return { next: input.pagePath };
+  }
+  const checkout = await startMailingCheckout(services, viewer, {
+    attempt: input.attempt,
+    amountCents: quote.totalCents,
+    envelopes: quote.envelopes,
+    orderId: order.id,
+    returnPath: input.pagePath,
+  });
+  const [paying] = await services.db
+    .update(mailingOrders)
+    .set({ ...values, status: "paying", checkoutId: checkout.id })
+    .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "draft")))
+    .returning();
+  if (!paying) {
+    // The same form sent twice: the first submit's checkout is this one.
+    const [now] = await services.db.select().from(mailingOrders).where(eq(mailingOrders.id, order.id));
+    if (now?.checkoutId !== checkout.id)
+      throw conflict("These letters are being paid for in another window: reload the page.");
+  }
+  return { next: checkoutPagePath(checkout) };
+}
+
+/** Back to the addresses from a payment not finished (its checkout never charged). */
+export async function reopenOrder(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
+  const { order } = await placeOf(services, viewer, address, input);
+  if (!order || order.status !== "paying") return;
+  const [checkout] = order.checkoutId
+    ? await services.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId))
+    : [];
+  if (checkout && (checkout.status === "succeeded" || checkout.status === "processing"))
+    throw conflict("This payment went through: your letters are being sent.");
+  await services.db
+    .update(mailingOrders)
+    .set({ status: "draft", checkoutId: null })
+    .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "paying")));
+}
+
+/** Cancels one of the member's letters before print; its cost is given back by a job. */
+export async function cancelOrderLetter(services: AppServices, viewer: Viewer, mailingId: string) {
+  let outcome;
+  try {
+    outcome = await cancelLetter(services, viewer.member, mailingId);
+  } catch (error) {
+    if (isProviderError(error, "provider_unavailable")) throw unavailable(MAIL_HOUSE_DOWN);
+    throw error;
+  }
+  if (outcome.outcome === "refused") throw conflict(outcome.message);
+  if (outcome.refund.cents > 0) await queueRefund(services, mailingId);
+  return outcome.refund.cents > 0
+    ? `The letter is cancelled: ${formatMoney(outcome.refund.cents, "usd")} is refunded to your card.`
+    : "The letter is cancelled.";
+}
