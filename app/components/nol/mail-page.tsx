@@ -3,6 +3,7 @@ import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
 
 export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
@@ -10,16 +11,6 @@ type Draft = Extract<MailData, { recipients: unknown }>;
 type Letter = Draft["letters"][number];
 type Result = { error: string; from: { parts: Record<string, string | undefined>; errors: Record<string, string> } | null };
 
-const STATE_WORDS: Record<Letter["state"], string> = {
-  sending: "Being sent",
-  created: "At the mail house, not yet mailed",
-  mailed: "Mailed",
-  in_transit: "In transit",
-  delivered: "Delivered",
-  returned_to_sender: "Returned to sender",
-  cancelled: "Cancelled",
-  failed: "Refused by the mail house",
-};
 
 /** "Mail it for me": the round's letters addressed, checked, paid, then followed. */
 export function MailPage({ data, result }: { data: MailData; result?: Result }) {
@@ -279,7 +270,7 @@ function Letters({ letters }: { letters: Letter[] }) {
           <tr key={letter.id}>
             <th scope="row">{letter.to}</th>
             <td>
-              {STATE_WORDS[letter.state]}
+              {MAILING_STATE_WORDS[letter.state]}
               {letter.reason ? `: ${letter.reason}` : ""}
             </td>
             <td>{letter.trackingNumber ?? "—"}</td>

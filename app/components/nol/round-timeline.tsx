@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from "react";
+import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { RoundState } from "~/domain/nol/timeline";
 import type { TimelineView } from "~/services/nol/timeline.server";
 
@@ -105,6 +106,26 @@ function RoundItem({
           <>
             <dt>Delivered</dt>
             <dd>{row.deliveredShown ?? "yes (the day was not recorded)"}</dd>
+          </>
+        ) : null}
+        {row.letters.length > 0 ? (
+          <>
+            <dt>Letters mailed from here</dt>
+            {row.letters.map((letter) => (
+              <dd key={letter.id}>
+                To {letter.to}: {MAILING_STATE_WORDS[letter.state]}
+                {letter.returnedShown ? ` on ${letter.returnedShown}` : ""}
+                {letter.reason ? ` (${letter.reason})` : ""}
+                {letter.receiptHref ? (
+                  <>
+                    {" · "}
+                    <a href={letter.receiptHref} download aria-label={`Return receipt of the letter to ${letter.to} (PDF)`}>
+                      Return receipt (PDF)
+                    </a>
+                  </>
+                ) : null}
+              </dd>
+            ))}
           </>
         ) : null}
         {row.respondBy ? (

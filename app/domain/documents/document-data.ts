@@ -41,7 +41,12 @@ export type DocumentFacts = {
 export type DocumentRespondent = SlotRespondent & { address?: RespondentAddress | string | null };
 
 /** A respondent a round was served on: the address used (null: not recorded) and the envelope's tracking number. */
-export type ServiceLine = SlotRespondent & { address: string | null; tracking: string | null };
+export type ServiceLine = SlotRespondent & {
+  address: string | null;
+  tracking: string | null;
+  /** The letter mailed from the app to this respondent: the address it went to, and what became of it. */
+  letter?: { address: string; deliveredOn: string | null; returnedOn: string | null; returnReceipt: boolean } | null;
+};
 
 /** spec §9 "Rounds 1 to 3 are notice rounds; true bills count from 4." */
 export function documentKindOf(round: number): DocumentKind {
@@ -143,13 +148,23 @@ function serviceList(lines: ServiceLine[], mailing: DocumentFacts["mailing"]): s
   const delivered = mailing.delivered ? (day(mailing.deliveredOn) ?? "yes") : "not yet";
   return [...lines]
     .sort((a, b) => a.slot - b.slot)
-    .map((r) =>
-      [
+    .map((r) => {
+      const outcome = r.letter
+        ? r.letter.returnedOn
+          ? `returned to sender ${day(r.letter.returnedOn)}`
+          : (day(r.letter.deliveredOn) ?? "not yet")
+        : delivered;
+      return [
         `${r.slot}. ${r.name} (${r.type})`,
-        `    Address: ${r.address ?? blank}`,
-        `    Mailed: ${day(mailing.date) ?? blank} · Tracking number: ${r.tracking ?? blank} · Delivered: ${delivered}`,
-      ].join("\n"),
-    )
+        `    Address: ${r.letter?.address ?? r.address ?? blank}`,
+        `    Mailed: ${day(mailing.date) ?? blank} · Tracking number: ${r.tracking ?? blank} · Delivered: ${outcome}`,
+        ...(r.letter
+          ? [
+              `    Sent by USPS Certified Mail with an electronic return receipt${r.letter.returnReceipt ? ", which is kept with this round" : ""}`,
+            ]
+          : []),
+      ].join("\n");
+    })
     .join("\n");
 }
 

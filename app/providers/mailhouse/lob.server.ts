@@ -169,6 +169,11 @@ export function lobMailHouse(settings: LobSettings, options: { timeoutMs?: numbe
     async listEvents(letterId) {
       return (await readLetter(letterId))?.events ?? [];
     },
+
+    // Lob prints the certified label and USPS keeps the return receipt: its API gives no copy.
+    async returnReceipt() {
+      return null;
+    },
   };
 }
 

@@ -1,8 +1,9 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
-import { postalAddressSchema, sameAddress, type PostalAddress } from "~/domain/mailing/address";
+import { postalAddressSchema, postalLines, sameAddress, type PostalAddress } from "~/domain/mailing/address";
 import { quoteMailing } from "~/domain/mailing/quote";
 import { CANCEL_REFUSALS, cancelCheck, trackOf, type LetterState } from "~/domain/mailing/tracking";
 import { readSandboxObject as read, writeSandboxObject as write, type SandboxTx } from "../sandbox-objects.server";
@@ -304,6 +305,13 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
       return moved;
     },
 
+    async returnReceipt(id) {
+      const stored = await change(id, async (_tx, current) => current);
+      if (!stored || stored.state !== "delivered") return null;
+      const delivered = stored.events.find((event) => event.state === "delivered");
+      return sandboxReturnReceipt(stored, delivered ? new Date(delivered.occurredAt) : clock());
+    },
+
     async printed(id) {
       if (!SANDBOX_LETTER_ID.test(id)) return null;
       const stored = await read<{ pdf: string }>(db, `${id}.pdf`, PDF);
@@ -327,4 +335,31 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
         .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, EVENT)));
     },
   };
+}
+
+/**
+ * The sandbox's electronic return receipt: one page with what USPS's gives (the article number,
+ * the addressee, the delivery's day and place, the signature), marked as the sandbox's.
+ */
+async function sandboxReturnReceipt(letter: Stored, deliveredAt: Date): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const page = doc.addPage([612, 792]);
+  const lines: [string, string][] = [
+    ["Article number", letter.trackingNumber],
+    ["Service", "Certified Mail with electronic return receipt"],
+    ["Addressee", postalLines(letter.to).join(", ")],
+    ["Delivered", `${deliveredAt.toISOString().slice(0, 16).replace("T", " ")} UTC, ${letter.to.city}, ${letter.to.state} ${letter.to.zip}`],
+    ["Signature", letter.to.name],
+    ["Sender", postalLines(letter.from).join(", ")],
+  ];
+  page.drawText("Return Receipt (Electronic)", { x: 72, y: 700, size: 18, font: bold });
+  page.drawText("Made by the sandbox mail house: no letter was mailed.", { x: 72, y: 676, size: 10, font });
+  lines.forEach(([label, value], i) => {
+    page.drawText(label, { x: 72, y: 630 - i * 28, size: 10, font: bold });
+    page.drawText(value.slice(0, 90), { x: 180, y: 630 - i * 28, size: 10, font });
+  });
+  doc.setTitle(`Return receipt ${letter.trackingNumber}`);
+  return doc.save();
 }

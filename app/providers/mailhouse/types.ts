@@ -140,6 +140,11 @@ export interface MailHouse {
 
   /** The letter's events as the provider has them now, oldest first: what a poll for lost webhooks reads. */
   listEvents(letterId: string): Promise<MailEvent[]>;
+  /**
+   * The electronic return receipt of a delivered letter (a PDF: USPS's record of the delivery and
+   * the signature), where the mail house gives one; null where it does not, or not yet.
+   */
+  returnReceipt(letterId: string): Promise<Uint8Array | null>;
 }
 
 /** The sandbox's own calls: its clock's steps, its events, and what it "printed". */

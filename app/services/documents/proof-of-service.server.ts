@@ -1,8 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import { claims, respondents } from "~/db/schema";
+import { claims, mailings, respondents } from "~/db/schema";
 import { documentFilename, type DocumentFacts, type ServiceLine } from "~/domain/documents/document-data";
 import { notFound } from "~/domain/errors";
+import { postalLines } from "~/domain/mailing/address";
+import { dayOfDate } from "~/domain/mailing/round-letters";
 import { addressLine, slotsOpenIn } from "~/domain/nol/billing";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import type { UserRow, Viewer } from "../session.server";
@@ -63,13 +65,38 @@ export async function proofOfServiceOf(
   const numbers = keptTracking(entry, input.round);
   // A round mailed with one number for all (before each envelope had its own) gives it to each.
   const single = Object.keys(numbers).length === 0 ? (record.tracking[0] ?? null) : null;
-  const service: ServiceLine[] = served.map((r) => ({
-    slot: r.slot,
-    name: r.name,
-    type: r.type,
-    address: addressLine(r.address),
-    tracking: numbers[String(r.slot)] ?? single,
-  }));
+  const letters = new Map(
+    (
+      await db
+        .select()
+        .from(mailings)
+        .where(
+          and(
+            eq(mailings.entryId, entry.id),
+            eq(mailings.round, input.round),
+            inArray(mailings.state, ["mailed", "in_transit", "delivered", "returned_to_sender"]),
+          ),
+        )
+    ).map((row) => [row.slot, row]),
+  );
+  const service: ServiceLine[] = served.map((r) => {
+    const letter = letters.get(r.slot);
+    return {
+      slot: r.slot,
+      name: r.name,
+      type: r.type,
+      address: addressLine(r.address),
+      tracking: letter?.trackingNumber ?? numbers[String(r.slot)] ?? single,
+      letter: letter
+        ? {
+            address: postalLines(letter.toAddress).slice(1).join(", "),
+            deliveredOn: letter.deliveredAt ? dayOfDate(letter.deliveredAt) : null,
+            returnedOn: letter.returnedAt ? dayOfDate(letter.returnedAt) : null,
+            returnReceipt: letter.returnReceiptAt !== null,
+          }
+        : null,
+    };
+  });
 
   const [claim] = await db
     .select({ exhibit: claims.exhibitId, countryCode: claims.countryCode })

@@ -13,6 +13,7 @@ import { isProviderError } from "~/providers/errors";
 import type { MailEvent } from "~/providers/mailhouse/types";
 import { entriesOf, versionState } from "../nol/entries.server";
 import { countedDelivery, deliverInBatches } from "../provider-events.server";
+import { keepReturnReceipt } from "./receipts.server";
 import { lockVersion, recordRound, trackOfRow, type MailingRow, type Tx } from "./records.server";
 
 /**
@@ -63,7 +64,10 @@ export async function applyMailEvent(
     return "applied";
   });
   // Also after a repeat: a delivery retried because the e-mail failed sends it then.
-  if (known) await noticeReturned(services, known.id);
+  if (known) {
+    await noticeReturned(services, known.id);
+    if (event.state === "delivered") await keepReturnReceipt(services, known.id);
+  }
   return { outcome, mailingId: known?.id ?? null };
 }
 

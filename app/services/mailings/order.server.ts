@@ -28,6 +28,7 @@ import { roundDocumentBases } from "../nol/timeline.server";
 import { enqueue } from "../queue.server";
 import type { Viewer } from "../session.server";
 import { cancelLetter } from "./cancel.server";
+import { runSandboxMailHouse } from "./events.server";
 import { mailingOrderSendJob, queueRefund, type OrderRow } from "./order-jobs.server";
 import { mailingSettings, senderOf, type MailingSettings } from "./settings.server";
 import { versionLetters } from "./view.server";
@@ -96,6 +97,9 @@ const recipientsOf = (order: OrderRow | null) => (order?.recipients ?? []) as Or
 
 /** The page: the order as it stands, and the letters it made. */
 export async function mailPage(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
+  // The sandbox mail house moves its letters as far as its clock says when they are looked at,
+  // as its minute's job would.
+  if (services.providers.mailhouseSandbox) await runSandboxMailHouse(services);
   const { place, state, version, round, mailing, order } = await placeOf(services, viewer, address, input);
   const settings = await mailingSettings(services);
   const versionHref = `${place.causeBase}?${new URLSearchParams({ version })}`;

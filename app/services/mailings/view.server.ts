@@ -53,25 +53,42 @@ export async function versionLetters(
       ),
     )
     .orderBy(asc(mailings.round), asc(mailings.slot));
-  return rows.map((row) => {
-    const check = row.state === "sending" ? null : cancelCheck({ state: row.state, cancelUntil: row.sendDate }, now);
-    return {
-      id: row.id,
-      round: row.round,
-      slot: row.slot,
-      to: row.toAddress.name,
-      state: row.state,
-      trackingNumber: row.trackingNumber,
-      costCents: row.costCents,
-      expectedDeliveryOn: row.expectedDeliveryDate,
-      mailedOn: day(row.mailedAt),
-      deliveredOn: day(row.deliveredAt),
-      returnedOn: day(row.returnedAt),
-      reason: row.reason,
-      cancelUntil: check?.ok ? row.sendDate : null,
-      cancelRefusal: check === null ? null : check.ok ? null : CANCEL_REFUSALS[check.why],
-      refunded: row.refundedAt !== null,
-      hasReturnReceipt: row.returnReceiptAt !== null,
-    };
-  });
+  return rows.map((row) => letterView(row, now));
+}
+
+/** Every letter of the member's, by cause and version ("TS|My version"), for the pages listing all their timelines. */
+export async function memberLetters(services: AppServices, member: Pick<UserRow, "id">, now = new Date()) {
+  const rows = await services.db
+    .select()
+    .from(mailings)
+    .where(eq(mailings.userId, member.id))
+    .orderBy(asc(mailings.round), asc(mailings.slot));
+  const byVersion = new Map<string, LetterView[]>();
+  for (const row of rows) {
+    const key = `${row.causeCode}|${row.descriptiveVersion}`;
+    byVersion.set(key, [...(byVersion.get(key) ?? []), letterView(row, now)]);
+  }
+  return byVersion;
+}
+
+function letterView(row: typeof mailings.$inferSelect, now: Date): LetterView {
+  const check = row.state === "sending" ? null : cancelCheck({ state: row.state, cancelUntil: row.sendDate }, now);
+  return {
+    id: row.id,
+    round: row.round,
+    slot: row.slot,
+    to: row.toAddress.name,
+    state: row.state,
+    trackingNumber: row.trackingNumber,
+    costCents: row.costCents,
+    expectedDeliveryOn: row.expectedDeliveryDate,
+    mailedOn: day(row.mailedAt),
+    deliveredOn: day(row.deliveredAt),
+    returnedOn: day(row.returnedAt),
+    reason: row.reason,
+    cancelUntil: check?.ok ? row.sendDate : null,
+    cancelRefusal: check === null ? null : check.ok ? null : CANCEL_REFUSALS[check.why],
+    refunded: row.refundedAt !== null,
+    hasReturnReceipt: row.returnReceiptAt !== null,
+  };
 }

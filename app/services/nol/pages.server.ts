@@ -13,6 +13,7 @@ import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
 import { proofNotarizeView } from "../notary/proof-notarize-view.server";
+import { versionLetters } from "../mailings/view.server";
 import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 import {
   entriesOf,
@@ -89,7 +90,7 @@ export async function versionsPage(
   input: { cause: string; href?: string; auto?: AutoSelect; remembered: string | null; version?: string },
 ) {
   const { form } = address;
-  const { other, cause, rows, causeBase } = await causeOf(services, viewer, address, input.cause);
+  const { owner, other, cause, rows, causeBase } = await causeOf(services, viewer, address, input.cause);
   const listed = rows.filter((row) => formListsEntry(form, row.form)).map(facts);
   let selection = emptySelection;
   let selectionNotice: string | null = null;
@@ -149,6 +150,7 @@ export async function versionsPage(
             view: timelineView(
               versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date()),
               roundDocumentBases(causeBase, shown, other),
+              await versionLetters(services, owner, { causeCode: cause.code, version: shown }),
             ),
             trackingUrl: services.config.trackingUrl,
             calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,

@@ -20,6 +20,7 @@ import {
 } from "./entries.server";
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
+import { versionLetters } from "../mailings/view.server";
 import { submitStep } from "./save-step.server";
 import { stepContext } from "./step-rules.server";
 import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
@@ -76,7 +77,11 @@ export async function stepPage(
   const stepPath = versionStepHref(place, version, state.step.kind);
   const now = new Date();
   const documents = roundDocumentBases(place.causeBase, version, place.other);
-  const timeline = timelineView(versionTimeline(services.config, cause.windows, state, now), documents);
+  const timeline = timelineView(
+    versionTimeline(services.config, cause.windows, state, now),
+    documents,
+    await versionLetters(services, owner, { causeCode: cause.code, version }, now),
+  );
   const mails = state.step.kind === "mailing" || state.step.kind === "true-bill-mailing";
   return {
     redirectTo: null,

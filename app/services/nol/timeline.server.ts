@@ -9,6 +9,7 @@ import {
   type RoundRecord,
   type Timeline,
 } from "~/domain/nol/timeline";
+import type { LetterView } from "../mailings/view.server";
 import type { EntryRow, VersionState } from "./entries.server";
 
 /** A version's timeline (decision 034): what its entries recorded, read as rounds. */
@@ -74,18 +75,28 @@ export function versionTimeline(
 }
 
 /** The addresses of a version's round documents, but for the round (`&round=N`): its notice and its proof of service. */
-export type RoundDocumentBases = { notice: string; proof: string };
+export type RoundDocumentBases = { notice: string; proof: string; receipt: (letterId: string) => string };
+
+/** A letter mailed from the app, as a round of the timeline lists it. */
+export type TimelineLetter = Pick<
+  LetterView,
+  "id" | "round" | "to" | "state" | "reason" | "returnedOn" | "hasReturnReceipt"
+>;
 
 export function roundDocumentBases(causeBase: string, version: string, owner: string | null): RoundDocumentBases {
   const query = new URLSearchParams({ version, ...(owner ? { username: owner } : {}) });
-  return { notice: `${causeBase}/notice.pdf?${query}`, proof: `${causeBase}/proof-of-service.pdf?${query}` };
+  return {
+    notice: `${causeBase}/notice.pdf?${query}`,
+    proof: `${causeBase}/proof-of-service.pdf?${query}`,
+    receipt: (letterId) => `${causeBase}/return-receipt.pdf?${query}&${new URLSearchParams({ letter: letterId })}`,
+  };
 }
 
 /**
  * The timeline with its days written out for the page ("Mar 5, 2026"): the page needs no date
  * formats of its own. A written round links to its notice, a mailed one to its proof of service.
  */
-export function timelineView(timeline: Timeline, bases: RoundDocumentBases) {
+export function timelineView(timeline: Timeline, bases: RoundDocumentBases, letters: readonly TimelineLetter[] = []) {
   const day = (value: string | null) => (value ? formatDate(value) : null);
   return {
     ...timeline,
@@ -97,6 +108,17 @@ export function timelineView(timeline: Timeline, bases: RoundDocumentBases) {
       respondByShown: day(row.respondBy),
       noticeHref: row.state === "next" ? null : `${bases.notice}&round=${row.round}`,
       proofHref: row.mailedOn ? `${bases.proof}&round=${row.round}` : null,
+      // The round's letters mailed from the app: a returned one says so, with why; a delivered one has its receipt.
+      letters: letters
+        .filter((letter) => letter.round === row.round)
+        .map((letter) => ({
+          id: letter.id,
+          to: letter.to,
+          state: letter.state,
+          reason: letter.state === "returned_to_sender" ? letter.reason : null,
+          returnedShown: day(letter.returnedOn),
+          receiptHref: letter.hasReturnReceipt ? bases.receipt(letter.id) : null,
+        })),
     })),
     next: timeline.next ? { ...timeline.next, availableShown: day(timeline.next.availableOn) } : null,
   };

@@ -7,6 +7,7 @@ import type { Timeline } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
 import { entriesOf, versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
+import { memberLetters } from "../mailings/view.server";
 import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 
 /**
@@ -114,7 +115,11 @@ export async function waitingRounds(services: AppServices, now = new Date()) {
  * on the member's notices and, for admins, on the member's page.
  */
 export async function memberTimelines(services: AppServices, userId: string, username: string, now = new Date()) {
-  const [rows, catalogue] = await Promise.all([entriesOf(services.db, userId), getCauseCatalogue(services)]);
+  const [rows, catalogue, letters] = await Promise.all([
+    entriesOf(services.db, userId),
+    getCauseCatalogue(services),
+    memberLetters(services, { id: userId }, now),
+  ]);
   return [...groupRows(rows, (row) => row.causeCode)].flatMap(([causeCode, causeRows]) => {
     const name = catalogue.causes[causeCode]?.name ?? causeCode;
     const base = `/nol/creator/${causeSlug(name)}`;
@@ -128,7 +133,11 @@ export async function memberTimelines(services: AppServices, userId: string, use
           id: `${causeCode}|${version}`,
           cause: name,
           version,
-          timeline: timelineView(timeline, roundDocumentBases(base, version, username)),
+          timeline: timelineView(
+            timeline,
+            roundDocumentBases(base, version, username),
+            letters.get(`${causeCode}|${version}`) ?? [],
+          ),
           href: `${base}?${query}`,
           calendarHref: `${base}/calendar.ics?${query}`,
         },

@@ -1,0 +1,177 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "@playwright/test";
+import { readPdf } from "../helpers/pdf";
+import { logInAs, newDataDir, startServer, type RunningServer } from "../helpers/server";
+import { expect, test } from "./fixtures";
+import { payWithCard } from "./new-member";
+import { saveStep } from "./round-one";
+
+/** Loaded into the later server: its clock runs CLOCK_OFFSET_MS ahead of the machine's. */
+const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
+const DAY_MS = 86_400_000;
+
+/** A page of its own browser context on the server, signed in as the member; with or without JavaScript. */
+async function pageOn(browser: Browser, server: RunningServer, login: string, javaScriptEnabled = true): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled });
+  const [name, value] = (await logInAs(server.url, login)).split("=") as [string, string];
+  await context.addCookies([{ name, value, url: server.url }]);
+  return context.newPage();
+}
+
+const RESPONDENTS = [
+  { name: "Officer Example", address: "1 Precinct Way, Springfield, IL 62701" },
+  { name: "Clerk Extra", address: "2 Court Street, Springfield, IL 62701" },
+  { name: "Deputy Third", address: "3 Main St, Springfield, IL 62701" },
+];
+
+// A server of its own, then the same data directory five days later by its clock: the sandbox
+// mail house has mailed and delivered the letters by then.
+test("a creator has round 1 mailed to the respondents from the app: addresses checked (one corrected), paid, tracked on the timeline, one cancelled and refunded, the rest delivered with their return receipts", async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const dataDir = newDataDir({});
+  const version = `Mailed ${Date.now().toString(36)}`;
+  const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
+  const mailPage = `/nol/creator/traffic-stop/mail?version=${encodeURIComponent(version)}`;
+
+  const today = await startServer({ dataDir });
+  try {
+    // The addresses and the payment, without JavaScript: plain forms.
+    const plain = await pageOn(browser, today, "creator", false);
+    await plain.goto(step("notice"));
+    await plain.getByLabel("Claimant's name").fill("Cara Creator");
+    await plain.getByLabel("Daily amount (USD)").fill("250");
+    for (const [i, respondent] of RESPONDENTS.entries()) {
+      await plain.getByLabel(`Respondent ${i + 1}`, { exact: true }).fill(respondent.name);
+      await plain.getByLabel(`Type of respondent ${i + 1}`).selectOption("Official");
+      await plain.getByLabel(`Mailing address of respondent ${i + 1} (optional)`).fill(respondent.address);
+    }
+    await plain.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+    await plain.goto(step("mailing"));
+    await plain.getByRole("link", { name: "Mail it for me" }).click();
+    await expect(
+      plain.getByRole("heading", { level: 1, name: "Mail it for me: Round 1 Notice of Liability" }),
+    ).toBeVisible();
+    const officer = plain.getByRole("group", { name: "Respondent 1: Officer Example" });
+    await expect(officer.getByLabel("Street address")).toHaveValue("1 Precinct Way");
+    await expect(officer.getByLabel("ZIP code")).toHaveValue("62701");
+
+    // The return address is missing from the notice: the check says so beside its fields.
+    await plain.getByRole("button", { name: "Check the addresses" }).click();
+    await expect(plain.getByText("Correct your return address, then check again.")).toBeVisible();
+    const from = plain.getByRole("group", { name: "Your return address" });
+    await expect(from.getByLabel("Street address")).toHaveAttribute("aria-invalid", "true");
+    await from.getByLabel("Street address").fill("12 Claimant Road");
+    await from.getByLabel("City").fill("Dover");
+    await from.getByLabel("State (two letters)").fill("DE");
+    await from.getByLabel("ZIP code").fill("19901");
+    await plain.getByRole("button", { name: "Check the addresses" }).click();
+    await expect(plain.getByText("The addresses are checked: confirm them below, then pay.")).toBeVisible();
+    // USPS writes the clerk's street its own way: the member chooses, USPS's by default.
+    const confirm = plain.getByRole("form", { name: "2. Confirm and pay" });
+    await expect(confirm.getByLabel("USPS's address: Clerk Extra, 2 CT ST, SPRINGFIELD, IL 62701")).toBeChecked();
+    await expect(confirm.getByRole("table", { name: "The price" })).toContainText("3 envelopes × $9.50 = $28.50");
+    for (const respondent of RESPONDENTS)
+      await confirm.getByLabel(`Mail the letter to ${respondent.name} at this address`).check();
+    await confirm.getByRole("button", { name: "Pay $28.50 and mail" }).click();
+    await payWithCard(plain, "4242 4242 4242 4242");
+    await expect(
+      plain.getByText("Thank you: your payment went through, and your letters are being sent."),
+    ).toBeVisible();
+    await plain.context().close();
+
+    // With JavaScript the page follows the letters until the mail house has them all.
+    const creator = await pageOn(browser, today, "creator");
+    await creator.goto(mailPage);
+    const letters = creator.getByRole("table", { name: "The letters" });
+    for (const respondent of RESPONDENTS)
+      await expect(letters.getByRole("row", { name: new RegExp(respondent.name) })).toContainText(/940711\d{16}/, {
+        timeout: 30_000,
+      });
+    const numbers = await Promise.all(
+      RESPONDENTS.map(
+        async (r) =>
+          /940711\d{16}/.exec((await letters.getByRole("row", { name: new RegExp(r.name) }).textContent()) ?? "")![0],
+      ),
+    );
+    await expect(letters.getByRole("row", { name: /Clerk Extra/ })).toContainText("At the mail house, not yet mailed");
+
+    // The third respondent's letter is cancelled before print: its price comes back.
+    await letters
+      .getByRole("row", { name: /Deputy Third/ })
+      .getByRole("button", { name: "Cancel this letter" })
+      .click();
+    await expect(creator.getByText("The letter is cancelled: $9.50 is refunded to your card.")).toBeVisible();
+    await expect(async () => {
+      await creator.reload();
+      await expect(letters.getByRole("row", { name: /Deputy Third/ })).toContainText("$9.50 (refunded)", {
+        timeout: 1_000,
+      });
+    }).toPass({ timeout: 30_000, intervals: [1_000] });
+    await expect(letters.getByRole("row", { name: /Deputy Third/ })).toContainText("Cancelled");
+
+    // The mailing step's timeline has the tracking numbers, as if typed.
+    await creator.goto(step("mailing"));
+    const timeline = creator.getByRole("region", { name: "Timeline" });
+    for (const number of numbers.slice(0, 2))
+      await expect(timeline.getByRole("link", { name: new RegExp(number) })).toBeVisible();
+    await creator.goto("/profile/billing");
+    await expect(creator.getByText("Letters by Certified Mail").first()).toBeVisible();
+    await creator.context().close();
+  } finally {
+    await today.stop();
+  }
+
+  const later = await startServer({
+    dataDir,
+    env: { NODE_OPTIONS: `--import=${SHIFTED_CLOCK}`, CLOCK_OFFSET_MS: String(5 * DAY_MS) },
+  });
+  try {
+    const creator = await pageOn(browser, later, "creator");
+    await creator.goto(mailPage);
+    const letters = creator.getByRole("table", { name: "The letters" });
+    for (const name of ["Officer Example", "Clerk Extra"])
+      await expect(letters.getByRole("row", { name: new RegExp(name) })).toContainText("Delivered");
+    // Every letter on its way delivered: the proof of delivery is recorded, and round 2 is next.
+    await creator.goto("/nol/creator/traffic-stop");
+    await expect(creator.locator("article.version").filter({ hasText: version }).getByTestId("next-step")).toHaveText(
+      "Round 2 Notice of Fault",
+    );
+    await creator.goto(step("notice"));
+    const timeline = creator.getByRole("region", { name: "Timeline" });
+    await expect(timeline.getByText("To Deputy Third: Cancelled")).toBeVisible();
+    const receipt = await creator.request.get(
+      String(
+        await timeline
+          .getByRole("link", { name: "Return receipt of the letter to Clerk Extra (PDF)" })
+          .getAttribute("href"),
+      ),
+    );
+    expect(receipt.headers()["content-type"]).toBe("application/pdf");
+    const receiptText = (await readPdf(await receipt.body())).pages.join("\n");
+    expect(receiptText).toContain("Return Receipt (Electronic)");
+    expect(receiptText).toContain("2 CT ST");
+
+    const proof = await creator.request.get(
+      String(
+        await timeline
+          .getByRole("link", { name: "Proof of service of Round 1 Notice of Liability (PDF)" })
+          .getAttribute("href"),
+      ),
+    );
+    const served = (await readPdf(await proof.body())).pages.join("\n");
+    expect(served).toContain("2. Clerk Extra (Official)");
+    expect(served).toContain("Address: 2 CT ST, SPRINGFIELD, IL 62701");
+    expect(served).toContain(
+      "Sent by USPS Certified Mail with an electronic return receipt, which is kept with this round",
+    );
+    await creator.goto("/profile/notices");
+    await expect(
+      creator.getByRole("link", { name: "Return receipt of the letter to Officer Example (PDF)" }),
+    ).toBeVisible();
+  } finally {
+    await later.stop();
+  }
+});
