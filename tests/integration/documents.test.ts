@@ -501,11 +501,16 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
         }),
       );
       const data = (await page.json()) as {
-        mailedNotice: { name: string; href: string } | null;
+        mailedNotice: { name: string; href: string; mailHref: string | null } | null;
         timeline: { rows: { round: number; noticeHref: string | null }[] };
       };
       const href = "/nol/creator/traffic-stop/notice.pdf?version=Letters&round=1";
-      expect(data.mailedNotice).toEqual({ name: "Round 1 Notice of Liability", href });
+      // Or mailed from the app, from a page of its own.
+      expect(data.mailedNotice).toEqual({
+        name: "Round 1 Notice of Liability",
+        href,
+        mailHref: "/nol/creator/traffic-stop/mail?version=Letters",
+      });
       expect(data.timeline.rows.find((r) => r.round === 1)?.noticeHref).toBe(href);
     });
 

@@ -15,7 +15,7 @@ import {
 import { applyInvoiceFailed, applyInvoicePaid, applySubscription } from "./subscription-events.server";
 import { enqueue } from "../queue.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./notices.server";
-import { mailingOrderPaidJob } from "../mailings/order-jobs.server";
+import { mailingOrderPaidQueue } from "./mailing-queue.server";
 import type { PaymentEvent } from "~/providers/payments/types";
 
 /**
@@ -102,7 +102,7 @@ export async function receivePaymentEvent(services: AppServices, event: PaymentE
     }
   }
   for (const checkoutId of result.after.mailingCheckouts) {
-    await enqueue(services, mailingOrderPaidJob, { checkoutId }, { singletonKey: `mailing-paid:${checkoutId}` });
+    await enqueue(services, mailingOrderPaidQueue, { checkoutId }, { singletonKey: `mailing-paid:${checkoutId}` });
   }
   if (result.outcome === "applied") {
     services.logger.info({ event: event.id, type: event.type, provider: event.provider }, "payment event applied");

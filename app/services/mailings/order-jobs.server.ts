@@ -5,6 +5,7 @@ import { checkouts, mailingOrders, mailings } from "~/db/schema";
 import { isDomainError } from "~/domain/errors";
 import type { PostalAddress } from "~/domain/mailing/address";
 import { refundFromCheckout } from "../billing/mailing-checkout.server";
+import { mailingOrderPaidQueue } from "../billing/mailing-queue.server";
 import { enqueue, type JobDefinition } from "../queue.server";
 import { sendRoundLetters, type LetterOutcome } from "./send.server";
 
@@ -114,9 +115,7 @@ export async function orderPaid(services: AppServices, checkoutId: string): Prom
 }
 
 export const mailingOrderPaidJob = {
-  name: "mailing-order-paid",
-  data: z.object({ checkoutId: z.string().uuid() }),
-  retry: { limit: 8, delaySeconds: 30 },
+  ...mailingOrderPaidQueue,
   async run(services, { checkoutId }) {
     const order = await orderPaid(services, checkoutId);
     if (order) await sendOrder(services, order);
