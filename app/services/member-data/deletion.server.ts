@@ -34,6 +34,8 @@ export const deleteAccountFormSchema = z.object({
 });
 
 export type PendingDeletion = { requestedAt: Date; dueAt: Date };
+/** A deletion as a request left it: `marked` when this request made it, not an earlier one. */
+export type MarkedDeletion = PendingDeletion & { marked: boolean };
 
 /** The member's deletion, where one is pending and not yet erased. */
 export function pendingDeletionOf(member: typeof users.$inferSelect): PendingDeletion | null {
@@ -101,7 +103,7 @@ export async function markForDeletion(
   userId: string,
   actor: AuditActor,
   dueAt: Date | null = null,
-): Promise<PendingDeletion> {
+): Promise<MarkedDeletion> {
   const { db, config } = services;
   const now = new Date();
   const due = dueAt ?? new Date(now.getTime() + config.accountDeletionGraceDays * DAY_MS);
@@ -126,7 +128,7 @@ export async function markForDeletion(
     const [member] = await db.select().from(users).where(eq(users.id, userId));
     const pending = member ? pendingDeletionOf(member) : null;
     if (!pending) throw notFound("No such account");
-    return pending;
+    return { ...pending, marked: false };
   }
   try {
     await closeBilling(services, userId);
@@ -142,7 +144,7 @@ export async function markForDeletion(
     .set({ revokedAt: now })
     .where(and(eq(rememberedDevices.userId, userId), isNull(rememberedDevices.revokedAt)));
   await audit(db, actor, "account.delete-requested", "user", userId, { dueAt: due.toISOString() });
-  return { requestedAt: now, dueAt: due };
+  return { requestedAt: now, dueAt: due, marked: true };
 }
 
 /** The member deletes their own account from /profile. */
@@ -156,6 +158,8 @@ export async function deleteOwnAccount(
   const member = viewer.member;
   await confirmIdentity(services, member.id, form);
   const pending = await markForDeletion(services, member.id, actorOf(viewer));
+  // A form sent twice at once: the request that marked the account tells the member.
+  if (!pending.marked) return pending;
   await services.providers.mail.send({
     to: member.email,
     template: "account-deletion",
