@@ -82,7 +82,14 @@ export async function memberWithRecords(
     }),
   });
   // The notice mailed from the app (the letter's addresses are kept as JSON) and notarized online.
-  const from = { name: person.name, line1: person.address, city: "Dover", state: "DE", zip: "19901", country: "US" };
+  const from = {
+    name: person.name,
+    line1: person.address,
+    city: "Dover",
+    state: "DE",
+    zip: "19901",
+    country: "US" as const,
+  };
   const to = { ...from, name: "Officer Adams", line1: person.respondentAddress };
   const mailed = await sendRoundLetters(
     services,
