@@ -35,6 +35,7 @@ function unzip(zip: Buffer): Map<string, Buffer> {
   return files;
 }
 
+/** Deletes the signed-in member's account, confirmed with the password. */
 async function deleteAccount(page: Page) {
   await page.goto("/profile/delete");
   await page.getByLabel("Your password").fill(DEMO_PASSWORD);
