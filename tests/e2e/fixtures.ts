@@ -125,8 +125,18 @@ export const DEMO_PASSWORD = "memberhall-demo";
  */
 export async function logIn(page: Page, username: string, password = DEMO_PASSWORD) {
   if (!new URL(page.url(), "http://x").pathname.startsWith("/login")) await page.goto("/login");
+  await fillLogin(page, username, password);
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+/** Opens the login form and sends it typed, leaving the page wherever it leads (a second step, a refusal). */
+export async function submitLogin(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.goto("/login");
+  await fillLogin(page, username, password);
+}
+
+async function fillLogin(page: Page, username: string, password: string) {
   await page.getByLabel("Username or e-mail address").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }

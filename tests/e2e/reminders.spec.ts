@@ -1,13 +1,9 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Browser, Page } from "@playwright/test";
 import { readPdf } from "../helpers/pdf";
-import { logInAs, newDataDir, startServer, type RunningServer } from "../helpers/server";
+import { newDataDir, startServer } from "../helpers/server";
 import { expect, test } from "./fixtures";
+import { pageOn, SHIFTED_CLOCK } from "./own-server";
 import { deliverRoundOne, saveRoundOne } from "./round-one";
 
-/** Loaded into the later server: its clock runs CLOCK_OFFSET_MS ahead of the machine's. */
-const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
 const DAY_MS = 86_400_000;
 
 /** A day some days from today, as the date fields and the timeline write it. */
@@ -17,16 +13,6 @@ function day(offset = 0) {
     iso: date.toISOString().slice(0, 10),
     shown: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(date),
   };
-}
-
-/** A page of its own browser context on the server, signed in as the demo member when one is named. */
-async function pageOn(browser: Browser, server: RunningServer, login?: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url });
-  if (login) {
-    const [name, value] = (await logInAs(server.url, login)).split("=") as [string, string];
-    await context.addCookies([{ name, value, url: server.url }]);
-  }
-  return context.newPage();
 }
 
 // Two servers of their own, one after the other on one data directory: the second starts

@@ -1,9 +1,8 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { newDataDir, startServer, type RunningServer } from "../helpers/server";
-import { expect, test } from "./fixtures";
+import { expect, submitLogin, test } from "./fixtures";
+import { SHIFTED_CLOCK } from "./own-server";
 
 /*
  * Second factors on servers of their own (the shared one's demo admin must keep signing in
@@ -12,9 +11,7 @@ import { expect, test } from "./fixtures";
  * virtual authenticator. Served on localhost: WebAuthn refuses an IP address as its site.
  */
 
-const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
 const STALE_MS = 11 * 60_000;
-const PASSWORD = "memberhall-demo";
 
 test.describe.configure({ mode: "serial" });
 
@@ -23,13 +20,6 @@ const base = (server: RunningServer) => `http://localhost:${server.port}`;
 async function newPage(browser: Browser, server: RunningServer): Promise<Page> {
   const context = await browser.newContext({ baseURL: base(server) });
   return context.newPage();
-}
-
-async function logIn(page: Page, username: string) {
-  await page.goto("/login");
-  await page.getByLabel("Username or e-mail address").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Log in" }).click();
 }
 
 const PERIOD_MS = 30_000;
@@ -86,7 +76,7 @@ test("an admin is taken to set up a second factor before /admin; an authenticato
   try {
     const admin = await newPage(browser, server);
     adminContext = admin.context();
-    await logIn(admin, "admin");
+    await submitLogin(admin, "admin");
     await expect(admin).not.toHaveURL(/\/login/);
     await admin.goto("/admin");
     await expect(admin).toHaveURL(/\/profile\/security\?redirectTo=%2Fadmin/);
@@ -115,7 +105,7 @@ test("an admin is taken to set up a second factor before /admin; an authenticato
 
     // Signing in again asks for the factor: a recovery code passes, once.
     const again = await newPage(browser, server);
-    await logIn(again, "admin");
+    await submitLogin(again, "admin");
     await expect(again).toHaveURL(/\/login\/factor$/);
     await again
       .getByLabel("Code from your authenticator app, or a recovery code")
@@ -127,7 +117,7 @@ test("an admin is taken to set up a second factor before /admin; an authenticato
     await again.context().close();
 
     const third = await newPage(browser, server);
-    await logIn(third, "admin");
+    await submitLogin(third, "admin");
     await expect(third).toHaveURL(/\/login\/factor$/);
     const code = third.getByLabel("Code from your authenticator app, or a recovery code");
     await code.fill(recoveryCodes[0]!);
@@ -182,7 +172,7 @@ test("a member registers a passkey and signs in with it alone", async ({ browser
 
   const page = await newPage(browser, server);
   await virtualAuthenticator(page);
-  await logIn(page, "member");
+  await submitLogin(page, "member");
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto("/profile/security");
   await page.getByLabel("Name of the new passkey").fill("Test laptop");

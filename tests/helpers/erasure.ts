@@ -11,7 +11,10 @@ import {
   webhookEvents,
 } from "~/db/schema";
 import { audit } from "~/services/audit.server";
+import { grantCredits } from "~/services/billing/credits.server";
+import { sendRoundLetters } from "~/services/mailings/send.server";
 import { submitStep } from "~/services/nol/save-step.server";
+import { notarize } from "~/services/notary/notarize.server";
 import { loadViewer } from "~/services/session.server";
 import type { TestDatabase } from "./db";
 import { formOf } from "./requests";
@@ -56,7 +59,7 @@ export const YVES: Person = {
   respondentAddress: "88 Cobbler Wynd",
 };
 
-/** A member with a notice to a respondent (and its address), a payment, a membership and traces elsewhere. */
+/** A member with a notice to a respondent (and its address), mailed and notarized, a payment, a membership and traces elsewhere. */
 export async function memberWithRecords(
   database: TestDatabase,
   services: AppServices,
@@ -65,9 +68,10 @@ export async function memberWithRecords(
 ) {
   const row = await createUser(database.db, { name: person.name, nolCreator: true, countryCode: "US" });
   const viewer = (await loadViewer(database.db, (await createSession(database.db, row.id)).id))!;
-  await submitStep(services, viewer, row, {
+  const version = `${person.key}-2026`;
+  const { entryId } = await submitStep(services, viewer, row, {
     causeCode: "TS",
-    version: `${person.key}-2026`,
+    version,
     kind: "notice",
     form: formOf({
       claimantName: person.name,
@@ -77,6 +81,32 @@ export async function memberWithRecords(
       r1Address: person.respondentAddress,
     }),
   });
+  // The notice mailed from the app (the letter's addresses are kept as JSON) and notarized online.
+  const from = {
+    name: person.name,
+    line1: person.address,
+    city: "Dover",
+    state: "DE",
+    zip: "19901",
+    country: "US" as const,
+  };
+  const to = { ...from, name: "Officer Adams", line1: person.respondentAddress };
+  const mailed = await sendRoundLetters(
+    services,
+    row,
+    { causeCode: "TS", version, round: 1, from, prices: { perEnvelopeCents: 950 } },
+    [{ slot: 1, address: to }],
+  );
+  if (mailed[0]?.outcome !== "sent") throw new Error(`the letter was not sent: ${JSON.stringify(mailed)}`);
+  const admin = (await loadViewer(database.db, (await createSession(database.db, adminId)).id))!;
+  await grantCredits(services, admin, row.id, { count: 1, note: `For ${person.name}` });
+  const notarized = await notarize(services, viewer, {
+    cf_number: Number(entryId.split("-")[1]),
+    cf_version: version,
+    round_cnt: 1,
+    draft: false,
+  });
+  if (!("notice" in notarized)) throw new Error(notarized.error);
   await database.db.insert(payments).values({
     userId: row.id,
     kind: "donation",

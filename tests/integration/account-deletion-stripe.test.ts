@@ -4,7 +4,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/node";
 import type { AppServices } from "~/context";
-import { billingCustomers, subscriptions, users, webhookEvents } from "~/db/schema";
+import { billingCustomers, mailOutbox, subscriptions, users, webhookEvents } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { action as webhookAction } from "~/routes/api.webhooks.stripe";
 import { action as profileAction } from "~/routes/profile.delete";
@@ -96,6 +96,9 @@ describe("deleting an account with Stripe", () => {
     const [sub] = await database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
     expect(sub!.status).toBe("CANCELED");
     expect(await database.db.select().from(billingCustomers).where(eq(billingCustomers.userId, user.id))).toEqual([]);
+    // One mail tells the member, not one per request.
+    const told = await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email));
+    expect(told.map((mail) => mail.subject).filter((subject) => subject === "Your account is deleted")).toHaveLength(1);
   });
 
   it("sends nothing to Stripe again when the deletion is asked for once more", async () => {

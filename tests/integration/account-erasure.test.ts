@@ -4,6 +4,10 @@ import type { AppServices } from "~/context";
 import {
   auditLog,
   billingCustomers,
+  claims,
+  mailings,
+  notarizations,
+  notices,
   payments,
   sandboxObjects,
   sessions,
@@ -15,14 +19,14 @@ import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
 import { action as undoAction, loader as undoLoader } from "~/routes/login.undo-delete";
 import { action as profileAction } from "~/routes/profile.delete";
-import { undoDeletion, WRONG_FACTOR } from "~/services/member-data/deletion.server";
+import { ONLY_ADMIN, undoDeletion, WRONG_FACTOR } from "~/services/member-data/deletion.server";
 import { erasureSweepJob } from "~/services/member-data/erasure.server";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { columnsHolding, memberWithRecords, YVES, ZOE, type Person } from "../helpers/erasure";
 import { answer, formOf } from "../helpers/requests";
-import { createSession, TEST_PASSWORD } from "../helpers/users";
+import { createSession, createUser, TEST_PASSWORD } from "../helpers/users";
 
 const DAY_MS = 86_400_000;
 
@@ -63,6 +67,14 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
   afterAll(async () => {
     await database?.dispose();
   });
+
+  const notarizationsOf = (userId: string) =>
+    database.db
+      .select({ id: notarizations.id })
+      .from(notarizations)
+      .innerJoin(notices, eq(notices.id, notarizations.noticeId))
+      .innerJoin(claims, eq(claims.id, notices.claimId))
+      .where(eq(claims.claimantId, userId));
 
   const readMember = async (key: string) =>
     (await database.db.select().from(users).where(eq(users.id, member[key]!.id)))[0]!;
@@ -161,7 +173,11 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     await database.db.delete(userFactors).where(eq(userFactors.userId, member.zoe!.id));
     const deleted = await postProfile(member.zoe!.id, { intent: "delete-account", password: TEST_PASSWORD });
     expect(deleted.status).toBe(302);
-    expect(await columnsHolding(database, wordsOf(ZOE))).not.toEqual([]);
+    // Her letter's addresses and her notarization are there before the erasure.
+    expect(await columnsHolding(database, wordsOf(ZOE))).toEqual(
+      expect.arrayContaining(["public.mailings.from_address", "public.mailings.to_address"]),
+    );
+    expect(await notarizationsOf(member.zoe!.id)).toHaveLength(1);
     await database.db
       .update(users)
       .set({ deletionDueAt: new Date(Date.now() - 1000) })
@@ -169,8 +185,17 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     await erasureSweepJob.run(services);
 
     expect(await columnsHolding(database, wordsOf(ZOE))).toEqual([]);
+    expect(await database.db.select().from(mailings).where(eq(mailings.userId, member.zoe!.id))).toEqual([]);
+    expect(await notarizationsOf(member.zoe!.id)).toEqual([]);
     // Yves, not erased, is all still there.
-    expect(await columnsHolding(database, [YVES.respondentAddress])).toContain("public.respondents.address");
+    expect(await columnsHolding(database, [YVES.respondentAddress, YVES.address])).toEqual(
+      expect.arrayContaining([
+        "public.respondents.address",
+        "public.mailings.from_address",
+        "public.mailings.to_address",
+      ]),
+    );
+    expect(await notarizationsOf(member.yves!.id)).toHaveLength(1);
     const zoe = await readMember("zoe");
     expect(zoe.erasedAt).not.toBeNull();
     expect(zoe.username).toMatch(/^erased-[0-9a-f]{18}$/);
@@ -200,5 +225,25 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     );
     expect(login.status).toBe(400);
     expect(await undoDeletion(services, member.zoe!.id, null)).toBe(false);
+  });
+
+  it("refuses the only admin's deletion until another member is an admin; a disabled admin does not count", async () => {
+    const demoPassword = { intent: "delete-account", password: "memberhall-demo" };
+    const disabled = await createUser(database.db, { admin: true, disabledAt: new Date() });
+    const refused = await postProfile(adminId, demoPassword);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: ONLY_ADMIN });
+    const admin = (await database.db.select().from(users).where(eq(users.id, adminId)))[0]!;
+    expect([admin.deletionRequestedAt, admin.admin]).toEqual([null, true]);
+    expect(disabled.admin).toBe(true);
+
+    await database.db.update(users).set({ admin: true }).where(eq(users.id, member.yves!.id));
+    const deleted = await postProfile(adminId, demoPassword);
+    expect(deleted.status).toBe(302);
+    // Yves is now the only admin left, and is refused in turn (his password confirms it without his passkey).
+    await database.db.delete(userFactors).where(eq(userFactors.userId, member.yves!.id));
+    const yves = await postProfile(member.yves!.id, { intent: "delete-account", password: TEST_PASSWORD });
+    expect(yves.status).toBe(409);
+    expect(await yves.json()).toMatchObject({ error: ONLY_ADMIN });
   });
 });

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lte, notInArray } from "drizzle-or
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { billingCustomers, rememberedDevices, subscriptions, users } from "~/db/schema";
-import { forbidden, invalid, notFound } from "~/domain/errors";
+import { conflict, forbidden, invalid, notFound } from "~/domain/errors";
 import { formatDate } from "~/lib/format";
 import { verifyPassword } from "~/lib/password.server";
 import { communityName } from "../accounts.server";
@@ -22,6 +22,8 @@ const DAY_MS = 86_400_000;
 const ENDED = ["CANCELED", "INCOMPLETE_EXPIRED"] as const;
 
 export const WRONG_PASSWORD = "That is not your password";
+/** A community without an admin could not be run: no one could make another. */
+export const ONLY_ADMIN = "You are the only admin: make another member an admin first.";
 export const WRONG_FACTOR = "Confirm with your passkey or a code from your authenticator app or recovery codes";
 
 export const deleteAccountFormSchema = z.object({
@@ -32,6 +34,8 @@ export const deleteAccountFormSchema = z.object({
 });
 
 export type PendingDeletion = { requestedAt: Date; dueAt: Date };
+/** A deletion as a request left it: `marked` when this request made it, not an earlier one. */
+export type MarkedDeletion = PendingDeletion & { marked: boolean };
 
 /** The member's deletion, where one is pending and not yet erased. */
 export function pendingDeletionOf(member: typeof users.$inferSelect): PendingDeletion | null {
@@ -92,27 +96,39 @@ export async function closeBilling(services: AppServices, userId: string): Promi
 /**
  * Marks the account, closes its billing and ends its sessions; answers when it is erased.
  * `dueAt` null: the configured grace period. A second request finds the account marked and
- * changes nothing.
+ * changes nothing. The community's last admin (not deleted, not disabled) is refused.
  */
 export async function markForDeletion(
   services: AppServices,
   userId: string,
   actor: AuditActor,
   dueAt: Date | null = null,
-): Promise<PendingDeletion> {
+): Promise<MarkedDeletion> {
   const { db, config } = services;
   const now = new Date();
   const due = dueAt ?? new Date(now.getTime() + config.accountDeletionGraceDays * DAY_MS);
-  const [marked] = await db
-    .update(users)
-    .set({ deletionRequestedAt: now, deletionDueAt: due, updatedAt: now })
-    .where(and(eq(users.id, userId), isNull(users.deletionRequestedAt), isNull(users.erasedAt)))
-    .returning();
+  const marked = await db.transaction(async (tx) => {
+    // The admins' rows locked, two admins deleting at once are counted one after the other.
+    const admins = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(eq(users.admin, true), isNull(users.deletionRequestedAt), isNull(users.erasedAt), isNull(users.disabledAt)),
+      )
+      .for("update");
+    if (admins.length === 1 && admins[0]!.id === userId) throw conflict(ONLY_ADMIN);
+    const [row] = await tx
+      .update(users)
+      .set({ deletionRequestedAt: now, deletionDueAt: due, updatedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.deletionRequestedAt), isNull(users.erasedAt)))
+      .returning();
+    return row;
+  });
   if (!marked) {
     const [member] = await db.select().from(users).where(eq(users.id, userId));
     const pending = member ? pendingDeletionOf(member) : null;
     if (!pending) throw notFound("No such account");
-    return pending;
+    return { ...pending, marked: false };
   }
   try {
     await closeBilling(services, userId);
@@ -128,7 +144,7 @@ export async function markForDeletion(
     .set({ revokedAt: now })
     .where(and(eq(rememberedDevices.userId, userId), isNull(rememberedDevices.revokedAt)));
   await audit(db, actor, "account.delete-requested", "user", userId, { dueAt: due.toISOString() });
-  return { requestedAt: now, dueAt: due };
+  return { requestedAt: now, dueAt: due, marked: true };
 }
 
 /** The member deletes their own account from /profile. */
@@ -142,6 +158,8 @@ export async function deleteOwnAccount(
   const member = viewer.member;
   await confirmIdentity(services, member.id, form);
   const pending = await markForDeletion(services, member.id, actorOf(viewer));
+  // A form sent twice at once: the request that marked the account tells the member.
+  if (!pending.marked) return pending;
   await services.providers.mail.send({
     to: member.email,
     template: "account-deletion",
