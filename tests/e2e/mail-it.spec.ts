@@ -1,23 +1,10 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Browser, Page } from "@playwright/test";
 import { readPdf } from "../helpers/pdf";
-import { logInAs, newDataDir, startServer, type RunningServer } from "../helpers/server";
+import { newDataDir, startServer } from "../helpers/server";
 import { expect, test } from "./fixtures";
+import { pageOn, SHIFTED_CLOCK } from "./own-server";
 import { payWithCard } from "./new-member";
-import { saveStep } from "./round-one";
 
-/** Loaded into the later server: its clock runs CLOCK_OFFSET_MS ahead of the machine's. */
-const SHIFTED_CLOCK = pathToFileURL(path.resolve(import.meta.dirname, "../helpers/shifted-clock.mjs")).href;
 const DAY_MS = 86_400_000;
-
-/** A page of its own browser context on the server, signed in as the member; with or without JavaScript. */
-async function pageOn(browser: Browser, server: RunningServer, login: string, javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled });
-  const [name, value] = (await logInAs(server.url, login)).split("=") as [string, string];
-  await context.addCookies([{ name, value, url: server.url }]);
-  return context.newPage();
-}
 
 const RESPONDENTS = [
   { name: "Officer Example", address: "1 Precinct Way, Springfield, IL 62701" },
@@ -39,7 +26,7 @@ test("a creator has round 1 mailed to the respondents from the app: addresses ch
   const today = await startServer({ dataDir });
   try {
     // The addresses and the payment, without JavaScript: plain forms.
-    const plain = await pageOn(browser, today, "creator", false);
+    const plain = await pageOn(browser, today, "creator", { javaScriptEnabled: false });
     await plain.goto(step("notice"));
     await plain.getByLabel("Claimant's name").fill("Cara Creator");
     await plain.getByLabel("Daily amount (USD)").fill("250");

@@ -59,7 +59,8 @@ export function partsFromForm(form: FormData, prefix: string): AddressParts {
 
 /** The parts read as an address, or the message of each wrong part. */
 export function readAddress(parts: AddressParts) {
-  const parsed = postalAddressSchema.safeParse(parts);
+  // A part not given is an empty one: its message asks for it.
+  const parsed = postalAddressSchema.safeParse({ name: "", line1: "", city: "", state: "", zip: "", ...parts });
   if (parsed.success) return { address: parsed.data, errors: {} };
   const errors: OrderRecipient["errors"] = {};
   for (const issue of parsed.error.issues) {
