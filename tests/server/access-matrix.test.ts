@@ -89,6 +89,18 @@ const MATRIX: Row[] = [
   ["/nol/creator/traffic-stop/proof-of-service.pdf", "login", 400, "setup", 400],
   // So does a round's notice.
   ["/nol/creator/traffic-stop/notice.pdf", "login", 400, "setup", 400],
+  // Mailing from the app is a page of a cause the member has (neither has the creator here);
+  // a return receipt is of a letter of the member's own.
+  ["/nol/creator/traffic-stop/mail", "login", "→/nol/creator", "setup", "→/nol/creator"],
+  ["/nol/creator/traffic-stop/mail?version=None%20such", "login", "→/nol/creator", "setup", "→/nol/creator"],
+  [
+    "/nol/creator/traffic-stop/return-receipt.pdf?letter=00000000-0000-4000-8000-000000000000",
+    "login",
+    404,
+    "setup",
+    404,
+  ],
+  ["/nol/creator/traffic-stop/return-receipt.pdf?letter=not-an-id", "login", 404, "setup", 404],
   ["/admin/templates", "login", 403, "setup", 200],
   ["/admin/settings", "login", 403, "setup", 200],
   ["/admin/templates/1", "login", 403, "setup", 200],
