@@ -31,12 +31,31 @@ fi
 mkdir -p .cache
 rm -f .cache/vitest.json .cache/playwright.json
 
-echo "== lint"
-npx eslint --max-warnings=0 .
-echo "== typecheck"
-npx tsc --noEmit
-echo "== build"
-node scripts/build.mjs
+# Lint, typecheck and build at once, each into a log of its own: each is mostly one core's work.
+echo "== lint, typecheck and build"
+steps=(lint typecheck build)
+pids=()
+for step in "${steps[@]}"; do
+  case "$step" in
+    lint) cmd=(npx eslint --max-warnings=0 .) ;;
+    typecheck) cmd=(npx tsc --noEmit) ;;
+    build) cmd=(node scripts/build.mjs) ;;
+  esac
+  ("${cmd[@]}" >".cache/$step.log" 2>&1) &
+  pids+=("$!")
+done
+failed=0
+for i in "${!steps[@]}"; do
+  step=${steps[$i]}
+  if wait "${pids[$i]}"; then
+    echo "   $step: passed"
+  else
+    echo "   $step: FAILED"
+    cat ".cache/$step.log"
+    failed=1
+  fi
+done
+[ "$failed" = 0 ] || exit 1
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== unit, integration (PGlite and PostgreSQL) and server tests"
 else
