@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import { causes, claims, notarizations, notices } from "~/db/schema";
+import { causes, claims, mailings, notarizations, notices } from "~/db/schema";
 import { documentFilename } from "~/domain/documents/document-data";
 import { noticesOf } from "../documents/notices.server";
+import { returnReceiptOf } from "../mailings/receipts.server";
 import { proofOfServiceOf } from "../documents/proof-of-service.server";
 import { renderNoticePdf } from "../documents/render.server";
 import { entriesOf, versionsOf, versionState } from "../nol/entries.server";
@@ -84,10 +85,24 @@ async function notarizedDocuments(services: AppServices, owner: Owner): Promise<
   }));
 }
 
+async function returnReceipts(services: AppServices, owner: Owner): Promise<ArchiveDocument[]> {
+  const rows = await services.db
+    .select({ id: mailings.id })
+    .from(mailings)
+    .where(and(eq(mailings.userId, owner.id), isNotNull(mailings.returnReceiptAt)))
+    .orderBy(asc(mailings.createdAt));
+  return rows.map(({ id }, i) => ({
+    name: `documents/return-receipts/${String(i + 1).padStart(3, "0")}-return-receipt.pdf`,
+    about: "the electronic return receipt of a letter mailed for you from the app",
+    content: async () => (await returnReceiptOf(services, owner, id)).pdf,
+  }));
+}
+
 export async function memberDocuments(services: AppServices, owner: Owner): Promise<ArchiveDocument[]> {
   return [
     ...(await noticeDocuments(services, owner)),
     ...(await proofsOfService(services, owner)),
     ...(await notarizedDocuments(services, owner)),
+    ...(await returnReceipts(services, owner)),
   ];
 }

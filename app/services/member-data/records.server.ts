@@ -10,6 +10,8 @@ import {
   creditEntries,
   errorReports,
   formEntries,
+  mailingOrders,
+  mailings,
   mailOutbox,
   memberArchives,
   newsletterSubscriptions,
@@ -105,6 +107,23 @@ async function nolVersions(db: Database, memberId: string) {
     entries: entries.map((entry) => ({ ...entry, respondents: named.filter((r) => r.entryId === entry.id) })),
     features: await db.select().from(nolVersionFeatures).where(eq(nolVersionFeatures.userId, memberId)),
     pendingSubmissions: await db.select().from(pendingSubmissions).where(eq(pendingSubmissions.userId, memberId)),
+  };
+}
+
+/** The letters mailed from the app (their return receipts are files of their own in the mail house's keeping), and their orders. */
+async function mailingRows(db: Database, userId: string) {
+  const { returnReceiptPdf: _receipt, idempotencyKey: _key, ...letterColumns } = getTableColumns(mailings);
+  return {
+    letters: await db
+      .select(letterColumns)
+      .from(mailings)
+      .where(eq(mailings.userId, userId))
+      .orderBy(asc(mailings.createdAt)),
+    orders: await db
+      .select()
+      .from(mailingOrders)
+      .where(eq(mailingOrders.userId, userId))
+      .orderBy(asc(mailingOrders.createdAt)),
   };
 }
 
@@ -267,6 +286,11 @@ export async function memberRecords(services: AppServices, member: Member): Prom
     ),
     record("notices", "your notices by cause, version and round, and their notarizations", () =>
       noticeRows(db, member.id),
+    ),
+    record(
+      "mailings",
+      "the letters mailed for you from the app: addresses, tracking, what became of each, the orders that paid for them",
+      () => mailingRows(db, member.id),
     ),
     record("form-entries", "the other forms you sent (support, respondent search and suggestions, corrections)", () =>
       formEntryRows(db, member.id),
