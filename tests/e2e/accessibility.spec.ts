@@ -135,6 +135,7 @@ test.describe("every page", () => {
     await expect(page.getByRole("heading", { name: "Answers" })).toBeVisible();
     await check(page, new URL(page.url()).pathname + new URL(page.url()).search);
     await check(page, step("mailing"));
+    await check(page, step("mail"));
 
     await check(page, step("notarize"));
     await expect(page.getByText("Preparing the preview…")).toHaveCount(0);

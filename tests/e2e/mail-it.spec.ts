@@ -59,7 +59,7 @@ test("a creator has round 1 mailed to the respondents from the app: addresses ch
     // USPS writes the clerk's street its own way: the member chooses, USPS's by default.
     const confirm = plain.getByRole("form", { name: "2. Confirm and pay" });
     await expect(confirm.getByLabel("USPS's address: Clerk Extra, 2 CT ST, SPRINGFIELD, IL 62701")).toBeChecked();
-    await expect(confirm.getByRole("table", { name: "The price" })).toContainText("3 envelopes × $9.50 = $28.50");
+    await expect(confirm).toContainText("3 envelopes × $9.50 = $28.50");
     for (const respondent of RESPONDENTS)
       await confirm.getByLabel(`Mail the letter to ${respondent.name} at this address`).check();
     await confirm.getByRole("button", { name: "Pay $28.50 and mail" }).click();

@@ -2,6 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { Alert } from "~/components/ui/alert";
+import { DataTable, type Column } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
@@ -9,8 +10,10 @@ import type { mailPage } from "~/services/mailings/order.server";
 export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
 type Draft = Extract<MailData, { recipients: unknown }>;
 type Letter = Draft["letters"][number];
-type Result = { error: string; from: { parts: Record<string, string | undefined>; errors: Record<string, string> } | null };
-
+type Result = {
+  error: string;
+  from: { parts: Record<string, string | undefined>; errors: Record<string, string> } | null;
+};
 
 /** "Mail it for me": the round's letters addressed, checked, paid, then followed. */
 export function MailPage({ data, result }: { data: MailData; result?: Result }) {
@@ -23,7 +26,11 @@ export function MailPage({ data, result }: { data: MailData; result?: Result }) 
       </p>
       <h1 id="mail-title">Mail it for me{data.roundName ? `: ${data.roundName}` : ""}</h1>
       {result?.error ? <Alert kind="error">{result.error}</Alert> : null}
-      {"recipients" in data ? <Order data={data} result={result} /> : <Closed next={data.next} href={data.versionHref} />}
+      {"recipients" in data ? (
+        <Order data={data} result={result} />
+      ) : (
+        <Closed next={data.next} href={data.versionHref} />
+      )}
     </section>
   );
 }
@@ -43,7 +50,9 @@ function Order({ data, result }: { data: Draft; result?: Result }) {
       {data.stage === "draft" ? <DraftForms data={data} result={result} /> : null}
       {data.stage === "paying" ? <Paying data={data} /> : null}
       {data.stage === "paid" ? <Sending /> : null}
-      {data.stage === "closed" && data.letters.length === 0 ? <Closed next={data.next} href={data.versionHref} /> : null}
+      {data.stage === "closed" && data.letters.length === 0 ? (
+        <Closed next={data.next} href={data.versionHref} />
+      ) : null}
       {data.letters.length > 0 ? <Letters letters={data.letters} /> : null}
       <p>
         <Link to={data.versionHref}>Back to the version</Link>
@@ -181,39 +190,27 @@ function ConfirmForm({ data, quote }: { data: Draft; quote: NonNullable<Draft["q
           </div>
         </fieldset>
       ))}
-      <table>
-        <caption>The price</caption>
-        <thead>
-          <tr>
-            <th scope="col">Envelope to</th>
-            <th scope="col">Service</th>
-            <th scope="col">Price</th>
-          </tr>
-        </thead>
-        <tbody>
-          {quote.lines.map((line) => (
-            <tr key={line.recipient}>
-              <td>{line.recipient}</td>
-              <td>{line.service}</td>
-              <td>{quote.each}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={2}>
-              In all ({quote.words})
-            </th>
-            <td>{quote.total}</td>
-          </tr>
-        </tfoot>
-      </table>
+      <DataTable
+        rows={quote.lines.map((line, i) => ({ ...line, id: i, price: quote.each }))}
+        columns={PRICE_COLUMNS}
+        caption="The price"
+      />
+      <p>
+        <strong>In all:</strong> {quote.words}
+      </p>
       <SubmitButton name="intent" value="pay" pendingText="Starting the payment…">
         {quote.free ? "Mail the letters" : `Pay ${quote.total} and mail`}
       </SubmitButton>
     </Form>
   );
 }
+
+type PriceLine = NonNullable<Draft["quote"]>["lines"][number] & { id: number; price: string };
+const PRICE_COLUMNS: Column<PriceLine>[] = [
+  { header: "Envelope to", rowHeader: true, cell: (line) => line.recipient },
+  { header: "Service", cell: (line) => line.service },
+  { header: "Price", cell: (line) => line.price },
+];
 
 function Paying({ data }: { data: Draft }) {
   return (
@@ -251,51 +248,33 @@ function Sending() {
   );
 }
 
+const LETTER_COLUMNS: Column<Letter>[] = [
+  { header: "To", rowHeader: true, cell: (letter) => letter.to },
+  {
+    header: "State",
+    cell: (letter) => `${MAILING_STATE_WORDS[letter.state]}${letter.reason ? `: ${letter.reason}` : ""}`,
+  },
+  { header: "Tracking number", cell: (letter) => letter.trackingNumber ?? "—" },
+  { header: "Dates", cell: (letter) => letterDates(letter) },
+  { header: "Price", cell: (letter) => `${letter.cost}${letter.refunded ? " (refunded)" : ""}` },
+  {
+    header: "Cancel",
+    cell: (letter) =>
+      letter.cancelUntil ? (
+        <Form method="post">
+          <input type="hidden" name="mailing" value={letter.id} />
+          <SubmitButton name="intent" value="cancel" className="button" pendingText="Cancelling…">
+            Cancel this letter
+          </SubmitButton>
+        </Form>
+      ) : (
+        (letter.cancelRefusal ?? "—")
+      ),
+  },
+];
+
 function Letters({ letters }: { letters: Letter[] }) {
-  return (
-    <table>
-      <caption>The letters</caption>
-      <thead>
-        <tr>
-          <th scope="col">To</th>
-          <th scope="col">State</th>
-          <th scope="col">Tracking number</th>
-          <th scope="col">Dates</th>
-          <th scope="col">Price</th>
-          <th scope="col">Cancel</th>
-        </tr>
-      </thead>
-      <tbody>
-        {letters.map((letter) => (
-          <tr key={letter.id}>
-            <th scope="row">{letter.to}</th>
-            <td>
-              {MAILING_STATE_WORDS[letter.state]}
-              {letter.reason ? `: ${letter.reason}` : ""}
-            </td>
-            <td>{letter.trackingNumber ?? "—"}</td>
-            <td>{letterDates(letter)}</td>
-            <td>
-              {letter.cost}
-              {letter.refunded ? " (refunded)" : ""}
-            </td>
-            <td>
-              {letter.cancelUntil ? (
-                <Form method="post">
-                  <input type="hidden" name="mailing" value={letter.id} />
-                  <SubmitButton name="intent" value="cancel" className="button" pendingText="Cancelling…">
-                    Cancel this letter
-                  </SubmitButton>
-                </Form>
-              ) : (
-                (letter.cancelRefusal ?? "—")
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <DataTable rows={letters} columns={LETTER_COLUMNS} caption="The letters" />;
 }
 
 function letterDates(letter: Letter): string {
