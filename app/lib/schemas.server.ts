@@ -11,6 +11,8 @@ export { mailIntentSchema } from "~/domain/mailing/order";
 export * from "~/domain/billing-account";
 export * from "~/domain/cause-admin";
 export * from "~/domain/community-links";
+export { mailingsQuerySchema } from "~/domain/mailing/admin-filters";
+export { mailingSettingsFormSchema } from "~/domain/mailing/settings-form";
 export * from "~/domain/complimentary-inputs";
 export * from "~/domain/checkout-form";
 export * from "~/domain/contact";

@@ -15,6 +15,7 @@ import {
   webhookEvents,
 } from "~/db/schema";
 import { noteCatalogueSize } from "./causes.server";
+import { mailingsNeedingAttention } from "./mailings/admin-list.server";
 import { waitingVersionCount } from "./nol/version-timelines.server";
 import { waitingForReview } from "./respondents.server";
 
@@ -45,6 +46,7 @@ export async function dashboard(services: AppServices) {
     causeCount,
     weeks,
     waiting,
+    letters,
   ] = await Promise.all([
     db.execute(sql`select count(*) as total,
                             count(*) filter (where ${users.createdAt} >= now() - interval '7 days') as new_this_week
@@ -90,6 +92,8 @@ export async function dashboard(services: AppServices) {
         from weeks w order by w.week`),
     // The NoL versions whose last round's window has closed with no next round sent.
     waitingVersionCount(services),
+    // The letters mailed from the app that need an admin: refused, returned, lost or not confirmed.
+    mailingsNeedingAttention(services),
   ]);
   const [m] = rowsOf(members);
   const [s] = rowsOf(money);
@@ -118,6 +122,7 @@ export async function dashboard(services: AppServices) {
     webhookUnreadable: num(rowsOf(webhooks)[0]?.unreadable),
     respondentReviews: num(rowsOf(review)[0]?.n),
     waitingRounds: waiting,
+    lettersNeedingAttention: letters,
     missingCauses,
     weeks: rowsOf(weeks).map((r) => ({ week: String(r.week), signups: num(r.signups), revenueCents: num(r.revenue) })),
   };

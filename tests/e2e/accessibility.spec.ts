@@ -79,6 +79,7 @@ const ADMIN_PAGES = [
   "/admin",
   "/admin/jobs",
   "/admin/waiting-rounds",
+  "/admin/mailings",
   "/admin/backups",
   "/admin/settings",
   "/admin/templates",

@@ -85,6 +85,8 @@ const MATRIX: Row[] = [
   ["/admin/backups/00000000-0000-4000-8000-000000000000/download", "login", 403, "setup", 404],
   ["/admin/backups/not-an-id/download", "login", 403, "setup", 404],
   ["/admin/waiting-rounds", "login", 403, "setup", 200],
+  ["/admin/mailings", "login", 403, "setup", 200],
+  ["/admin/mailings?state=nonsense&page=-1&member=%25_", "login", 403, "setup", 200],
   // A proof of service names its version and round; without them it is a 400 to anyone signed in.
   ["/nol/creator/traffic-stop/proof-of-service.pdf", "login", 400, "setup", 400],
   // So does a round's notice.

@@ -13,7 +13,8 @@ const ADMIN_LINKS = [
   { to: "/admin/backups", label: "Backups" },
   { to: "/members/deletions", label: "Deleted accounts" },
   { to: "/admin/templates", label: "Document templates" },
-  { to: "/admin/settings", label: "Community links" },
+  { to: "/admin/mailings", label: "Letters mailed from the app" },
+  { to: "/admin/settings", label: "Community links and mailing" },
   ...RECORDS,
 ];
 

@@ -149,6 +149,11 @@ export function Dashboard({ data }: { data: Data }) {
           value={n(data.waitingRounds)}
           to="/admin/waiting-rounds"
         />
+        <Stat
+          label="Letters from the app needing attention (refused, returned, lost)"
+          value={n(data.lettersNeedingAttention)}
+          to="/admin/mailings?state=attention"
+        />
         <Stat label="Mail waiting" value={n(data.outbox.pending)} to="/db/mail_outbox?status=pending" />
         <Stat label="Mail failed" value={n(data.outbox.failed)} to="/db/mail_outbox?status=failed" />
         <Stat

@@ -1,0 +1,65 @@
+import { Form } from "@remix-run/react";
+import { SubmitButton } from "~/components/ui/submit-button";
+
+export type MailingSettingsValues = {
+  perEnvelope: string;
+  returnLine1: string;
+  returnLine2: string;
+  returnCity: string;
+  returnState: string;
+  returnZip: string;
+  lostAfterDays: string;
+};
+
+const FIELDS: { name: keyof MailingSettingsValues; label: string; type?: string; autoComplete?: string }[] = [
+  { name: "perEnvelope", label: "Price per envelope (USD; 0 when the community pays)", type: "text" },
+  { name: "returnLine1", label: "Return address: street", autoComplete: "address-line1" },
+  { name: "returnLine2", label: "Return address: suite or unit (optional)", autoComplete: "address-line2" },
+  { name: "returnCity", label: "Return address: city", autoComplete: "address-level2" },
+  { name: "returnState", label: "Return address: state (two letters)", autoComplete: "address-level1" },
+  { name: "returnZip", label: "Return address: ZIP code", autoComplete: "postal-code" },
+  { name: "lostAfterDays", label: "Days without news before a letter counts as lost", type: "number" },
+];
+
+/** /admin/settings' second form: what members pay per envelope, the letters' return address, when a letter is lost. */
+export function MailingSettingsForm({
+  values,
+  errors = {},
+}: {
+  values: MailingSettingsValues;
+  errors?: Partial<Record<string, string>>;
+}) {
+  return (
+    <section className="card" aria-labelledby="mailing-settings-title">
+      <h2 id="mailing-settings-title">Mailing from the app</h2>
+      <p>
+        Members pay the price per envelope when they have a round mailed by Certified Mail. Leave the return address
+        empty to send each member&apos;s letters from their own address; with one, every letter carries the
+        member&apos;s name at the community&apos;s address.
+      </p>
+      <Form method="post" action="?form=mailing" className="form" aria-labelledby="mailing-settings-title">
+        <input type="hidden" name="intent" value="mailing" />
+        {FIELDS.map((field) => (
+          <div className="field" key={field.name}>
+            <label htmlFor={`mailing-${field.name}`}>{field.label}</label>
+            <input
+              id={`mailing-${field.name}`}
+              name={field.name}
+              type={field.type ?? "text"}
+              defaultValue={values[field.name]}
+              autoComplete={field.autoComplete ?? "off"}
+              aria-invalid={errors[field.name] ? true : undefined}
+              aria-describedby={errors[field.name] ? `mailing-${field.name}-error` : undefined}
+            />
+            {errors[field.name] ? (
+              <p id={`mailing-${field.name}-error`} className="field-error">
+                {errors[field.name]}
+              </p>
+            ) : null}
+          </div>
+        ))}
+        <SubmitButton pendingText="Saving…">Save the mailing settings</SubmitButton>
+      </Form>
+    </section>
+  );
+}
