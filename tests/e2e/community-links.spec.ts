@@ -80,3 +80,39 @@ test("with JavaScript, a bad address is refused beside its field and nothing is 
   await expect(page.getByText(NOT_HTTPS)).toBeVisible();
   expect(await catalogue(page)).toEqual(before);
 });
+
+test.describe("the mailing settings, without JavaScript", () => {
+  // The refused form's answer is a 400, which the browser logs.
+  test.use({ javaScriptEnabled: false, expectedConsoleErrors: [/status of 400 \(Bad Request\)/] });
+
+  test("an admin sets the price and the return address; a bad price or half an address is refused beside its field", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn("admin");
+    await page.goto("/admin/settings");
+    const form = page.getByRole("form", { name: "Mailing from the app" });
+    await expect(form.getByLabel("Price per envelope (USD; 0 when the community pays)")).toHaveValue("9.50");
+    await form.getByLabel("Price per envelope (USD; 0 when the community pays)").fill("9,50");
+    await form.getByLabel("Return address: city").fill("Dover");
+    await form.getByRole("button", { name: "Save the mailing settings" }).click();
+    await expect(form.getByText("Enter a price in dollars, such as 9.50 (0 when the community pays)")).toBeVisible();
+    await expect(form.getByLabel("Return address: street")).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByLabel("Return address: city")).toHaveValue("Dover");
+
+    await form.getByLabel("Price per envelope (USD; 0 when the community pays)").fill("9.5");
+    await form.getByLabel("Return address: street").fill("1 Hall Road");
+    await form.getByLabel("Return address: state (two letters)").fill("de");
+    await form.getByLabel("Return address: ZIP code").fill("19901");
+    await form.getByRole("button", { name: "Save the mailing settings" }).click();
+    await expect(page.getByText("The mailing settings are saved.")).toBeVisible();
+    await expect(form.getByLabel("Return address: state (two letters)")).toHaveValue("DE");
+
+    // Back as the demo has it: each member's own address.
+    for (const field of ["street", "city", "state (two letters)", "ZIP code"])
+      await form.getByLabel(`Return address: ${field}`).fill("");
+    await form.getByRole("button", { name: "Save the mailing settings" }).click();
+    await expect(page.getByText("The mailing settings are saved.")).toBeVisible();
+    await expect(form.getByLabel("Return address: street")).toHaveValue("");
+  });
+});
