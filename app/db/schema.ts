@@ -1030,7 +1030,6 @@ export const notarizations = pgTable(
 
 // ── Mailings: round notices printed and mailed by the mail house (decision 049) ──
 
-
 /**
  * "Mail it for me" for one round: the addresses the member typed, what the mail house made of
  * them, the ones confirmed, the price quoted, and the checkout that pays for it. One a round;

@@ -7,13 +7,7 @@ import { withPageErrors } from "~/lib/http.server";
 import { mailIntentSchema } from "~/lib/schemas.server";
 import { readForm } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import {
-  cancelOrderLetter,
-  checkAddresses,
-  mailPage,
-  payOrder,
-  reopenOrder,
-} from "~/services/mailings/order.server";
+import { cancelOrderLetter, checkAddresses, mailPage, payOrder, reopenOrder } from "~/services/mailings/order.server";
 import { nolAddress } from "~/services/nol/page-address.server";
 import { requireMember } from "~/services/session.server";
 

@@ -67,7 +67,11 @@ describe.each(drivers)("mailing a round for the member, paid (%s)", (driver) => 
   const page = (version: string) => mailPage(services, creator, address, { cause: "traffic-stop", version });
   const check = (version: string, form = addressesForm()) =>
     checkAddresses(services, creator, address, { cause: "traffic-stop", version, form });
-  const pay = (version: string, attempt: string, extra: Record<string, string> = { "confirm.1": "on", "confirm.2": "on" }) =>
+  const pay = (
+    version: string,
+    attempt: string,
+    extra: Record<string, string> = { "confirm.1": "on", "confirm.2": "on" },
+  ) =>
     payOrder(services, creator, address, {
       cause: "traffic-stop",
       version,
@@ -173,9 +177,9 @@ describe.each(drivers)("mailing a round for the member, paid (%s)", (driver) => 
     const order = await orderOf("Paid");
     expect(order).toMatchObject({ status: "paying", totalCents: 1900, checkoutId: attempt });
     // The member kept the clerk's address as typed.
-    expect((order.recipients as { slot: number; confirmed: { line1: string } }[]).map((r) => r.confirmed.line1)).toEqual(
-      ["1 PRECINCT WAY", "2 Court Street"],
-    );
+    expect(
+      (order.recipients as { slot: number; confirmed: { line1: string } }[]).map((r) => r.confirmed.line1),
+    ).toEqual(["1 PRECINCT WAY", "2 Court Street"]);
     expect(await page("Paid")).toMatchObject({ stage: "paying", payHref: a.next });
 
     const checkout = await payByCard("Paid");
@@ -223,13 +227,19 @@ describe.each(drivers)("mailing a round for the member, paid (%s)", (driver) => 
     expect(await refundLetter(services, officerLetter!.id)).toBe(true);
     expect(await refundLetter(services, officerLetter!.id)).toBe(false);
     expect(refunded).toHaveBeenCalledTimes(1);
-    expect(refunded.mock.calls[0]![0]).toMatchObject({ amountCents: 950, idempotencyKey: `mailing-refund:${officerLetter!.id}` });
+    expect(refunded.mock.calls[0]![0]).toMatchObject({
+      amountCents: 950,
+      idempotencyKey: `mailing-refund:${officerLetter!.id}`,
+    });
     const [payment] = await database.db.select().from(payments).where(eq(payments.checkoutId, checkout.id));
     expect(payment).toMatchObject({ amountCents: 1900, refundedCents: 950, status: "succeeded" });
     const [after] = await mailingsOf(database.db, creator.member.id, "Refunded");
     expect(after).toMatchObject({ state: "cancelled", refundRef: expect.stringMatching(/^re_sb_/) });
     // The sandbox's intent holds the one refund.
-    const [intent] = await database.db.select().from(sandboxObjects).where(eq(sandboxObjects.id, payment!.providerRef!));
+    const [intent] = await database.db
+      .select()
+      .from(sandboxObjects)
+      .where(eq(sandboxObjects.id, payment!.providerRef!));
     expect((intent!.data as { amountRefunded: number }).amountRefunded).toBe(950);
   });
 

@@ -266,11 +266,17 @@ export class FakeStripe extends FakeProvider<StripeCall, Failure> {
     const intentId = formText(params.payment_intent) ?? "";
     const intent = this.get("payment_intent", this.paymentIntents, intentId, "payment_intent");
     const charge = intent.latest_charge ? this.charges.get(intent.latest_charge as string) : undefined;
-    if (!charge) throw invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, { code: "charge_not_refundable" });
+    if (!charge)
+      throw invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, {
+        code: "charge_not_refundable",
+      });
     const left = (charge.amount as number) - (charge.amount_refunded as number);
     const amount = params.amount === undefined ? left : Number(params.amount);
     if (!Number.isInteger(amount) || amount <= 0 || amount > left)
-      throw invalid(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { code: "amount_too_large", param: "amount" });
+      throw invalid(
+        `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+        { code: "amount_too_large", param: "amount" },
+      );
     this.refund(intentId, (charge.amount_refunded as number) + amount);
     return {
       id: this.id("re"),

@@ -119,7 +119,11 @@ function RoundItem({
                 {letter.receiptHref ? (
                   <>
                     {" · "}
-                    <a href={letter.receiptHref} download aria-label={`Return receipt of the letter to ${letter.to} (PDF)`}>
+                    <a
+                      href={letter.receiptHref}
+                      download
+                      aria-label={`Return receipt of the letter to ${letter.to} (PDF)`}
+                    >
                       Return receipt (PDF)
                     </a>
                   </>

@@ -30,4 +30,3 @@ export const mailingsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
 });
 export type MailingsQuery = z.output<typeof mailingsQuerySchema>;
-

@@ -92,4 +92,3 @@ export const mayResend = (letter: { state: MailingState; letterId: string | null
   letter.state === "failed" && letter.letterId === null;
 
 export const isLetterState = (state: MailingState): state is LetterState => state !== "sending";
-

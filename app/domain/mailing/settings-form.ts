@@ -48,7 +48,10 @@ export const mailingSettingsFormSchema = z
           line2: blank(form.returnLine2) ? undefined : form.returnLine2,
           city: form.returnCity!,
           state: form.returnState!,
-          zip: form.returnZip!.length === 9 ? `${form.returnZip!.slice(0, 5)}-${form.returnZip!.slice(5)}` : form.returnZip!,
+          zip:
+            form.returnZip!.length === 9
+              ? `${form.returnZip!.slice(0, 5)}-${form.returnZip!.slice(5)}`
+              : form.returnZip!,
           country: "US" as const,
         },
     lostAfterDays: form.lostAfterDays,

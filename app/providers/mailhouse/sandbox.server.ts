@@ -350,7 +350,10 @@ async function sandboxReturnReceipt(letter: Stored, deliveredAt: Date): Promise<
     ["Article number", letter.trackingNumber],
     ["Service", "Certified Mail with electronic return receipt"],
     ["Addressee", postalLines(letter.to).join(", ")],
-    ["Delivered", `${deliveredAt.toISOString().slice(0, 16).replace("T", " ")} UTC, ${letter.to.city}, ${letter.to.state} ${letter.to.zip}`],
+    [
+      "Delivered",
+      `${deliveredAt.toISOString().slice(0, 16).replace("T", " ")} UTC, ${letter.to.city}, ${letter.to.state} ${letter.to.zip}`,
+    ],
     ["Signature", letter.to.name],
     ["Sender", postalLines(letter.from).join(", ")],
   ];

@@ -15,7 +15,6 @@ import { deliverSandboxEvents } from "./sandbox.server";
  * and a cancelled or refused letter is given back from it (`refundFromCheckout`).
  */
 
-
 /** Starts (or finds again) the checkout of one order's pay form. */
 export async function startMailingCheckout(
   services: AppServices,

@@ -8,6 +8,5 @@ import type { QueuedJob } from "../queue.server";
 export const mailingOrderPaidQueue = {
   name: "mailing-order-paid",
   data: z.object({ checkoutId: z.string().uuid() }),
-  retry: { limit: 8, delaySeconds: 30 },
+  retry: { limit: 10, delaySeconds: 10 },
 } satisfies QueuedJob;
-

@@ -82,7 +82,12 @@ async function refundUnsent(services: AppServices, order: OrderRow, letters: rea
   const made = await services.db
     .select({ slot: mailings.slot })
     .from(mailings)
-    .where(and(eq(mailings.orderId, order.id), inArray(mailings.state, ["created", "mailed", "in_transit", "delivered", "returned_to_sender"])));
+    .where(
+      and(
+        eq(mailings.orderId, order.id),
+        inArray(mailings.state, ["created", "mailed", "in_transit", "delivered", "returned_to_sender"]),
+      ),
+    );
   const sent = new Set(made.map((m) => m.slot));
   for (const letter of letters.filter((l) => !sent.has(l.slot))) {
     await refundFromCheckout(services, order.checkoutId, {
@@ -126,7 +131,7 @@ export const mailingOrderPaidJob = {
 export const mailingOrderSendJob = {
   name: "mailing-order-send",
   data: z.object({ orderId: z.string().uuid() }),
-  retry: { limit: 8, delaySeconds: 30 },
+  retry: { limit: 10, delaySeconds: 10 },
   async run(services, { orderId }) {
     const [order] = await services.db.select().from(mailingOrders).where(eq(mailingOrders.id, orderId));
     if (order?.status === "paid") await sendOrder(services, order);

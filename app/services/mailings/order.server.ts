@@ -87,9 +87,7 @@ async function namedRecipients(services: AppServices, state: VersionState) {
 function ownSender(state: VersionState, viewer: Viewer) {
   const data = (state.creator?.data ?? {}) as { claimantName?: unknown; claimantAddress?: unknown };
   const name =
-    (typeof data.claimantName === "string" && data.claimantName.trim()) ||
-    viewer.member.name ||
-    viewer.member.username;
+    (typeof data.claimantName === "string" && data.claimantName.trim()) || viewer.member.name || viewer.member.username;
   return postalParts(name, typeof data.claimantAddress === "string" ? data.claimantAddress : null).parts;
 }
 
@@ -136,7 +134,13 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
   const senderParts = (order?.fromAddress as PostalAddress | null) ?? ownSender(state, viewer);
   const list = chosen(recipients);
   const ready = list.length > 0 && list.every((r) => blocker(r) === null) && (fixedSender || order?.fromAddress);
-  const quote = list.length > 0 ? quoteMailing(settings.prices, list.map((r) => r.respondent)) : null;
+  const quote =
+    list.length > 0
+      ? quoteMailing(
+          settings.prices,
+          list.map((r) => r.respondent),
+        )
+      : null;
   return {
     ...base,
     stage,
@@ -184,7 +188,10 @@ export async function checkAddresses(
   if (order && order.status !== "draft") throw conflict("These letters are paid for already.");
   const settings = await mailingSettings(services);
   const form = input.form;
-  const known = order && recipientsOf(order).length > 0 ? recipientsOf(order) : startingRecipients(await namedRecipients(services, state));
+  const known =
+    order && recipientsOf(order).length > 0
+      ? recipientsOf(order)
+      : startingRecipients(await namedRecipients(services, state));
   const fromParts = partsFromForm(form, "from");
   const from = settings.returnAddress ? null : readAddress(fromParts);
   const recipients: OrderRecipient[] = [];
@@ -196,17 +203,28 @@ export async function checkAddresses(
     if (send && read.address && !(verdict && sameChecked(verdict.checked, read.address))) {
       verdict = { ...(await verify(services, read.address)), checked: read.address };
     }
-    recipients.push({ ...known1, send, parts, errors: send ? read.errors : {}, verdict: read.address ? verdict : null });
+    recipients.push({
+      ...known1,
+      send,
+      parts,
+      errors: send ? read.errors : {},
+      verdict: read.address ? verdict : null,
+    });
   }
   const fromAddress = settings.returnAddress
     ? senderOf(settings, viewer.member.name ?? viewer.member.username, null)
     : from!.address;
   // A return address that cannot be read is kept out of the draft: the form shows it again with its errors.
-  await saveDraft(services, place.owner.id, { entryId: roundEntryId(state, round)!, causeCode: place.cause.code, version, round }, {
-    fromAddress,
-    recipients,
-    settings,
-  });
+  await saveDraft(
+    services,
+    place.owner.id,
+    { entryId: roundEntryId(state, round)!, causeCode: place.cause.code, version, round },
+    {
+      fromAddress,
+      recipients,
+      settings,
+    },
+  );
   const fromErrors = from?.errors ?? {};
   return {
     ok: Object.keys(fromErrors).length === 0 && chosen(recipients).every((r) => blocker(r) === null),
@@ -222,7 +240,8 @@ async function verify(services: AppServices, address: PostalAddress) {
     return { deliverability, standardized, corrected };
   } catch (error) {
     if (isProviderError(error, "provider_unavailable")) throw unavailable(MAIL_HOUSE_DOWN);
-    if (isProviderError(error, "mail_refused")) return { deliverability: "undeliverable" as const, standardized: null, corrected: false };
+    if (isProviderError(error, "mail_refused"))
+      return { deliverability: "undeliverable" as const, standardized: null, corrected: false };
     throw error;
   }
 }
@@ -244,7 +263,14 @@ async function saveDraft(
   };
   await services.db
     .insert(mailingOrders)
-    .values({ userId, entryId: key.entryId, causeCode: key.causeCode, descriptiveVersion: key.version, round: key.round, ...values })
+    .values({
+      userId,
+      entryId: key.entryId,
+      causeCode: key.causeCode,
+      descriptiveVersion: key.version,
+      round: key.round,
+      ...values,
+    })
     .onConflictDoUpdate({
       target: [mailingOrders.entryId, mailingOrders.round],
       set: values,
@@ -269,7 +295,9 @@ export async function payOrder(
       const [checkout] = await services.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId));
       return { next: checkout ? checkoutPagePath(checkout) : input.pagePath };
     }
-    throw conflict("These letters are paid for already.");
+    // The same form sent again once its letters are on their way (a double click): the page shows them.
+    if (order.status === "paid" || order.status === "sent") return { next: input.pagePath };
+    throw conflict("These letters are being paid for in another window: reload the page.");
   }
   if (!order || !round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
   const settings = await mailingSettings(services);
@@ -278,7 +306,10 @@ export async function payOrder(
   if (!confirmed.ok) throw invalid(confirmed.message);
   if (!order.fromAddress) throw invalid("Check the addresses first, with your return address");
   const bySlot = new Map(confirmed.letters.map((l) => [l.slot, l.address]));
-  const quote = quoteMailing(settings.prices, chosen(recipients).map((r) => r.respondent));
+  const quote = quoteMailing(
+    settings.prices,
+    chosen(recipients).map((r) => r.respondent),
+  );
   const values = {
     recipients: recipients.map((r) => ({ ...r, confirmed: bySlot.get(r.slot) ?? null })),
     perEnvelopeCents: quote.perEnvelopeCents,
@@ -290,7 +321,8 @@ export async function payOrder(
       .set({ ...values, status: "paid", paidAt: new Date() })
       .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "draft")))
       .returning();
-    if (paid) await enqueue(services, mailingOrderSendJob, { orderId: paid.id }, { singletonKey: `mailing-send:${paid.id}` });
+    if (paid)
+      await enqueue(services, mailingOrderSendJob, { orderId: paid.id }, { singletonKey: `mailing-send:${paid.id}` });
     return { next: input.pagePath };
   }
   const checkout = await startMailingCheckout(services, viewer, {

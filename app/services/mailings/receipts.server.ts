@@ -13,7 +13,12 @@ import type { UserRow } from "../viewer.server";
 /** Keeps the delivered letter's receipt when the mail house gives one and none is kept yet. */
 export async function keepReturnReceipt(services: AppServices, mailingId: string): Promise<boolean> {
   const [row] = await services.db
-    .select({ letterId: mailings.letterId, state: mailings.state, provider: mailings.provider, at: mailings.returnReceiptAt })
+    .select({
+      letterId: mailings.letterId,
+      state: mailings.state,
+      provider: mailings.provider,
+      at: mailings.returnReceiptAt,
+    })
     .from(mailings)
     .where(eq(mailings.id, mailingId));
   if (!row?.letterId || row.state !== "delivered" || row.at || row.provider !== services.providers.mailhouse.name)
@@ -46,5 +51,8 @@ export async function returnReceiptOf(
     .from(mailings)
     .where(and(eq(mailings.id, mailingId), eq(mailings.userId, member.id)));
   if (!row?.pdf) throw notFound("No such return receipt");
-  return { pdf: new Uint8Array(Buffer.from(row.pdf, "base64")), filename: `return-receipt-${row.tracking ?? mailingId}.pdf` };
+  return {
+    pdf: new Uint8Array(Buffer.from(row.pdf, "base64")),
+    filename: `return-receipt-${row.tracking ?? mailingId}.pdf`,
+  };
 }

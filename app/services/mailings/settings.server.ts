@@ -40,7 +40,10 @@ export const DEFAULT_MAILING_SETTINGS: MailingSettings = {
 
 /** The settings as saved, the defaults where nothing (or nothing readable) is. */
 export async function mailingSettings(services: Pick<AppServices, "db">): Promise<MailingSettings> {
-  const [row] = await services.db.select().from(settings).where(inArray(settings.key, [KEY]));
+  const [row] = await services.db
+    .select()
+    .from(settings)
+    .where(inArray(settings.key, [KEY]));
   const parsed = mailingSettingsSchema.safeParse(row?.value);
   return parsed.success ? parsed.data : DEFAULT_MAILING_SETTINGS;
 }
