@@ -42,22 +42,47 @@ export async function demoCreator(db: Database): Promise<Viewer> {
   return (await loadViewer(db, (await createSession(db, user!.id)).id))!;
 }
 
+/** Round 1's notice step as its form sends it: the officer and the clerk, each with an address typed on one line. */
+export const ROUND_ONE_FIELDS = {
+  claimantName: "Cara Creator",
+  dailyAmount: "250",
+  r1Name: "Officer Example",
+  r1Type: "Official",
+  r1Address: "1 Precinct Way, Springfield, IL 62701",
+  r2Name: "Clerk Extra",
+  r2Type: "Official",
+  r2Address: "2 Court Street, Springfield, IL 62701",
+};
+
+/** The mail page's addresses form for round 1, as the page sends it: the return address and both respondents', chosen. */
+export const MAIL_PAGE_ADDRESSES: Record<string, string> = {
+  intent: "check",
+  "from.name": "Cara Creator",
+  "from.line1": "12 Claimant Road",
+  "from.city": "Dover",
+  "from.state": "DE",
+  "from.zip": "19901",
+  "send.1": "on",
+  "to.1.name": "Officer Example",
+  "to.1.line1": "1 PRECINCT WAY",
+  "to.1.city": "SPRINGFIELD",
+  "to.1.state": "IL",
+  "to.1.zip": "62701",
+  "send.2": "on",
+  "to.2.name": "Clerk Extra",
+  "to.2.line1": "2 Court Street",
+  "to.2.city": "Springfield",
+  "to.2.state": "IL",
+  "to.2.zip": "62701",
+};
+
 /** Round 1 of a new Traffic Stop version, written (not mailed) to the officer and the clerk. */
 export async function writeRoundOne(services: AppServices, creator: Viewer, version: string) {
   await submitStep(services, creator, creator.member, {
     causeCode: "TS",
     version,
     kind: "notice",
-    form: formOf({
-      claimantName: "Cara Creator",
-      dailyAmount: "250",
-      r1Name: "Officer Example",
-      r1Type: "Official",
-      r1Address: "1 Precinct Way, Springfield, IL 62701",
-      r2Name: "Clerk Extra",
-      r2Type: "Official",
-      r2Address: "2 Court Street, Springfield, IL 62701",
-    }),
+    form: formOf(ROUND_ONE_FIELDS),
   });
 }
 

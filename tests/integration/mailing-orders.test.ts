@@ -20,36 +20,16 @@ import type { PageAddress } from "~/services/nol/pages.server";
 import type { Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
-import { demoCreator, mailingsOf, writeRoundOne } from "../helpers/mailings";
+import { demoCreator, MAIL_PAGE_ADDRESSES, mailingsOf, writeRoundOne } from "../helpers/mailings";
 
 const address: PageAddress = { segment: "creator", form: "NoLCreator2", username: undefined } as PageAddress;
 const PAGE = (version: string) => `/nol/creator/traffic-stop/mail?version=${encodeURIComponent(version)}`;
 
-/** The addresses form as the page sends it: the return address and each respondent's, both chosen. */
+/** The addresses form as the page sends it, with some fields changed (an empty one left out). */
 function addressesForm(overrides: Record<string, string> = {}): FormData {
-  const fields: Record<string, string> = {
-    intent: "check",
-    "from.name": "Cara Creator",
-    "from.line1": "12 Claimant Road",
-    "from.city": "Dover",
-    "from.state": "DE",
-    "from.zip": "19901",
-    "send.1": "on",
-    "to.1.name": "Officer Example",
-    "to.1.line1": "1 PRECINCT WAY",
-    "to.1.city": "SPRINGFIELD",
-    "to.1.state": "IL",
-    "to.1.zip": "62701",
-    "send.2": "on",
-    "to.2.name": "Clerk Extra",
-    "to.2.line1": "2 Court Street",
-    "to.2.city": "Springfield",
-    "to.2.state": "IL",
-    "to.2.zip": "62701",
-    ...overrides,
-  };
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) if (value !== "") form.set(name, value);
+  for (const [name, value] of Object.entries({ ...MAIL_PAGE_ADDRESSES, ...overrides }))
+    if (value !== "") form.set(name, value);
   return form;
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server";
+import { MAIL_PAGE_ADDRESSES, ROUND_ONE_FIELDS } from "../helpers/mailings";
+import { logInAs, startServer, type RunningServer } from "../helpers/server";
 import { lobEnv, startLobStandIn, type LobStandIn } from "../helpers/standins";
 import { LOB_API_KEY, signedDelivery } from "../mocks/lob";
 
@@ -30,19 +31,6 @@ describe("mailing a round from the app with MAILHOUSE=lob", () => {
   let server: RunningServer;
   const cookies: Record<string, string> = {};
 
-  const logIn = async (login: string) => {
-    const response = await fetch(`${server.url}/login`, {
-      method: "POST",
-      headers: { origin: server.url },
-      body: new URLSearchParams({ login, password: "memberhall-demo" }),
-      redirect: "manual",
-    });
-    await response.arrayBuffer();
-    return response.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("mh_session="))!
-      .split(";")[0]!;
-  };
   const post = (who: string, pathname: string, form: Record<string, string>) =>
     fetch(`${server.url}${pathname}`, {
       method: "POST",
@@ -55,32 +43,14 @@ describe("mailing a round from the app with MAILHOUSE=lob", () => {
   const webhook = (body: string, headers: Headers) =>
     fetch(`${server.url}/api/webhooks/mailhouse`, { method: "POST", headers, body });
 
-  const addresses = {
-    intent: "check",
-    "from.name": "Cara Creator",
-    "from.line1": "12 Claimant Road",
-    "from.city": "Dover",
-    "from.state": "DE",
-    "from.zip": "19901",
-    "send.1": "on",
-    "to.1.name": "Officer Example",
-    "to.1.line1": "1 Precinct Way",
-    "to.1.city": "Springfield",
-    "to.1.state": "IL",
-    "to.1.zip": "62701",
-    "send.2": "on",
-    "to.2.name": "Clerk Extra",
-    "to.2.line1": "2 Court Street",
-    "to.2.city": "Springfield",
-    "to.2.state": "IL",
-    "to.2.zip": "62701",
-  };
+  // The officer's address as typed, for Lob to verify as it stands.
+  const addresses = { ...MAIL_PAGE_ADDRESSES, "to.1.line1": "1 Precinct Way", "to.1.city": "Springfield" };
 
   beforeAll(async () => {
     lob = await startLobStandIn();
     server = await startServer({ env: lobEnv(lob) });
-    cookies.admin = await logIn("admin");
-    cookies.creator = await logIn("creator");
+    cookies.admin = await logInAs(server.url, "admin");
+    cookies.creator = await logInAs(server.url, "creator");
     // The community pays for the envelopes here: the letters go as soon as they are confirmed.
     const settings = await post("admin", "/admin/settings?form=mailing", {
       intent: "mailing",
@@ -90,14 +60,7 @@ describe("mailing a round from the app with MAILHOUSE=lob", () => {
     expect(settings.status).toBe(302);
     const notice = await post("creator", `/nol/creator/traffic-stop/notice?version=${encodeURIComponent(VERSION)}`, {
       version: VERSION,
-      claimantName: "Cara Creator",
-      dailyAmount: "250",
-      r1Name: "Officer Example",
-      r1Type: "Official",
-      r1Address: "1 Precinct Way, Springfield, IL 62701",
-      r2Name: "Clerk Extra",
-      r2Type: "Official",
-      r2Address: "2 Court Street, Springfield, IL 62701",
+      ...ROUND_ONE_FIELDS,
     });
     expect(notice.status).toBe(302);
   });

@@ -273,10 +273,18 @@ export async function startCheckout(services: AppServices, payer: Payer, input: 
     await deliverSandboxEvents(services);
     return updated!;
   } catch (error) {
-    const message = error instanceof DomainError ? error.message : PAYMENTS_DOWN_MESSAGE;
-    await db.update(checkouts).set({ status: "failed", failureMessage: message }).where(eq(checkouts.id, checkout.id));
+    await checkoutFailed(services, checkout.id, error);
     throw error;
   }
+}
+
+/** A checkout whose start the provider refused or did not answer: failed, with the words the member reads. */
+export async function checkoutFailed(services: AppServices, checkoutId: string, error: unknown): Promise<void> {
+  const message = error instanceof DomainError ? error.message : PAYMENTS_DOWN_MESSAGE;
+  await services.db
+    .update(checkouts)
+    .set({ status: "failed", failureMessage: message })
+    .where(eq(checkouts.id, checkoutId));
 }
 
 /** How long a second submit of a pay form waits for the first to reach the provider. */

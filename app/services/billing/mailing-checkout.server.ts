@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { checkouts, payments } from "~/db/schema";
 import { MAILING_PAYMENT_TITLE } from "~/domain/billing";
-import { conflict, DomainError } from "~/domain/errors";
+import { conflict } from "~/domain/errors";
 import { audit, actorOf } from "../audit.server";
 import type { Viewer } from "../session.server";
-import { callProvider, customerFor, PAYMENTS_DOWN_MESSAGE, startedCheckout, type CheckoutRow } from "./checkout.server";
+import { callProvider, checkoutFailed, customerFor, startedCheckout, type CheckoutRow } from "./checkout.server";
 import { deliverSandboxEvents } from "./sandbox.server";
 
 /**
@@ -74,8 +74,7 @@ export async function startMailingCheckout(
     await deliverSandboxEvents(services);
     return updated!;
   } catch (error) {
-    const message = error instanceof DomainError ? error.message : PAYMENTS_DOWN_MESSAGE;
-    await db.update(checkouts).set({ status: "failed", failureMessage: message }).where(eq(checkouts.id, checkout.id));
+    await checkoutFailed(services, checkout.id, error);
     throw error;
   }
 }
