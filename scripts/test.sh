@@ -32,7 +32,7 @@ mkdir -p .cache
 rm -f .cache/vitest.json .cache/playwright.json
 
 # Lint, typecheck and build at once, each into a log of its own: each is mostly one core's work.
-echo "== lint, typecheck and build"
+echo "== lint, typecheck and build ($(date -u +%T))"
 steps=(lint typecheck build)
 pids=()
 for step in "${steps[@]}"; do
@@ -64,7 +64,7 @@ fi
 status=0
 npx vitest run --project unit --project integration --project server \
   --reporter=default --reporter=json --outputFile.json=.cache/vitest.json || status=$?
-echo "== browser tests (Chromium)"
+echo "== browser tests (Chromium) ($(date -u +%T))"
 npx playwright test || status=$?
 node scripts/test-summary.mjs || status=$?
 exit "$status"

@@ -58,10 +58,12 @@ describe.each(drivers)("the community links (%s)", (driver) => {
   const catalogue = async () => (await causesLoader(loaderArgs(context, "/api/config/causes"))).json();
 
   it("shows an admin the links and the causes, and keeps members out", async () => {
-    const page = await (await call(settingsLoader, "admin")).json();
+    const { links: page, mailing } = await (await call(settingsLoader, "admin")).json();
     expect(page.mnInviteLink).toMatch(/^https:\/\//);
     expect(page.causes.map((c: { code: string }) => c.code)).toContain("TS");
     expect(page.mightyLinks).toEqual((await catalogue()).mightyLinks);
+    // The mailing settings beside them, as their form shows them.
+    expect(mailing).toMatchObject({ perEnvelope: "9.50", returnLine1: "", lostAfterDays: "10" });
     expect((await call(settingsLoader, "member")).status).toBe(403);
     expect(
       (await call(settingsAction, "member", { intent: "save-links", mnInviteLink: "https://evil.example/" })).status,

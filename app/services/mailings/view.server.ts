@@ -3,6 +3,7 @@ import type { AppServices } from "~/context";
 import { mailings } from "~/db/schema";
 import { dayOfDate, type MailingState } from "~/domain/mailing/round-letters";
 import { CANCEL_REFUSALS, cancelCheck } from "~/domain/mailing/tracking";
+import type { VersionState } from "../nol/entries.server";
 import type { UserRow } from "../viewer.server";
 
 /** A version's letters as a page shows them: each round's, by respondent, with what can be done with each. */
@@ -33,6 +34,20 @@ export type LetterView = {
 };
 
 const day = (at: Date | null) => (at ? dayOfDate(at) : null);
+
+/**
+ * Whether any round of the version has letters mailed from the app: their ids are written on
+ * the round's entry (records.server.ts), so a page need not ask for the letters of a version
+ * that has none.
+ */
+export function mailsFromApp(state: Pick<VersionState, "creator" | "bills">): boolean {
+  const any = (value: unknown) => Boolean(value && typeof value === "object" && Object.keys(value).length > 0);
+  const mail = (state.creator?.mail ?? {}) as Record<string, unknown>;
+  return (
+    Object.keys(mail).some((key) => /^Letters\d+$/.test(key) && any(mail[key])) ||
+    state.bills.some((bill) => any((bill.data as { letters?: unknown }).letters))
+  );
+}
 
 /** The member's letters of a version (of one round when given), by round and slot, at `now`. */
 export async function versionLetters(

@@ -13,7 +13,7 @@ import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
 import { proofNotarizeView } from "../notary/proof-notarize-view.server";
-import { versionLetters } from "../mailings/view.server";
+import { mailsFromApp, versionLetters } from "../mailings/view.server";
 import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
 import {
   entriesOf,
@@ -150,7 +150,9 @@ export async function versionsPage(
             view: timelineView(
               versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date()),
               roundDocumentBases(causeBase, shown, other),
-              await versionLetters(services, owner, { causeCode: cause.code, version: shown }),
+              mailsFromApp(versionState(rows, shown))
+                ? await versionLetters(services, owner, { causeCode: cause.code, version: shown })
+                : [],
             ),
             trackingUrl: services.config.trackingUrl,
             calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,

@@ -20,7 +20,7 @@ import {
 } from "./entries.server";
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
-import { versionLetters } from "../mailings/view.server";
+import { mailsFromApp, versionLetters } from "../mailings/view.server";
 import { submitStep } from "./save-step.server";
 import { stepContext } from "./step-rules.server";
 import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
@@ -80,7 +80,7 @@ export async function stepPage(
   const timeline = timelineView(
     versionTimeline(services.config, cause.windows, state, now),
     documents,
-    await versionLetters(services, owner, { causeCode: cause.code, version }, now),
+    mailsFromApp(state) ? await versionLetters(services, owner, { causeCode: cause.code, version }, now) : [],
   );
   const mails = state.step.kind === "mailing" || state.step.kind === "true-bill-mailing";
   return {
