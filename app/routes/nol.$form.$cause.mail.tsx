@@ -7,7 +7,8 @@ import { withPageErrors } from "~/lib/http.server";
 import { mailIntentSchema } from "~/lib/schemas.server";
 import { readForm } from "~/lib/submission.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import { cancelOrderLetter, checkAddresses, mailPage, payOrder, reopenOrder } from "~/services/mailings/order.server";
+import { checkAddresses, mailPage } from "~/services/mailings/order.server";
+import { cancelOrderLetter, payOrder, reopenOrder } from "~/services/mailings/order-pay.server";
 import { nolAddress } from "~/services/nol/page-address.server";
 import { requireMember } from "~/services/session.server";
 

@@ -7,14 +7,8 @@ import { SANDBOX_CARDS } from "~/providers/payments/sandbox.server";
 import { MailHouseUnavailable } from "~/providers/mailhouse/types";
 import { payWithSandboxCard } from "~/services/billing/pages.server";
 import { mailingOrderPaidJob, mailingOrderSendJob, refundLetter } from "~/services/mailings/order-jobs.server";
-import {
-  cancelOrderLetter,
-  checkAddresses,
-  MAIL_HOUSE_DOWN,
-  mailPage,
-  payOrder,
-  reopenOrder,
-} from "~/services/mailings/order.server";
+import { checkAddresses, MAIL_HOUSE_DOWN, mailPage } from "~/services/mailings/order.server";
+import { cancelOrderLetter, payOrder, reopenOrder } from "~/services/mailings/order-pay.server";
 import { DEFAULT_MAILING_SETTINGS, saveMailingSettings } from "~/services/mailings/settings.server";
 import type { PageAddress } from "~/services/nol/pages.server";
 import type { Viewer } from "~/services/session.server";

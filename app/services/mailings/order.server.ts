@@ -2,12 +2,11 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { checkouts, mailingOrders } from "~/db/schema";
-import { conflict, forbidden, invalid, notFound, unavailable } from "~/domain/errors";
+import { conflict, forbidden, notFound, unavailable } from "~/domain/errors";
 import { postalLines, postalParts, type PostalAddress } from "~/domain/mailing/address";
 import {
   blocker,
   chosen,
-  confirmedAddresses,
   partsFromForm,
   readAddress,
   startingRecipients,
@@ -20,16 +19,13 @@ import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import { roundName } from "~/domain/nol/timeline";
 import { formatMoney } from "~/lib/format";
 import { isProviderError } from "~/providers/errors";
-import { startMailingCheckout } from "../billing/mailing-checkout.server";
 import { checkoutPagePath } from "../billing/pages.server";
 import { mailingRecipients, respondentsOf, versionState, type VersionState } from "../nol/entries.server";
 import { causeOf, type PageAddress } from "../nol/pages.server";
 import { roundDocumentBases } from "../nol/timeline.server";
-import { enqueue } from "../queue.server";
 import type { Viewer } from "../session.server";
-import { cancelLetter } from "./cancel.server";
 import { runSandboxMailHouse } from "./events.server";
-import { mailingOrderSendJob, queueRefund, type OrderRow } from "./order-jobs.server";
+import type { OrderRow } from "./order-jobs.server";
 import { mailingSettings, senderOf, type MailingSettings } from "./settings.server";
 import { versionLetters } from "./view.server";
 
@@ -45,7 +41,7 @@ export const MAIL_HOUSE_DOWN =
 type Input = { cause: string; version: unknown };
 
 /** The member's own version and the round it mails now (or mailed last from the app). */
-async function placeOf(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
+export async function placeOf(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
   const place = await causeOf(services, viewer, address, input.cause);
   if (place.other) throw forbidden("Only the member can mail their notice from the app.");
   const version = versionSchema.safeParse(input.version);
@@ -91,7 +87,7 @@ function ownSender(state: VersionState, viewer: Viewer) {
   return postalParts(name, typeof data.claimantAddress === "string" ? data.claimantAddress : null).parts;
 }
 
-const recipientsOf = (order: OrderRow | null) => (order?.recipients ?? []) as OrderRecipient[];
+export const recipientsOf = (order: OrderRow | null) => (order?.recipients ?? []) as OrderRecipient[];
 
 /** The page: the order as it stands, and the letters it made. */
 export async function mailPage(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
@@ -276,103 +272,4 @@ async function saveDraft(
       set: values,
       setWhere: eq(mailingOrders.status, "draft"),
     });
-}
-
-/**
- * The confirm form: each chosen letter's address confirmed, the price as quoted now, then the
- * checkout (or, when the community pays, the letters at once). A second submit of the same
- * form (its attempt) is the same payment. Answers where to go next.
- */
-export async function payOrder(
-  services: AppServices,
-  viewer: Viewer,
-  address: PageAddress,
-  input: Input & { form: FormData; attempt: string; pagePath: string },
-): Promise<{ next: string }> {
-  const { state, round, mailing, order } = await placeOf(services, viewer, address, input);
-  if (order && order.status !== "draft") {
-    if (order.checkoutId === input.attempt) {
-      const [checkout] = await services.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId));
-      return { next: checkout ? checkoutPagePath(checkout) : input.pagePath };
-    }
-    // The same form sent again once its letters are on their way (a double click): the page shows them.
-    if (order.status === "paid" || order.status === "sent") return { next: input.pagePath };
-    throw conflict("These letters are being paid for in another window: reload the page.");
-  }
-  if (!order || !round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
-  const settings = await mailingSettings(services);
-  const recipients = recipientsOf(order);
-  const confirmed = confirmedAddresses(recipients, input.form);
-  if (!confirmed.ok) throw invalid(confirmed.message);
-  if (!order.fromAddress) throw invalid("Check the addresses first, with your return address");
-  const bySlot = new Map(confirmed.letters.map((l) => [l.slot, l.address]));
-  const quote = quoteMailing(
-    settings.prices,
-    chosen(recipients).map((r) => r.respondent),
-  );
-  const values = {
-    recipients: recipients.map((r) => ({ ...r, confirmed: bySlot.get(r.slot) ?? null })),
-    perEnvelopeCents: quote.perEnvelopeCents,
-    totalCents: quote.totalCents,
-  };
-  if (quote.totalCents === 0) {
-    const [paid] = await services.db
-      .update(mailingOrders)
-      .set({ ...values, status: "paid", paidAt: new Date() })
-      .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "draft")))
-      .returning();
-    if (paid)
-      await enqueue(services, mailingOrderSendJob, { orderId: paid.id }, { singletonKey: `mailing-send:${paid.id}` });
-    return { next: input.pagePath };
-  }
-  const checkout = await startMailingCheckout(services, viewer, {
-    attempt: input.attempt,
-    amountCents: quote.totalCents,
-    envelopes: quote.envelopes,
-    orderId: order.id,
-    returnPath: input.pagePath,
-  });
-  const [paying] = await services.db
-    .update(mailingOrders)
-    .set({ ...values, status: "paying", checkoutId: checkout.id })
-    .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "draft")))
-    .returning();
-  if (!paying) {
-    // The same form sent twice: the first submit's checkout is this one.
-    const [now] = await services.db.select().from(mailingOrders).where(eq(mailingOrders.id, order.id));
-    if (now?.checkoutId !== checkout.id)
-      throw conflict("These letters are being paid for in another window: reload the page.");
-  }
-  return { next: checkoutPagePath(checkout) };
-}
-
-/** Back to the addresses from a payment not finished (its checkout never charged). */
-export async function reopenOrder(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
-  const { order } = await placeOf(services, viewer, address, input);
-  if (!order || order.status !== "paying") return;
-  const [checkout] = order.checkoutId
-    ? await services.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId))
-    : [];
-  if (checkout && (checkout.status === "succeeded" || checkout.status === "processing"))
-    throw conflict("This payment went through: your letters are being sent.");
-  await services.db
-    .update(mailingOrders)
-    .set({ status: "draft", checkoutId: null })
-    .where(and(eq(mailingOrders.id, order.id), eq(mailingOrders.status, "paying")));
-}
-
-/** Cancels one of the member's letters before print; its cost is given back by a job. */
-export async function cancelOrderLetter(services: AppServices, viewer: Viewer, mailingId: string) {
-  let outcome;
-  try {
-    outcome = await cancelLetter(services, viewer.member, mailingId);
-  } catch (error) {
-    if (isProviderError(error, "provider_unavailable")) throw unavailable(MAIL_HOUSE_DOWN);
-    throw error;
-  }
-  if (outcome.outcome === "refused") throw conflict(outcome.message);
-  if (outcome.refund.cents > 0) await queueRefund(services, mailingId);
-  return outcome.refund.cents > 0
-    ? `The letter is cancelled: ${formatMoney(outcome.refund.cents, "usd")} is refunded to your card.`
-    : "The letter is cancelled.";
 }
