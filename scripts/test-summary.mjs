@@ -6,13 +6,18 @@ let failed = 0;
 let skipped = 0;
 const missing = [];
 
-if (existsSync(".cache/vitest.json")) {
-  const report = JSON.parse(readFileSync(".cache/vitest.json", "utf8"));
+for (const [name, file] of [
+  ["vitest (unit, integration)", ".cache/vitest.json"],
+  ["vitest (server)", ".cache/vitest-server.json"],
+]) {
+  if (!existsSync(file)) {
+    missing.push(name);
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, "utf8"));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
-} else {
-  missing.push("vitest");
 }
 
 if (existsSync(".cache/playwright.json")) {

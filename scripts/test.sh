@@ -29,7 +29,7 @@ if ! command -v promtool >/dev/null 2>&1; then
 fi
 
 mkdir -p .cache
-rm -f .cache/vitest.json .cache/playwright.json
+rm -f .cache/vitest.json .cache/vitest-server.json .cache/playwright.json
 
 # Lint, typecheck and build at once, each into a log of its own: each is mostly one core's work.
 echo "== lint, typecheck and build ($(date -u +%T))"
@@ -57,14 +57,26 @@ for i in "${!steps[@]}"; do
 done
 [ "$failed" = 0 ] || exit 1
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  echo "== unit, integration (PGlite and PostgreSQL) and server tests"
+  databases="PGlite and PostgreSQL"
 else
-  echo "== unit, integration (PGlite; set TEST_DATABASE_URL to add PostgreSQL) and server tests"
+  databases="PGlite; set TEST_DATABASE_URL to add PostgreSQL"
 fi
 status=0
-npx vitest run --project unit --project integration --project server \
+# The server tests start servers of their own, one file at a time. They run beside the unit and
+# integration tests and then beside the browser tests: after them, alone, they left a core idle
+# for minutes. Their output is printed once they are done.
+echo "== server tests, beside the rest ($(date -u +%T)): their output follows the browser tests'"
+npx vitest run --project server \
+  --reporter=default --reporter=json --outputFile.json=.cache/vitest-server.json >.cache/server-tests.log 2>&1 &
+server_tests=$!
+trap 'kill "$server_tests" 2>/dev/null || true' EXIT
+echo "== unit and integration tests ($databases) ($(date -u +%T))"
+npx vitest run --project unit --project integration \
   --reporter=default --reporter=json --outputFile.json=.cache/vitest.json || status=$?
 echo "== browser tests (Chromium) ($(date -u +%T))"
 npx playwright test || status=$?
+wait "$server_tests" || status=$?
+echo "== server tests (done $(date -u +%T))"
+cat .cache/server-tests.log
 node scripts/test-summary.mjs || status=$?
 exit "$status"

@@ -16,6 +16,7 @@ import {
   UNSUPPORTED_METHOD_MESSAGE,
   unsupportedMethod,
 } from "~/domain/requests";
+import { visitorPageKey } from "~/domain/visitor-pages";
 import { countQueries, queriesTiming } from "~/db/query-count.server";
 import { limitBodies } from "~/lib/body-limit.server";
 import { cspNonce } from "~/lib/crypto.server";
@@ -31,6 +32,7 @@ import { metricsHandler, routeLabeler, timeRequests } from "./metrics-endpoint.s
 import { requestIdOf, requestLog } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
 import { nextTurn } from "./turns.server";
+import { createVisitorPages, type Rendered } from "./visitor-pages.server";
 
 const SERVER_FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
 
@@ -203,28 +205,45 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   });
 
   const handleRequest = createRequestHandler(build, config.nodeEnv === "production" ? "production" : "development");
+  // The pages every visitor gets the same, kept as rendered (docs/decisions/053-visitor-pages-kept.md).
+  const visitorPages = createVisitorPages(services.reference, {
+    onServed: (kept) => services.metrics.visitorPageServed(kept),
+  });
   app.all("*", async (req, res, next) => {
     try {
+      const nonce = locals(res).cspNonce;
+      const visitorKey = visitorPageKey({
+        method: req.method,
+        path: req.path,
+        search: searchOf(req.originalUrl),
+        hasCookie: req.headers.cookie !== undefined,
+        hasState: req.headers.state !== undefined || req.headers["state-sig"] !== undefined,
+      });
+      if (visitorKey !== null && visitorPages.serveKept(visitorKey, res, nonce)) {
+        if (config.serverTiming) res.append("Server-Timing", queriesTiming(0));
+        return;
+      }
       // The router's work waits for its turn: the sockets are looked at between turns.
       await nextTurn();
       // A chunked body was read by limitBodies; the router reads its replay.
       const request = remixRequest(req, res, res.locals.body as Readable | undefined);
       const context = {
         app: services,
-        cspNonce: locals(res).cspNonce,
+        cspNonce: visitorKey === null ? nonce : visitorPages.standIn,
         requestId: requestIdOf(res),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       };
       // Counting follows each request's promises (AsyncLocalStorage), which costs every
-      // request: only when asked for.
+      // request: only when asked for, and for a visitor page that may be kept.
+      const counted = async (): Promise<Rendered> => {
+        const { result, queries } = await countQueries(() => handleRequest(request, context));
+        if (config.serverTiming) res.append("Server-Timing", queriesTiming(queries));
+        return { response: result, queries };
+      };
       let response: globalThis.Response;
-      if (config.serverTiming) {
-        const counted = await countQueries(() => handleRequest(request, context));
-        res.append("Server-Timing", queriesTiming(counted.queries));
-        response = counted.result;
-      } else {
-        response = await handleRequest(request, context);
-      }
+      if (visitorKey !== null) response = await visitorPages.render(visitorKey, nonce, counted);
+      else if (config.serverTiming) response = (await counted()).response;
+      else response = await handleRequest(request, context);
       if (response.status >= 500 && sawDatabaseUnavailable(context)) {
         await response.body?.cancel();
         response = await unavailable(request, () =>
@@ -253,6 +272,12 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     else res.type("text/plain").send(SERVER_FAILED_MESSAGE);
   });
   return app;
+}
+
+/** The query of a request target, with its "?", or "". */
+function searchOf(target: string): string {
+  const at = target.indexOf("?");
+  return at === -1 ? "" : target.slice(at);
 }
 
 /** An error that is the client's, as the HTTP libraries make them (http-errors: a 4xx status, meant to be shown). */

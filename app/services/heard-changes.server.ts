@@ -20,6 +20,10 @@ export function heardChanges<K>(clear: () => void) {
     get keeping() {
       return keeping;
     },
+    /** The changes heard so far (and each time keeping started or stopped): a value read across a change may predate it. */
+    get changes() {
+      return changes;
+    },
     heard() {
       changes++;
     },
@@ -59,6 +63,41 @@ export function heardChanges<K>(clear: () => void) {
       keeping = false;
     },
   };
+}
+
+/** What every cache kept correct by notifications shows of its hearing, and can be told of it. */
+export type HeardCache = {
+  /** Whether values are kept now (the notifications are heard). */
+  readonly keeping: boolean;
+  /** The changes heard so far: what was made from kept values before the last one may be out of date. */
+  readonly changes: number;
+  readonly size: number;
+  setKeeping(keeping: boolean): void;
+  attach(listening: Listening): void;
+  stop(): Promise<void>;
+};
+
+/** A cache of `own` reads over `heard`, holding `size()` values, with the hearing parts every such cache has. */
+export function heardCache<Own extends object>(
+  heard: ReturnType<typeof heardChanges>,
+  size: () => number,
+  own: Own,
+): HeardCache & Own {
+  const parts: HeardCache = {
+    get keeping() {
+      return heard.keeping;
+    },
+    get changes() {
+      return heard.changes;
+    },
+    get size() {
+      return size();
+    },
+    setKeeping: heard.setKeeping,
+    attach: heard.attach,
+    stop: heard.stop,
+  };
+  return Object.assign(parts, own);
 }
 
 type Hearing = {

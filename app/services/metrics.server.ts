@@ -22,6 +22,8 @@ export type Metrics = {
   webhookReceived(provider: string, outcome: WebhookOutcome): void;
   /** One e-mail handed to the outbox or one try to hand it to the mail server. */
   mailSent(transport: string, outcome: MailOutcome): void;
+  /** One visitor page answered from the copy the server keeps, or rendered (app/server/visitor-pages.server.ts). */
+  visitorPageServed(kept: boolean): void;
   /**
    * Shows the counters of what this server can count at zero from its start: a series that
    * appears only at its first failure hides that failure from `increase()` and `rate()`.
@@ -85,6 +87,13 @@ export function createMetrics({ process = false } = {}): Metrics {
     labelNames: ["transport", "outcome"] as const,
     registers,
   });
+  const visitorPages = new Counter({
+    name: `${PREFIX}visitor_pages_total`,
+    help: "Visitor pages (the same for every visitor) answered from the kept copy or rendered, by source",
+    labelNames: ["source"] as const,
+    registers,
+  });
+  for (const source of ["kept", "rendered"]) visitorPages.inc({ source }, 0);
   return {
     registry,
     requestServed: ({ method, route, status }, seconds) =>
@@ -93,6 +102,7 @@ export function createMetrics({ process = false } = {}): Metrics {
     jobFailed: (job) => jobFailures.inc({ job }),
     webhookReceived: (provider, outcome) => webhooks.inc({ provider, outcome }),
     mailSent: (transport, outcome) => mail.inc({ transport, outcome }),
+    visitorPageServed: (kept) => visitorPages.inc({ source: kept ? "kept" : "rendered" }),
     startAtZero({ jobs = [], mailTransports = [], webhookProviders = [] }) {
       for (const job of jobs) jobFailures.inc({ job }, 0);
       for (const transport of mailTransports) for (const outcome of MAIL_OUTCOMES) mail.inc({ transport, outcome }, 0);

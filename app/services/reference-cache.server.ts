@@ -1,6 +1,6 @@
-import type { DatabaseHandle, Listening } from "~/db/client.server";
+import type { DatabaseHandle } from "~/db/client.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardChanges, listenFor } from "./heard-changes.server";
+import { heardCache, heardChanges, listenFor, type HeardCache } from "./heard-changes.server";
 
 /**
  * What most pages read and only admins change: the plans, the causes and the countries they
@@ -20,26 +20,22 @@ const TTL_MS = 60_000;
 /** The names of what is kept (each read of the tables that notify). */
 export type ReferenceKey = "cause-catalogue" | "creator-plans" | "member-list-choices";
 
-export type ReferenceCache = {
+export type ReferenceCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   /** The value kept under `key`, or the loader's, kept unless a change was heard while it loaded. */
   read<T>(key: ReferenceKey, load: () => Promise<T>): Promise<T>;
   /** Drops everything kept. */
   forget(): void;
-  /** Whether values are kept now (the notifications are heard). */
-  readonly keeping: boolean;
-  readonly size: number;
-  stop(): Promise<void>;
 };
 
 export function createReferenceCache(
   options: { now?: () => number; ttlMs?: number } = {},
-): ReferenceCache & { setKeeping(keeping: boolean): void; attach(listening: Listening): void } {
+): ReferenceCache & HeardCache {
   const now = options.now ?? Date.now;
   const ttl = options.ttlMs ?? TTL_MS;
   const entries = new Map<ReferenceKey, { value: unknown; until: number }>();
   const heard = heardChanges<ReferenceKey>(() => entries.clear());
 
-  return {
+  return heardCache<Pick<ReferenceCache, "read" | "forget">>(heard, () => entries.size, {
     async read<T>(key: ReferenceKey, load: () => Promise<T>) {
       const at = now();
       const entry = entries.get(key);
@@ -54,16 +50,7 @@ export function createReferenceCache(
       heard.heard();
       entries.clear();
     },
-    get keeping() {
-      return heard.keeping;
-    },
-    get size() {
-      return entries.size;
-    },
-    setKeeping: heard.setKeeping,
-    attach: heard.attach,
-    stop: heard.stop,
-  };
+  });
 }
 
 /** The cache of a server, listening to the database's notifications of changed reference tables. */

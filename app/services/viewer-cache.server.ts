@@ -1,6 +1,6 @@
-import type { DatabaseHandle, Listening } from "~/db/client.server";
+import type { DatabaseHandle } from "~/db/client.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardChanges, listenFor } from "./heard-changes.server";
+import { heardCache, heardChanges, listenFor, type HeardCache } from "./heard-changes.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read
@@ -27,20 +27,16 @@ export type CachedViewer = {
 
 type Entry = { viewer: CachedViewer; until: number; members: string[] };
 
-export type ViewerCache = {
+export type ViewerCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   /** The session's viewer: the one kept, or the loader's, kept unless a change was heard while it loaded. */
   read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>): Promise<V | null>;
   /** Drops the viewers that name the member ("*": every viewer). */
   forget(memberId: string): void;
-  /** Whether viewers are kept now (the notifications are heard). */
-  readonly keeping: boolean;
-  readonly size: number;
-  stop(): Promise<void>;
 };
 
 export function createViewerCache(
   options: { now?: () => number; ttlMs?: number; maxEntries?: number } = {},
-): ViewerCache & { setKeeping(keeping: boolean): void; attach(listening: Listening): void } {
+): ViewerCache & HeardCache {
   const now = options.now ?? Date.now;
   const ttl = options.ttlMs ?? TTL_MS;
   const max = options.maxEntries ?? MAX_ENTRIES;
@@ -56,12 +52,12 @@ export function createViewerCache(
     for (const [id, entry] of entries) if (entry.members.includes(memberId)) entries.delete(id);
   };
 
-  return {
-    async read(sessionId, load) {
+  return heardCache<Pick<ViewerCache, "read" | "forget">>(heard, () => entries.size, {
+    async read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>) {
       const entry = entries.get(sessionId);
       const at = now();
       if (entry && heard.keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at) {
-        return entry.viewer as Awaited<ReturnType<typeof load>>;
+        return entry.viewer as V;
       }
       if (entry) entries.delete(sessionId);
       return heard.read(
@@ -76,16 +72,7 @@ export function createViewerCache(
       );
     },
     forget,
-    get keeping() {
-      return heard.keeping;
-    },
-    get size() {
-      return entries.size;
-    },
-    setKeeping: heard.setKeeping,
-    attach: heard.attach,
-    stop: heard.stop,
-  };
+  });
 }
 
 /** The cache of a server, listening to the database's notifications of changed viewers. */

@@ -119,6 +119,45 @@ describe("/metrics on the app's port, with a token", () => {
     expect(await sent()).toBe(before! + 1);
   });
 
+  it("answers a visitor page from the copy it keeps, each answer with a nonce of its own, and a member's page as rendered", async () => {
+    const served = async () => {
+      const { body } = await scrape(`${server.url}/metrics`, TOKEN);
+      return {
+        kept: valueOf(body, 'memberhall_visitor_pages_total{source="kept"}')!,
+        rendered: valueOf(body, 'memberhall_visitor_pages_total{source="rendered"}')!,
+      };
+    };
+    const before = await served();
+    const nonces = new Set<string>();
+    const pages = new Set<string>();
+    for (let i = 0; i < 3; i += 1) {
+      // Uncompressed, to read the length the server gave it.
+      const response = await fetch(`${server.url}/login`, { headers: { "accept-encoding": "identity" } });
+      expect(response.status).toBe(200);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+      expect(nonce).toBeDefined();
+      const html = await response.text();
+      expect(Number(response.headers.get("content-length"))).toBe(Buffer.byteLength(html));
+      // Every script names the answer's nonce, and no other.
+      const named = [...html.matchAll(/<script[^>]* nonce="([^"]+)"/g)].map((match) => match[1]);
+      expect(named.length).toBeGreaterThan(0);
+      expect(new Set(named)).toEqual(new Set([nonce]));
+      nonces.add(nonce!);
+      pages.add(html.replaceAll(nonce!, "NONCE"));
+    }
+    expect(nonces.size).toBe(3);
+    expect(pages.size).toBe(1);
+    const after = await served();
+    expect(after.kept - before.kept).toBeGreaterThanOrEqual(2);
+
+    // Someone signed in is never answered from a visitor's copy.
+    const member = await logInAs(server.url, "member");
+    const home = await (await fetch(`${server.url}/`, { headers: { cookie: member } })).text();
+    expect(home).toContain(">Logout<");
+    const visitorHome = await (await fetch(`${server.url}/`)).text();
+    expect(visitorHome).not.toContain(">Logout<");
+  });
+
   it("passes promtool's check", async () => {
     const { body } = await scrape(`${server.url}/metrics`, TOKEN);
     const { code, output } = await promtoolCheck(body);
