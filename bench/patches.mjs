@@ -9,8 +9,9 @@ import { log, ROOT, signIn, startApp } from "./lib.mjs";
  * npm run bench:patches: what each patch of a framework package (patches/) is worth to the
  * pages as they are served. The built app is started on one embedded database; each patch is
  * taken out of node_modules in turn (patch -R), the app started again and the pages measured,
- * each against a run with every patch in place made right before it (this machine's speed
- * drifts from one minute to the next). Every patch is put back at the end, whatever happens.
+ * each against the mean of two runs with every patch in place, made right before and right
+ * after it (this machine's speed drifts from one minute to the next). BENCH_PATCHES names the
+ * packages to measure (comma-separated; default all). Every patch is put back at the end, whatever happens.
  * Writes bench/patches.json. BENCH_DURATION: seconds per measurement (default 6).
  *
  * The pages go through the whole router and render: signed-in pages, and /login with a
@@ -73,12 +74,13 @@ async function measurePages(dataDir) {
   }
 }
 
+const only = process.env.BENCH_PATCHES ? new Set(process.env.BENCH_PATCHES.split(",")) : null;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "memberhall-bench-patches-"));
 const results = {};
-for (const file of patchFiles()) {
+for (const file of patchFiles().filter((name) => !only || only.has(packageOf(name)))) {
   const name = packageOf(file);
   log(`${name}: every patch in place…`);
-  const withPatch = await measurePages(dataDir);
+  const before = await measurePages(dataDir);
   log(`${name}: without its patch…`);
   applyPatch(file, true);
   let without;
@@ -87,11 +89,18 @@ for (const file of patchFiles()) {
   } finally {
     applyPatch(file, false);
   }
+  log(`${name}: every patch in place again…`);
+  const after = await measurePages(dataDir);
+  // Measured on either side of the run without it: a drift of the machine's speed, or of the
+  // database as the runs go on, falls on both.
   results[name] = Object.fromEntries(
-    Object.keys(withPatch).map((page) => [
-      page,
-      { with: withPatch[page], without: without[page], gain: Math.round((withPatch[page] / without[page] - 1) * 100) },
-    ]),
+    Object.keys(before).map((page) => {
+      const withPatch = Math.round((before[page] + after[page]) / 2);
+      return [
+        page,
+        { with: withPatch, without: without[page], gain: Math.round((withPatch / without[page] - 1) * 100) },
+      ];
+    }),
   );
   log(JSON.stringify(results[name]));
 }

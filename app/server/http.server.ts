@@ -219,10 +219,8 @@ export function createApp(services: AppServices, { build, root }: Served, state:
         hasCookie: req.headers.cookie !== undefined,
         hasState: req.headers.state !== undefined || req.headers["state-sig"] !== undefined,
       });
-      if (visitorKey !== null && visitorPages.serveKept(visitorKey, res, nonce)) {
-        if (config.serverTiming) res.append("Server-Timing", queriesTiming(0));
-        return;
-      }
+      const keptTiming = () => config.serverTiming && res.append("Server-Timing", queriesTiming(0));
+      if (visitorKey !== null && visitorPages.serveKept(visitorKey, res, nonce, keptTiming)) return;
       // The router's work waits for its turn: the sockets are looked at between turns.
       await nextTurn();
       // A chunked body was read by limitBodies; the router reads its replay.

@@ -118,6 +118,15 @@ describe("the kept visitor pages", () => {
     expect(served).toEqual([false, true]);
   });
 
+  it("lets the server add its own headers to a kept answer before it goes out", async () => {
+    const { pages, visit } = setUp();
+    await visit("/", "a");
+    const { res, answer } = fakeResponse();
+    expect(pages.serveKept("/", res, "b", () => res.append("Server-Timing", 'db;desc="0 queries"'))).toBe(true);
+    expect(answer.headers.get("server-timing")).toBe('db;desc="0 queries"');
+    expect(answer.body).toContain('nonce="b"');
+  });
+
   it("renders again once the reference data changed, and once a minute has passed", async () => {
     const { visit, renders, reference, advance, page } = setUp();
     await visit("/", "a");

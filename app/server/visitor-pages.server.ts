@@ -36,8 +36,11 @@ export type Rendered = { response: Response; queries: number };
 export type VisitorPages = {
   /** The nonce a page to be kept is rendered with: put in place of each answer's own. */
   readonly standIn: string;
-  /** Answers `res` with the kept copy under `key`, if a good one is kept; whether it did. */
-  serveKept(key: string, res: ExpressResponse, nonce: string): boolean;
+  /**
+   * Answers `res` with the kept copy under `key`, if a good one is kept (`beforeWrite` then sets
+   * what else the answer says, before it goes out); whether it did.
+   */
+  serveKept(key: string, res: ExpressResponse, nonce: string, beforeWrite?: () => void): boolean;
   /**
    * The page `render` makes (with the stand-in nonce), as the answer with `nonce`: kept under
    * `key` when it may be and no change was heard while it rendered.
@@ -60,7 +63,7 @@ export function createVisitorPages(
 
   return {
     standIn,
-    serveKept(key, res, nonce) {
+    serveKept(key, res, nonce, beforeWrite) {
       const page = kept.get(key);
       if (!page) return false;
       if (!good(page)) {
@@ -68,6 +71,7 @@ export function createVisitorPages(
         return false;
       }
       const body = withNonce(page.parts, nonce);
+      beforeWrite?.();
       res.status(page.status);
       for (const [name, value] of page.headers) res.append(name, value);
       res.setHeader("Content-Length", body.byteLength);
