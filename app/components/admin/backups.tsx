@@ -1,11 +1,11 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
-import { SubmitButton } from "~/components/ui/submit-button";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
 import { byteSize, formatDateTime } from "~/lib/format";
 import { RowAction } from "~/components/ui/row-action";
 import { AdminSection } from "~/components/admin/admin-section";
+import { IntentForm } from "~/components/ui/intent-form";
 
 export type BackupRow = {
   id: string;
@@ -124,11 +124,9 @@ export function BackupsPage({
       {running ? (
         <BackupProgress backup={running} />
       ) : (
-        <Form method="post">
-          <SubmitButton name="intent" value="start" pendingText="Starting…">
-            Make a backup now
-          </SubmitButton>
-        </Form>
+        <IntentForm intent="start" pendingText="Starting…">
+          Make a backup now
+        </IntentForm>
       )}
       {backups.length === 0 ? (
         <p>No backups yet.</p>

@@ -7,7 +7,6 @@ import { RecordPage } from "~/components/admin/record-page";
 import { commonFacts } from "~/components/members/member-facts";
 import { MemberBilling } from "~/components/members/member-billing";
 import { RoundTimeline } from "~/components/nol/round-timeline";
-import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -17,6 +16,7 @@ import { auditActionWords } from "~/domain/audit-words";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import type { memberPage } from "~/services/member-page.server";
 import { RowAction } from "~/components/ui/row-action";
+import { ConfirmForm } from "~/components/ui/intent-form";
 
 type Page = SerializeFrom<Awaited<ReturnType<typeof memberPage>>>;
 
@@ -232,10 +232,9 @@ export function MemberDetail({ page }: { page: Page }) {
           ]}
         />
         {sessions.length ? (
-          <Form method="post" className="actions">
-            <input type="hidden" name="intent" value="end-sessions" />
-            <ConfirmButton confirmText="Click again to sign them out">Sign out everywhere</ConfirmButton>
-          </Form>
+          <ConfirmForm intent="end-sessions" confirmText="Click again to sign them out">
+            Sign out everywhere
+          </ConfirmForm>
         ) : null}
       </Section>
       <Section id="member-factors" title="Second factor">
@@ -253,12 +252,9 @@ export function MemberDetail({ page }: { page: Page }) {
                 .join(", ") + "."}
         </p>
         {page.factors.passkeys > 0 || page.factors.totp ? (
-          <Form method="post" className="actions">
-            <input type="hidden" name="intent" value="reset-factors" />
-            <ConfirmButton confirmText="Click again: every factor and session of theirs ends">
-              Reset second factors
-            </ConfirmButton>
-          </Form>
+          <ConfirmForm intent="reset-factors" confirmText="Click again: every factor and session of theirs ends">
+            Reset second factors
+          </ConfirmForm>
         ) : null}
         <p className="hint">
           For a member who lost every factor and recovery code: they are e-mailed and sign in with their password alone,
@@ -324,10 +320,9 @@ function ComplimentarySection({
             {current.since ? ` on ${current.since}` : ""}.
           </p>
           {current.note ? <p>Note: {current.note}</p> : null}
-          <Form method="post" className="actions">
-            <input type="hidden" name="intent" value="end-complimentary" />
-            <ConfirmButton confirmText="Click again to end it">End it now</ConfirmButton>
-          </Form>
+          <ConfirmForm intent="end-complimentary" confirmText="Click again to end it">
+            End it now
+          </ConfirmForm>
         </>
       ) : (
         <p>None. A complimentary membership gives a plan and its features with nothing to pay.</p>

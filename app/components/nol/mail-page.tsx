@@ -6,6 +6,7 @@ import { DataTable, type Column } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
+import { IntentForm } from "~/components/ui/intent-form";
 
 export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
 type Draft = Extract<MailData, { recipients: unknown }>;
@@ -224,11 +225,9 @@ function Paying({ data }: { data: Draft }) {
           </Link>
         </p>
       ) : null}
-      <Form method="post">
-        <SubmitButton name="intent" value="change" className="button" pendingText="Opening…">
-          Change the addresses
-        </SubmitButton>
-      </Form>
+      <IntentForm intent="change" className="button" pendingText="Opening…">
+        Change the addresses
+      </IntentForm>
     </>
   );
 }

@@ -1,0 +1,44 @@
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ConfirmButton } from "./confirm-button";
+import { SubmitButton } from "./submit-button";
+
+/** A form of one button posting its intent to the page's action, busy while it goes. */
+export function IntentForm({
+  intent,
+  pendingText,
+  className,
+  children,
+}: {
+  intent: string;
+  pendingText: string;
+  /** The button's class; a primary button by default. */
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post">
+      <SubmitButton name="intent" value={intent} pendingText={pendingText} {...(className ? { className } : {})}>
+        {children}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/** A destructive action of its own: a form posting its intent once the button is clicked twice. */
+export function ConfirmForm({
+  intent,
+  confirmText,
+  children,
+}: {
+  intent: string;
+  confirmText: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className="actions">
+      <input type="hidden" name="intent" value={intent} />
+      <ConfirmButton confirmText={confirmText}>{children}</ConfirmButton>
+    </Form>
+  );
+}
