@@ -82,3 +82,19 @@ export function ListSummary({
     </>
   );
 }
+
+/** A filter form's end: the list's order kept, and the buttons that apply the filters or clear them. */
+export function FilterActions({ query, clearHref }: { query: ListQuery; clearHref: string }) {
+  return (
+    <>
+      <input type="hidden" name="sort" value={query.sort} />
+      <input type="hidden" name="dir" value={query.dir} />
+      <div className="actions">
+        <button type="submit" className="button button-primary">
+          Apply
+        </button>
+        <Link to={clearHref}>Clear the filters</Link>
+      </div>
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
+import { FilterActions, ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
 import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listSearch } from "~/domain/list-search";
@@ -122,14 +122,7 @@ function MemberFilters({ list }: { list: List }) {
       <FilterSelect name="cause" label="Cause with a NoL" query={query} options={pairs(choices.causes)} />
       <DateRange name="joined" label="Joined" query={query} />
       <DateRange name="seen" label="Last seen" query={query} />
-      <input type="hidden" name="sort" value={query.sort} />
-      <input type="hidden" name="dir" value={query.dir} />
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Apply
-        </button>
-        <Link to="/members">Clear the filters</Link>
-      </div>
+      <FilterActions query={query} clearHref="/members" />
     </Form>
   );
 }

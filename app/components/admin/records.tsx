@@ -1,6 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
+import { FilterActions, ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
 import { RecordPage } from "~/components/admin/record-page";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { textWithLinks } from "~/domain/links";
@@ -73,14 +73,7 @@ function ListFilters({ list }: { list: ListView }) {
           </div>
         );
       })}
-      <input type="hidden" name="sort" value={query.sort} />
-      <input type="hidden" name="dir" value={query.dir} />
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Apply
-        </button>
-        <Link to={`/db/${list.name}`}>Clear the filters</Link>
-      </div>
+      <FilterActions query={query} clearHref={`/db/${list.name}`} />
     </Form>
   );
 }
