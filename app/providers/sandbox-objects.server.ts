@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
 
@@ -16,6 +16,20 @@ export async function readSandboxObject<T>(store: SandboxStore, id: string, type
     .from(sandboxObjects)
     .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.type, type)));
   return (row?.data as T | undefined) ?? null;
+}
+
+/**
+ * Reads an object after taking the transaction's lock on `lock`: two requests for one object at
+ * once take turns, as one step each, the way a provider serializes them on its side.
+ */
+export async function readLockedSandboxObject<T>(
+  tx: SandboxTx,
+  lock: string,
+  id: string,
+  type: string,
+): Promise<T | null> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lock}))`);
+  return readSandboxObject<T>(tx, id, type);
 }
 
 export async function writeSandboxObject(store: SandboxStore, id: string, type: string, data: object): Promise<void> {

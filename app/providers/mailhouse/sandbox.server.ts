@@ -6,7 +6,12 @@ import { sandboxObjects } from "~/db/schema";
 import { postalAddressSchema, postalLines, sameAddress, type PostalAddress } from "~/domain/mailing/address";
 import { quoteMailing } from "~/domain/mailing/quote";
 import { CANCEL_REFUSALS, cancelCheck, trackOf, type LetterState } from "~/domain/mailing/tracking";
-import { readSandboxObject as read, writeSandboxObject as write, type SandboxTx } from "../sandbox-objects.server";
+import {
+  readLockedSandboxObject as readLocked,
+  readSandboxObject as read,
+  writeSandboxObject as write,
+  type SandboxTx,
+} from "../sandbox-objects.server";
 import { InvalidMailWebhook, MailRefused, type MailedLetter, type MailEvent, type SandboxMailHouse } from "./types";
 
 /**
@@ -182,8 +187,7 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
   async function change<T>(id: string, run: (tx: SandboxTx, stored: Stored) => Promise<T>): Promise<T | null> {
     if (!SANDBOX_LETTER_ID.test(id)) return null;
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${id}`}))`);
-      const stored = await read<Stored>(tx, id, LETTER);
+      const stored = await readLocked<Stored>(tx, `mail:${id}`, id, LETTER);
       return stored ? run(tx, await catchUp(tx, stored, clock())) : null;
     });
   }
@@ -232,8 +236,12 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
         if (!parsed.success) throw new MailRefused(`The ${side} address is not complete.`, 422, "invalid");
       }
       const made = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail-create:${idempotencyKey}`}))`);
-        const earlier = await read<{ letterId: string }>(tx, `midem_${idempotencyKey}`, IDEMPOTENCY);
+        const earlier = await readLocked<{ letterId: string }>(
+          tx,
+          `mail-create:${idempotencyKey}`,
+          `midem_${idempotencyKey}`,
+          IDEMPOTENCY,
+        );
         const kept = earlier ? await read<Stored>(tx, earlier.letterId, LETTER) : null;
         if (kept) return kept;
         const now = clock();
@@ -295,8 +303,7 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
       let moved = 0;
       for (const { id } of open) {
         await db.transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${id}`}))`);
-          const stored = await read<Stored>(tx, id, LETTER);
+          const stored = await readLocked<Stored>(tx, `mail:${id}`, id, LETTER);
           if (!stored) return;
           const next = await catchUp(tx, stored, now);
           moved += next.events.length - stored.events.length;

@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
-import { readSandboxObject as read, writeSandboxObject as write, type SandboxTx } from "../sandbox-objects.server";
+import {
+  readLockedSandboxObject as readLocked,
+  readSandboxObject as read,
+  writeSandboxObject as write,
+  type SandboxTx,
+} from "../sandbox-objects.server";
 import { notarizedPdf, readablePdf } from "./certificate.server";
 import {
   InvalidNotaryWebhook,
@@ -111,8 +116,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
   async function change<T>(id: string, run: (tx: Tx, stored: Stored) => Promise<T>): Promise<T | null> {
     if (!SANDBOX_TRANSACTION_ID.test(id)) return null;
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`notary:${id}`}))`);
-      const stored = await read<Stored>(tx, id, TRANSACTION);
+      const stored = await readLocked<Stored>(tx, `notary:${id}`, id, TRANSACTION);
       if (!stored || stored.deleted) return null;
       return run(tx, stored);
     });
@@ -138,9 +142,13 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
     async createTransaction({ pdf, documentName, signer, draft, idempotencyKey, metadata }) {
       if (!(await readablePdf(pdf))) throw new NotaryRefused("The document is not a PDF that can be notarized.", 422);
       const made = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`notary-create:${idempotencyKey}`}))`);
         // A key answers its transaction while that is there; one deleted since leaves the key free for a new one.
-        const earlier = await read<{ transactionId: string }>(tx, `nidem_${idempotencyKey}`, IDEMPOTENCY);
+        const earlier = await readLocked<{ transactionId: string }>(
+          tx,
+          `notary-create:${idempotencyKey}`,
+          `nidem_${idempotencyKey}`,
+          IDEMPOTENCY,
+        );
         const kept = earlier ? await read<Stored>(tx, earlier.transactionId, TRANSACTION) : null;
         if (kept && !kept.deleted) return kept;
         const now = new Date();

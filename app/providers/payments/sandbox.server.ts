@@ -6,6 +6,7 @@ import { addInterval, couponPayments, renewalAmount } from "~/domain/billing";
 import { cardNotExpired } from "~/domain/card";
 import { applyCoupon } from "~/domain/coupons";
 import {
+  readLockedSandboxObject as readLocked,
   readSandboxObject as read,
   writeSandboxObject as write,
   type SandboxStore,
@@ -151,8 +152,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
   /** Replays the answer of an earlier call with the same idempotency key, as a provider does. */
   async function once<T extends object>(key: string, make: (tx: Tx) => Promise<T>): Promise<T> {
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox:${key}`}))`);
-      const earlier = await read<T>(tx, `idem_${key}`, "idempotency");
+      const earlier = await readLocked<T>(tx, `sandbox:${key}`, `idem_${key}`, "idempotency");
       if (earlier) return earlier;
       const made = await make(tx);
       await write(tx, `idem_${key}`, "idempotency", made);
@@ -600,8 +600,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
       return db.transaction(async (tx) => {
         const intent = await intentBySecret(tx, clientSecret);
         if (!intent) throw new PaymentDeclined("This payment could not be found: start again.");
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox:${intent.id}`}))`);
-        const current = (await read<Intent>(tx, intent.id, intent.object))!;
+        const current = (await readLocked<Intent>(tx, `sandbox:${intent.id}`, intent.id, intent.object))!;
         // A second submit of a confirmed payment (a double click) charges nothing more.
         if (current.status === "succeeded" || current.status === "processing" || current.status === "canceled") {
           return { intentRef: current.id, status: current.status, failureMessage: current.lastError };
@@ -687,8 +686,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
       let renewed = 0;
       for (const { id } of due) {
         await db.transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox:${id}`}))`);
-          const subscription = await read<Subscription>(tx, id, "subscription");
+          const subscription = await readLocked<Subscription>(tx, `sandbox:${id}`, id, "subscription");
           if (!subscription || (subscription.status !== "ACTIVE" && subscription.status !== "PAST_DUE")) return;
           // A sweep that races another server's finds the period already moved on.
           const end = dateOf(subscription.currentPeriodEnd);
