@@ -1,7 +1,7 @@
 import type { Deliverability, PostalAddress } from "~/domain/mailing/address";
 import type { MailingPrices, MailingQuote } from "~/domain/mailing/quote";
 import type { LetterState } from "~/domain/mailing/tracking";
-import { ProviderError } from "../errors";
+import { ProviderError, providerFailure } from "../errors";
 
 /**
  * Print and mail: one interface, two adapters (Lob's Print & Mail API, and the built-in
@@ -80,12 +80,11 @@ export type MailedLetter = {
 };
 
 /** The mail house cannot be reached, failed (5xx), is rate-limiting us or did not answer in time: nothing was sent, try again. */
-export class MailHouseUnavailable extends ProviderError {
-  override name = "MailHouseUnavailable";
-  constructor(message: string, options?: ErrorOptions) {
-    super("mailhouse", "provider_unavailable", message, options);
-  }
-}
+export class MailHouseUnavailable extends providerFailure(
+  "mailhouse",
+  "provider_unavailable",
+  "MailHouseUnavailable",
+) {}
 
 /** The mail house refused the request (4xx); the message is its own, and `providerCode` its code. */
 export class MailRefused extends ProviderError {
@@ -101,12 +100,7 @@ export class MailRefused extends ProviderError {
 }
 
 /** A webhook delivery whose signature does not check out or is stale (answer 400), or that the sandbox cannot have sent. */
-export class InvalidMailWebhook extends ProviderError {
-  override name = "InvalidMailWebhook";
-  constructor(message: string, options?: ErrorOptions) {
-    super("mailhouse", "invalid_signature", message, options);
-  }
-}
+export class InvalidMailWebhook extends providerFailure("mailhouse", "invalid_signature", "InvalidMailWebhook") {}
 
 export interface MailHouse {
   readonly name: MailHouseName;

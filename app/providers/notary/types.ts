@@ -1,4 +1,4 @@
-import { ProviderError } from "../errors";
+import { ProviderError, providerFailure } from "../errors";
 
 /**
  * Online notarizing: one interface, two adapters (Proof's Business API, and the built-in
@@ -85,12 +85,7 @@ export type NotaryEvent = {
 };
 
 /** The provider cannot be reached, failed (5xx), is rate-limiting us or did not answer in time: try again later. */
-export class NotaryUnavailable extends ProviderError {
-  override name = "NotaryUnavailable";
-  constructor(message: string, options?: ErrorOptions) {
-    super("notary", "provider_unavailable", message, options);
-  }
-}
+export class NotaryUnavailable extends providerFailure("notary", "provider_unavailable", "NotaryUnavailable") {}
 
 /** The provider refused the request (4xx); the message is the provider's own. */
 export class NotaryRefused extends ProviderError {
@@ -105,12 +100,7 @@ export class NotaryRefused extends ProviderError {
 }
 
 /** A webhook delivery whose signature does not check out (answer 400), or that the sandbox cannot have sent. */
-export class InvalidNotaryWebhook extends ProviderError {
-  override name = "InvalidNotaryWebhook";
-  constructor(message: string, options?: ErrorOptions) {
-    super("notary", "invalid_signature", message, options);
-  }
-}
+export class InvalidNotaryWebhook extends providerFailure("notary", "invalid_signature", "InvalidNotaryWebhook") {}
 
 export interface NotaryProvider {
   readonly name: NotaryProviderName;
