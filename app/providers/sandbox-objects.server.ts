@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
 
@@ -40,4 +40,27 @@ export async function writeSandboxObject(store: SandboxStore, id: string, type: 
       target: sandboxObjects.id,
       set: { data: data as Record<string, unknown>, updatedAt: new Date() },
     });
+}
+
+/**
+ * The events of `type` the app has not taken yet, oldest first: each is kept as
+ * `{ event, delivered }` until `markSandboxEventDelivered`, as a provider keeps resending a
+ * webhook until it is acknowledged.
+ */
+export async function undeliveredSandboxEvents<E>(db: Database, type: string, limit: number): Promise<E[]> {
+  const rows = await db
+    .select({ data: sandboxObjects.data })
+    .from(sandboxObjects)
+    .where(and(eq(sandboxObjects.type, type), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
+    .orderBy(asc(sandboxObjects.id))
+    .limit(limit);
+  return rows.map((row) => (row.data as { event: E }).event);
+}
+
+/** Marks an event the app has taken: it is not handed out again. */
+export async function markSandboxEventDelivered(db: Database, type: string, eventId: string): Promise<void> {
+  await db
+    .update(sandboxObjects)
+    .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
+    .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, type)));
 }

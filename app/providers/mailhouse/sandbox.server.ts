@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
@@ -7,8 +7,10 @@ import { postalAddressSchema, postalLines, sameAddress, type PostalAddress } fro
 import { quoteMailing } from "~/domain/mailing/quote";
 import { CANCEL_REFUSALS, cancelCheck, trackOf, type LetterState } from "~/domain/mailing/tracking";
 import {
+  markSandboxEventDelivered as markDelivered,
   readLockedSandboxObject as readLocked,
   readSandboxObject as read,
+  undeliveredSandboxEvents as undeliveredEvents,
   writeSandboxObject as write,
   type SandboxTx,
 } from "../sandbox-objects.server";
@@ -326,20 +328,11 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
     },
 
     async undeliveredEvents(limit = 100) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.type, EVENT), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-        .orderBy(asc(sandboxObjects.id))
-        .limit(limit);
-      return rows.map((row) => eventOf((row.data as { event: StoredEvent }).event));
+      return (await undeliveredEvents<StoredEvent>(db, EVENT, limit)).map(eventOf);
     },
 
     async markDelivered(eventId) {
-      await db
-        .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, EVENT)));
+      await markDelivered(db, EVENT, eventId);
     },
   };
 }

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
 import {
+  markSandboxEventDelivered as markDelivered,
   readLockedSandboxObject as readLocked,
   readSandboxObject as read,
+  undeliveredSandboxEvents as undeliveredEvents,
   writeSandboxObject as write,
   type SandboxTx,
 } from "../sandbox-objects.server";
@@ -304,23 +306,12 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
     },
 
     async undeliveredEvents(limit = 100) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.type, EVENT), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-        .orderBy(asc(sandboxObjects.id))
-        .limit(limit);
-      return rows.map((row) => {
-        const { event } = row.data as unknown as StoredEvent;
-        return { ...event, occurredAt: new Date(event.occurredAt) };
-      });
+      const events = await undeliveredEvents<StoredEvent["event"]>(db, EVENT, limit);
+      return events.map((event) => ({ ...event, occurredAt: new Date(event.occurredAt) }));
     },
 
     async markDelivered(eventId) {
-      await db
-        .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, EVENT)));
+      await markDelivered(db, EVENT, eventId);
     },
   };
   return provider;

@@ -6,8 +6,10 @@ import { addInterval, couponPayments, renewalAmount } from "~/domain/billing";
 import { cardNotExpired } from "~/domain/card";
 import { applyCoupon } from "~/domain/coupons";
 import {
+  markSandboxEventDelivered as markDelivered,
   readLockedSandboxObject as readLocked,
   readSandboxObject as read,
+  undeliveredSandboxEvents as undeliveredEvents,
   writeSandboxObject as write,
   type SandboxStore,
   type SandboxTx,
@@ -699,20 +701,11 @@ export function sandboxPayments(db: Database): SandboxPayments {
     },
 
     async undeliveredEvents(limit = 100) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.type, "event"), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-        .orderBy(asc(sandboxObjects.id))
-        .limit(limit);
-      return rows.map((row) => reviveEvent((row.data as unknown as StoredEvent).event));
+      return (await undeliveredEvents<StoredEvent["event"]>(db, "event", limit)).map(reviveEvent);
     },
 
     async markDelivered(eventId) {
-      await db
-        .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, "event")));
+      await markDelivered(db, "event", eventId);
     },
   };
   return provider;
