@@ -2,7 +2,7 @@ import type { Deliverability, PostalAddress } from "~/domain/mailing/address";
 import type { MailingPrices, MailingQuote } from "~/domain/mailing/quote";
 import type { LetterState } from "~/domain/mailing/tracking";
 import { providerFailure, providerRefusal } from "../errors";
-import type { KeyedRequest } from "../requests";
+import type { DocumentRequest } from "../requests";
 
 /**
  * Print and mail: one interface, two adapters (Lob's Print & Mail API, and the built-in
@@ -32,13 +32,12 @@ export type AddressVerification = {
 };
 
 /**
- * One letter to send. Its key makes a retried send one letter: Lob keeps keys for 24 hours (its
+ * One letter to send, its PDF as printed: US Letter pages, the addresses where the window
+ * envelope shows them. Its key makes a retried send one letter: Lob keeps keys for 24 hours (its
  * `Idempotency-Key`), the sandbox as long as the letter; the mail house keeps up to 20 short
  * metadata pairs.
  */
-export type SendLetterInput = KeyedRequest & {
-  /** The letter as printed: US Letter pages, the addresses where the window envelope shows them. */
-  pdf: Uint8Array;
+export type SendLetterInput = DocumentRequest & {
   from: PostalAddress;
   to: PostalAddress;
   /** What the letter is, for the mail house's own lists ("Notice, round 1, to Officer Reyes"). */

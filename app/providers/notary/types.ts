@@ -1,5 +1,5 @@
 import { providerFailure, providerRefusal } from "../errors";
-import type { KeyedRequest } from "../requests";
+import type { DocumentRequest } from "../requests";
 
 /**
  * Online notarizing: one interface, two adapters (Proof's Business API, and the built-in
@@ -45,8 +45,7 @@ export type NotarySigner = { name: string; email: string };
  * One transaction to make. Its key makes a retried create one transaction where the provider
  * keeps keys (the sandbox, until that transaction is deleted); Proof keeps it as external_id.
  */
-export type CreateTransactionInput = KeyedRequest & {
-  pdf: Uint8Array;
+export type CreateTransactionInput = DocumentRequest & {
   /** The document's file name as the signer and the notary see it ("notice-round-1.pdf"). */
   documentName: string;
   signer: NotarySigner;
