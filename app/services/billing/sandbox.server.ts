@@ -1,8 +1,7 @@
-import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { SandboxPayments } from "~/providers/payments/types";
 import { DomainError } from "~/domain/errors";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import { receivePaymentEvent } from "./events.server";
 import { deliverInBatches } from "../provider-events.server";
 
@@ -35,25 +34,21 @@ export async function renewSandboxSubscriptions(
 
 const sandboxOnly = (services: AppServices) => services.providers.paymentsSandbox !== null;
 
-export const sandboxEventsJob = {
+export const sandboxEventsJob = sweepJob({
   name: "payments-sandbox-events",
-  data: z.object({}),
   schedule: "* * * * *",
-  policy: "stately",
   enabled: sandboxOnly,
   async run(services) {
     await deliverSandboxEvents(services);
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
 /** Renewals on the real clock: every minute, the subscriptions whose period has ended. */
-export const sandboxRenewalsJob = {
+export const sandboxRenewalsJob = sweepJob({
   name: "payments-sandbox-renewals",
-  data: z.object({}),
   schedule: "* * * * *",
-  policy: "stately",
   enabled: sandboxOnly,
   async run(services) {
     await renewSandboxSubscriptions(services);
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
