@@ -32,23 +32,20 @@ export async function renewSandboxSubscriptions(
   return renewed;
 }
 
-const sandboxOnly = (services: AppServices) => services.providers.paymentsSandbox !== null;
+/** A sweep every minute while the payments sandbox is in use. */
+const sandboxSweep = (name: string, work: (services: AppServices) => Promise<unknown>) =>
+  sweepJob({
+    name,
+    schedule: "* * * * *",
+    enabled: (services) => services.providers.paymentsSandbox !== null,
+    async run(services) {
+      await work(services);
+    },
+  });
 
-export const sandboxEventsJob = sweepJob({
-  name: "payments-sandbox-events",
-  schedule: "* * * * *",
-  enabled: sandboxOnly,
-  async run(services) {
-    await deliverSandboxEvents(services);
-  },
-});
+export const sandboxEventsJob = sandboxSweep("payments-sandbox-events", deliverSandboxEvents);
 
 /** Renewals on the real clock: every minute, the subscriptions whose period has ended. */
-export const sandboxRenewalsJob = sweepJob({
-  name: "payments-sandbox-renewals",
-  schedule: "* * * * *",
-  enabled: sandboxOnly,
-  async run(services) {
-    await renewSandboxSubscriptions(services);
-  },
-});
+export const sandboxRenewalsJob = sandboxSweep("payments-sandbox-renewals", (services) =>
+  renewSandboxSubscriptions(services),
+);
