@@ -51,14 +51,12 @@ export function ListPager({
 
 /** Above a filtered list: the filters it left out, how many rows match, and their CSV export. */
 export function ListSummary({
-  errors,
-  count,
+  list: { errors, count },
   one,
   many,
   exportHref,
 }: {
-  errors: Record<string, string>;
-  count: ListCount;
+  list: { errors: Record<string, string>; count: ListCount };
   one: string;
   many: string;
   exportHref: string;

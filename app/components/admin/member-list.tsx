@@ -147,13 +147,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
         <Link to="/members/import">Import members from a CSV file</Link>
       </p>
       <MemberFilters list={list} />
-      <ListSummary
-        errors={list.errors}
-        count={list.count}
-        one="member"
-        many="members"
-        exportHref={`/members/export.csv?${search}`}
-      />
+      <ListSummary list={list} one="member" many="members" exportHref={`/members/export.csv?${search}`} />
       <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
         <FormErrors form={form} />
         <DataTable

@@ -89,13 +89,7 @@ function RecordList({ list }: { list: ListView }) {
       </p>
       <h1 id="db-list-title">{list.title}</h1>
       <ListFilters list={list} />
-      <ListSummary
-        errors={list.errors}
-        count={list.count}
-        one="record"
-        many="records"
-        exportHref={`/db/${list.name}/export.csv?${search}`}
-      />
+      <ListSummary list={list} one="record" many="records" exportHref={`/db/${list.name}/export.csv?${search}`} />
       {list.rows.length === 0 ? (
         <p>No record matches.</p>
       ) : (
