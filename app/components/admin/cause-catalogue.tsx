@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { ErrorList } from "~/components/forms/fields";
+import { ErrorList, PlainField } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CAUSE_STATUSES, causeFormsWords, causeStatusWords, NOT_OFFERED } from "~/domain/cause-catalogue";
@@ -32,19 +32,7 @@ function TextInput({
   errors?: string[];
 }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        defaultValue={value}
-        required
-        maxLength={80}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
+    <PlainField id={id} label={label} name={name} defaultValue={value} required maxLength={80} error={errors?.[0]} />
   );
 }
 

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { PlainField } from "~/components/forms/inputs";
 import { SubmitButton } from "~/components/ui/submit-button";
 
 export type MailingSettingsValues = {
@@ -40,23 +41,16 @@ export function MailingSettingsForm({
       <Form method="post" action="?form=mailing" className="form" aria-labelledby="mailing-settings-title">
         <input type="hidden" name="intent" value="mailing" />
         {FIELDS.map((field) => (
-          <div className="field" key={field.name}>
-            <label htmlFor={`mailing-${field.name}`}>{field.label}</label>
-            <input
-              id={`mailing-${field.name}`}
-              name={field.name}
-              type={field.type ?? "text"}
-              defaultValue={values[field.name]}
-              autoComplete={field.autoComplete ?? "off"}
-              aria-invalid={errors[field.name] ? true : undefined}
-              aria-describedby={errors[field.name] ? `mailing-${field.name}-error` : undefined}
-            />
-            {errors[field.name] ? (
-              <p id={`mailing-${field.name}-error`} className="field-error">
-                {errors[field.name]}
-              </p>
-            ) : null}
-          </div>
+          <PlainField
+            key={field.name}
+            id={`mailing-${field.name}`}
+            label={field.label}
+            name={field.name}
+            type={field.type ?? "text"}
+            defaultValue={values[field.name]}
+            autoComplete={field.autoComplete ?? "off"}
+            error={errors[field.name]}
+          />
         ))}
         <SubmitButton pendingText="Saving…">Save the mailing settings</SubmitButton>
       </Form>

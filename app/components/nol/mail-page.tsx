@@ -7,6 +7,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
 import { IntentForm } from "~/components/ui/intent-form";
+import { PlainField } from "~/components/forms/inputs";
 
 export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
 type Draft = Extract<MailData, { recipients: unknown }>;
@@ -141,22 +142,15 @@ function AddressFields({
   return (
     <>
       {PARTS.map(({ part, label, autoComplete }) => (
-        <div className="field" key={part}>
-          <label htmlFor={id(part)}>{label}</label>
-          <input
-            id={id(part)}
-            name={`${prefix}.${part}`}
-            defaultValue={parts[part] ?? ""}
-            autoComplete={prefix === "from" ? autoComplete : "off"}
-            aria-invalid={errors[part] ? true : undefined}
-            aria-describedby={errors[part] ? `${id(part)}-error` : undefined}
-          />
-          {errors[part] ? (
-            <p id={`${id(part)}-error`} className="field-error">
-              {errors[part]}
-            </p>
-          ) : null}
-        </div>
+        <PlainField
+          key={part}
+          id={id(part)}
+          label={label}
+          name={`${prefix}.${part}`}
+          defaultValue={parts[part] ?? ""}
+          autoComplete={prefix === "from" ? autoComplete : "off"}
+          error={errors[part]}
+        />
       ))}
     </>
   );
