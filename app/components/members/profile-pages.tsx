@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { Form, Link } from "@remix-run/react";
-import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
+import { Link } from "@remix-run/react";
+import { Field, useSchemaForm } from "~/components/forms/fields";
+import { PostedForm } from "~/components/identity/card";
 import { ProfileFacts } from "~/components/members/member-facts";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { profileOf } from "~/services/members.server";
@@ -49,18 +49,25 @@ export function AccountPage({
     <ProfileCard page="account" title={profile.username}>
       <ProfileFacts member={profile} />
       <h2>Your name</h2>
-      <FormErrors form={nameForm} />
-      <Form method="post" className="form" {...getFormProps(nameForm)}>
-        <Field meta={nameFields.name} label="Name" autoComplete="name" hint="Shown to you and the admins only." />
-        <div className="actions">
+      <PostedForm
+        form={nameForm}
+        submit={
           <SubmitButton name="intent" value="name" pendingText="Saving…">
             Save the name
           </SubmitButton>
-        </div>
-      </Form>
+        }
+      >
+        <Field meta={nameFields.name} label="Name" autoComplete="name" hint="Shown to you and the admins only." />
+      </PostedForm>
       <h2>Your e-mail address</h2>
-      <FormErrors form={emailForm} />
-      <Form method="post" className="form" {...getFormProps(emailForm)}>
+      <PostedForm
+        form={emailForm}
+        submit={
+          <SubmitButton name="intent" value="email" pendingText="Sending…">
+            Send the confirmation link
+          </SubmitButton>
+        }
+      >
         <Field
           meta={emailFields.email}
           label="New e-mail address"
@@ -68,24 +75,20 @@ export function AccountPage({
           autoComplete="email"
           hint={`It stays ${profile.email} until you open the link we send to the new address.`}
         />
-        <div className="actions">
-          <SubmitButton name="intent" value="email" pendingText="Sending…">
-            Send the confirmation link
-          </SubmitButton>
-        </div>
-      </Form>
+      </PostedForm>
       <h2>Your password</h2>
-      <FormErrors form={passwordForm} />
-      <Form method="post" className="form" {...getFormProps(passwordForm)}>
-        <Field meta={passwordFields.current} label="Current password" type="password" autoComplete="current-password" />
-        <Field meta={passwordFields.password} label="New password" type="password" autoComplete="new-password" />
-        <Field meta={passwordFields.confirm} label="New password again" type="password" autoComplete="new-password" />
-        <div className="actions">
+      <PostedForm
+        form={passwordForm}
+        submit={
           <SubmitButton name="intent" value="password" pendingText="Saving…">
             Change the password
           </SubmitButton>
-        </div>
-      </Form>
+        }
+      >
+        <Field meta={passwordFields.current} label="Current password" type="password" autoComplete="current-password" />
+        <Field meta={passwordFields.password} label="New password" type="password" autoComplete="new-password" />
+        <Field meta={passwordFields.confirm} label="New password again" type="password" autoComplete="new-password" />
+      </PostedForm>
       <DataArchiveSection archive={archive} />
       <section aria-labelledby="delete-account-title">
         <h2 id="delete-account-title">Delete my account</h2>
