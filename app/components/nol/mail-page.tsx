@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { Alert } from "~/components/ui/alert";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { ADDRESS_AUTOFILL, type TypedAddressPart } from "~/domain/mailing/autofill";
 import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
 import { IntentForm } from "~/components/ui/intent-form";
@@ -120,14 +121,15 @@ function DraftForms({ data, result }: { data: Draft; result?: Result }) {
   );
 }
 
-const PARTS = [
-  { part: "name", label: "Name", autoComplete: "name" },
-  { part: "line1", label: "Street address", autoComplete: "address-line1" },
-  { part: "line2", label: "Apartment, suite, unit (optional)", autoComplete: "address-line2" },
-  { part: "city", label: "City", autoComplete: "address-level2" },
-  { part: "state", label: "State (two letters)", autoComplete: "address-level1" },
-  { part: "zip", label: "ZIP code", autoComplete: "postal-code" },
-] as const;
+/** Each part's label, in the order an envelope writes them. */
+const PART_LABELS: Record<TypedAddressPart, string> = {
+  name: "Name",
+  line1: "Street address",
+  line2: "Apartment, suite, unit (optional)",
+  city: "City",
+  state: "State (two letters)",
+  zip: "ZIP code",
+};
 
 function AddressFields({
   prefix,
@@ -141,14 +143,14 @@ function AddressFields({
   const id = (part: string) => `${prefix.replace(".", "-")}-${part}`;
   return (
     <>
-      {PARTS.map(({ part, label, autoComplete }) => (
+      {(Object.entries(PART_LABELS) as [TypedAddressPart, string][]).map(([part, label]) => (
         <PlainField
           key={part}
           id={id(part)}
           label={label}
           name={`${prefix}.${part}`}
           defaultValue={parts[part] ?? ""}
-          autoComplete={prefix === "from" ? autoComplete : "off"}
+          autoComplete={prefix === "from" ? ADDRESS_AUTOFILL[part] : "off"}
           error={errors[part]}
         />
       ))}
