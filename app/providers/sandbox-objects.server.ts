@@ -10,7 +10,7 @@ import { sandboxObjects } from "~/db/schema";
 export type SandboxTx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type SandboxStore = Database | SandboxTx;
 
-export async function readSandboxObject<T>(store: SandboxStore, id: string, type: string): Promise<T | null> {
+export async function readObject<T>(store: SandboxStore, id: string, type: string): Promise<T | null> {
   const [row] = await store
     .select({ data: sandboxObjects.data })
     .from(sandboxObjects)
@@ -22,17 +22,12 @@ export async function readSandboxObject<T>(store: SandboxStore, id: string, type
  * Reads an object after taking the transaction's lock on `lock`: two requests for one object at
  * once take turns, as one step each, the way a provider serializes them on its side.
  */
-export async function readLockedSandboxObject<T>(
-  tx: SandboxTx,
-  lock: string,
-  id: string,
-  type: string,
-): Promise<T | null> {
+export async function readLockedObject<T>(tx: SandboxTx, lock: string, id: string, type: string): Promise<T | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lock}))`);
-  return readSandboxObject<T>(tx, id, type);
+  return readObject<T>(tx, id, type);
 }
 
-export async function writeSandboxObject(store: SandboxStore, id: string, type: string, data: object): Promise<void> {
+export async function writeObject(store: SandboxStore, id: string, type: string, data: object): Promise<void> {
   await store
     .insert(sandboxObjects)
     .values({ id, type, data: data as Record<string, unknown> })
@@ -43,24 +38,28 @@ export async function writeSandboxObject(store: SandboxStore, id: string, type: 
 }
 
 /**
- * The events of `type` the app has not taken yet, oldest first: each is kept as
- * `{ event, delivered }` until `markSandboxEventDelivered`, as a provider keeps resending a
- * webhook until it is acknowledged.
+ * A built-in provider's events of `type` as the app takes them: the ones not taken yet, oldest
+ * first, each as `revive` makes it again from its stored JSON, and the mark that one is taken.
+ * An event is kept as `{ event, delivered }` until then, as a provider resends a webhook until
+ * it is acknowledged.
  */
-export async function undeliveredSandboxEvents<E>(db: Database, type: string, limit: number): Promise<E[]> {
-  const rows = await db
-    .select({ data: sandboxObjects.data })
-    .from(sandboxObjects)
-    .where(and(eq(sandboxObjects.type, type), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-    .orderBy(asc(sandboxObjects.id))
-    .limit(limit);
-  return rows.map((row) => (row.data as { event: E }).event);
-}
+export function sandboxEventFeed<Stored, Event>(db: Database, type: string, revive: (stored: Stored) => Event) {
+  return {
+    async undeliveredEvents(limit = 100): Promise<Event[]> {
+      const rows = await db
+        .select({ data: sandboxObjects.data })
+        .from(sandboxObjects)
+        .where(and(eq(sandboxObjects.type, type), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
+        .orderBy(asc(sandboxObjects.id))
+        .limit(limit);
+      return rows.map((row) => revive((row.data as { event: Stored }).event));
+    },
 
-/** Marks an event the app has taken: it is not handed out again. */
-export async function markSandboxEventDelivered(db: Database, type: string, eventId: string): Promise<void> {
-  await db
-    .update(sandboxObjects)
-    .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-    .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, type)));
+    async markDelivered(eventId: string): Promise<void> {
+      await db
+        .update(sandboxObjects)
+        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
+        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, type)));
+    },
+  };
 }

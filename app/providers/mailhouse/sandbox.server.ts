@@ -6,14 +6,7 @@ import { sandboxObjects } from "~/db/schema";
 import { postalAddressSchema, postalLines, sameAddress, type PostalAddress } from "~/domain/mailing/address";
 import { quoteMailing } from "~/domain/mailing/quote";
 import { CANCEL_REFUSALS, cancelCheck, trackOf, type LetterState } from "~/domain/mailing/tracking";
-import {
-  markSandboxEventDelivered as markDelivered,
-  readLockedSandboxObject as readLocked,
-  readSandboxObject as read,
-  undeliveredSandboxEvents as undeliveredEvents,
-  writeSandboxObject as write,
-  type SandboxTx,
-} from "../sandbox-objects.server";
+import { readLockedObject, readObject, sandboxEventFeed, writeObject, type SandboxTx } from "../sandbox-objects.server";
 import { InvalidMailWebhook, MailRefused, type MailedLetter, type MailEvent, type SandboxMailHouse } from "./types";
 
 /**
@@ -167,8 +160,8 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
     const events = [...stored.events, event];
     const track = trackOf(events.map((e) => ({ state: e.state!, occurredAt: new Date(e.occurredAt) })));
     const next = { ...stored, events, state: track.state };
-    await write(tx, next.id, LETTER, next);
-    await write(tx, event.id, EVENT, { event, delivered: false });
+    await writeObject(tx, next.id, LETTER, next);
+    await writeObject(tx, event.id, EVENT, { event, delivered: false });
     return next;
   }
 
@@ -189,7 +182,7 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
   async function change<T>(id: string, run: (tx: SandboxTx, stored: Stored) => Promise<T>): Promise<T | null> {
     if (!SANDBOX_LETTER_ID.test(id)) return null;
     return db.transaction(async (tx) => {
-      const stored = await readLocked<Stored>(tx, `mail:${id}`, id, LETTER);
+      const stored = await readLockedObject<Stored>(tx, `mail:${id}`, id, LETTER);
       return stored ? run(tx, await catchUp(tx, stored, clock())) : null;
     });
   }
@@ -238,13 +231,13 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
         if (!parsed.success) throw new MailRefused(`The ${side} address is not complete.`, 422, "invalid");
       }
       const made = await db.transaction(async (tx) => {
-        const earlier = await readLocked<{ letterId: string }>(
+        const earlier = await readLockedObject<{ letterId: string }>(
           tx,
           `mail-create:${idempotencyKey}`,
           `midem_${idempotencyKey}`,
           IDEMPOTENCY,
         );
-        const kept = earlier ? await read<Stored>(tx, earlier.letterId, LETTER) : null;
+        const kept = earlier ? await readObject<Stored>(tx, earlier.letterId, LETTER) : null;
         if (kept) return kept;
         const now = clock();
         const stored: Stored = {
@@ -259,9 +252,9 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
           sendDate: new Date(now.getTime() + SANDBOX_SCHEDULE.cancelWindowMs).toISOString(),
           events: [],
         };
-        await write(tx, stored.id, LETTER, stored);
-        await write(tx, `${stored.id}.pdf`, PDF, { pdf: Buffer.from(pdf).toString("base64") });
-        await write(tx, `midem_${idempotencyKey}`, IDEMPOTENCY, { letterId: stored.id });
+        await writeObject(tx, stored.id, LETTER, stored);
+        await writeObject(tx, `${stored.id}.pdf`, PDF, { pdf: Buffer.from(pdf).toString("base64") });
+        await writeObject(tx, `midem_${idempotencyKey}`, IDEMPOTENCY, { letterId: stored.id });
         return stored;
       });
       return letterOf(made);
@@ -305,7 +298,7 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
       let moved = 0;
       for (const { id } of open) {
         await db.transaction(async (tx) => {
-          const stored = await readLocked<Stored>(tx, `mail:${id}`, id, LETTER);
+          const stored = await readLockedObject<Stored>(tx, `mail:${id}`, id, LETTER);
           if (!stored) return;
           const next = await catchUp(tx, stored, now);
           moved += next.events.length - stored.events.length;
@@ -323,17 +316,11 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
 
     async printed(id) {
       if (!SANDBOX_LETTER_ID.test(id)) return null;
-      const stored = await read<{ pdf: string }>(db, `${id}.pdf`, PDF);
+      const stored = await readObject<{ pdf: string }>(db, `${id}.pdf`, PDF);
       return stored ? new Uint8Array(Buffer.from(stored.pdf, "base64")) : null;
     },
 
-    async undeliveredEvents(limit = 100) {
-      return (await undeliveredEvents<StoredEvent>(db, EVENT, limit)).map(eventOf);
-    },
-
-    async markDelivered(eventId) {
-      await markDelivered(db, EVENT, eventId);
-    },
+    ...sandboxEventFeed(db, EVENT, eventOf),
   };
 }
 
