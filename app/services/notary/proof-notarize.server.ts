@@ -18,6 +18,7 @@ import {
   transactionFields,
 } from "./notarize.server";
 import { allowsNotarizing } from "./proof-notarize-view.server";
+import { versionClaim } from "../version-keys.server";
 
 /**
  * A mailed round's proof of service notarized online (decision 036): the same notary, credits
@@ -40,14 +41,7 @@ async function roundNotice(db: Database, memberId: string, causeCode: string, { 
       notarizations,
       and(eq(notarizations.noticeId, notices.id), eq(notarizations.document, "proof-of-service")),
     )
-    .where(
-      and(
-        eq(claims.claimantId, memberId),
-        eq(claims.causeCode, causeCode),
-        eq(claims.nolVersion, version),
-        eq(notices.roundCnt, round),
-      ),
-    );
+    .where(and(versionClaim(memberId, causeCode, version), eq(notices.roundCnt, round)));
   return row ?? null;
 }
 
