@@ -131,36 +131,26 @@ export function quote({ plan, donationCents, coupon, now, donationLimits }: Quot
     listAmountCents = plan.amountCents;
   }
   const subscription = plan.kind === "subscription";
-  if (!coupon) {
-    return {
-      ok: true,
-      quote: {
-        planId: plan.id,
-        currency: plan.currency,
-        listAmountCents,
-        amountCents: listAmountCents,
-        laterAmountCents: subscription ? listAmountCents : null,
-        couponPayments: 0,
-        couponId: null,
-      },
-    };
-  }
-  const refusal = couponRefusal(coupon, plan, now);
-  if (refusal) return { ok: false, field: "coupon", message: refusal };
-  const discounted = applyCoupon(listAmountCents, { amount_off: coupon.amountOff, percent_off: coupon.percentOff });
-  const payments = couponPayments(coupon, plan.interval);
-  return {
-    ok: true,
+  const priced = (amountCents: number, laterAmountCents: number, rest: Pick<Quote, "couponPayments" | "couponId">) => ({
+    ok: true as const,
     quote: {
       planId: plan.id,
       currency: plan.currency,
       listAmountCents,
-      amountCents: discounted,
-      laterAmountCents: subscription ? (payments === null ? discounted : listAmountCents) : null,
-      couponPayments: payments,
-      couponId: coupon.id,
+      amountCents,
+      laterAmountCents: subscription ? laterAmountCents : null,
+      ...rest,
     },
-  };
+  });
+  if (!coupon) return priced(listAmountCents, listAmountCents, { couponPayments: 0, couponId: null });
+  const refusal = couponRefusal(coupon, plan, now);
+  if (refusal) return { ok: false, field: "coupon", message: refusal };
+  const discounted = applyCoupon(listAmountCents, { amount_off: coupon.amountOff, percent_off: coupon.percentOff });
+  const payments = couponPayments(coupon, plan.interval);
+  return priced(discounted, payments === null ? discounted : listAmountCents, {
+    couponPayments: payments,
+    couponId: coupon.id,
+  });
 }
 
 /**

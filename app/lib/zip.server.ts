@@ -32,6 +32,22 @@ type CentralEntry = {
   offset: number;
 };
 
+/**
+ * The fields a local header and its central directory entry share, from the version needed to
+ * extract to the name's length; the extra field's length after them stays 0.
+ */
+function writeEntryFields(header: Buffer, at: number, entry: CentralEntry): void {
+  header.writeUInt16LE(VERSION, at);
+  header.writeUInt16LE(UTF8_NAMES, at + 2);
+  header.writeUInt16LE(entry.method, at + 4);
+  header.writeUInt16LE(entry.time, at + 6);
+  header.writeUInt16LE(entry.date, at + 8);
+  header.writeUInt32LE(entry.crc, at + 10);
+  header.writeUInt32LE(entry.compressedSize, at + 14);
+  header.writeUInt32LE(entry.size, at + 18);
+  header.writeUInt16LE(entry.name.byteLength, at + 22);
+}
+
 /** MS-DOS time and date, as ZIP stores them (in UTC here, two-second steps, 1980 onwards). */
 function dosDateTime(at: Date): { time: number; date: number } {
   const year = Math.max(at.getUTCFullYear(), 1980);
@@ -92,16 +108,7 @@ export async function createZip(file: string): Promise<ZipWriter> {
       };
       const header = Buffer.alloc(30);
       header.writeUInt32LE(LOCAL_HEADER, 0);
-      header.writeUInt16LE(VERSION, 4);
-      header.writeUInt16LE(UTF8_NAMES, 6);
-      header.writeUInt16LE(method, 8);
-      header.writeUInt16LE(entry.time, 10);
-      header.writeUInt16LE(entry.date, 12);
-      header.writeUInt32LE(entry.crc, 14);
-      header.writeUInt32LE(entry.compressedSize, 18);
-      header.writeUInt32LE(entry.size, 22);
-      header.writeUInt16LE(nameBytes.byteLength, 26);
-      header.writeUInt16LE(0, 28);
+      writeEntryFields(header, 4, entry);
       await write(Buffer.concat([header, nameBytes]));
       await write(body);
       entries.push(entry);
@@ -118,15 +125,7 @@ export async function createZip(file: string): Promise<ZipWriter> {
           header.writeUInt32LE(CENTRAL_HEADER, 0);
           // Made on Unix (3), so that the external attributes below are read as its file mode.
           header.writeUInt16LE((3 << 8) | VERSION, 4);
-          header.writeUInt16LE(VERSION, 6);
-          header.writeUInt16LE(UTF8_NAMES, 8);
-          header.writeUInt16LE(entry.method, 10);
-          header.writeUInt16LE(entry.time, 12);
-          header.writeUInt16LE(entry.date, 14);
-          header.writeUInt32LE(entry.crc, 16);
-          header.writeUInt32LE(entry.compressedSize, 20);
-          header.writeUInt32LE(entry.size, 24);
-          header.writeUInt16LE(entry.name.byteLength, 28);
+          writeEntryFields(header, 6, entry);
           // Extra field, comment, disk number start, internal attributes: none.
           header.writeUInt32LE((0o100644 << 16) >>> 0, 38);
           header.writeUInt32LE(entry.offset, 42);

@@ -36,6 +36,34 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The base of a provider's failure that carries its message alone, named `errorName` (an
+ * Error's name stays "Error" unless it is set).
+ */
+export function providerFailure(provider: ProviderArea, code: ProviderErrorCode, errorName: string) {
+  return class extends ProviderError {
+    override name = errorName;
+    constructor(message: string, options?: ErrorOptions) {
+      super(provider, code, message, options);
+    }
+  };
+}
+
+/** The base of a provider's refusal of a request (4xx): its HTTP `status`, and its own code where it gives one. */
+export function providerRefusal(provider: ProviderArea, code: ProviderErrorCode, errorName: string) {
+  return class extends ProviderError {
+    override name = errorName;
+    constructor(
+      message: string,
+      readonly status: number,
+      readonly providerCode: string | null = null,
+      options?: ErrorOptions,
+    ) {
+      super(provider, code, message, options);
+    }
+  };
+}
+
 const CODES: ReadonlySet<string> = new Set(PROVIDER_ERROR_CODES);
 
 /** The code of a provider's failure, read from its fields alone; null for any other error. */

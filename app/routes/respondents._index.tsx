@@ -7,6 +7,7 @@ import { directoryQuerySchema } from "~/lib/schemas.server";
 import { ownRequests, searchDirectory } from "~/services/respondents.server";
 import { requireMember } from "~/services/session.server";
 import { DataTable } from "~/components/ui/record-table";
+import { PlainField } from "~/components/forms/inputs";
 
 export const meta: MetaFunction = () => [{ title: "Respondents" }];
 
@@ -50,10 +51,7 @@ export default function Respondents() {
       ) : null}
       <Form method="get" className="form" role="search" aria-label="Respondents">
         {forStep ? <input type="hidden" name="for" value={forStep} /> : null}
-        <div className="field">
-          <label htmlFor="q">Name</label>
-          <input id="q" name="q" defaultValue={query.q ?? ""} maxLength={120} />
-        </div>
+        <PlainField id="q" label="Name" name="q" defaultValue={query.q ?? ""} maxLength={120} />
         <div className="field">
           <label htmlFor="type">Kind</label>
           <select id="type" name="type" defaultValue={query.type ?? ""}>
@@ -65,10 +63,7 @@ export default function Respondents() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="place">Place</label>
-          <input id="place" name="place" defaultValue={query.place ?? ""} maxLength={120} />
-        </div>
+        <PlainField id="place" label="Place" name="place" defaultValue={query.place ?? ""} maxLength={120} />
         <div className="actions">
           <button type="submit" className="button button-primary">
             Search

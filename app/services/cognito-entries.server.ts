@@ -13,6 +13,7 @@ import { recordNotices } from "./documents/records.server";
 import { receiveHostedSupport } from "./hosted-support.server";
 import { keepVersionFeatures } from "./nol/features.server";
 import { authEntry, causeOpenTo, memberByUsername, requireCauseCode } from "./nol/access.server";
+import { ofVersion } from "./version-keys.server";
 
 const isoDate = z
   .string()
@@ -179,9 +180,7 @@ export async function receiveCognitoEntry(
       .set({ resolvedAt: new Date(), entryId: entry.Id })
       .where(
         and(
-          eq(pendingSubmissions.userId, owner.id),
-          eq(pendingSubmissions.causeCode, f.Cause),
-          eq(pendingSubmissions.descriptiveVersion, f.DescriptiveVersion),
+          ofVersion(pendingSubmissions, owner.id, f.Cause, f.DescriptiveVersion),
           isNull(pendingSubmissions.resolvedAt),
         ),
       );

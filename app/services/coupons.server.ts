@@ -82,6 +82,7 @@ export async function planIdsByCoupon(db: Database, couponIds?: readonly string[
   return byCoupon;
 }
 
+/** A coupon as the billing rules read it, with the plans it is for. */
 export function billingCoupon(coupon: CouponRow, planIds: readonly string[]): BillingCoupon {
   return {
     id: coupon.id,
@@ -121,12 +122,8 @@ export type CouponOffer = { discount: DiscountJson & { description: string }; pl
 /** A slug as a landing page may name one (older slugs may hold upper case or _). */
 const LOOKUP_SLUG = /^[\w-]{1,64}$/;
 
-/**
- * The offer behind a slug: an active discount whose coupon can be used now (valid, not past
- * its redeem_by, not used up) for at least one active plan. Null otherwise. Prices come from
- * the billing rules' quote, the same function that prices a checkout.
- */
-export async function couponOffer(db: Database, slug: string, now = new Date()): Promise<CouponOffer | null> {
+/** The active discount a slug names, whatever its case, with its coupon; null for any other slug. */
+export async function activeDiscountOfSlug(db: Database, slug: string) {
   if (!LOOKUP_SLUG.test(slug)) return null;
   const [row] = await db
     .select({ discount: couponDiscounts, coupon: coupons })
@@ -134,6 +131,16 @@ export async function couponOffer(db: Database, slug: string, now = new Date()):
     .innerJoin(coupons, eq(coupons.id, couponDiscounts.couponId))
     .where(and(sql`lower(${couponDiscounts.couponSlug}) = ${slug.toLowerCase()}`, eq(couponDiscounts.active, true)))
     .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The offer behind a slug: an active discount whose coupon can be used now (valid, not past
+ * its redeem_by, not used up) for at least one active plan. Null otherwise. Prices come from
+ * the billing rules' quote, the same function that prices a checkout.
+ */
+export async function couponOffer(db: Database, slug: string, now = new Date()): Promise<CouponOffer | null> {
+  const row = await activeDiscountOfSlug(db, slug);
   if (!row) return null;
   const planList = await db
     .select({ plan: plans })

@@ -40,19 +40,19 @@ export function formEntryJson(row: EntryRow) {
   };
 }
 
-/** The member's entries of the service's forms (or of one), newest first. */
-export async function listFormEntries(services: AppServices, viewer: Viewer, form: number | undefined) {
-  const rows = await services.db
+/** The member's latest entries of these forms, newest first. */
+export function memberEntriesOf(services: AppServices, viewer: Viewer, formIds: readonly number[], limit: number) {
+  return services.db
     .select()
     .from(formEntries)
-    .where(
-      and(
-        eq(formEntries.userId, viewer.member.id),
-        form === undefined ? inArray(formEntries.formId, [...SERVICE_FORMS]) : eq(formEntries.formId, form),
-      ),
-    )
+    .where(and(eq(formEntries.userId, viewer.member.id), inArray(formEntries.formId, [...formIds])))
     .orderBy(desc(formEntries.createdAt))
-    .limit(LIST_LIMIT);
+    .limit(limit);
+}
+
+/** The member's entries of the service's forms (or of one), newest first. */
+export async function listFormEntries(services: AppServices, viewer: Viewer, form: number | undefined) {
+  const rows = await memberEntriesOf(services, viewer, form === undefined ? SERVICE_FORMS : [form], LIST_LIMIT);
   return { list: rows.map(formEntryJson) };
 }
 

@@ -1,5 +1,5 @@
 import PgBoss from "pg-boss";
-import type { z } from "zod";
+import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { DatabaseHandle } from "~/db/client.server";
 import { SINGLE_LOCK } from "~/db/locks";
@@ -40,6 +40,16 @@ export type JobDefinition<Data> = {
   /** Jobs one poll takes at once (default 1); each runs, succeeds and fails on its own. */
   batchSize?: number;
 };
+
+type Sweep = JobDefinition<Record<string, never>>;
+
+/**
+ * A sweep: work that repeats on its schedule and takes no data, at most one waiting and one
+ * running at a time across the servers.
+ */
+export function sweepJob<D extends Omit<Sweep, "data" | "policy"> & Required<Pick<Sweep, "schedule">>>(definition: D) {
+  return { ...definition, data: z.object({}), policy: "stately" as const } satisfies Sweep;
+}
 
 /** What queueing a job needs of its definition. */
 export type QueuedJob = Pick<JobDefinition<unknown>, "name" | "retry" | "timeoutSeconds" | "policy"> & {

@@ -14,7 +14,7 @@ import {
 } from "~/domain/respondents";
 import { audit, actorOf } from "./audit.server";
 import { noticesOf } from "./documents/notices.server";
-import { formEntryLinks } from "./form-entries.server";
+import { formEntryLinks, memberEntriesOf } from "./form-entries.server";
 import { storeFormEntry } from "./form-store.server";
 import { labelOfStoredRound } from "./round-labels.server";
 import type { Viewer } from "./session.server";
@@ -225,17 +225,12 @@ export async function reviewEntry(services: AppServices, admin: Viewer, input: z
 
 /** The member's own suggestions and requests, newest first, with where each stands. */
 export async function ownRequests(services: AppServices, viewer: Viewer) {
-  const rows = await services.db
-    .select()
-    .from(formEntries)
-    .where(
-      and(
-        eq(formEntries.userId, viewer.member.id),
-        inArray(formEntries.formId, [FORM_IDS.suggestRespondent, FORM_IDS.respondentReassessment]),
-      ),
-    )
-    .orderBy(desc(formEntries.createdAt))
-    .limit(20);
+  const rows = await memberEntriesOf(
+    services,
+    viewer,
+    [FORM_IDS.suggestRespondent, FORM_IDS.respondentReassessment],
+    20,
+  );
   return rows.map((r) => ({
     number: r.entryNumber,
     kind: r.formId === FORM_IDS.suggestRespondent ? "Suggestion" : "Reassessment",

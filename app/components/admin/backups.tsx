@@ -1,10 +1,11 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
-import { SubmitButton } from "~/components/ui/submit-button";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
 import { byteSize, formatDateTime } from "~/lib/format";
 import { RowAction } from "~/components/ui/row-action";
+import { AdminSection } from "~/components/admin/admin-section";
+import { IntentForm } from "~/components/ui/intent-form";
 
 export type BackupRow = {
   id: string;
@@ -111,12 +112,8 @@ export function BackupsPage({
 }) {
   const running = backups.find((b) => b.status === "queued" || b.status === "running") ?? null;
   return (
-    <section className="card card-wide" aria-labelledby="backups-title">
+    <AdminSection id="backups-title" title="Backups">
       <ProgressRefresh running={running !== null} />
-      <p>
-        <Link to="/admin">Admin</Link>
-      </p>
-      <h1 id="backups-title">Backups</h1>
       <p>
         A backup holds the whole database: members, NoL entries, payments, documents and the jobs waiting. It does not
         hold the server&apos;s settings and secrets. A daily backup is made at <code>{cron}</code> (UTC) and kept{" "}
@@ -127,17 +124,15 @@ export function BackupsPage({
       {running ? (
         <BackupProgress backup={running} />
       ) : (
-        <Form method="post">
-          <SubmitButton name="intent" value="start" pendingText="Starting…">
-            Make a backup now
-          </SubmitButton>
-        </Form>
+        <IntentForm intent="start" pendingText="Starting…">
+          Make a backup now
+        </IntentForm>
       )}
       {backups.length === 0 ? (
         <p>No backups yet.</p>
       ) : (
         <DataTable rows={backups} columns={COLUMNS} caption="Backups kept" />
       )}
-    </section>
+    </AdminSection>
   );
 }

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { ErrorList } from "~/components/forms/fields";
+import { ErrorList, PlainField } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CAUSE_STATUSES, causeFormsWords, causeStatusWords, NOT_OFFERED } from "~/domain/cause-catalogue";
@@ -18,33 +18,30 @@ function errorsFor(result: Result, code: string | null, field: string): string[]
   return sameForm ? (result?.error?.[field] ?? undefined) : undefined;
 }
 
+/** A text field of a cause's form: of the cause `code`, or of a new cause when `code` is null. */
 function TextInput({
-  id,
+  code,
   name,
   label,
-  value,
-  errors,
+  value = "",
+  lastResult,
 }: {
-  id: string;
+  code: string | null;
   name: string;
   label: string;
-  value: string;
-  errors?: string[];
+  value?: string;
+  lastResult: Result;
 }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        defaultValue={value}
-        required
-        maxLength={80}
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
+    <PlainField
+      id={code ? `cause-${code}-${name}` : `new-${name}`}
+      label={label}
+      name={name}
+      defaultValue={value}
+      required
+      maxLength={80}
+      error={errorsFor(lastResult, code, name)?.[0]}
+    />
   );
 }
 
@@ -114,20 +111,8 @@ function CauseEditor({
         <input type="hidden" name="intent" value="save-cause" />
         <input type="hidden" name="code" value={cause.code} />
         {formErrors ? <ErrorList errors={formErrors} /> : null}
-        <TextInput
-          id={id("name")}
-          name="name"
-          label="Name"
-          value={cause.name}
-          errors={errorsFor(lastResult, cause.code, "name")}
-        />
-        <TextInput
-          id={id("label")}
-          name="label"
-          label="Label"
-          value={cause.label}
-          errors={errorsFor(lastResult, cause.code, "label")}
-        />
+        <TextInput code={cause.code} name="name" label="Name" value={cause.name} lastResult={lastResult} />
+        <TextInput code={cause.code} name="label" label="Label" value={cause.label} lastResult={lastResult} />
         <fieldset>
           <legend>Offered in</legend>
           <div className="list-filters">
@@ -188,15 +173,9 @@ export function CauseCatalogue({ data, lastResult }: { data: Data; lastResult: R
         <Form method="post" className="form">
           <h2>Add a cause</h2>
           <input type="hidden" name="intent" value="add-cause" />
-          <TextInput
-            id="new-code"
-            name="code"
-            label="Code (2 to 6 letters)"
-            value=""
-            errors={errorsFor(lastResult, null, "code")}
-          />
-          <TextInput id="new-name" name="name" label="Name" value="" errors={errorsFor(lastResult, null, "name")} />
-          <TextInput id="new-label" name="label" label="Label" value="" errors={errorsFor(lastResult, null, "label")} />
+          <TextInput code={null} name="code" label="Code (2 to 6 letters)" lastResult={lastResult} />
+          <TextInput code={null} name="name" label="Name" lastResult={lastResult} />
+          <TextInput code={null} name="label" label="Label" lastResult={lastResult} />
           <SubmitButton pendingText="Adding…">Add the cause</SubmitButton>
         </Form>
       </section>

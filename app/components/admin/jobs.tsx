@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { inWords } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
 import { DataTable, type Column } from "~/components/ui/record-table";
+import { AdminSection } from "~/components/admin/admin-section";
 
 export type JobRow = {
   id: string;
@@ -53,11 +54,7 @@ export function JobsPage({
   recent: JobRow[];
 }) {
   return (
-    <section className="card card-wide" aria-labelledby="jobs-title">
-      <p>
-        <Link to="/admin">Admin</Link>
-      </p>
-      <h1 id="jobs-title">Background jobs</h1>
+    <AdminSection id="jobs-title" title="Background jobs">
       <p className="muted">
         A job that fails is tried again later, each time after a longer wait; once its tries are used up it is marked
         failed and listed here until it is archived.
@@ -78,6 +75,6 @@ export function JobsPage({
         ))}
       </p>
       {recent.length === 0 ? <p>No jobs yet.</p> : <JobTable rows={recent} caption="Latest jobs" />}
-    </section>
+    </AdminSection>
   );
 }

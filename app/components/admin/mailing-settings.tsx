@@ -1,5 +1,7 @@
 import { Form } from "@remix-run/react";
+import { PlainField } from "~/components/forms/inputs";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { ADDRESS_AUTOFILL, type TypedAddressPart } from "~/domain/mailing/autofill";
 
 export type MailingSettingsValues = {
   perEnvelope: string;
@@ -11,13 +13,22 @@ export type MailingSettingsValues = {
   lostAfterDays: string;
 };
 
-const FIELDS: { name: keyof MailingSettingsValues; label: string; type?: string; autoComplete?: string }[] = [
+type SettingField = { name: keyof MailingSettingsValues; label: string; type?: string; autoComplete?: string };
+
+/** A part of the return address: its setting, and its words after "Return address:". */
+const returnPart = (name: keyof MailingSettingsValues, part: TypedAddressPart, words: string): SettingField => ({
+  name,
+  label: `Return address: ${words}`,
+  autoComplete: ADDRESS_AUTOFILL[part],
+});
+
+const FIELDS: SettingField[] = [
   { name: "perEnvelope", label: "Price per envelope (USD; 0 when the community pays)", type: "text" },
-  { name: "returnLine1", label: "Return address: street", autoComplete: "address-line1" },
-  { name: "returnLine2", label: "Return address: suite or unit (optional)", autoComplete: "address-line2" },
-  { name: "returnCity", label: "Return address: city", autoComplete: "address-level2" },
-  { name: "returnState", label: "Return address: state (two letters)", autoComplete: "address-level1" },
-  { name: "returnZip", label: "Return address: ZIP code", autoComplete: "postal-code" },
+  returnPart("returnLine1", "line1", "street"),
+  returnPart("returnLine2", "line2", "suite or unit (optional)"),
+  returnPart("returnCity", "city", "city"),
+  returnPart("returnState", "state", "state (two letters)"),
+  returnPart("returnZip", "zip", "ZIP code"),
   { name: "lostAfterDays", label: "Days without news before a letter counts as lost", type: "number" },
 ];
 
@@ -40,23 +51,16 @@ export function MailingSettingsForm({
       <Form method="post" action="?form=mailing" className="form" aria-labelledby="mailing-settings-title">
         <input type="hidden" name="intent" value="mailing" />
         {FIELDS.map((field) => (
-          <div className="field" key={field.name}>
-            <label htmlFor={`mailing-${field.name}`}>{field.label}</label>
-            <input
-              id={`mailing-${field.name}`}
-              name={field.name}
-              type={field.type ?? "text"}
-              defaultValue={values[field.name]}
-              autoComplete={field.autoComplete ?? "off"}
-              aria-invalid={errors[field.name] ? true : undefined}
-              aria-describedby={errors[field.name] ? `mailing-${field.name}-error` : undefined}
-            />
-            {errors[field.name] ? (
-              <p id={`mailing-${field.name}-error`} className="field-error">
-                {errors[field.name]}
-              </p>
-            ) : null}
-          </div>
+          <PlainField
+            key={field.name}
+            id={`mailing-${field.name}`}
+            label={field.label}
+            name={field.name}
+            type={field.type ?? "text"}
+            defaultValue={values[field.name]}
+            autoComplete={field.autoComplete ?? "off"}
+            error={errors[field.name]}
+          />
         ))}
         <SubmitButton pendingText="Saving…">Save the mailing settings</SubmitButton>
       </Form>

@@ -2,6 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import type { mailingsAdminPage } from "~/services/mailings/admin-list.server";
+import { AdminSection } from "~/components/admin/admin-section";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof mailingsAdminPage>>>;
 type Row = Data["rows"][number];
@@ -32,11 +33,7 @@ export function MailingsPage({ data }: { data: Data }) {
   const pageHref = (page: number) =>
     `/admin/mailings?${new URLSearchParams({ state: data.query.state, member: data.query.member, page: String(page) })}`;
   return (
-    <section className="card card-wide" aria-labelledby="mailings-title">
-      <p>
-        <Link to="/admin">Admin</Link>
-      </p>
-      <h1 id="mailings-title">{CAPTION}</h1>
+    <AdminSection id="mailings-title" title={CAPTION}>
       <p className="lead">
         Letters refused by the mail house, returned to sender, not confirmed, or with no news for {data.lostAfterDays}{" "}
         days while on their way (lost) come first. The days before a letter counts as lost, the price per envelope and
@@ -70,6 +67,6 @@ export function MailingsPage({ data }: { data: Data }) {
         {data.previousPage ? <Link to={pageHref(data.previousPage)}>Previous</Link> : null}{" "}
         {data.nextPage ? <Link to={pageHref(data.nextPage)}>Next</Link> : null}
       </nav>
-    </section>
+    </AdminSection>
   );
 }

@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { DataTable } from "~/components/ui/record-table";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
 import { formatDateTime } from "~/lib/format";
+import { IntentForm } from "~/components/ui/intent-form";
 
 /** The admins' members import: the upload with its dry run, the imports, and one import's report and progress. */
 
@@ -218,16 +219,12 @@ export function ImportReport({ page, message }: { page: ImportDetail; message: s
       </ul>
       {checked ? (
         <div className="actions">
-          <Form method="post">
-            <SubmitButton name="intent" value="start" pendingText="Starting…">
-              Import {number(record.toCreate + record.toUpdate)} members
-            </SubmitButton>
-          </Form>
-          <Form method="post">
-            <SubmitButton name="intent" value="discard" className="button" pendingText="Discarding…">
-              Discard
-            </SubmitButton>
-          </Form>
+          <IntentForm intent="start" pendingText="Starting…">
+            Import {number(record.toCreate + record.toUpdate)} members
+          </IntentForm>
+          <IntentForm intent="discard" className="button" pendingText="Discarding…">
+            Discard
+          </IntentForm>
         </div>
       ) : (
         <ImportProgress record={record} perMinute={page.invitationsPerMinute} />

@@ -1,14 +1,12 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { CsvExport } from "~/components/admin/csv-export";
-import { ListPager, sortable } from "~/components/admin/list-parts";
+import { FilterActions, ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
 import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
-import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listSearch } from "~/domain/list-search";
 import { MEMBERSHIP_STATUSES, membershipWords } from "~/domain/words";
-import { countWords, matchLine } from "~/domain/list-count";
+import { countWords } from "~/domain/list-count";
 import type { ListQuery } from "~/domain/listing";
 import { formatDate } from "~/lib/format";
 import type { memberList, memberListChoices } from "~/services/member-listing.server";
@@ -124,14 +122,7 @@ function MemberFilters({ list }: { list: List }) {
       <FilterSelect name="cause" label="Cause with a NoL" query={query} options={pairs(choices.causes)} />
       <DateRange name="joined" label="Joined" query={query} />
       <DateRange name="seen" label="Last seen" query={query} />
-      <input type="hidden" name="sort" value={query.sort} />
-      <input type="hidden" name="dir" value={query.dir} />
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Apply
-        </button>
-        <Link to="/members">Clear the filters</Link>
-      </div>
+      <FilterActions query={query} clearHref="/members" />
     </Form>
   );
 }
@@ -149,7 +140,6 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
   });
   const { query, choices } = list;
   const search = listSearch(query);
-  const ignored = Object.values(list.errors);
   return (
     <section className="card card-wide" aria-labelledby="members-title">
       <h1 id="members-title">Members</h1>
@@ -157,19 +147,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
         <Link to="/members/import">Import members from a CSV file</Link>
       </p>
       <MemberFilters list={list} />
-      {ignored.length > 0 ? (
-        <Alert kind="warn" title="Some filters were left out">
-          <ul>
-            {ignored.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
-      <p className="muted" role="status">
-        {matchLine(list.count, "member", "members")}
-      </p>
-      <CsvExport href={`/members/export.csv?${search}`} rows={list.count} noun="members" />
+      <ListSummary list={list} one="member" many="members" exportHref={`/members/export.csv?${search}`} />
       <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
         <FormErrors form={form} />
         <DataTable

@@ -7,7 +7,6 @@ import { RecordPage } from "~/components/admin/record-page";
 import { commonFacts } from "~/components/members/member-facts";
 import { MemberBilling } from "~/components/members/member-billing";
 import { RoundTimeline } from "~/components/nol/round-timeline";
-import { ConfirmButton } from "~/components/ui/confirm-button";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -17,8 +16,15 @@ import { auditActionWords } from "~/domain/audit-words";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import type { memberPage } from "~/services/member-page.server";
 import { RowAction } from "~/components/ui/row-action";
+import { ConfirmForm } from "~/components/ui/intent-form";
 
 type Page = SerializeFrom<Awaited<ReturnType<typeof memberPage>>>;
+
+/** The member's flags an admin sets, with their fields' ids. */
+const FLAGS = [
+  { name: "nolCreator", id: "flag-creator", label: "NoL creator" },
+  { name: "nolTester", id: "flag-tester", label: "NoL tester" },
+] as const;
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -39,6 +45,28 @@ function Rows<T extends { id: string | number }>({
   columns: { header: string; cell: (row: T) => ReactNode }[];
 }) {
   return rows.length ? <DataTable rows={rows} columns={columns} /> : <p>{empty}</p>;
+}
+
+/** A section of the page listing rows, or saying there are none; `children` follow the list. */
+function RowsSection<T extends { id: string | number }>({
+  id,
+  title,
+  children,
+  ...list
+}: {
+  id: string;
+  title: string;
+  rows: T[];
+  empty: string;
+  columns: { header: string; cell: (row: T) => ReactNode }[];
+  children?: ReactNode;
+}) {
+  return (
+    <Section id={id} title={title}>
+      <Rows {...list} />
+      {children}
+    </Section>
+  );
 }
 
 /** A member named in the audit trail, opening their page; "—" for one whose account is gone. */
@@ -70,26 +98,18 @@ export function MemberDetail({ page }: { page: Page }) {
         <Form method="post" className="form member-flags">
           <fieldset>
             <legend>Flags</legend>
-            <div className="checkbox">
-              <input
-                id="flag-creator"
-                type="checkbox"
-                name="nolCreator"
-                value="on"
-                defaultChecked={page.flags.nolCreator}
-              />
-              <label htmlFor="flag-creator">NoL creator</label>
-            </div>
-            <div className="checkbox">
-              <input
-                id="flag-tester"
-                type="checkbox"
-                name="nolTester"
-                value="on"
-                defaultChecked={page.flags.nolTester}
-              />
-              <label htmlFor="flag-tester">NoL tester</label>
-            </div>
+            {FLAGS.map((flag) => (
+              <div className="checkbox" key={flag.name}>
+                <input
+                  id={flag.id}
+                  type="checkbox"
+                  name={flag.name}
+                  value="on"
+                  defaultChecked={page.flags[flag.name]}
+                />
+                <label htmlFor={flag.id}>{flag.label}</label>
+              </div>
+            ))}
           </fieldset>
           <SubmitButton name="intent" value="flags" pendingText="Saving…">
             Save the flags
@@ -119,20 +139,20 @@ export function MemberDetail({ page }: { page: Page }) {
         </Form>
       </Section>
       <ComplimentarySection username={m.username} complimentary={page.complimentary} />
-      <Section id="member-coupons" title="Coupons redeemed">
-        <Rows
-          rows={page.coupons}
-          empty="No coupon redeemed."
-          columns={[
-            { header: "Coupon", cell: (c) => `${c.coupon} (${c.code})` },
-            {
-              header: "Paid",
-              cell: (c) => `${formatMoney(c.amountCents, c.currency)} of ${formatMoney(c.listAmountCents, c.currency)}`,
-            },
-            { header: "When", cell: (c) => formatDate(c.redeemedAt) },
-          ]}
-        />
-      </Section>
+      <RowsSection
+        id="member-coupons"
+        title="Coupons redeemed"
+        rows={page.coupons}
+        empty="No coupon redeemed."
+        columns={[
+          { header: "Coupon", cell: (c) => `${c.coupon} (${c.code})` },
+          {
+            header: "Paid",
+            cell: (c) => `${formatMoney(c.amountCents, c.currency)} of ${formatMoney(c.listAmountCents, c.currency)}`,
+          },
+          { header: "When", cell: (c) => formatDate(c.redeemedAt) },
+        ]}
+      />
       <Section id="member-timelines" title="NoL timelines">
         {page.timelines.length === 0 ? <p>No round recorded yet.</p> : null}
         {page.timelines.map((t, i) => (
@@ -205,39 +225,39 @@ export function MemberDetail({ page }: { page: Page }) {
           ]}
         />
       </Section>
-      <Section id="member-sessions" title="Sessions">
-        <Rows
-          rows={sessions}
-          empty="No session is open."
-          columns={[
-            { header: "Device", cell: (s) => `${s.device}${s.agentMode ? " (an admin acting)" : ""}` },
-            { header: "Address", cell: (s) => s.ip ?? "—" },
-            { header: "Signed in", cell: (s) => formatDateTime(s.createdAt) },
-            { header: "Last used", cell: (s) => formatDateTime(s.lastSeenAt) },
-            {
-              header: "Action",
-              cell: (s) => (
-                <RowAction
-                  intent="end-session"
-                  field="session"
-                  value={s.code}
-                  className="button button-primary"
-                  pendingText="Logging out…"
-                  label={`Log out the session on ${s.device} last used ${formatDateTime(s.lastSeenAt)}`}
-                >
-                  Log out
-                </RowAction>
-              ),
-            },
-          ]}
-        />
+      <RowsSection
+        id="member-sessions"
+        title="Sessions"
+        rows={sessions}
+        empty="No session is open."
+        columns={[
+          { header: "Device", cell: (s) => `${s.device}${s.agentMode ? " (an admin acting)" : ""}` },
+          { header: "Address", cell: (s) => s.ip ?? "—" },
+          { header: "Signed in", cell: (s) => formatDateTime(s.createdAt) },
+          { header: "Last used", cell: (s) => formatDateTime(s.lastSeenAt) },
+          {
+            header: "Action",
+            cell: (s) => (
+              <RowAction
+                intent="end-session"
+                field="session"
+                value={s.code}
+                className="button button-primary"
+                pendingText="Logging out…"
+                label={`Log out the session on ${s.device} last used ${formatDateTime(s.lastSeenAt)}`}
+              >
+                Log out
+              </RowAction>
+            ),
+          },
+        ]}
+      >
         {sessions.length ? (
-          <Form method="post" className="actions">
-            <input type="hidden" name="intent" value="end-sessions" />
-            <ConfirmButton confirmText="Click again to sign them out">Sign out everywhere</ConfirmButton>
-          </Form>
+          <ConfirmForm intent="end-sessions" confirmText="Click again to sign them out">
+            Sign out everywhere
+          </ConfirmForm>
         ) : null}
-      </Section>
+      </RowsSection>
       <Section id="member-factors" title="Second factor">
         <p>
           {page.factors.passkeys === 0 && !page.factors.totp
@@ -253,54 +273,52 @@ export function MemberDetail({ page }: { page: Page }) {
                 .join(", ") + "."}
         </p>
         {page.factors.passkeys > 0 || page.factors.totp ? (
-          <Form method="post" className="actions">
-            <input type="hidden" name="intent" value="reset-factors" />
-            <ConfirmButton confirmText="Click again: every factor and session of theirs ends">
-              Reset second factors
-            </ConfirmButton>
-          </Form>
+          <ConfirmForm intent="reset-factors" confirmText="Click again: every factor and session of theirs ends">
+            Reset second factors
+          </ConfirmForm>
         ) : null}
         <p className="hint">
           For a member who lost every factor and recovery code: they are e-mailed and sign in with their password alone,
           then set one up again.
         </p>
       </Section>
-      <Section id="member-support" title="Support requests">
-        <Rows
-          rows={page.support}
-          empty="No support requests."
-          columns={[
-            { header: "Subject", cell: (r) => r.subject },
-            { header: "Sent", cell: (r) => formatDateTime(r.createdAt) },
-          ]}
-        />
+      <RowsSection
+        id="member-support"
+        title="Support requests"
+        rows={page.support}
+        empty="No support requests."
+        columns={[
+          { header: "Subject", cell: (r) => r.subject },
+          { header: "Sent", cell: (r) => formatDateTime(r.createdAt) },
+        ]}
+      >
         {page.support.length ? <Link to="/db/support_requests">All support requests</Link> : null}
-      </Section>
-      <Section id="member-audit" title="Audit trail">
-        <Rows
-          rows={page.audit}
-          empty="Nothing recorded yet."
-          columns={[
-            { header: "When", cell: (a) => formatDateTime(a.at) },
-            {
-              header: "Who",
-              cell: (a) => (
-                <>
-                  <MemberLink member={a.by} />
-                  {a.as ? (
-                    <>
-                      {" as "}
-                      <MemberLink member={a.as} />
-                    </>
-                  ) : null}
-                </>
-              ),
-            },
-            { header: "What", cell: (a) => auditActionWords(a.action) },
-            { header: "From", cell: (a) => a.ip ?? "—" },
-          ]}
-        />
-      </Section>
+      </RowsSection>
+      <RowsSection
+        id="member-audit"
+        title="Audit trail"
+        rows={page.audit}
+        empty="Nothing recorded yet."
+        columns={[
+          { header: "When", cell: (a) => formatDateTime(a.at) },
+          {
+            header: "Who",
+            cell: (a) => (
+              <>
+                <MemberLink member={a.by} />
+                {a.as ? (
+                  <>
+                    {" as "}
+                    <MemberLink member={a.as} />
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+          { header: "What", cell: (a) => auditActionWords(a.action) },
+          { header: "From", cell: (a) => a.ip ?? "—" },
+        ]}
+      />
     </>
   );
 }
@@ -324,10 +342,9 @@ function ComplimentarySection({
             {current.since ? ` on ${current.since}` : ""}.
           </p>
           {current.note ? <p>Note: {current.note}</p> : null}
-          <Form method="post" className="actions">
-            <input type="hidden" name="intent" value="end-complimentary" />
-            <ConfirmButton confirmText="Click again to end it">End it now</ConfirmButton>
-          </Form>
+          <ConfirmForm intent="end-complimentary" confirmText="Click again to end it">
+            End it now
+          </ConfirmForm>
         </>
       ) : (
         <p>None. A complimentary membership gives a plan and its features with nothing to pay.</p>

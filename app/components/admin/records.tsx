@@ -1,13 +1,11 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { CsvExport } from "~/components/admin/csv-export";
-import { ListPager, sortable } from "~/components/admin/list-parts";
+import { FilterActions, ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
 import { RecordPage } from "~/components/admin/record-page";
 import { RoundTimeline } from "~/components/nol/round-timeline";
-import { Alert } from "~/components/ui/alert";
 import { textWithLinks } from "~/domain/links";
 import { listSearch } from "~/domain/list-search";
-import { countWords, matchLine, type ListCount } from "~/domain/list-count";
+import { countWords, type ListCount } from "~/domain/list-count";
 import type { ListQuery } from "~/domain/listing";
 import { inWords, type Vocabulary } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
@@ -75,14 +73,7 @@ function ListFilters({ list }: { list: ListView }) {
           </div>
         );
       })}
-      <input type="hidden" name="sort" value={query.sort} />
-      <input type="hidden" name="dir" value={query.dir} />
-      <div className="actions">
-        <button type="submit" className="button button-primary">
-          Apply
-        </button>
-        <Link to={`/db/${list.name}`}>Clear the filters</Link>
-      </div>
+      <FilterActions query={query} clearHref={`/db/${list.name}`} />
     </Form>
   );
 }
@@ -91,8 +82,6 @@ function ListFilters({ list }: { list: ListView }) {
 function RecordList({ list }: { list: ListView }) {
   const query = list.query as ListQuery;
   const search = listSearch(query);
-  const ignored = Object.values(list.errors);
-  const count = matchLine(list.count, "record", "records");
   return (
     <section className="card card-wide" aria-labelledby="db-list-title">
       <p>
@@ -100,19 +89,7 @@ function RecordList({ list }: { list: ListView }) {
       </p>
       <h1 id="db-list-title">{list.title}</h1>
       <ListFilters list={list} />
-      {ignored.length > 0 ? (
-        <Alert kind="warn" title="Some filters were left out">
-          <ul>
-            {ignored.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
-      <p className="muted" role="status">
-        {count}
-      </p>
-      <CsvExport href={`/db/${list.name}/export.csv?${search}`} rows={list.count} noun="records" />
+      <ListSummary list={list} one="record" many="records" exportHref={`/db/${list.name}/export.csv?${search}`} />
       {list.rows.length === 0 ? (
         <p>No record matches.</p>
       ) : (

@@ -2,6 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { DataTable } from "~/components/ui/record-table";
 import type { waitingRounds } from "~/services/nol/version-timelines.server";
+import { AdminSection } from "~/components/admin/admin-section";
 
 type Row = SerializeFrom<Awaited<ReturnType<typeof waitingRounds>>>[number];
 
@@ -10,11 +11,7 @@ const CAPTION = "Versions whose next round could go out";
 /** /admin/waiting-rounds: the NoL versions whose window has closed with no next round sent, longest waiting first. */
 export function WaitingRoundsPage({ rows }: { rows: Row[] }) {
   return (
-    <section className="card card-wide" aria-labelledby="waiting-title">
-      <p>
-        <Link to="/admin">Admin</Link>
-      </p>
-      <h1 id="waiting-title">{CAPTION}</h1>
+    <AdminSection id="waiting-title" title={CAPTION}>
       <p className="lead">
         The respondents&apos; time to answer the last round has run out and the member has not sent the next round. Each
         member was reminded by e-mail unless they turned that reminder off.
@@ -36,6 +33,6 @@ export function WaitingRoundsPage({ rows }: { rows: Row[] }) {
           ]}
         />
       )}
-    </section>
+    </AdminSection>
   );
 }

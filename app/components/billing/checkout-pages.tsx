@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms/fields";
+import { Field, useSchemaForm } from "~/components/forms/fields";
 import { Card, FormCard } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { CreatorOfferNote } from "./creator-offer";
-import { PlanChoices } from "./plan-choices";
+import { PlanFieldset } from "./plan-choices";
 import type { AuthenticatePage, CardPage, CheckoutSummary, ReturnPage } from "~/services/billing/pages.server";
 import type { SubscriptionPageData } from "~/services/billing/subscription-page.server";
 import { formatMoney } from "~/lib/format";
@@ -54,22 +54,15 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
       form={form}
       submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >
-      {data.coupon ? (
-        <Alert kind="success" title={data.coupon.name}>
-          {data.coupon.description}: the prices below include it.
-        </Alert>
-      ) : null}
-      <input type="hidden" name={fields.attempt.name} value={data.attempt} />
-      <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
-        <legend>{data.membership ? "Donation or credit" : "Membership"}</legend>
-        <PlanChoices
-          entries={offered}
-          name={fields.planId.name}
-          chosen={chosen}
-          needsAccount={(entry) => entry.plan.kind === "subscription" && !data.signedIn}
-        />
-        <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
-      </fieldset>
+      <PlanFieldset
+        legend={data.membership ? "Donation or credit" : "Membership"}
+        coupon={data.coupon}
+        attempt={data.attempt}
+        fields={fields}
+        entries={offered}
+        chosen={chosen}
+        needsAccount={(entry) => entry.plan.kind === "subscription" && !data.signedIn}
+      />
       <Field
         meta={fields.amount}
         label="Donation amount (USD), for a donation"

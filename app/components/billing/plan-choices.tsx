@@ -1,3 +1,6 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { ErrorList } from "~/components/forms/inputs";
+import { Alert } from "~/components/ui/alert";
 import type { PlanOffer } from "~/domain/billing";
 import { formatMoney } from "~/lib/format";
 
@@ -61,6 +64,39 @@ export function PlanChoices({
           </div>
         );
       })}
+    </>
+  );
+}
+
+/**
+ * A pay form's choice of plan: the offer in force above it, the form's attempt (a form sent twice
+ * is one payment), and the plans with the choice's error.
+ */
+export function PlanFieldset({
+  legend,
+  coupon,
+  attempt,
+  fields,
+  ...choices
+}: {
+  legend: string;
+  coupon: { name: string; description: string } | null;
+  attempt: string;
+  fields: { attempt: FieldMetadata<string>; planId: FieldMetadata<string> };
+} & Omit<Parameters<typeof PlanChoices>[0], "name">) {
+  return (
+    <>
+      {coupon ? (
+        <Alert kind="success" title={coupon.name}>
+          {coupon.description}: the prices below include it.
+        </Alert>
+      ) : null}
+      <input type="hidden" name={fields.attempt.name} value={attempt} />
+      <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
+        <legend>{legend}</legend>
+        <PlanChoices name={fields.planId.name} {...choices} />
+        <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
+      </fieldset>
     </>
   );
 }

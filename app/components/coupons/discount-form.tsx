@@ -5,11 +5,11 @@ import { Form, Link } from "@remix-run/react";
 import { CheckboxField, Field, FormErrors, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { RadioField } from "~/components/forms/radio-field";
 import { RecordPage } from "~/components/admin/record-page";
-import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COUPON_SLUG_RULE } from "~/domain/coupons";
 import { describeCoupon } from "~/domain/coupons";
 import type { CouponJson, DiscountJson, PlanJson } from "~/services/coupons.server";
+import { ConfirmForm } from "~/components/ui/intent-form";
 
 type Data = SerializeFrom<{ coupon_discount: DiscountJson | null; coupons: CouponJson[]; plans: PlanJson[] }>;
 
@@ -59,10 +59,9 @@ export function DiscountEditor({ data, lastResult }: { data: Data; lastResult?: 
         </div>
       </Form>
       {discount ? (
-        <Form method="post" className="actions">
-          <input type="hidden" name="intent" value="delete" />
-          <ConfirmButton confirmText="Click again to delete it">Delete this discount</ConfirmButton>
-        </Form>
+        <ConfirmForm intent="delete" confirmText="Click again to delete it">
+          Delete this discount
+        </ConfirmForm>
       ) : null}
     </RecordPage>
   );

@@ -6,7 +6,8 @@ import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
 import { KIND_NAMES, roundChoices, scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
 import { formatDateTime } from "~/lib/format";
 import { DocumentDisclaimer } from "./disclaimer";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
+import { AdminSection } from "~/components/admin/admin-section";
 
 type TemplateSummary = TemplateScope & { id: number; version: number; createdAt: string; causeName: string | null };
 
@@ -28,42 +29,29 @@ export function TemplateList({
   lastResult?: SubmissionResult<string[]>;
 }) {
   return (
-    <section className="card card-wide" aria-labelledby="templates-title">
-      <p>
-        <Link to="/admin">Admin</Link>
-      </p>
-      <h1 id="templates-title">Document templates</h1>
+    <AdminSection id="templates-title" title="Document templates">
       <DocumentDisclaimer text={disclaimer} />
       <p className="muted">
         Each notice round and each true bill is printed from the template of its cause and round, or the closest one: a
         cause&apos;s template for any round, then a template of any cause for the round, then the one for any cause and
         round. Saving a template makes a new version; a notice keeps the version its document was first made with.
       </p>
-      <TableScroll label="Templates in use">
-        <table className="data" aria-label="Templates in use">
-          <thead>
-            <tr>
-              <th scope="col">Template</th>
-              <th scope="col">Version</th>
-              <th scope="col">Saved</th>
-            </tr>
-          </thead>
-          <tbody>
-            {templates.map((t) => (
-              <tr key={t.id}>
-                <td>
-                  <Link to={`/admin/templates/${t.id}`}>{scopeLabel(t, t.causeName)}</Link>
-                </td>
-                <td>{t.version}</td>
-                <td>{formatDateTime(t.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        caption="Templates in use"
+        hiddenCaption
+        rows={templates}
+        columns={[
+          {
+            header: "Template",
+            cell: (t) => <Link to={`/admin/templates/${t.id}`}>{scopeLabel(t, t.causeName)}</Link>,
+          },
+          { header: "Version", cell: (t) => t.version },
+          { header: "Saved", cell: (t) => formatDateTime(t.createdAt) },
+        ]}
+      />
       <NewTemplateForm causes={causes} lastResult={answerOf(lastResult, "create")} />
       <DisclaimerForm disclaimer={disclaimer} lastResult={answerOf(lastResult, "disclaimer")} />
-    </section>
+    </AdminSection>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { PlainField } from "~/components/forms/inputs";
 
 /**
  * The field of a typed code (six digits from an app, or a recovery code): at sign-in, before a
@@ -17,32 +18,21 @@ export function CodeField({
   hint?: string;
   autoFocus?: boolean;
 }) {
-  const id = `${name}-field`;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        type="text"
-        inputMode="text"
-        autoComplete="one-time-code"
-        autoCapitalize="none"
-        spellCheck={false}
-        maxLength={40}
-        autoFocus={autoFocus}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
-      />
-      <p id={`${id}-hint`} className="hint">
-        {hint}
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <PlainField
+      id={`${name}-field`}
+      label={label}
+      hint={hint}
+      error={error}
+      name={name}
+      type="text"
+      inputMode="text"
+      autoComplete="one-time-code"
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={40}
+      autoFocus={autoFocus}
+    />
   );
 }
 

@@ -1,11 +1,11 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
-import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDateTime } from "~/lib/format";
 import type { securityOverview } from "~/services/factors/security-page.server";
 import { PasskeyField } from "./passkey-button";
 import { RowAction } from "~/components/ui/row-action";
+import { IntentForm } from "~/components/ui/intent-form";
 
 export type SecurityData = SerializeFrom<Awaited<ReturnType<typeof securityOverview>>> & { redirectTo: string | null };
 
@@ -104,11 +104,9 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
           <p>
             Set up {formatDateTime(factors.totp.createdAt)} · last used {lastUse(factors.totp.lastUsedAt)}
           </p>
-          <Form method="post">
-            <SubmitButton name="intent" value="remove-totp" className="button" pendingText="Removing…">
-              Remove the authenticator app
-            </SubmitButton>
-          </Form>
+          <IntentForm intent="remove-totp" className="button" pendingText="Removing…">
+            Remove the authenticator app
+          </IntentForm>
         </>
       ) : (
         <p>
@@ -152,11 +150,9 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
               </li>
             ))}
           </ul>
-          <Form method="post">
-            <SubmitButton name="intent" value="forget-devices" className="button" pendingText="Forgetting…">
-              Forget every device
-            </SubmitButton>
-          </Form>
+          <IntentForm intent="forget-devices" className="button" pendingText="Forgetting…">
+            Forget every device
+          </IntentForm>
         </>
       ) : (
         <p>No device skips your second factor.</p>

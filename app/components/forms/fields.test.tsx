@@ -8,7 +8,7 @@ import {
 } from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorList, fieldView, inputProps, selectProps, textareaProps } from "./fields";
+import { ErrorList, fieldView, inputProps, PlainField, selectProps, textareaProps } from "./fields";
 import { RadioField } from "./radio-field";
 
 describe("ErrorList", () => {
@@ -22,6 +22,22 @@ describe("ErrorList", () => {
   it("shows nothing without errors", () => {
     expect(renderToString(<ErrorList errors={[]} />)).toBe("");
     expect(renderToString(<ErrorList errors={null} />)).toBe("");
+  });
+});
+
+describe("PlainField", () => {
+  it("names its error beside the input and marks the input invalid", () => {
+    const html = renderToString(<PlainField id="city" label="City" name="city" error="Enter the city" />);
+    expect(html).toBe(
+      '<div class="field"><label for="city">City</label><input id="city" name="city" aria-invalid="true" aria-describedby="city-error"/><p id="city-error" class="field-error">Enter the city</p></div>',
+    );
+  });
+
+  it("names its hint whether or not there is an error", () => {
+    const html = renderToString(<PlainField id="code" label="Code" hint="Six digits" />);
+    expect(html).toContain('aria-describedby="code-hint"');
+    expect(html).not.toContain("aria-invalid");
+    expect(html).not.toContain("field-error");
   });
 });
 

@@ -266,3 +266,35 @@ export function Honeypot() {
     </div>
   );
 }
+
+/**
+ * A labelled input of a form that is not on conform (its values and errors come from the
+ * page's own data), wired as the house's fields are: its hint and its error beside it, named
+ * by `aria-describedby`.
+ */
+export function PlainField({
+  id,
+  label,
+  hint,
+  error,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+}) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} {...input} aria-invalid={error ? true : undefined} aria-describedby={describedBy || undefined} />
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={`${id}-error`} errors={error ? [error] : null} />
+    </div>
+  );
+}

@@ -58,13 +58,35 @@ export function FormCard<Schema extends Record<string, unknown>>({
 }) {
   return (
     <Card {...card}>
+      <PostedForm form={form} submit={submit} honeypot={honeypot}>
+        {children}
+      </PostedForm>
+      {after}
+    </Card>
+  );
+}
+
+/** One conform form posted to its own page: the form's errors above it, its fields, and its buttons. */
+export function PostedForm<Schema extends Record<string, unknown>>({
+  form,
+  submit,
+  honeypot = false,
+  children,
+}: {
+  form: FormMetadata<Schema, string[]>;
+  submit: ReactNode;
+  /** Forms a visitor can send get the field robots fill. */
+  honeypot?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
       <FormErrors form={form} />
       <Form method="post" className="form" {...getFormProps(form)}>
         {children}
         {honeypot ? <Honeypot /> : null}
         <div className="actions">{submit}</div>
       </Form>
-      {after}
-    </Card>
+    </>
   );
 }

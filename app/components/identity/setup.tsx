@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms/fields";
-import { Alert } from "~/components/ui/alert";
+import { Field, SelectField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { PlanChoices } from "~/components/billing/plan-choices";
+import { PlanFieldset } from "~/components/billing/plan-choices";
 import type { SetupPage } from "~/domain/setup";
 import { FormCard } from "./card";
 
@@ -65,17 +64,14 @@ function MembershipStep({ data, lastResult }: { data: SetupPage; lastResult: Rep
       form={form}
       submit={<SubmitButton pendingText="Starting your payment…">Continue to payment</SubmitButton>}
     >
-      {data.coupon ? (
-        <Alert kind="success" title={data.coupon.name}>
-          {data.coupon.description}: the prices below include it.
-        </Alert>
-      ) : null}
-      <input type="hidden" name={fields.attempt.name} value={data.attempt} />
-      <fieldset aria-describedby={fields.planId.errors ? fields.planId.errorId : undefined}>
-        <legend>Membership</legend>
-        <PlanChoices entries={data.plans} name={fields.planId.name} chosen={chosen} />
-        <ErrorList id={fields.planId.errorId} errors={fields.planId.errors} />
-      </fieldset>
+      <PlanFieldset
+        legend="Membership"
+        coupon={data.coupon}
+        attempt={data.attempt}
+        fields={fields}
+        entries={data.plans}
+        chosen={chosen}
+      />
       <Field meta={fields.amount} label="Donation amount (USD), for a donation" inputMode="decimal" />
     </StepForm>
   );

@@ -1,8 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Form } from "@remix-run/react";
 import { ProgressRefresh } from "~/components/ui/progress-refresh";
-import { SubmitButton } from "~/components/ui/submit-button";
 import type { archiveSection } from "~/services/member-data/archive.server";
+import { IntentForm } from "~/components/ui/intent-form";
 
 export type DataArchive = SerializeFrom<Awaited<ReturnType<typeof archiveSection>>>;
 
@@ -27,11 +26,9 @@ export function DataArchiveSection({ archive }: { archive: DataArchive }) {
       {archive.nextAt ? (
         <p>You can ask for the next archive from {archive.nextAt}.</p>
       ) : (
-        <Form method="post">
-          <SubmitButton name="intent" value="data-archive" pendingText="Asking…">
-            Prepare my archive
-          </SubmitButton>
-        </Form>
+        <IntentForm intent="data-archive" pendingText="Asking…">
+          Prepare my archive
+        </IntentForm>
       )}
     </section>
   );

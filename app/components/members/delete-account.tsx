@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { FactorForm } from "~/components/factors/factor-form";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { PlainField } from "~/components/forms/inputs";
 
 /** How the member confirms: their second factor's ways where they have one, else their password. */
 export type DeletionConfirm = { passkey: boolean; code: boolean } | null;
@@ -36,23 +37,15 @@ export function DeleteAccountSection({
         />
       ) : (
         <Form method="post" className="form">
-          <div className="field">
-            <label htmlFor="delete-password">Your password</label>
-            <input
-              id="delete-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? "delete-password-error" : undefined}
-            />
-            {error ? (
-              <p id="delete-password-error" className="field-error">
-                {error}
-              </p>
-            ) : null}
-          </div>
+          <PlainField
+            id="delete-password"
+            label="Your password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={error}
+          />
           <div className="actions">
             <SubmitButton name="intent" value="delete-account" className="button button-danger" pendingText="Deleting…">
               Delete my account

@@ -1,8 +1,9 @@
-import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps } from "@conform-to/react";
+import type { FormMetadata, SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { Form, Link } from "@remix-run/react";
-import { Field, FormErrors, useSchemaForm } from "~/components/forms/fields";
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Field, useSchemaForm } from "~/components/forms/fields";
+import { PostedForm } from "~/components/identity/card";
 import { ProfileFacts } from "~/components/members/member-facts";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { profileOf } from "~/services/members.server";
@@ -15,6 +16,34 @@ export type FormReplyOf = { intent: string; result: SubmissionResult<string[]> }
 
 /** The answer of the form that was sent, for that form only. */
 const replyFor = (reply: FormReplyOf, intent: string) => (reply?.intent === intent ? reply.result : undefined);
+
+/** One of the profile's forms: posted with its intent, which names the answer it gets back. */
+function ProfileForm<Schema extends Record<string, unknown>>({
+  form,
+  intent,
+  pendingText,
+  label,
+  children,
+}: {
+  form: FormMetadata<Schema, string[]>;
+  intent: string;
+  pendingText: string;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <PostedForm
+      form={form}
+      submit={
+        <SubmitButton name="intent" value={intent} pendingText={pendingText}>
+          {label}
+        </SubmitButton>
+      }
+    >
+      {children}
+    </PostedForm>
+  );
+}
 
 /**
  * /profile: the member's facts; their name, e-mail address and password, each changed by its own
@@ -49,18 +78,11 @@ export function AccountPage({
     <ProfileCard page="account" title={profile.username}>
       <ProfileFacts member={profile} />
       <h2>Your name</h2>
-      <FormErrors form={nameForm} />
-      <Form method="post" className="form" {...getFormProps(nameForm)}>
+      <ProfileForm form={nameForm} intent="name" pendingText="Saving…" label="Save the name">
         <Field meta={nameFields.name} label="Name" autoComplete="name" hint="Shown to you and the admins only." />
-        <div className="actions">
-          <SubmitButton name="intent" value="name" pendingText="Saving…">
-            Save the name
-          </SubmitButton>
-        </div>
-      </Form>
+      </ProfileForm>
       <h2>Your e-mail address</h2>
-      <FormErrors form={emailForm} />
-      <Form method="post" className="form" {...getFormProps(emailForm)}>
+      <ProfileForm form={emailForm} intent="email" pendingText="Sending…" label="Send the confirmation link">
         <Field
           meta={emailFields.email}
           label="New e-mail address"
@@ -68,24 +90,13 @@ export function AccountPage({
           autoComplete="email"
           hint={`It stays ${profile.email} until you open the link we send to the new address.`}
         />
-        <div className="actions">
-          <SubmitButton name="intent" value="email" pendingText="Sending…">
-            Send the confirmation link
-          </SubmitButton>
-        </div>
-      </Form>
+      </ProfileForm>
       <h2>Your password</h2>
-      <FormErrors form={passwordForm} />
-      <Form method="post" className="form" {...getFormProps(passwordForm)}>
+      <ProfileForm form={passwordForm} intent="password" pendingText="Saving…" label="Change the password">
         <Field meta={passwordFields.current} label="Current password" type="password" autoComplete="current-password" />
         <Field meta={passwordFields.password} label="New password" type="password" autoComplete="new-password" />
         <Field meta={passwordFields.confirm} label="New password again" type="password" autoComplete="new-password" />
-        <div className="actions">
-          <SubmitButton name="intent" value="password" pendingText="Saving…">
-            Change the password
-          </SubmitButton>
-        </div>
-      </Form>
+      </ProfileForm>
       <DataArchiveSection archive={archive} />
       <section aria-labelledby="delete-account-title">
         <h2 id="delete-account-title">Delete my account</h2>

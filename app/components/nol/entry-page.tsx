@@ -2,11 +2,9 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { CognitoEmbed } from "~/components/cognito-embed";
 import type { seamlessPage } from "~/services/nol/seamless.server";
-import { TableScroll } from "~/components/ui/table-scroll";
+import { DataTable } from "~/components/ui/record-table";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof seamlessPage>>>;
-
-const ROUND_COLUMNS = ["Round", "Mailed", "Proof of delivery"];
 
 /** One entry: in its hosted form's embed, or its rounds and bill as read here. */
 export function EntryPage({ data: e }: { data: Data }) {
@@ -31,28 +29,15 @@ export function EntryPage({ data: e }: { data: Data }) {
       </p>
       {e.answers ? <Answers answers={e.answers} billed={e.bill !== null} /> : null}
       {e.rounds.length > 0 ? (
-        <TableScroll label="Rounds">
-          <table className="data">
-            <thead>
-              <tr>
-                {ROUND_COLUMNS.map((header) => (
-                  <th scope="col" key={header}>
-                    {header}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {e.rounds.map((r) => (
-                <tr key={r.round}>
-                  <td>{r.label}</td>
-                  <td>{r.mailed}</td>
-                  <td>{r.delivered}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Rounds"
+          rows={e.rounds.map((r) => ({ ...r, id: r.round }))}
+          columns={[
+            { header: "Round", cell: (r) => r.label },
+            { header: "Mailed", cell: (r) => r.mailed },
+            { header: "Proof of delivery", cell: (r) => r.delivered },
+          ]}
+        />
       ) : null}
       {e.bill ? (
         <ul>
@@ -80,27 +65,15 @@ function Answers({ answers: a, billed }: { answers: NonNullable<Data["answers"]>
         <dd>{a.dailyAmount ?? "—"}</dd>
       </dl>
       {a.respondents.length > 0 ? (
-        <TableScroll label={billed ? "Respondents billed" : "Respondents"}>
-          <table className="data">
-            <caption>{billed ? "Respondents billed" : "Respondents"}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Slot</th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-              </tr>
-            </thead>
-            <tbody>
-              {a.respondents.map((r) => (
-                <tr key={r.slot}>
-                  <td>{r.slot}</td>
-                  <th scope="row">{r.name}</th>
-                  <td>{r.type}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          caption={billed ? "Respondents billed" : "Respondents"}
+          rows={a.respondents.map((r) => ({ ...r, id: r.slot }))}
+          columns={[
+            { header: "Slot", cell: (r) => r.slot },
+            { header: "Name", rowHeader: true, cell: (r) => r.name },
+            { header: "Type", cell: (r) => r.type },
+          ]}
+        />
       ) : (
         <p>No respondents named.</p>
       )}

@@ -4,8 +4,11 @@ import { useEffect } from "react";
 import { Alert } from "~/components/ui/alert";
 import { DataTable, type Column } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
+import { ADDRESS_AUTOFILL, type TypedAddressPart } from "~/domain/mailing/autofill";
 import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
+import { IntentForm } from "~/components/ui/intent-form";
+import { PlainField } from "~/components/forms/inputs";
 
 export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
 type Draft = Extract<MailData, { recipients: unknown }>;
@@ -118,14 +121,15 @@ function DraftForms({ data, result }: { data: Draft; result?: Result }) {
   );
 }
 
-const PARTS = [
-  { part: "name", label: "Name", autoComplete: "name" },
-  { part: "line1", label: "Street address", autoComplete: "address-line1" },
-  { part: "line2", label: "Apartment, suite, unit (optional)", autoComplete: "address-line2" },
-  { part: "city", label: "City", autoComplete: "address-level2" },
-  { part: "state", label: "State (two letters)", autoComplete: "address-level1" },
-  { part: "zip", label: "ZIP code", autoComplete: "postal-code" },
-] as const;
+/** Each part's label, in the order an envelope writes them. */
+const PART_LABELS: Record<TypedAddressPart, string> = {
+  name: "Name",
+  line1: "Street address",
+  line2: "Apartment, suite, unit (optional)",
+  city: "City",
+  state: "State (two letters)",
+  zip: "ZIP code",
+};
 
 function AddressFields({
   prefix,
@@ -139,23 +143,16 @@ function AddressFields({
   const id = (part: string) => `${prefix.replace(".", "-")}-${part}`;
   return (
     <>
-      {PARTS.map(({ part, label, autoComplete }) => (
-        <div className="field" key={part}>
-          <label htmlFor={id(part)}>{label}</label>
-          <input
-            id={id(part)}
-            name={`${prefix}.${part}`}
-            defaultValue={parts[part] ?? ""}
-            autoComplete={prefix === "from" ? autoComplete : "off"}
-            aria-invalid={errors[part] ? true : undefined}
-            aria-describedby={errors[part] ? `${id(part)}-error` : undefined}
-          />
-          {errors[part] ? (
-            <p id={`${id(part)}-error`} className="field-error">
-              {errors[part]}
-            </p>
-          ) : null}
-        </div>
+      {(Object.entries(PART_LABELS) as [TypedAddressPart, string][]).map(([part, label]) => (
+        <PlainField
+          key={part}
+          id={id(part)}
+          label={label}
+          name={`${prefix}.${part}`}
+          defaultValue={parts[part] ?? ""}
+          autoComplete={prefix === "from" ? ADDRESS_AUTOFILL[part] : "off"}
+          error={errors[part]}
+        />
       ))}
     </>
   );
@@ -224,11 +221,9 @@ function Paying({ data }: { data: Draft }) {
           </Link>
         </p>
       ) : null}
-      <Form method="post">
-        <SubmitButton name="intent" value="change" className="button" pendingText="Opening…">
-          Change the addresses
-        </SubmitButton>
-      </Form>
+      <IntentForm intent="change" className="button" pendingText="Opening…">
+        Change the addresses
+      </IntentForm>
     </>
   );
 }

@@ -1,7 +1,7 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
-import { Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
-import { Card } from "~/components/identity/card";
+import type { SubmissionResult } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { Field, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { Card, FormCard } from "~/components/identity/card";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { RESPONDENT_TYPES } from "~/domain/nol/billing";
@@ -16,16 +16,16 @@ export function SearchForm({ lastResult }: { lastResult: Result }) {
     lastResult,
   });
   return (
-    <Card id="search-title" title="Search for a respondent" lead="Look a respondent up in the community's directory.">
-      <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <Field meta={fields.q} label="Name" hint="All or part of a person's, office's or company's name." />
-        <Field meta={fields.place} label="Place (optional)" hint="A city, a state or a country." />
-        <div className="actions">
-          <SubmitButton pendingText="Searching…">Search</SubmitButton>
-        </div>
-      </Form>
-    </Card>
+    <FormCard
+      id="search-title"
+      title="Search for a respondent"
+      lead="Look a respondent up in the community's directory."
+      form={form}
+      submit={<SubmitButton pendingText="Searching…">Search</SubmitButton>}
+    >
+      <Field meta={fields.q} label="Name" hint="All or part of a person's, office's or company's name." />
+      <Field meta={fields.place} label="Place (optional)" hint="A city, a state or a country." />
+    </FormCard>
   );
 }
 
@@ -41,38 +41,36 @@ export function SuggestionForm({
     lastResult,
   });
   return (
-    <Card
+    <FormCard
       id="suggest-title"
       title="Suggest a new respondent"
       lead="An admin reviews each suggestion before it joins the directory; we write to you either way."
+      note={
+        existing ? (
+          <Alert kind="warn" title="Already in the directory">
+            {existing.name}
+            {existing.place ? ` (${existing.place})` : ""} is in the directory already.{" "}
+            <Link to={`/respondents?${new URLSearchParams({ q: existing.name })}`}>See them in the directory</Link>.
+          </Alert>
+        ) : null
+      }
+      form={form}
+      submit={<SubmitButton pendingText="Sending…">Send the suggestion</SubmitButton>}
     >
-      {existing ? (
-        <Alert kind="warn" title="Already in the directory">
-          {existing.name}
-          {existing.place ? ` (${existing.place})` : ""} is in the directory already.{" "}
-          <Link to={`/respondents?${new URLSearchParams({ q: existing.name })}`}>See them in the directory</Link>.
-        </Alert>
-      ) : null}
-      <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <Field meta={fields.name} label="Name" hint="The person, office or company." />
-        <SelectField meta={fields.type} label="Kind of respondent">
-          <option value="">Choose…</option>
-          {RESPONDENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </SelectField>
-        <Field meta={fields.agency} label="Agency or company (optional)" />
-        <Field meta={fields.place} label="Place" hint="A city, a state or a country." />
-        <Field meta={fields.address} label="Address (optional)" />
-        <TextareaField meta={fields.reason} label="Why they belong in the directory" rows={4} />
-        <div className="actions">
-          <SubmitButton pendingText="Sending…">Send the suggestion</SubmitButton>
-        </div>
-      </Form>
-    </Card>
+      <Field meta={fields.name} label="Name" hint="The person, office or company." />
+      <SelectField meta={fields.type} label="Kind of respondent">
+        <option value="">Choose…</option>
+        {RESPONDENT_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </SelectField>
+      <Field meta={fields.agency} label="Agency or company (optional)" />
+      <Field meta={fields.place} label="Place" hint="A city, a state or a country." />
+      <Field meta={fields.address} label="Address (optional)" />
+      <TextareaField meta={fields.reason} label="Why they belong in the directory" rows={4} />
+    </FormCard>
   );
 }
 
@@ -91,28 +89,24 @@ export function ReassessmentForm({
     defaultValue: chosen ? { respondent: String(chosen) } : undefined,
   });
   return (
-    <Card
+    <FormCard
       id="reassess-title"
       title="Respondent reassessment"
       lead="Ask an admin to look again at a respondent of the directory: a change of name, of office, of address."
+      form={form}
+      submit={<SubmitButton pendingText="Sending…">Send the request</SubmitButton>}
     >
-      <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
-        <SelectField meta={fields.respondent} label="Respondent">
-          <option value="">Choose…</option>
-          {respondents.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.name}
-              {r.place ? ` (${r.place})` : ""}
-            </option>
-          ))}
-        </SelectField>
-        <TextareaField meta={fields.reason} label="What should be reassessed" rows={4} />
-        <div className="actions">
-          <SubmitButton pendingText="Sending…">Send the request</SubmitButton>
-        </div>
-      </Form>
-    </Card>
+      <SelectField meta={fields.respondent} label="Respondent">
+        <option value="">Choose…</option>
+        {respondents.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.name}
+            {r.place ? ` (${r.place})` : ""}
+          </option>
+        ))}
+      </SelectField>
+      <TextareaField meta={fields.reason} label="What should be reassessed" rows={4} />
+    </FormCard>
   );
 }
 
@@ -130,35 +124,31 @@ export function CorrectionForm({
     lastResult,
     defaultValue: chosen ? { notice: String(chosen) } : undefined,
   });
-  return (
-    <Card
-      id="correction-title"
-      title="Notice of correction"
-      lead="Correct a notice you sent: say which notice and round, and what changes."
-    >
-      {notices.length === 0 ? (
+  const card = {
+    id: "correction-title",
+    title: "Notice of correction",
+    lead: "Correct a notice you sent: say which notice and round, and what changes.",
+  };
+  if (notices.length === 0) {
+    return (
+      <Card {...card}>
         <p>
           You have no notices to correct yet. <Link to="/nol">Open the notice creator</Link>.
         </p>
-      ) : (
-        <>
-          <FormErrors form={form} />
-          <Form method="post" className="form" {...getFormProps(form)}>
-            <SelectField meta={fields.notice} label="Notice and round">
-              <option value="">Choose…</option>
-              {notices.map((n) => (
-                <option key={n.id} value={n.id}>
-                  {n.label}
-                </option>
-              ))}
-            </SelectField>
-            <TextareaField meta={fields.change} label="What changes" rows={5} />
-            <div className="actions">
-              <SubmitButton pendingText="Sending…">File the correction</SubmitButton>
-            </div>
-          </Form>
-        </>
-      )}
-    </Card>
+      </Card>
+    );
+  }
+  return (
+    <FormCard {...card} form={form} submit={<SubmitButton pendingText="Sending…">File the correction</SubmitButton>}>
+      <SelectField meta={fields.notice} label="Notice and round">
+        <option value="">Choose…</option>
+        {notices.map((n) => (
+          <option key={n.id} value={n.id}>
+            {n.label}
+          </option>
+        ))}
+      </SelectField>
+      <TextareaField meta={fields.change} label="What changes" rows={5} />
+    </FormCard>
   );
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Database } from "~/db/client.server";
 import { mailOutbox } from "~/db/schema";
 import { describeMailError, mailRetryDueAt, nextMailAttempt, statusAfterFailedTry } from "~/domain/mail";
+import { outboxFields } from "./outbox.server";
 import type { MailCounter, MailProvider } from "./types";
 
 export type SmtpMailDeps = {
@@ -95,12 +96,7 @@ export function smtpMailer(deps: SmtpMailDeps): MailProvider & { settled(): Prom
       const [row] = await deps.db
         .insert(mailOutbox)
         .values({
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          headers: message.headers,
-          template: message.template,
+          ...outboxFields(message),
           status: "pending",
           attempts: 1,
           createdAt: now,

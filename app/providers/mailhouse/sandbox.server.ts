@@ -1,12 +1,12 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
 import { postalAddressSchema, postalLines, sameAddress, type PostalAddress } from "~/domain/mailing/address";
 import { quoteMailing } from "~/domain/mailing/quote";
 import { CANCEL_REFUSALS, cancelCheck, trackOf, type LetterState } from "~/domain/mailing/tracking";
-import { readSandboxObject as read, writeSandboxObject as write, type SandboxTx } from "../sandbox-objects.server";
+import { readLockedObject, readObject, sandboxEventFeed, writeObject, type SandboxTx } from "../sandbox-objects.server";
 import { InvalidMailWebhook, MailRefused, type MailedLetter, type MailEvent, type SandboxMailHouse } from "./types";
 
 /**
@@ -160,8 +160,8 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
     const events = [...stored.events, event];
     const track = trackOf(events.map((e) => ({ state: e.state!, occurredAt: new Date(e.occurredAt) })));
     const next = { ...stored, events, state: track.state };
-    await write(tx, next.id, LETTER, next);
-    await write(tx, event.id, EVENT, { event, delivered: false });
+    await writeObject(tx, next.id, LETTER, next);
+    await writeObject(tx, event.id, EVENT, { event, delivered: false });
     return next;
   }
 
@@ -182,8 +182,7 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
   async function change<T>(id: string, run: (tx: SandboxTx, stored: Stored) => Promise<T>): Promise<T | null> {
     if (!SANDBOX_LETTER_ID.test(id)) return null;
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${id}`}))`);
-      const stored = await read<Stored>(tx, id, LETTER);
+      const stored = await readLockedObject<Stored>(tx, `mail:${id}`, id, LETTER);
       return stored ? run(tx, await catchUp(tx, stored, clock())) : null;
     });
   }
@@ -232,9 +231,13 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
         if (!parsed.success) throw new MailRefused(`The ${side} address is not complete.`, 422, "invalid");
       }
       const made = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail-create:${idempotencyKey}`}))`);
-        const earlier = await read<{ letterId: string }>(tx, `midem_${idempotencyKey}`, IDEMPOTENCY);
-        const kept = earlier ? await read<Stored>(tx, earlier.letterId, LETTER) : null;
+        const earlier = await readLockedObject<{ letterId: string }>(
+          tx,
+          `mail-create:${idempotencyKey}`,
+          `midem_${idempotencyKey}`,
+          IDEMPOTENCY,
+        );
+        const kept = earlier ? await readObject<Stored>(tx, earlier.letterId, LETTER) : null;
         if (kept) return kept;
         const now = clock();
         const stored: Stored = {
@@ -249,9 +252,9 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
           sendDate: new Date(now.getTime() + SANDBOX_SCHEDULE.cancelWindowMs).toISOString(),
           events: [],
         };
-        await write(tx, stored.id, LETTER, stored);
-        await write(tx, `${stored.id}.pdf`, PDF, { pdf: Buffer.from(pdf).toString("base64") });
-        await write(tx, `midem_${idempotencyKey}`, IDEMPOTENCY, { letterId: stored.id });
+        await writeObject(tx, stored.id, LETTER, stored);
+        await writeObject(tx, `${stored.id}.pdf`, PDF, { pdf: Buffer.from(pdf).toString("base64") });
+        await writeObject(tx, `midem_${idempotencyKey}`, IDEMPOTENCY, { letterId: stored.id });
         return stored;
       });
       return letterOf(made);
@@ -295,8 +298,7 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
       let moved = 0;
       for (const { id } of open) {
         await db.transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${id}`}))`);
-          const stored = await read<Stored>(tx, id, LETTER);
+          const stored = await readLockedObject<Stored>(tx, `mail:${id}`, id, LETTER);
           if (!stored) return;
           const next = await catchUp(tx, stored, now);
           moved += next.events.length - stored.events.length;
@@ -314,26 +316,11 @@ export function sandboxMailHouse(db: Database, options: { clock?: () => Date } =
 
     async printed(id) {
       if (!SANDBOX_LETTER_ID.test(id)) return null;
-      const stored = await read<{ pdf: string }>(db, `${id}.pdf`, PDF);
+      const stored = await readObject<{ pdf: string }>(db, `${id}.pdf`, PDF);
       return stored ? new Uint8Array(Buffer.from(stored.pdf, "base64")) : null;
     },
 
-    async undeliveredEvents(limit = 100) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.type, EVENT), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-        .orderBy(asc(sandboxObjects.id))
-        .limit(limit);
-      return rows.map((row) => eventOf((row.data as { event: StoredEvent }).event));
-    },
-
-    async markDelivered(eventId) {
-      await db
-        .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, EVENT)));
-    },
+    ...sandboxEventFeed(db, EVENT, eventOf),
   };
 }
 

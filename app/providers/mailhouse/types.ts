@@ -1,7 +1,8 @@
 import type { Deliverability, PostalAddress } from "~/domain/mailing/address";
 import type { MailingPrices, MailingQuote } from "~/domain/mailing/quote";
 import type { LetterState } from "~/domain/mailing/tracking";
-import { ProviderError } from "../errors";
+import { providerFailure, providerRefusal } from "../errors";
+import type { DocumentRequest } from "../requests";
 
 /**
  * Print and mail: one interface, two adapters (Lob's Print & Mail API, and the built-in
@@ -30,20 +31,17 @@ export type AddressVerification = {
   providerResult: string;
 };
 
-export type SendLetterInput = {
-  /** The letter as printed: US Letter pages, the addresses where the window envelope shows them. */
-  pdf: Uint8Array;
+/**
+ * One letter to send, its PDF as printed: US Letter pages, the addresses where the window
+ * envelope shows them. Its key makes a retried send one letter: Lob keeps keys for 24 hours (its
+ * `Idempotency-Key`), the sandbox as long as the letter; the mail house keeps up to 20 short
+ * metadata pairs.
+ */
+export type SendLetterInput = DocumentRequest & {
   from: PostalAddress;
   to: PostalAddress;
   /** What the letter is, for the mail house's own lists ("Notice, round 1, to Officer Reyes"). */
   description: string;
-  /**
-   * The caller's key for this letter: a retried send is one letter. Lob keeps keys for 24 hours
-   * (its `Idempotency-Key`); the sandbox keeps them as long as the letter.
-   */
-  idempotencyKey: string;
-  /** Up to 20 short pairs the mail house keeps with the letter and returns in its events. */
-  metadata: Record<string, string>;
 };
 
 /** A tracking event in our terms, as a webhook or a poll tells it. */
@@ -80,33 +78,17 @@ export type MailedLetter = {
 };
 
 /** The mail house cannot be reached, failed (5xx), is rate-limiting us or did not answer in time: nothing was sent, try again. */
-export class MailHouseUnavailable extends ProviderError {
-  override name = "MailHouseUnavailable";
-  constructor(message: string, options?: ErrorOptions) {
-    super("mailhouse", "provider_unavailable", message, options);
-  }
-}
+export class MailHouseUnavailable extends providerFailure(
+  "mailhouse",
+  "provider_unavailable",
+  "MailHouseUnavailable",
+) {}
 
 /** The mail house refused the request (4xx); the message is its own, and `providerCode` its code. */
-export class MailRefused extends ProviderError {
-  override name = "MailRefused";
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly providerCode: string | null = null,
-    options?: ErrorOptions,
-  ) {
-    super("mailhouse", "mail_refused", message, options);
-  }
-}
+export class MailRefused extends providerRefusal("mailhouse", "mail_refused", "MailRefused") {}
 
 /** A webhook delivery whose signature does not check out or is stale (answer 400), or that the sandbox cannot have sent. */
-export class InvalidMailWebhook extends ProviderError {
-  override name = "InvalidMailWebhook";
-  constructor(message: string, options?: ErrorOptions) {
-    super("mailhouse", "invalid_signature", message, options);
-  }
-}
+export class InvalidMailWebhook extends providerFailure("mailhouse", "invalid_signature", "InvalidMailWebhook") {}
 
 export interface MailHouse {
   readonly name: MailHouseName;

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { sandboxObjects } from "~/db/schema";
-import { readSandboxObject as read, writeSandboxObject as write, type SandboxTx } from "../sandbox-objects.server";
+import { readLockedObject, readObject, sandboxEventFeed, writeObject, type SandboxTx } from "../sandbox-objects.server";
 import { notarizedPdf, readablePdf } from "./certificate.server";
 import {
   InvalidNotaryWebhook,
@@ -92,7 +92,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
   /** Saves the transaction's new state and the event telling the app about it. */
   async function save(tx: Tx, stored: Stored, providerType: string, now: Date): Promise<Stored> {
     const next = { ...stored, updatedAt: now.toISOString() };
-    await write(tx, next.id, TRANSACTION, next);
+    await writeObject(tx, next.id, TRANSACTION, next);
     const event: NotaryEvent = {
       id: newEventId(),
       provider: "sandbox",
@@ -103,7 +103,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
       deleted: next.deleted,
       occurredAt: now,
     };
-    await write(tx, event.id, EVENT, { event, delivered: false } satisfies StoredEvent);
+    await writeObject(tx, event.id, EVENT, { event, delivered: false } satisfies StoredEvent);
     return next;
   }
 
@@ -111,8 +111,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
   async function change<T>(id: string, run: (tx: Tx, stored: Stored) => Promise<T>): Promise<T | null> {
     if (!SANDBOX_TRANSACTION_ID.test(id)) return null;
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`notary:${id}`}))`);
-      const stored = await read<Stored>(tx, id, TRANSACTION);
+      const stored = await readLockedObject<Stored>(tx, `notary:${id}`, id, TRANSACTION);
       if (!stored || stored.deleted) return null;
       return run(tx, stored);
     });
@@ -138,10 +137,14 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
     async createTransaction({ pdf, documentName, signer, draft, idempotencyKey, metadata }) {
       if (!(await readablePdf(pdf))) throw new NotaryRefused("The document is not a PDF that can be notarized.", 422);
       const made = await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`notary-create:${idempotencyKey}`}))`);
         // A key answers its transaction while that is there; one deleted since leaves the key free for a new one.
-        const earlier = await read<{ transactionId: string }>(tx, `nidem_${idempotencyKey}`, IDEMPOTENCY);
-        const kept = earlier ? await read<Stored>(tx, earlier.transactionId, TRANSACTION) : null;
+        const earlier = await readLockedObject<{ transactionId: string }>(
+          tx,
+          `notary-create:${idempotencyKey}`,
+          `nidem_${idempotencyKey}`,
+          IDEMPOTENCY,
+        );
+        const kept = earlier ? await readObject<Stored>(tx, earlier.transactionId, TRANSACTION) : null;
         if (kept && !kept.deleted) return kept;
         const now = new Date();
         const stored: Stored = {
@@ -156,11 +159,11 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
           signedAt: null,
           deleted: false,
         };
-        await write(tx, documentId(stored.id), DOCUMENT, {
+        await writeObject(tx, documentId(stored.id), DOCUMENT, {
           original: Buffer.from(pdf).toString("base64"),
           notarized: null,
         } satisfies StoredDocument);
-        await write(tx, `nidem_${idempotencyKey}`, IDEMPOTENCY, { transactionId: stored.id });
+        await writeObject(tx, `nidem_${idempotencyKey}`, IDEMPOTENCY, { transactionId: stored.id });
         return save(tx, stored, draft ? "transaction.created" : "transaction.sent_to_signer", now);
       });
       return transactionOf(made);
@@ -168,7 +171,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
 
     async getTransaction(id) {
       if (!SANDBOX_TRANSACTION_ID.test(id)) return null;
-      const stored = await read<Stored>(db, id, TRANSACTION);
+      const stored = await readObject<Stored>(db, id, TRANSACTION);
       return stored && !stored.deleted ? transactionOf(stored) : null;
     },
 
@@ -198,9 +201,9 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
 
     async notarizedDocument(id) {
       if (!SANDBOX_TRANSACTION_ID.test(id)) return null;
-      const stored = await read<Stored>(db, id, TRANSACTION);
+      const stored = await readObject<Stored>(db, id, TRANSACTION);
       if (!stored || stored.deleted || stored.status !== "completed") return null;
-      const document = await read<StoredDocument>(db, documentId(id), DOCUMENT);
+      const document = await readObject<StoredDocument>(db, documentId(id), DOCUMENT);
       return document?.notarized ? new Uint8Array(Buffer.from(document.notarized, "base64")) : null;
     },
 
@@ -210,7 +213,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
 
     async signerView(id) {
       if (!SANDBOX_TRANSACTION_ID.test(id)) return null;
-      const seen = await read<Stored>(db, id, TRANSACTION);
+      const seen = await readObject<Stored>(db, id, TRANSACTION);
       if (!seen) return null;
       if (seen.deleted) return { kind: "removed" };
       // The first visit to a sent transaction marks it received, as opening Proof's link does.
@@ -238,9 +241,9 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
 
     async signerDocument(id) {
       if (!SANDBOX_TRANSACTION_ID.test(id)) return null;
-      const stored = await read<Stored>(db, id, TRANSACTION);
+      const stored = await readObject<Stored>(db, id, TRANSACTION);
       if (!stored || stored.deleted) return null;
-      const document = await read<StoredDocument>(db, documentId(id), DOCUMENT);
+      const document = await readObject<StoredDocument>(db, documentId(id), DOCUMENT);
       if (!document) return null;
       const notarized = document.notarized !== null;
       return {
@@ -273,7 +276,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
         if (step === "not_sent") throw notSent();
         if (step === "closed") throw closed();
         if (step === "meet") throw new NotaryRefused("Meet the notary before you sign.", 409);
-        const document = (await read<StoredDocument>(tx, documentId(id), DOCUMENT))!;
+        const document = (await readObject<StoredDocument>(tx, documentId(id), DOCUMENT))!;
         const notarized = await notarizedPdf(new Uint8Array(Buffer.from(document.original, "base64")), {
           transactionId: id,
           documentName: stored.documentName,
@@ -281,7 +284,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
           signerEmail: stored.signer.email,
           signedAt: now,
         });
-        await write(tx, documentId(id), DOCUMENT, {
+        await writeObject(tx, documentId(id), DOCUMENT, {
           ...document,
           notarized: Buffer.from(notarized).toString("base64"),
         } satisfies StoredDocument);
@@ -295,25 +298,7 @@ export function sandboxNotary(db: Database, baseUrl: string): SandboxNotary {
       });
     },
 
-    async undeliveredEvents(limit = 100) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.type, EVENT), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-        .orderBy(asc(sandboxObjects.id))
-        .limit(limit);
-      return rows.map((row) => {
-        const { event } = row.data as unknown as StoredEvent;
-        return { ...event, occurredAt: new Date(event.occurredAt) };
-      });
-    },
-
-    async markDelivered(eventId) {
-      await db
-        .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, EVENT)));
-    },
+    ...sandboxEventFeed(db, EVENT, (event: NotaryEvent) => ({ ...event, occurredAt: new Date(event.occurredAt) })),
   };
   return provider;
 }

@@ -1,4 +1,5 @@
-import { ProviderError } from "../errors";
+import { providerFailure, providerRefusal } from "../errors";
+import type { DocumentRequest } from "../requests";
 
 /**
  * Online notarizing: one interface, two adapters (Proof's Business API, and the built-in
@@ -40,19 +41,16 @@ export type NotaryTransaction = {
 
 export type NotarySigner = { name: string; email: string };
 
-export type CreateTransactionInput = {
-  pdf: Uint8Array;
+/**
+ * One transaction to make. Its key makes a retried create one transaction where the provider
+ * keeps keys (the sandbox, until that transaction is deleted); Proof keeps it as external_id.
+ */
+export type CreateTransactionInput = DocumentRequest & {
   /** The document's file name as the signer and the notary see it ("notice-round-1.pdf"). */
   documentName: string;
   signer: NotarySigner;
   /** Made but not sent: `updateTransaction(id, { send: true })` sends it. */
   draft: boolean;
-  /**
-   * The caller's key for this attempt: a retried create is one transaction where the provider
-   * keeps keys (the sandbox, until that transaction is deleted); Proof keeps it as external_id.
-   */
-  idempotencyKey: string;
-  metadata: Record<string, string>;
 };
 
 export type UpdateTransactionInput = {
@@ -85,32 +83,13 @@ export type NotaryEvent = {
 };
 
 /** The provider cannot be reached, failed (5xx), is rate-limiting us or did not answer in time: try again later. */
-export class NotaryUnavailable extends ProviderError {
-  override name = "NotaryUnavailable";
-  constructor(message: string, options?: ErrorOptions) {
-    super("notary", "provider_unavailable", message, options);
-  }
-}
+export class NotaryUnavailable extends providerFailure("notary", "provider_unavailable", "NotaryUnavailable") {}
 
 /** The provider refused the request (4xx); the message is the provider's own. */
-export class NotaryRefused extends ProviderError {
-  override name = "NotaryRefused";
-  constructor(
-    message: string,
-    readonly status: number,
-    options?: ErrorOptions,
-  ) {
-    super("notary", "notary_refused", message, options);
-  }
-}
+export class NotaryRefused extends providerRefusal("notary", "notary_refused", "NotaryRefused") {}
 
 /** A webhook delivery whose signature does not check out (answer 400), or that the sandbox cannot have sent. */
-export class InvalidNotaryWebhook extends ProviderError {
-  override name = "InvalidNotaryWebhook";
-  constructor(message: string, options?: ErrorOptions) {
-    super("notary", "invalid_signature", message, options);
-  }
-}
+export class InvalidNotaryWebhook extends providerFailure("notary", "invalid_signature", "InvalidNotaryWebhook") {}
 
 export interface NotaryProvider {
   readonly name: NotaryProviderName;

@@ -6,8 +6,10 @@ import { addInterval, couponPayments, renewalAmount } from "~/domain/billing";
 import { cardNotExpired } from "~/domain/card";
 import { applyCoupon } from "~/domain/coupons";
 import {
-  readSandboxObject as read,
-  writeSandboxObject as write,
+  readLockedObject,
+  readObject,
+  sandboxEventFeed,
+  writeObject,
   type SandboxStore,
   type SandboxTx,
 } from "../sandbox-objects.server";
@@ -142,7 +144,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
   type Tx = SandboxTx;
 
   async function emit(store: SandboxStore, event: PaymentEvent): Promise<void> {
-    await write(store, event.id, "event", { event, delivered: false } satisfies StoredEvent);
+    await writeObject(store, event.id, "event", { event, delivered: false } satisfies StoredEvent);
   }
 
   const event = <E extends Omit<PaymentEvent, "id" | "provider" | "occurredAt">>(body: E, now: Date) =>
@@ -151,11 +153,10 @@ export function sandboxPayments(db: Database): SandboxPayments {
   /** Replays the answer of an earlier call with the same idempotency key, as a provider does. */
   async function once<T extends object>(key: string, make: (tx: Tx) => Promise<T>): Promise<T> {
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox:${key}`}))`);
-      const earlier = await read<T>(tx, `idem_${key}`, "idempotency");
+      const earlier = await readLockedObject<T>(tx, `sandbox:${key}`, `idem_${key}`, "idempotency");
       if (earlier) return earlier;
       const made = await make(tx);
-      await write(tx, `idem_${key}`, "idempotency", made);
+      await writeObject(tx, `idem_${key}`, "idempotency", made);
       return made;
     });
   }
@@ -181,7 +182,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
     type: "subscription.created" | "subscription.updated" | "subscription.deleted",
     now: Date,
   ) {
-    await write(store, subscription.id, "subscription", subscription);
+    await writeObject(store, subscription.id, "subscription", subscription);
     await emit(
       store,
       event({ type, providerType: `customer.${type}`, subscription: subscriptionData(subscription) }, now),
@@ -228,10 +229,10 @@ export function sandboxPayments(db: Database): SandboxPayments {
       intent.status = "succeeded";
       intent.lastError = null;
     }
-    await write(tx, intent.id, intent.object, intent);
+    await writeObject(tx, intent.id, intent.object, intent);
     if (intent.customer && intent.status === "succeeded") {
-      const customer = await read<Customer>(tx, intent.customer, "customer");
-      if (customer) await write(tx, customer.id, "customer", { ...customer, card });
+      const customer = await readObject<Customer>(tx, intent.customer, "customer");
+      if (customer) await writeObject(tx, customer.id, "customer", { ...customer, card });
     }
     if (intent.object === "setup_intent") {
       if (intent.status === "succeeded" && intent.customer) {
@@ -255,10 +256,10 @@ export function sandboxPayments(db: Database): SandboxPayments {
       return intent;
     }
     if (intent.invoice) {
-      const invoice = (await read<Invoice>(tx, intent.invoice, "invoice"))!;
-      const subscription = (await read<Subscription>(tx, invoice.subscription, "subscription"))!;
+      const invoice = (await readObject<Invoice>(tx, intent.invoice, "invoice"))!;
+      const subscription = (await readObject<Subscription>(tx, invoice.subscription, "subscription"))!;
       if (intent.status === "succeeded") {
-        await write(tx, invoice.id, "invoice", { ...invoice, status: "paid" });
+        await writeObject(tx, invoice.id, "invoice", { ...invoice, status: "paid" });
         await emit(tx, invoiceEvent(invoice, "invoice.paid", card, null, now));
         await saveSubscription(tx, { ...subscription, status: "ACTIVE" }, "subscription.updated", now);
       } else {
@@ -297,7 +298,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
   async function intentBySecret(store: SandboxStore, clientSecret: string): Promise<Intent | null> {
     const id = clientSecret.split("_secret_")[0] ?? "";
     const type = id.startsWith("seti_") ? "setup_intent" : "payment_intent";
-    const intent = await read<Intent>(store, id, type);
+    const intent = await readObject<Intent>(store, id, type);
     return intent && intent.clientSecret === clientSecret ? intent : null;
   }
 
@@ -331,12 +332,12 @@ export function sandboxPayments(db: Database): SandboxPayments {
       paymentIntent: null,
       metadata: subscription.metadata,
     };
-    const customer = await read<Customer>(tx, subscription.customer, "customer");
+    const customer = await readObject<Customer>(tx, subscription.customer, "customer");
     const card = customer?.card ?? null;
     const charged = card !== null && card.behaviour !== "fails_renewal" && card.behaviour !== "declined";
     const couponPaymentsLeft = couponLeft === null || !subscription.coupon ? couponLeft : Math.max(0, couponLeft - 1);
     if (charged || amount === 0) {
-      await write(tx, invoice.id, "invoice", { ...invoice, status: "paid" });
+      await writeObject(tx, invoice.id, "invoice", { ...invoice, status: "paid" });
       await emit(tx, invoiceEvent(invoice, "invoice.paid", card, null, now));
       await saveSubscription(
         tx,
@@ -352,7 +353,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
         now,
       );
     } else {
-      await write(tx, invoice.id, "invoice", invoice);
+      await writeObject(tx, invoice.id, "invoice", invoice);
       await emit(
         tx,
         invoiceEvent(invoice, "invoice.payment_failed", card, card ? DECLINED_MESSAGE : "No card on file.", now),
@@ -382,7 +383,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
           metadata: input.userId ? { user_id: input.userId } : {},
           card: null,
         };
-        await write(tx, customer.id, "customer", customer);
+        await writeObject(tx, customer.id, "customer", customer);
         return { customerRef: customer.id };
       });
     },
@@ -395,12 +396,12 @@ export function sandboxPayments(db: Database): SandboxPayments {
 
     async refundPayment({ intentRef, amountCents, idempotencyKey }) {
       return once(`refund:${idempotencyKey}`, async (tx) => {
-        const intent = await read<Intent & { amountRefunded?: number }>(tx, intentRef, "payment_intent");
+        const intent = await readObject<Intent & { amountRefunded?: number }>(tx, intentRef, "payment_intent");
         if (!intent || intent.status !== "succeeded") throw new Error(`No succeeded payment ${intentRef} to refund`);
         const refunded = (intent.amountRefunded ?? 0) + amountCents;
         if (amountCents <= 0 || refunded > intent.amount)
           throw new Error(`A refund of ${amountCents} exceeds what is left of ${intentRef}`);
-        await write(tx, intent.id, "payment_intent", { ...intent, amountRefunded: refunded });
+        await writeObject(tx, intent.id, "payment_intent", { ...intent, amountRefunded: refunded });
         const refund = { paymentRef: intent.id, amountRefundedCents: refunded, currency: intent.currency };
         await emit(tx, event({ type: "charge.refunded", providerType: "charge.refunded", refund }, new Date()));
         return { refundRef: newId("re"), amountCents };
@@ -410,7 +411,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
     async startSubscription({ customerRef, plan, coupon, idempotencyKey, metadata }) {
       const made = await once(`subscription:${idempotencyKey}`, async (tx) => {
         const now = new Date();
-        const customer = await read<Customer>(tx, customerRef, "customer");
+        const customer = await readObject<Customer>(tx, customerRef, "customer");
         if (!customer) throw new Error(`No such customer: ${customerRef}`);
         const interval = plan.interval ?? "month";
         const amount = coupon
@@ -466,9 +467,9 @@ export function sandboxPayments(db: Database): SandboxPayments {
           intent.clientSecret = `${intent.id}_secret_${randomBytes(12).toString("base64url")}`;
           clientSecret = intent.clientSecret;
           invoice.paymentIntent = intent.id;
-          await write(tx, intent.id, "payment_intent", intent);
+          await writeObject(tx, intent.id, "payment_intent", intent);
         }
-        await write(tx, invoice.id, "invoice", invoice);
+        await writeObject(tx, invoice.id, "invoice", invoice);
         await saveSubscription(tx, subscription, "subscription.created", now);
         if (amount === 0) await emit(tx, invoiceEvent(invoice, "invoice.paid", null, null, now));
         return {
@@ -504,14 +505,14 @@ export function sandboxPayments(db: Database): SandboxPayments {
           card: null,
         };
         intent.clientSecret = `${intent.id}_secret_${randomBytes(12).toString("base64url")}`;
-        await write(tx, intent.id, "payment_intent", intent);
+        await writeObject(tx, intent.id, "payment_intent", intent);
         return { intentRef: intent.id, clientSecret: intent.clientSecret, status: intent.status };
       });
     },
 
     async readIntent(intentRef) {
       const type = intentRef.startsWith("seti_") ? "setup_intent" : "payment_intent";
-      const intent = await read<Intent>(db, intentRef, type);
+      const intent = await readObject<Intent>(db, intentRef, type);
       if (!intent) throw new PaymentDeclined("This payment could not be found.");
       return {
         status: intent.status,
@@ -525,7 +526,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
     async cancelSubscription(subscriptionRef, { atPeriodEnd }) {
       return db.transaction(async (tx) => {
         const now = new Date();
-        const subscription = await read<Subscription>(tx, subscriptionRef, "subscription");
+        const subscription = await readObject<Subscription>(tx, subscriptionRef, "subscription");
         if (!subscription) throw new PaymentDeclined("This subscription could not be found.");
         const next: Subscription = atPeriodEnd
           ? { ...subscription, cancelAtPeriodEnd: true, canceledAt: iso(now) }
@@ -537,7 +538,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
 
     async resumeSubscription(subscriptionRef) {
       return db.transaction(async (tx) => {
-        const subscription = await read<Subscription>(tx, subscriptionRef, "subscription");
+        const subscription = await readObject<Subscription>(tx, subscriptionRef, "subscription");
         if (!subscription || subscription.status === "CANCELED") {
           throw new PaymentDeclined("This subscription has ended and cannot be resumed.");
         }
@@ -549,7 +550,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
 
     async changePlan(subscriptionRef, plan, idempotencyKey) {
       const changed = await once(`change:${idempotencyKey}`, async (tx) => {
-        const subscription = await read<Subscription>(tx, subscriptionRef, "subscription");
+        const subscription = await readObject<Subscription>(tx, subscriptionRef, "subscription");
         if (!subscription || subscription.status === "CANCELED") {
           throw new PaymentDeclined("This subscription has ended: start a new one.");
         }
@@ -557,7 +558,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
         await saveSubscription(tx, next, "subscription.updated", new Date());
         return { id: next.id };
       });
-      return subscriptionData((await read<Subscription>(db, changed.id, "subscription"))!);
+      return subscriptionData((await readObject<Subscription>(db, changed.id, "subscription"))!);
     },
 
     async startCardUpdate(customerRef, idempotencyKey, metadata) {
@@ -577,13 +578,13 @@ export function sandboxPayments(db: Database): SandboxPayments {
           card: null,
         };
         intent.clientSecret = `${intent.id}_secret_${randomBytes(12).toString("base64url")}`;
-        await write(tx, intent.id, "setup_intent", intent);
+        await writeObject(tx, intent.id, "setup_intent", intent);
         return { intentRef: intent.id, clientSecret: intent.clientSecret, status: intent.status };
       });
     },
 
     async readCard(customerRef) {
-      const customer = await read<Customer>(db, customerRef, "customer");
+      const customer = await readObject<Customer>(db, customerRef, "customer");
       return customer?.card ? publicCardSummary(customer.card) : null;
     },
 
@@ -600,8 +601,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
       return db.transaction(async (tx) => {
         const intent = await intentBySecret(tx, clientSecret);
         if (!intent) throw new PaymentDeclined("This payment could not be found: start again.");
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox:${intent.id}`}))`);
-        const current = (await read<Intent>(tx, intent.id, intent.object))!;
+        const current = (await readLockedObject<Intent>(tx, `sandbox:${intent.id}`, intent.id, intent.object))!;
         // A second submit of a confirmed payment (a double click) charges nothing more.
         if (current.status === "succeeded" || current.status === "processing" || current.status === "canceled") {
           return { intentRef: current.id, status: current.status, failureMessage: current.lastError };
@@ -613,7 +613,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
         }
         if (card.behaviour === "authenticate") {
           const waiting = { ...current, status: "requires_action" as const, card, lastError: null };
-          await write(tx, current.id, current.object, waiting);
+          await writeObject(tx, current.id, current.object, waiting);
           return { intentRef: current.id, status: waiting.status, failureMessage: null };
         }
         const settled = await settle(tx, current, card, now);
@@ -624,7 +624,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
     async authenticate(intentRef, approve) {
       return db.transaction(async (tx) => {
         const type = intentRef.startsWith("seti_") ? "setup_intent" : "payment_intent";
-        const intent = await read<Intent>(tx, intentRef, type);
+        const intent = await readObject<Intent>(tx, intentRef, type);
         if (!intent) throw new PaymentDeclined("This payment could not be found: start again.");
         if (intent.status !== "requires_action" || !intent.card) {
           return { status: intent.status, failureMessage: intent.lastError };
@@ -635,7 +635,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
             status: "requires_payment_method" as const,
             lastError: AUTHENTICATION_FAILED_MESSAGE,
           };
-          await write(tx, intent.id, intent.object, failed);
+          await writeObject(tx, intent.id, intent.object, failed);
           return { status: failed.status, failureMessage: failed.lastError };
         }
         const settled = await settle(tx, intent, { ...intent.card, behaviour: "ok" }, new Date());
@@ -645,7 +645,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
 
     async readIntentSummary(intentRef) {
       const type = intentRef.startsWith("seti_") ? "setup_intent" : "payment_intent";
-      const intent = await read<Intent>(db, intentRef, type);
+      const intent = await readObject<Intent>(db, intentRef, type);
       return intent
         ? {
             amountCents: intent.amount,
@@ -687,8 +687,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
       let renewed = 0;
       for (const { id } of due) {
         await db.transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox:${id}`}))`);
-          const subscription = await read<Subscription>(tx, id, "subscription");
+          const subscription = await readLockedObject<Subscription>(tx, `sandbox:${id}`, id, "subscription");
           if (!subscription || (subscription.status !== "ACTIVE" && subscription.status !== "PAST_DUE")) return;
           // A sweep that races another server's finds the period already moved on.
           const end = dateOf(subscription.currentPeriodEnd);
@@ -700,22 +699,7 @@ export function sandboxPayments(db: Database): SandboxPayments {
       return renewed;
     },
 
-    async undeliveredEvents(limit = 100) {
-      const rows = await db
-        .select({ data: sandboxObjects.data })
-        .from(sandboxObjects)
-        .where(and(eq(sandboxObjects.type, "event"), sql`(${sandboxObjects.data}->>'delivered')::boolean = false`))
-        .orderBy(asc(sandboxObjects.id))
-        .limit(limit);
-      return rows.map((row) => reviveEvent((row.data as unknown as StoredEvent).event));
-    },
-
-    async markDelivered(eventId) {
-      await db
-        .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{delivered}', 'true')`, updatedAt: new Date() })
-        .where(and(eq(sandboxObjects.id, eventId), eq(sandboxObjects.type, "event")));
-    },
+    ...sandboxEventFeed(db, "event", reviveEvent),
   };
   return provider;
 }

@@ -1,4 +1,4 @@
-import { ProviderError } from "../errors";
+import { ProviderError, providerFailure } from "../errors";
 
 /**
  * Card payments: one interface, two adapters (Stripe, and the built-in sandbox).
@@ -151,20 +151,10 @@ export type CardUpdateData = {
 };
 
 /** A refusal the member should read, from the provider (a decline, a bad coupon at Stripe). */
-export class PaymentDeclined extends ProviderError {
-  override name = "PaymentDeclined";
-  constructor(message: string, options?: ErrorOptions) {
-    super("payments", "payment_declined", message, options);
-  }
-}
+export class PaymentDeclined extends providerFailure("payments", "payment_declined", "PaymentDeclined") {}
 
 /** The provider cannot be reached or failed: nothing was charged, try again later. */
-export class PaymentsUnavailable extends ProviderError {
-  override name = "PaymentsUnavailable";
-  constructor(message: string, options?: ErrorOptions) {
-    super("payments", "provider_unavailable", message, options);
-  }
-}
+export class PaymentsUnavailable extends providerFailure("payments", "provider_unavailable", "PaymentsUnavailable") {}
 
 /**
  * A correctly signed delivery the app cannot read (not JSON, an event or object of a shape we
@@ -182,12 +172,11 @@ export class UnreadableWebhookEvent extends ProviderError {
 }
 
 /** A webhook delivery whose signature does not check out (400). */
-export class InvalidWebhookSignature extends ProviderError {
-  override name = "InvalidWebhookSignature";
-  constructor(message: string, options?: ErrorOptions) {
-    super("payments", "invalid_signature", message, options);
-  }
-}
+export class InvalidWebhookSignature extends providerFailure(
+  "payments",
+  "invalid_signature",
+  "InvalidWebhookSignature",
+) {}
 
 export interface PaymentsProvider {
   readonly name: ProviderName;

@@ -11,7 +11,7 @@ import { backupFileName, dumpedTable, expiredBackups, type BackupKind } from "~/
 import { conflict, notFound } from "~/domain/errors";
 import { isAlive } from "~/lib/process.server";
 import { actorOf, audit } from "../audit.server";
-import { enqueue, type JobDefinition } from "../queue.server";
+import { enqueue, type JobDefinition, sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
 import { checkTool, connectionFor, dumpEmbedded, fileSha256, runTool, toolFailure } from "./dump.server";
 
@@ -45,11 +45,9 @@ export const backupJob = {
   },
 } satisfies JobDefinition<z.infer<typeof backupData>>;
 
-export const dailyBackupJob = {
+export const dailyBackupJob = sweepJob({
   name: "backups-daily",
-  data: z.object({}),
   schedule: (services) => services.config.backups.cron,
-  policy: "stately",
   retry: { limit: 0, delaySeconds: 0 },
   timeoutSeconds: RUN_LIMIT_SECONDS,
   async run(services, _data, job) {
@@ -61,7 +59,7 @@ export const dailyBackupJob = {
       await applyRetention(services);
     }
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
 const hostName = () => os.hostname();
 

@@ -1,13 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
-import { couponDiscounts, couponPlans, coupons, plans } from "~/db/schema";
+import { couponPlans, plans } from "~/db/schema";
 import { quote, type BillingCoupon, type BillingPlan, type PlanOffer } from "~/domain/billing";
 import { describeCoupon } from "~/domain/coupons";
+import { activeDiscountOfSlug, billingCoupon } from "~/services/coupons.server";
 
 /** The plans with their prices, and the coupons that lower them, as the pay pages offer them. */
 
 type PlanRow = typeof plans.$inferSelect;
-type CouponRow = typeof coupons.$inferSelect;
 
 export function billingPlan(plan: PlanRow): BillingPlan {
   return {
@@ -22,35 +22,12 @@ export function billingPlan(plan: PlanRow): BillingPlan {
   };
 }
 
-export function billingCoupon(coupon: CouponRow, planIds: string[]): BillingCoupon {
-  return {
-    id: coupon.id,
-    name: coupon.name,
-    duration: coupon.duration,
-    durationInMonths: coupon.durationInMonths,
-    amountOff: coupon.amountOff,
-    percentOff: coupon.percentOff === null ? null : Number(coupon.percentOff),
-    currency: coupon.currency,
-    redeemBy: coupon.redeemBy,
-    valid: coupon.valid,
-    maxRedemptions: coupon.maxRedemptions,
-    timesRedeemed: coupon.timesRedeemed,
-    planIds,
-  };
-}
-
 /** The coupon of an offer slug with the plans it is for, or null for an unknown or inactive offer. */
 export async function couponOfSlug(
   services: AppServices,
   slug: string,
 ): Promise<{ coupon: BillingCoupon; discountId: number; slug: string } | null> {
-  if (!/^[\w-]{1,64}$/.test(slug)) return null;
-  const [row] = await services.db
-    .select({ discount: couponDiscounts, coupon: coupons })
-    .from(couponDiscounts)
-    .innerJoin(coupons, eq(coupons.id, couponDiscounts.couponId))
-    .where(and(sql`lower(${couponDiscounts.couponSlug}) = ${slug.toLowerCase()}`, eq(couponDiscounts.active, true)))
-    .limit(1);
+  const row = await activeDiscountOfSlug(services.db, slug);
   if (!row) return null;
   const planRows = await services.db
     .select({ planId: couponPlans.planId })

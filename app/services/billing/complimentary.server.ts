@@ -1,5 +1,4 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { AppServices } from "~/context";
 import { plans, subscriptions, users } from "~/db/schema";
 import { LIVE_STATUSES } from "~/domain/billing";
@@ -9,7 +8,7 @@ import { conflict, invalid, notFound } from "~/domain/errors";
 import { dayOf } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
 import { actorOf, audit, type AuditActor } from "../audit.server";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
 import type { Tx } from "./payment-records.server";
 
@@ -118,16 +117,14 @@ export async function endDueComplimentary(services: AppServices, now = new Date(
   return ended.length;
 }
 
-export const complimentaryEndsJob = {
+export const complimentaryEndsJob = sweepJob({
   name: "complimentary-ends",
-  data: z.object({}),
   schedule: "*/15 * * * *",
-  policy: "stately",
   async run(services) {
     const ended = await endDueComplimentary(services);
     if (ended > 0) services.logger.info({ ended }, "complimentary memberships ended on their day");
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
 /** What the admins' member page offers: the plans to grant, and the member's complimentary membership in force. */
 export async function complimentaryOf(services: AppServices, memberId: string) {

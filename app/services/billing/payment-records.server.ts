@@ -20,6 +20,22 @@ export type AfterEvent = {
   mailingCheckouts: string[];
 };
 
+/** A provider's word on a payment's amount and card, as its payment row keeps them. */
+export function paidWith(data: Pick<PaymentData, "amountCents" | "currency" | "card">) {
+  return {
+    amountCents: data.amountCents,
+    currency: data.currency,
+    cardBrand: data.card?.brand ?? null,
+    cardLast4: data.card?.last4 ?? null,
+  };
+}
+
+/** Records a payment once: null when a payment of its provider reference is already recorded. */
+export async function recordPayment(tx: Tx, values: typeof payments.$inferInsert): Promise<{ id: string } | null> {
+  const [payment] = await tx.insert(payments).values(values).onConflictDoNothing().returning({ id: payments.id });
+  return payment ?? null;
+}
+
 /** The checkout an event's metadata names, locked for the transaction. */
 export async function checkoutOf(tx: Tx, metadata: Record<string, string>): Promise<CheckoutRow | null> {
   const id = metadata.checkout_id;
@@ -36,26 +52,19 @@ export async function applyPaymentSucceeded(
 ): Promise<void> {
   const checkout = await checkoutOf(tx, data.metadata);
   if (!checkout || checkout.kind === "subscription" || checkout.kind === "card") return;
-  const [payment] = await tx
-    .insert(payments)
-    .values({
-      userId: checkout.userId,
-      email: checkout.email,
-      planId: checkout.planId,
-      kind: checkout.kind,
-      checkoutId: checkout.id,
-      couponId: checkout.couponId,
-      listAmountCents: checkout.listAmountCents,
-      amountCents: data.amountCents,
-      currency: data.currency,
-      status: "succeeded",
-      provider,
-      providerRef: data.ref,
-      cardBrand: data.card?.brand ?? null,
-      cardLast4: data.card?.last4 ?? null,
-    })
-    .onConflictDoNothing()
-    .returning({ id: payments.id });
+  const payment = await recordPayment(tx, {
+    userId: checkout.userId,
+    email: checkout.email,
+    planId: checkout.planId,
+    kind: checkout.kind,
+    checkoutId: checkout.id,
+    couponId: checkout.couponId,
+    listAmountCents: checkout.listAmountCents,
+    ...paidWith(data),
+    status: "succeeded",
+    provider,
+    providerRef: data.ref,
+  });
   if (!payment) return;
   await creditPurchase(tx, { id: payment.id, userId: checkout.userId, kind: checkout.kind });
   await settleCheckout(tx, checkout, { paymentId: payment.id });

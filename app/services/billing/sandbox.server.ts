@@ -1,8 +1,7 @@
-import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { SandboxPayments } from "~/providers/payments/types";
 import { DomainError } from "~/domain/errors";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import { receivePaymentEvent } from "./events.server";
 import { deliverInBatches } from "../provider-events.server";
 
@@ -33,27 +32,20 @@ export async function renewSandboxSubscriptions(
   return renewed;
 }
 
-const sandboxOnly = (services: AppServices) => services.providers.paymentsSandbox !== null;
+/** A sweep every minute while the payments sandbox is in use. */
+const sandboxSweep = (name: string, work: (services: AppServices) => Promise<unknown>) =>
+  sweepJob({
+    name,
+    schedule: "* * * * *",
+    enabled: (services) => services.providers.paymentsSandbox !== null,
+    async run(services) {
+      await work(services);
+    },
+  });
 
-export const sandboxEventsJob = {
-  name: "payments-sandbox-events",
-  data: z.object({}),
-  schedule: "* * * * *",
-  policy: "stately",
-  enabled: sandboxOnly,
-  async run(services) {
-    await deliverSandboxEvents(services);
-  },
-} satisfies JobDefinition<Record<string, never>>;
+export const sandboxEventsJob = sandboxSweep("payments-sandbox-events", deliverSandboxEvents);
 
 /** Renewals on the real clock: every minute, the subscriptions whose period has ended. */
-export const sandboxRenewalsJob = {
-  name: "payments-sandbox-renewals",
-  data: z.object({}),
-  schedule: "* * * * *",
-  policy: "stately",
-  enabled: sandboxOnly,
-  async run(services) {
-    await renewSandboxSubscriptions(services);
-  },
-} satisfies JobDefinition<Record<string, never>>;
+export const sandboxRenewalsJob = sandboxSweep("payments-sandbox-renewals", (services) =>
+  renewSandboxSubscriptions(services),
+);

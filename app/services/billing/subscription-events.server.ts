@@ -1,9 +1,17 @@
 import { and, eq } from "drizzle-orm";
-import { checkouts, coupons, payments, plans, subscriptions } from "~/db/schema";
+import { checkouts, coupons, plans, subscriptions } from "~/db/schema";
 import { couponPayments, renewalAmount } from "~/domain/billing";
 import type { InvoiceData, PaymentEvent, SubscriptionData } from "~/providers/payments/types";
 import { endComplimentaryOf } from "./complimentary.server";
-import { checkoutOf, rememberCard, settleCheckout, type AfterEvent, type Tx } from "./payment-records.server";
+import {
+  checkoutOf,
+  paidWith,
+  recordPayment,
+  rememberCard,
+  settleCheckout,
+  type AfterEvent,
+  type Tx,
+} from "./payment-records.server";
 
 /**
  * The payments provider's subscription and invoice events, as the one handler
@@ -112,6 +120,20 @@ async function planPrices(tx: Tx, planId: string, row: SubscriptionRow) {
   return { planId, listAmountCents: list, amountCents: renewalAmount(list, off, row.couponPaymentsLeft) };
 }
 
+/** An invoice's payment of the subscription: its plan, amounts, card and period. */
+function invoicePayment(row: SubscriptionRow, invoice: InvoiceData) {
+  return {
+    userId: row.userId,
+    planId: row.planId,
+    kind: "subscription" as const,
+    subscriptionId: row.id,
+    listAmountCents: invoice.subtotalCents,
+    ...paidWith(invoice),
+    periodStart: invoice.periodStart,
+    periodEnd: invoice.periodEnd,
+  };
+}
+
 export async function applyInvoicePaid(
   tx: Tx,
   provider: PaymentEvent["provider"],
@@ -122,28 +144,14 @@ export async function applyInvoicePaid(
   if (!row) return;
   const discounted = invoice.amountCents < invoice.subtotalCents;
   const checkout = invoice.billingReason === "subscription_create" ? await checkoutOf(tx, invoice.metadata) : null;
-  const [payment] = await tx
-    .insert(payments)
-    .values({
-      userId: row.userId,
-      planId: row.planId,
-      kind: "subscription",
-      subscriptionId: row.id,
-      checkoutId: checkout?.id ?? null,
-      couponId: discounted ? row.couponId : null,
-      listAmountCents: invoice.subtotalCents,
-      amountCents: invoice.amountCents,
-      currency: invoice.currency,
-      status: "succeeded",
-      provider,
-      providerRef: invoice.ref,
-      cardBrand: invoice.card?.brand ?? null,
-      cardLast4: invoice.card?.last4 ?? null,
-      periodStart: invoice.periodStart,
-      periodEnd: invoice.periodEnd,
-    })
-    .onConflictDoNothing()
-    .returning({ id: payments.id });
+  const payment = await recordPayment(tx, {
+    ...invoicePayment(row, invoice),
+    checkoutId: checkout?.id ?? null,
+    couponId: discounted ? row.couponId : null,
+    status: "succeeded",
+    provider,
+    providerRef: invoice.ref,
+  });
   if (!payment) return;
   const couponPaymentsLeft =
     row.couponId && discounted && row.couponPaymentsLeft !== null
@@ -186,28 +194,14 @@ export async function applyInvoiceFailed(
     }
     return;
   }
-  const [payment] = await tx
-    .insert(payments)
-    .values({
-      userId: row.userId,
-      planId: row.planId,
-      kind: "subscription",
-      subscriptionId: row.id,
-      listAmountCents: invoice.subtotalCents,
-      amountCents: invoice.amountCents,
-      currency: invoice.currency,
-      status: "failed",
-      provider: event.provider,
-      // A failed try of an invoice that a later try may pay: one row per try.
-      providerRef: `${invoice.ref}#${event.id}`,
-      cardBrand: invoice.card?.brand ?? null,
-      cardLast4: invoice.card?.last4 ?? null,
-      failureMessage: invoice.failureMessage,
-      periodStart: invoice.periodStart,
-      periodEnd: invoice.periodEnd,
-    })
-    .onConflictDoNothing()
-    .returning({ id: payments.id });
+  const payment = await recordPayment(tx, {
+    ...invoicePayment(row, invoice),
+    status: "failed",
+    provider: event.provider,
+    // A failed try of an invoice that a later try may pay: one row per try.
+    providerRef: `${invoice.ref}#${event.id}`,
+    failureMessage: invoice.failureMessage,
+  });
   if (row.status === "ACTIVE" || row.status === "TRIALING") {
     await tx
       .update(subscriptions)

@@ -13,6 +13,7 @@ import { causeOf, type PageAddress } from "../nol/pages.server";
 import { keptTracking, roundRecordsOf } from "../nol/timeline.server";
 import { renderDocument } from "./render.server";
 import { templateInUse } from "./templates.server";
+import { versionClaim } from "../version-keys.server";
 
 /**
  * A round's proof of service (decision 035): each respondent it was mailed to, with the address
@@ -101,13 +102,7 @@ export async function proofOfServiceOf(
   const [claim] = await db
     .select({ exhibit: claims.exhibitId, countryCode: claims.countryCode })
     .from(claims)
-    .where(
-      and(
-        eq(claims.claimantId, place.owner.id),
-        eq(claims.causeCode, place.cause.code),
-        eq(claims.nolVersion, input.version),
-      ),
-    );
+    .where(versionClaim(place.owner.id, place.cause.code, input.version));
   const data = state.creator.data as { claimantName?: unknown; claimantAddress?: unknown };
   const given = data.claimantName;
   const facts: DocumentFacts = {

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { claims, noticeCfs, notices, nolEntries, users } from "~/db/schema";
 import { entryTimes, exhibitReference, noticeRoundsOf } from "~/domain/documents/records";
+import { versionClaim } from "../version-keys.server";
 
 /**
  * The claim, notices and notice_cfs of a stored entry (spec §3 "Notice"), written in the
@@ -90,13 +91,7 @@ async function claimOf(db: Database, key: ClaimKey): Promise<number> {
   const [existing] = await db
     .select({ id: claims.id })
     .from(claims)
-    .where(
-      and(
-        eq(claims.claimantId, key.claimantId),
-        eq(claims.causeCode, key.causeCode),
-        eq(claims.nolVersion, key.nolVersion),
-      ),
-    );
+    .where(versionClaim(key.claimantId, key.causeCode, key.nolVersion));
   return existing!.id;
 }
 

@@ -23,6 +23,7 @@ import { findNotice, type NoticeRecord } from "./notices.server";
 import { renderPdf } from "./pdf.server";
 import { writtenNoticeRecord } from "./written-notice.server";
 import { documentDisclaimer, templateById, templateInUse, type TemplateRow } from "./templates.server";
+import { ofVersion } from "../version-keys.server";
 
 /** A round's document: its notice's data through its template to a PDF. */
 
@@ -38,13 +39,7 @@ export async function noticeFacts(db: Database, { notice, claim, cf }: NoticeRec
   const version = await db
     .select()
     .from(nolEntries)
-    .where(
-      and(
-        eq(nolEntries.userId, claim.claimantId),
-        eq(nolEntries.causeCode, claim.causeCode),
-        eq(nolEntries.descriptiveVersion, claim.nolVersion),
-      ),
-    )
+    .where(ofVersion(nolEntries, claim.claimantId, claim.causeCode, claim.nolVersion))
     .orderBy(asc(nolEntries.createdAt));
   const entry = version.find((e) => e.formId === cf.cfFormId && e.entryNumber === cf.cfNumber);
   if (!entry) throw notFound("No such notice");

@@ -9,6 +9,7 @@ import { entriesOf, versionState, type EntryRow } from "../nol/entries.server";
 import type { UserRow } from "../session.server";
 import type { NoticeRecord } from "./notices.server";
 import { templateInUse } from "./templates.server";
+import { versionClaim } from "../version-keys.server";
 
 /**
  * The notice a version's notice step is writing (spec §4: online notarizing is offered at
@@ -51,13 +52,7 @@ export async function writtenNoticeRecord(
   const [claim] = await db
     .select()
     .from(claims)
-    .where(
-      and(
-        eq(claims.claimantId, member.id),
-        eq(claims.causeCode, entry.causeCode),
-        eq(claims.nolVersion, entry.descriptiveVersion),
-      ),
-    );
+    .where(versionClaim(member.id, entry.causeCode, entry.descriptiveVersion));
   const [person] = await db.select({ countryCode: users.countryCode }).from(users).where(eq(users.id, member.id));
   const round = ids.round_cnt;
   const template = await templateInUse(db, { causeCode: entry.causeCode, kind: documentKindOf(round), round });

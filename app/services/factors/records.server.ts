@@ -20,8 +20,9 @@ export type FactorOverview = {
   hasFactor: boolean;
 };
 
-export async function factorOverview(db: Database, userId: string): Promise<FactorOverview> {
-  const rows = await db
+/** A member's second factors (passkeys, an authenticator app), oldest first; never a key or a secret. */
+export function factorsOf(db: Database, userId: string) {
+  return db
     .select({
       id: userFactors.id,
       kind: userFactors.kind,
@@ -32,6 +33,10 @@ export async function factorOverview(db: Database, userId: string): Promise<Fact
     .from(userFactors)
     .where(eq(userFactors.userId, userId))
     .orderBy(asc(userFactors.createdAt));
+}
+
+export async function factorOverview(db: Database, userId: string): Promise<FactorOverview> {
+  const rows = await factorsOf(db, userId);
   const [left] = await db
     .select({ n: count() })
     .from(recoveryCodes)

@@ -1,9 +1,8 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { AppServices } from "~/context";
 import { mailings } from "~/db/schema";
 import { SENDING_CLAIM_MS } from "~/domain/mailing/round-letters";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import { applyMailEvent, runSandboxMailHouse } from "./events.server";
 import { sendClaimed, takeOver } from "./send.server";
 
@@ -68,24 +67,20 @@ export async function pollMailings(
   return { polled: quiet.length, recovered };
 }
 
-export const mailingsPollJob = {
+export const mailingsPollJob = sweepJob({
   name: "mailings-poll",
-  data: z.object({}),
   schedule: "*/5 * * * *",
-  policy: "stately",
   async run(services) {
     const result = await pollMailings(services);
     if (result.polled + result.recovered > 0) services.logger.info(result, "asked the mail house after letters");
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
-export const mailhouseSandboxEventsJob = {
+export const mailhouseSandboxEventsJob = sweepJob({
   name: "mailhouse-sandbox-events",
-  data: z.object({}),
   schedule: "* * * * *",
-  policy: "stately",
   enabled: (services) => services.providers.mailhouseSandbox !== null,
   async run(services) {
     await runSandboxMailHouse(services);
   },
-} satisfies JobDefinition<Record<string, never>>;
+});

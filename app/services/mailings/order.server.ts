@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import { checkouts, mailingOrders } from "~/db/schema";
 import { conflict, forbidden, notFound, unavailable } from "~/domain/errors";
@@ -28,6 +28,7 @@ import { runSandboxMailHouse } from "./events.server";
 import type { OrderRow } from "./order-jobs.server";
 import { mailingSettings, senderOf, type MailingSettings } from "./settings.server";
 import { versionLetters } from "./view.server";
+import { ofVersion } from "../version-keys.server";
 
 /**
  * "Mail it for me" (/nol/{form}/{cause}/mail?version=): the round's letters addressed, checked
@@ -52,13 +53,7 @@ export async function placeOf(services: AppServices, viewer: Viewer, address: Pa
   const [last] = await services.db
     .select()
     .from(mailingOrders)
-    .where(
-      and(
-        eq(mailingOrders.userId, place.owner.id),
-        eq(mailingOrders.causeCode, place.cause.code),
-        eq(mailingOrders.descriptiveVersion, version.data),
-      ),
-    )
+    .where(ofVersion(mailingOrders, place.owner.id, place.cause.code, version.data))
     .orderBy(desc(mailingOrders.round))
     .limit(1);
   const round = mailing && state.step.round ? state.step.round : (last?.round ?? null);

@@ -5,6 +5,7 @@ import { dayOfDate, type MailingState } from "~/domain/mailing/round-letters";
 import { CANCEL_REFUSALS, cancelCheck } from "~/domain/mailing/tracking";
 import type { VersionState } from "../nol/entries.server";
 import type { UserRow } from "../viewer.server";
+import { ofVersion } from "../version-keys.server";
 
 /** A version's letters as a page shows them: each round's, by respondent, with what can be done with each. */
 
@@ -61,9 +62,7 @@ export async function versionLetters(
     .from(mailings)
     .where(
       and(
-        eq(mailings.userId, member.id),
-        eq(mailings.causeCode, version.causeCode),
-        eq(mailings.descriptiveVersion, version.version),
+        ofVersion(mailings, member.id, version.causeCode, version.version),
         ...(version.round === undefined ? [] : [eq(mailings.round, version.round)]),
       ),
     )

@@ -1,7 +1,8 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { auditLog, recoveryCodes, rememberedDevices, sessions, userFactors, users } from "~/db/schema";
+import { auditLog, recoveryCodes, rememberedDevices, sessions, users } from "~/db/schema";
 import { deviceOf } from "~/domain/profile";
+import { factorsOf } from "../factors/records.server";
 import { sessionCode } from "../profile.server";
 
 /**
@@ -71,16 +72,12 @@ export async function sessionRows(db: Database, memberId: string) {
 
 /** The second factors as a list (kind, name, dates); never a key, a secret or a code. */
 export async function secondFactors(db: Database, memberId: string) {
-  const factors = await db
-    .select({
-      kind: userFactors.kind,
-      name: userFactors.name,
-      createdAt: userFactors.createdAt,
-      lastUsedAt: userFactors.lastUsedAt,
-    })
-    .from(userFactors)
-    .where(eq(userFactors.userId, memberId))
-    .orderBy(asc(userFactors.createdAt));
+  const factors = (await factorsOf(db, memberId)).map(({ kind, name, createdAt, lastUsedAt }) => ({
+    kind,
+    name,
+    createdAt,
+    lastUsedAt,
+  }));
   const codes = await db
     .select({ usedAt: recoveryCodes.usedAt, createdAt: recoveryCodes.createdAt })
     .from(recoveryCodes)

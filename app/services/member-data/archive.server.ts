@@ -21,7 +21,7 @@ import { giveWay } from "~/lib/give-way.server";
 import { createZip } from "~/lib/zip.server";
 import { communityName } from "../accounts.server";
 import { actorOf, audit } from "../audit.server";
-import { enqueue, type JobDefinition } from "../queue.server";
+import { enqueue, type JobDefinition, sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
 import { consumeToken, issueToken, tokenOwner } from "../tokens.server";
 import { memberDocuments } from "./documents.server";
@@ -57,15 +57,13 @@ export const memberArchiveJob = {
   },
 } satisfies JobDefinition<z.infer<typeof archiveData>>;
 
-export const archiveSweepJob = {
+export const archiveSweepJob = sweepJob({
   name: "member-archives-sweep",
-  data: z.object({}),
   schedule: "41 * * * *",
-  policy: "stately",
   async run(services) {
     await sweepArchives(services);
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
 async function markFailed(services: AppServices, archiveId: string, reason: string) {
   await services.db

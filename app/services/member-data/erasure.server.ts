@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import {
@@ -41,7 +40,7 @@ import {
 import { conflict, forbidden, notFound } from "~/domain/errors";
 import { communityName } from "../accounts.server";
 import { actorOf, audit, type AuditActor } from "../audit.server";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
 import { archiveDir } from "./archive.server";
 import { dueForErasure, markForDeletion } from "./deletion.server";
@@ -56,17 +55,15 @@ import { LOOSE_COLUMNS, memberWords, rewriteColumn, wordsPattern } from "./erasu
 
 export type ErasureOutcome = "erased" | "already-erased" | "waiting-for-mail";
 
-export const erasureSweepJob = {
+export const erasureSweepJob = sweepJob({
   name: "account-erasure-sweep",
-  data: z.object({}),
   schedule: "23 * * * *",
-  policy: "stately",
   async run(services) {
     for (const userId of await dueForErasure(services, new Date())) {
       await eraseMember(services, userId, { actorUserId: null, agentUserId: null }, "grace-ended");
     }
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
 /** The opaque name an erased account keeps, for its payments' sake. */
 const opaqueName = () => `erased-${randomBytes(9).toString("hex")}`;

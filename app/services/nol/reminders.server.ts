@@ -1,5 +1,4 @@
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
@@ -16,7 +15,7 @@ import {
 } from "~/domain/nol/reminders";
 import { equalHex, hmacHex } from "~/lib/crypto.server";
 import { formatDate } from "~/lib/format";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import { mailedVersions, type MemberVersion } from "./version-timelines.server";
 
 /**
@@ -182,14 +181,12 @@ export async function sendDueReminders(services: AppServices, now = new Date()):
 }
 
 /** The sweep, on the configured schedule (hourly by default); one runs at a time across servers. */
-export const nolRemindersJob = {
+export const nolRemindersJob = sweepJob({
   name: "nol-reminders",
-  data: z.object({}),
   schedule: (services) => services.config.reminders.cron,
-  policy: "stately",
   retry: { limit: 2, delaySeconds: 60 },
   async run(services) {
     const { sent } = await sendDueReminders(services);
     if (sent > 0) services.logger.info({ sent }, "sent NoL reminders");
   },
-} satisfies JobDefinition<Record<string, never>>;
+});

@@ -1,5 +1,4 @@
 import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { notarizations, webhookEvents } from "~/db/schema";
@@ -7,7 +6,7 @@ import { invalid, notFound } from "~/domain/errors";
 import { refuseNulInJsonText } from "~/lib/json-body.server";
 import { isProviderError } from "~/providers/errors";
 import type { NotaryEvent, NotaryProviderName } from "~/providers/notary/types";
-import type { JobDefinition } from "../queue.server";
+import { sweepJob } from "../queue.server";
 import { OPEN_STATUSES, removedFields, transactionFields } from "./notarize.server";
 import { countedDelivery, deliverInBatches } from "../provider-events.server";
 
@@ -133,23 +132,19 @@ export async function pollOpenNotarizations(services: AppServices): Promise<numb
   return polled;
 }
 
-export const notarySandboxEventsJob = {
+export const notarySandboxEventsJob = sweepJob({
   name: "notary-sandbox-events",
-  data: z.object({}),
   schedule: "* * * * *",
-  policy: "stately",
   enabled: (services) => services.providers.notarySandbox !== null,
   async run(services) {
     await deliverNotarySandboxEvents(services);
   },
-} satisfies JobDefinition<Record<string, never>>;
+});
 
-export const notaryPollJob = {
+export const notaryPollJob = sweepJob({
   name: "notary-poll",
-  data: z.object({}),
   schedule: "*/5 * * * *",
-  policy: "stately",
   async run(services) {
     await pollOpenNotarizations(services);
   },
-} satisfies JobDefinition<Record<string, never>>;
+});

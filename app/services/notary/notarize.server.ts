@@ -2,14 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import { claims, notarizations, notices } from "~/db/schema";
+import { claims, notarizations, notices, type NotarizedDocument } from "~/db/schema";
 import { notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
 import { documentFilename } from "~/domain/documents/document-data";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { noticeIdsSchema, type NoticeIds } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
 import { providerErrorCode } from "~/providers/errors";
-import type { NotaryStatus, NotaryTransaction } from "~/providers/notary/types";
+import type { CreateTransactionInput, NotaryStatus, NotaryTransaction } from "~/providers/notary/types";
 import { attachSpend, refundOnDelete, refundSpend, spendCredit } from "../billing/credits.server";
 import {
   findNotice,
@@ -137,6 +137,54 @@ async function requireOffered(db: Database, member: Pick<UserRow, "id">, record:
   if (refusal) throw invalid(refusal);
 }
 
+/** The notarization's transaction when still open at the current provider (a double submit), refreshed; else null. */
+export async function openTransaction(services: AppServices, existing: NotarizationRow | null) {
+  const notary = services.providers.notary;
+  if (!existing?.nzId || existing.provider !== notary.name || !isOpen(existing.nzStatus)) return null;
+  const current = await atProvider(() => notary.getTransaction(existing.nzId!));
+  if (current) await recordTransaction(services.db, existing, current);
+  return current;
+}
+
+/** Which of the notice's documents a transaction notarizes, and the create request's own fields. */
+type NotaryRequest = Omit<CreateTransactionInput, "pdf" | "documentName" | "signer"> & { document: NotarizedDocument };
+
+/**
+ * Sends a member's document to the notary as one transaction to sign, paid with a credit where one is due,
+ * and records it on the notice's row of that document. Null when the provider made none (the credit comes back).
+ */
+export async function sendToNotary(
+  services: AppServices,
+  viewer: Viewer,
+  noticeId: number,
+  pdf: { bytes: Uint8Array; filename: string },
+  { document, ...request }: NotaryRequest,
+): Promise<NotaryTransaction | null> {
+  const { db, config, providers } = services;
+  const notary = providers.notary;
+  const { member } = viewer;
+  const spend = await spendForNotarize(services, viewer, noticeId);
+  const made = await atProvider(() =>
+    notary.createTransaction({
+      ...request,
+      pdf: pdf.bytes,
+      documentName: pdf.filename,
+      signer: { name: member.name?.trim() || member.username, email: member.email },
+    }),
+  ).catch(giveBackSpend(services, spend));
+  await settleSpend(services, spend, made);
+  if (!made?.id) return null;
+  const fields = { provider: notary.name, nzId: made.id, cost: config.notarizeCostCents, ...transactionFields(made) };
+  await db
+    .insert(notarizations)
+    .values({ noticeId, document, ...fields })
+    .onConflictDoUpdate({
+      target: [notarizations.noticeId, notarizations.document],
+      set: { ...fields, updatedAt: new Date() },
+    });
+  return made;
+}
+
 /** POST /api/nol/notarize (spec §7): the member's own notice to the notary → `{ notice }`, or `{ error }`. */
 export async function notarize(
   services: AppServices,
@@ -147,41 +195,20 @@ export async function notarize(
   const notary = providers.notary;
   const record = await noticeToNotarize(db, viewer.member, ids);
   await requireOffered(db, viewer.member, record);
-  const open = record.notarization;
-  if (open?.nzId && open.provider === notary.name && isOpen(open.nzStatus)) {
-    // The notice's transaction is still open (a double submit, a second tab): it is the one.
-    const current = await atProvider(() => notary.getTransaction(open.nzId!));
-    if (current) {
-      await recordTransaction(db, open, current);
-      return { notice: noticeJson(await noticeOf(db, viewer.member, ids)) };
-    }
+  if (await openTransaction(services, record.notarization)) {
+    return { notice: noticeJson(await noticeOf(db, viewer.member, ids)) };
   }
-  const document = await renderNoticePdf(services, record);
   const member = viewer.member;
-  const spend = await spendForNotarize(services, viewer, record.notice.id);
-  const made = await atProvider(() =>
-    notary.createTransaction({
-      pdf: document.bytes,
-      documentName: document.filename,
-      signer: { name: member.name?.trim() || member.username, email: member.email },
-      draft,
-      idempotencyKey: idempotencyKey(record.notice.id, record.notarization),
-      metadata: { notice_id: String(record.notice.id), member_id: member.id },
-    }),
-  ).catch(giveBackSpend(services, spend));
-  await settleSpend(services, spend, made);
-  if (!made?.id) {
+  const made = await sendToNotary(services, viewer, record.notice.id, await renderNoticePdf(services, record), {
+    document: "notice",
+    draft,
+    idempotencyKey: idempotencyKey(record.notice.id, record.notarization),
+    metadata: { notice_id: String(record.notice.id), member_id: member.id },
+  });
+  if (!made) {
     logger.error({ noticeId: record.notice.id, provider: notary.name }, "the notary made no transaction");
     return { error: `${NOTARIZE_FAILED_MESSAGE} Contact: ${config.supportEmail}` };
   }
-  const fields = { provider: notary.name, nzId: made.id, cost: config.notarizeCostCents, ...transactionFields(made) };
-  await db
-    .insert(notarizations)
-    .values({ noticeId: record.notice.id, ...fields })
-    .onConflictDoUpdate({
-      target: [notarizations.noticeId, notarizations.document],
-      set: { ...fields, updatedAt: new Date() },
-    });
   const updated = await noticeOf(db, member, ids);
   if (!updated.notarization) {
     logger.error({ noticeId: record.notice.id, nzId: made.id }, "the notarize was not recorded");
@@ -284,11 +311,7 @@ export async function deleteNotarization(services: AppServices, viewer: Viewer, 
  * credits: spent before it is asked for (null: nothing to pay), given back when the notary
  * refuses it or makes none.
  */
-export async function spendForNotarize(
-  services: AppServices,
-  viewer: Viewer,
-  noticeId: number,
-): Promise<number | null> {
+async function spendForNotarize(services: AppServices, viewer: Viewer, noticeId: number): Promise<number | null> {
   if (!services.config.notarizeNeedsCredit) return null;
   return spendCredit(services.db, { userId: viewer.member.id, noticeId, actorUserId: viewer.user.id });
 }
@@ -296,7 +319,7 @@ export async function spendForNotarize(
 const REFUSED_NOTE = "The notary did not take the document";
 
 /** The provider's refusal or outage: the credit comes back, and the error goes on. */
-export function giveBackSpend(services: AppServices, spendId: number | null) {
+function giveBackSpend(services: AppServices, spendId: number | null) {
   return async (error: unknown): Promise<never> => {
     if (spendId !== null) await refundSpend(services.db, spendId, REFUSED_NOTE);
     throw error;
@@ -304,7 +327,7 @@ export function giveBackSpend(services: AppServices, spendId: number | null) {
 }
 
 /** The spend names the transaction it paid for; no transaction made, and it is given back. */
-export async function settleSpend(services: AppServices, spendId: number | null, made: NotaryTransaction | null) {
+async function settleSpend(services: AppServices, spendId: number | null, made: NotaryTransaction | null) {
   if (spendId === null) return;
   if (made?.id) await attachSpend(services.db, spendId, made.id);
   else await refundSpend(services.db, spendId, REFUSED_NOTE);

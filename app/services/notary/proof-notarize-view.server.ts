@@ -11,6 +11,7 @@ import {
 } from "~/domain/documents/notarize-view";
 import { featuresOf } from "../nol/features.server";
 import { atProvider, isOpen, recordTransaction } from "./notarize.server";
+import { versionClaim } from "../version-keys.server";
 
 /** What a version's timeline shows of its proofs of service at the notary (decision 036). */
 
@@ -28,14 +29,7 @@ export async function proofNotarizations(
     .from(notarizations)
     .innerJoin(notices, eq(notices.id, notarizations.noticeId))
     .innerJoin(claims, eq(claims.id, notices.claimId))
-    .where(
-      and(
-        eq(notarizations.document, "proof-of-service"),
-        eq(claims.claimantId, memberId),
-        eq(claims.causeCode, causeCode),
-        eq(claims.nolVersion, version),
-      ),
-    );
+    .where(and(eq(notarizations.document, "proof-of-service"), versionClaim(memberId, causeCode, version)));
   return new Map(rows.map((row) => [row.round, row.notarization]));
 }
 

@@ -7,17 +7,9 @@ import { forbidden, invalid, notFound } from "~/domain/errors";
 import { proofOfService } from "../documents/proof-of-service.server";
 import { causeOf, type PageAddress } from "../nol/pages.server";
 import type { Viewer } from "../session.server";
-import {
-  atProvider,
-  giveBackSpend,
-  isOpen,
-  NOTARIZE_FAILED_MESSAGE,
-  recordTransaction,
-  settleSpend,
-  spendForNotarize,
-  transactionFields,
-} from "./notarize.server";
+import { NOTARIZE_FAILED_MESSAGE, openTransaction, sendToNotary } from "./notarize.server";
 import { allowsNotarizing } from "./proof-notarize-view.server";
+import { versionClaim } from "../version-keys.server";
 
 /**
  * A mailed round's proof of service notarized online (decision 036): the same notary, credits
@@ -40,14 +32,7 @@ async function roundNotice(db: Database, memberId: string, causeCode: string, { 
       notarizations,
       and(eq(notarizations.noticeId, notices.id), eq(notarizations.document, "proof-of-service")),
     )
-    .where(
-      and(
-        eq(claims.claimantId, memberId),
-        eq(claims.causeCode, causeCode),
-        eq(claims.nolVersion, version),
-        eq(notices.roundCnt, round),
-      ),
-    );
+    .where(and(versionClaim(memberId, causeCode, version), eq(notices.roundCnt, round)));
   return row ?? null;
 }
 
@@ -69,43 +54,22 @@ export async function notarizeProofOfService(
   if (!found) throw notFound("This round has no notice on record");
   const existing = found.notarization;
   const notary = providers.notary;
-  if (existing?.nzId && existing.provider === notary.name && isOpen(existing.nzStatus)) {
-    const current = await atProvider(() => notary.getTransaction(existing.nzId!));
-    if (current) {
-      await recordTransaction(db, existing, current);
-      return { error: null };
-    }
-  }
+  if (await openTransaction(services, existing)) return { error: null };
   if (existing && existing.provider === notary.name && !canStartNotarize({ nz_status: existing.nzStatus }))
     throw invalid("This proof of service is notarized already");
-  const member = viewer.member;
-  const spend = await spendForNotarize(services, viewer, found.noticeId);
-  const made = await atProvider(() =>
-    notary.createTransaction({
-      pdf: document.bytes,
-      documentName: document.filename,
-      signer: { name: member.name?.trim() || member.username, email: member.email },
-      draft: false,
-      idempotencyKey: `proof-of-service-${found.noticeId}-after-${existing?.nzId ?? "none"}`,
-      metadata: { notice_id: String(found.noticeId), member_id: member.id, document: "proof-of-service" },
-    }),
-  ).catch(giveBackSpend(services, spend));
-  await settleSpend(services, spend, made);
-  if (!made?.id) {
+  const made = await sendToNotary(services, viewer, found.noticeId, document, {
+    document: "proof-of-service",
+    draft: false,
+    idempotencyKey: `proof-of-service-${found.noticeId}-after-${existing?.nzId ?? "none"}`,
+    metadata: { notice_id: String(found.noticeId), member_id: viewer.member.id, document: "proof-of-service" },
+  });
+  if (!made) {
     logger.error(
       { noticeId: found.noticeId, provider: notary.name },
       "the notary made no proof-of-service transaction",
     );
     return { error: `${NOTARIZE_FAILED_MESSAGE} Contact: ${config.supportEmail}` };
   }
-  const fields = { provider: notary.name, nzId: made.id, cost: config.notarizeCostCents, ...transactionFields(made) };
-  await db
-    .insert(notarizations)
-    .values({ noticeId: found.noticeId, document: "proof-of-service", ...fields })
-    .onConflictDoUpdate({
-      target: [notarizations.noticeId, notarizations.document],
-      set: { ...fields, updatedAt: new Date() },
-    });
   logger.info({ noticeId: found.noticeId, nzId: made.id }, "proof of service sent to the notary");
   return { error: null };
 }
