@@ -41,9 +41,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          // Each file starts real servers; two cores are enough for one file at a time. npm test
-          // runs this project in a process of its own beside the others and the browser tests:
-          // its time is mostly the servers', in processes of their own.
+          // Each file starts real servers, one file at a time in a process. npm test runs this
+          // project in two such processes, half the files each, beside the unit and integration
+          // tests: its time is mostly the servers', in processes of their own.
           pool: "threads",
           poolOptions: { threads: { singleThread: true } },
         },

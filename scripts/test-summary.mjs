@@ -8,7 +8,9 @@ const missing = [];
 
 for (const [name, file] of [
   ["vitest (unit, integration)", ".cache/vitest.json"],
-  ["vitest (server)", ".cache/vitest-server.json"],
+  ["vitest (server, first half)", ".cache/vitest-server-1.json"],
+  ["vitest (server, second half)", ".cache/vitest-server-2.json"],
+  ["vitest (server, alone)", ".cache/vitest-alone.json"],
 ]) {
   if (!existsSync(file)) {
     missing.push(name);

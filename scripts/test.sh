@@ -29,7 +29,7 @@ if ! command -v promtool >/dev/null 2>&1; then
 fi
 
 mkdir -p .cache
-rm -f .cache/vitest.json .cache/vitest-server.json .cache/playwright.json
+rm -f .cache/vitest*.json .cache/playwright.json
 
 # Lint, typecheck and build at once, each into a log of its own: each is mostly one core's work.
 echo "== lint, typecheck and build ($(date -u +%T))"
@@ -62,21 +62,32 @@ else
   databases="PGlite; set TEST_DATABASE_URL to add PostgreSQL"
 fi
 status=0
-# The server tests start servers of their own, one file at a time. They run beside the unit and
-# integration tests and then beside the browser tests: after them, alone, they left a core idle
-# for minutes. Their output is printed once they are done.
-echo "== server tests, beside the rest ($(date -u +%T)): their output follows the browser tests'"
-npx vitest run --project server \
-  --reporter=default --reporter=json --outputFile.json=.cache/vitest-server.json >.cache/server-tests.log 2>&1 &
-server_tests=$!
-trap 'kill "$server_tests" 2>/dev/null || true' EXIT
+# The server tests start servers of their own. They run in two processes of one thread each,
+# half the files each, beside the unit and integration tests: after them, one at a time, they
+# left a core idle for minutes. Those that time how long a request waits on the event loop run
+# on their own afterwards, as the machine's load is what they would measure beside the others.
+alone=(tests/server/long-work.test.ts)
+echo "== server tests in two halves, beside the unit and integration tests ($(date -u +%T)): their output follows"
+server_tests=()
+for half in 1 2; do
+  npx vitest run --project server --shard="$half/2" --exclude "${alone[@]}" \
+    --reporter=default --reporter=json --outputFile.json=".cache/vitest-server-$half.json" \
+    >".cache/server-tests-$half.log" 2>&1 &
+  server_tests+=("$!")
+done
+trap 'kill "${server_tests[@]}" 2>/dev/null || true' EXIT
 echo "== unit and integration tests ($databases) ($(date -u +%T))"
 npx vitest run --project unit --project integration \
   --reporter=default --reporter=json --outputFile.json=.cache/vitest.json || status=$?
+for pid in "${server_tests[@]}"; do wait "$pid" || status=$?; done
+for half in 1 2; do
+  echo "== server tests, half $half"
+  cat ".cache/server-tests-$half.log"
+done
+echo "== server tests that time the event loop, alone ($(date -u +%T))"
+npx vitest run --project server "${alone[@]}" \
+  --reporter=default --reporter=json --outputFile.json=.cache/vitest-alone.json || status=$?
 echo "== browser tests (Chromium) ($(date -u +%T))"
 npx playwright test || status=$?
-wait "$server_tests" || status=$?
-echo "== server tests (done $(date -u +%T))"
-cat .cache/server-tests.log
 node scripts/test-summary.mjs || status=$?
 exit "$status"
