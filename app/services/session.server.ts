@@ -81,8 +81,7 @@ export class StateHeaderError extends Error {}
 const cachedViewer = ({ viewers, db, config }: AppServices, id: string) =>
   viewers.read(id, () => loadViewer(db, id, { idleDays: config.sessionIdleDays, graceDays: config.pastDueGraceDays }));
 
-// What is asked of one Request is read once. Each loader of a page gets a copy of the request
-// from the router; the viewer cache answers the copies without a query.
+// The root loader and the page's loader read the same document request: load its viewer once.
 const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
 
 export function getViewer(request: Request, services: AppServices): Promise<Viewer | null> {

@@ -130,6 +130,11 @@ describe("the loaders of a request", () => {
     return seen!;
   };
 
+  it("share the request when there is nothing to take off its address, so what is read for it is read once", async () => {
+    const request = new Request("http://localhost/members?q=ada");
+    expect(await requestSeenBy(request)).toBe(request);
+  });
+
   it("get the address without the router's own parameters when it has them", async () => {
     for (const url of ["http://localhost/members?q=ada&_data=root", "http://localhost/members?index&q=ada"]) {
       const seen = await requestSeenBy(new Request(url, { headers: { cookie: "a=1" } }));
