@@ -161,8 +161,10 @@ describe("the kept visitor pages", () => {
     const { visit, pages, page, renders } = setUp();
     const cookie = await visit("/", "a", page("Hi", { headers: { "Set-Cookie": "coupon=x" } }));
     expect(cookie.headers.get("set-cookie")).toBe("coupon=x");
+    // Not kept, and still with the answer's own nonce.
+    expect(cookie.body).toBe('<html><script nonce="a">1</script><p>Hi</p><script nonce="a">2</script></html>');
     await visit("/", "b", page("Hi", {}, 1));
-    await visit("/", "c", page("Gone", { status: 404 }));
+    expect((await visit("/", "c", page("Gone", { status: 404 }))).body).toContain('nonce="c"');
     expect(pages.size).toBe(0);
     expect(renders()).toBe(3);
   });

@@ -90,10 +90,12 @@ export function createVisitorPages(
         setsCookie: response.headers.has("Set-Cookie"),
         queries,
       };
-      if (!response.body || !keepsRenderedPage(page)) return response;
+      // Any page rendered with the stand-in gets the answer's nonce, kept or not (a page that
+      // set a cookie, an error page); an answer that is no page has no nonce in it.
+      if (!response.body || !(page.contentType ?? "").toLowerCase().startsWith("text/html")) return response;
       const parts = cutAt(Buffer.from(await response.arrayBuffer()), standIn);
       const headers = [...response.headers.entries()].filter(([name]) => name.toLowerCase() !== "content-length");
-      if (keeping && reference.keeping && changes === reference.changes) {
+      if (keepsRenderedPage(page) && keeping && reference.keeping && changes === reference.changes) {
         if (kept.size >= keptMax) kept.clear();
         kept.set(key, { status: response.status, headers, parts, changes, until: now() + ttl });
       }

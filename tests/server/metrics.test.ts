@@ -150,6 +150,16 @@ describe("/metrics on the app's port, with a token", () => {
     const after = await served();
     expect(after.kept - before.kept).toBeGreaterThanOrEqual(2);
 
+    // A visitor page that sets a cookie is rendered for each visitor, with the answer's nonce too.
+    for (let i = 0; i < 2; i += 1) {
+      const response = await fetch(`${server.url}/signup?plan=monthly`);
+      expect(response.headers.get("set-cookie")).toMatch(/plan/);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+      const named = [...(await response.text()).matchAll(/<script[^>]* nonce="([^"]+)"/g)].map((match) => match[1]);
+      expect(named.length).toBeGreaterThan(0);
+      expect(new Set(named)).toEqual(new Set([nonce]));
+    }
+
     // Someone signed in is never answered from a visitor's copy.
     const member = await logInAs(server.url, "member");
     const home = await (await fetch(`${server.url}/`, { headers: { cookie: member } })).text();
