@@ -1,4 +1,4 @@
-import { useRevalidator } from "@remix-run/react";
+import { useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { recheckDueAt, singleFlight } from "~/domain/freshness";
 import type { SessionState } from "~/domain/session-state";
@@ -16,11 +16,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Re-reads the member when the login freshness of spec §4 says so, then refreshes the
- * page's data. Returns "rejected" when the server's new state named another member.
+ * page's data once no navigation is under way: refreshing restarts a navigation's loads,
+ * and the message a form's answer brought goes with the first of them. Returns "rejected"
+ * when the server's new state named another member.
  */
 export function useLoginRecheck(session: SessionState | null): "ok" | "rejected" {
   const revalidator = useRevalidator();
+  const navigating = useNavigation().state !== "idle";
   const [outcome, setOutcome] = useState<"ok" | "rejected">("ok");
+  const [refreshDue, setRefreshDue] = useState(false);
   const dueAt = session ? recheckDueAt(session) : null;
 
   useEffect(() => {
@@ -28,7 +32,7 @@ export function useLoginRecheck(session: SessionState | null): "ok" | "rejected"
     const timer = setTimeout(
       () => {
         recheckOnce().then(
-          () => revalidator.revalidate(),
+          () => setRefreshDue(true),
           (error) => {
             if (error instanceof StateRejectedError) {
               void import("~/lib/error-reporting").then(({ reportClientError }) => reportClientError(error));
@@ -40,9 +44,15 @@ export function useLoginRecheck(session: SessionState | null): "ok" | "rejected"
       Math.min(Math.max(0, dueAt - Date.now()), MAX_TIMER_MS),
     );
     return () => clearTimeout(timer);
-    // The revalidator changes identity on every render; the due time alone decides.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dueAt]);
+
+  useEffect(() => {
+    if (!refreshDue || navigating) return;
+    setRefreshDue(false);
+    revalidator.revalidate();
+    // The revalidator changes identity on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshDue, navigating]);
 
   return outcome;
 }

@@ -180,3 +180,49 @@ test("a signed-in page rechecks the login when freshness runs out, and only once
   await refreshed;
   expect(rechecks).toHaveLength(1);
 });
+
+test("a recheck that ends while a form's answer loads keeps the answer's message", async ({ page, signIn }) => {
+  test.setTimeout(60_000);
+  const { loginCheckedAt } = await signIn("member");
+  await page.clock.install({ time: loginCheckedAt });
+  let recheckSent!: () => void;
+  const sent = new Promise<void>((resolve) => (recheckSent = resolve));
+  let releaseRecheck!: () => void;
+  const released = new Promise<void>((resolve) => (releaseRecheck = resolve));
+  await page.route("**/api/login/recheck", async (route) => {
+    recheckSent();
+    await released;
+    await route.continue();
+  });
+  // The page the answer leads to has been answered by the server (which gives its message to
+  // that one response) but not yet read by the browser when the recheck ends.
+  await page.route(
+    /\/respondents\?_data=root/,
+    async (route) => {
+      const response = await route.fetch();
+      const rechecked = page.waitForResponse((r) => r.url().includes("/api/login/recheck"));
+      releaseRecheck();
+      await rechecked;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.fulfill({ response }).catch(() => undefined);
+    },
+    { times: 1 },
+  );
+
+  await page.goto("/respondent-reassessment");
+  await page.waitForFunction(() => "__remixRouter" in window);
+  await page.getByLabel("Respondent", { exact: true }).selectOption({ label: "Judge Example (Capital City, US)" });
+  await page.getByLabel("What should be reassessed").fill(`The office moved ${Date.now()}`);
+  // login_recheck is 300 s: due 30 s before.
+  await page.clock.fastForward("04:35");
+  await sent;
+  const loads: string[] = [];
+  page.on("requestfinished", (r) => {
+    if (r.url().includes("_data=root")) loads.push(r.url());
+  });
+  await page.getByRole("button", { name: "Send the request" }).click();
+  await expect(page.getByText(/waits for an admin's review/)).toBeVisible();
+  // Once the page has loaded, its data is refreshed, and the message stays.
+  await expect.poll(() => loads.length).toBe(2);
+  await expect(page.getByText(/waits for an admin's review/)).toBeVisible();
+});
