@@ -244,8 +244,9 @@ export function createApp(services: AppServices, { build, root }: Served, state:
       else response = await handleRequest(request, context);
       if (response.status >= 500 && sawDatabaseUnavailable(context)) {
         await response.body?.cancel();
+        // The error page is never kept: it is rendered with the answer's own nonce.
         response = await unavailable(request, () =>
-          handleRequest(unavailablePage(request), renderUnavailable(context)),
+          handleRequest(unavailablePage(request), renderUnavailable({ ...context, cspNonce: nonce })),
         );
       }
       await sendResponse(res, response);

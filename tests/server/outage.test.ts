@@ -52,6 +52,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a database outage", () => {
     expect(page.headers.get("retry-after")).toBe("30");
     expect(await page.text()).toContain(FRIENDLY);
 
+    // A visitor's page needs no query: it is answered whole, its scripts allowed by the
+    // answer's own nonce.
+    const visitor = await fetch(`${server.url}/signup/terms`);
+    expect(visitor.status).toBe(200);
+    const nonce = /'nonce-([^']+)'/.exec(visitor.headers.get("content-security-policy") ?? "")?.[1];
+    const scripts = [...(await visitor.text()).matchAll(/<script[^>]* nonce="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(new Set(scripts)).toEqual(new Set([nonce]));
+
     const refused = await login();
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("30");
