@@ -30,5 +30,10 @@ declare module "@remix-run/node" {
     requestId: string;
     /** The client's address, as the proxy settings allow reading it. */
     clientIp: string;
+    /**
+     * An object the server makes for this request alone, which what its loaders share is
+     * kept against (the viewer of a read). Absent where one context serves several requests.
+     */
+    thisRequest?: object;
   }
 }

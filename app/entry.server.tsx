@@ -5,6 +5,7 @@ import { NonceProvider } from "./components/nonce";
 import { redactUrl } from "./domain/requests";
 import { noteDatabaseUnavailable } from "./lib/database-unavailable.server";
 import { runServerProcess } from "./server/main.server";
+import { keepServerRoutes } from "./server/server-routes.server";
 import { nextTurn } from "./server/turns.server";
 import { onBareBoot } from "./services/app.server";
 import { startJobs } from "./services/jobs.server";
@@ -15,6 +16,8 @@ import { startJobs } from "./services/jobs.server";
  */
 export { runServerProcess };
 export type ServerEntry = { runServerProcess: typeof runServerProcess };
+
+keepServerRoutes();
 
 // A bare `remix-serve build/index.js` runs the background jobs too (mail, receipts, the notary's polling).
 onBareBoot((services) => startJobs(services));

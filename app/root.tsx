@@ -80,7 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (rendersUnavailable(context)) throw errorPage(databaseUnavailable());
   const services = await appServices(context);
   const { config } = services;
-  const viewer = await getViewer(request, services).catch((error) => {
+  const viewer = await getViewer(request, services, context).catch((error) => {
     if (error instanceof StateHeaderError) return null;
     throw error;
   });

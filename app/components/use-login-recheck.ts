@@ -23,8 +23,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function useLoginRecheck(session: SessionState | null): "ok" | "rejected" {
   const revalidator = useRevalidator();
   const navigating = useNavigation().state !== "idle";
-  const [outcome, setOutcome] = useState<"ok" | "rejected">("ok");
-  const [refreshDue, setRefreshDue] = useState(false);
+  // "stale": rechecked, the page's data to be refreshed.
+  const [outcome, setOutcome] = useState<"ok" | "rejected" | "stale">("ok");
   const dueAt = session ? recheckDueAt(session) : null;
 
   useEffect(() => {
@@ -32,7 +32,7 @@ export function useLoginRecheck(session: SessionState | null): "ok" | "rejected"
     const timer = setTimeout(
       () => {
         recheckOnce().then(
-          () => setRefreshDue(true),
+          () => setOutcome("stale"),
           (error) => {
             if (error instanceof StateRejectedError) {
               void import("~/lib/error-reporting").then(({ reportClientError }) => reportClientError(error));
@@ -47,12 +47,12 @@ export function useLoginRecheck(session: SessionState | null): "ok" | "rejected"
   }, [dueAt]);
 
   useEffect(() => {
-    if (!refreshDue || navigating) return;
-    setRefreshDue(false);
+    if (outcome !== "stale" || navigating) return;
+    setOutcome("ok");
     revalidator.revalidate();
     // The revalidator changes identity on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [refreshDue, navigating]);
+  }, [outcome, navigating]);
 
-  return outcome;
+  return outcome === "rejected" ? outcome : "ok";
 }

@@ -7,18 +7,6 @@ import type { MembershipStatus } from "./billing-account";
  * Exports keep the codes.
  */
 
-export const MEMBERSHIP_STATUSES: readonly (MembershipStatus | "COMPLIMENTARY")[] = [
-  "ACTIVE",
-  "COMPLIMENTARY",
-  "TRIALING",
-  "PAST_DUE",
-  "UNPAID",
-  "CANCELED",
-  "INCOMPLETE",
-  "INCOMPLETE_EXPIRED",
-  "PAUSED",
-];
-
 const MEMBERSHIP_WORDS: Record<MembershipStatus | "COMPLIMENTARY", string> = {
   ACTIVE: "Active",
   COMPLIMENTARY: "Complimentary",
@@ -30,6 +18,9 @@ const MEMBERSHIP_WORDS: Record<MembershipStatus | "COMPLIMENTARY", string> = {
   INCOMPLETE_EXPIRED: "First payment never made",
   PAUSED: "Paused",
 };
+
+/** The statuses in the order the lists offer them. */
+export const MEMBERSHIP_STATUSES = Object.keys(MEMBERSHIP_WORDS) as readonly (MembershipStatus | "COMPLIMENTARY")[];
 
 /** A membership's status in a word or two, for lists and facts; no membership says so. */
 export function membershipWords(status: string | null | undefined): string {

@@ -230,6 +230,7 @@ export function createApp(services: AppServices, { build, root }: Served, state:
         cspNonce: visitorKey === null ? nonce : visitorPages.standIn,
         requestId: requestIdOf(res),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        thisRequest: {},
       };
       // Counting follows each request's promises (AsyncLocalStorage), which costs every
       // request: only when asked for, and for a visitor page that may be kept.

@@ -81,14 +81,20 @@ export class StateHeaderError extends Error {}
 const cachedViewer = ({ viewers, db, config }: AppServices, id: string) =>
   viewers.read(id, () => loadViewer(db, id, { idleDays: config.sessionIdleDays, graceDays: config.pastDueGraceDays }));
 
-// The root loader and the page's loader read the same document request: load its viewer once.
-const viewerCache = new WeakMap<Request, Promise<Viewer | null>>();
+// The root loader and the page's loader read the same document request, each through a copy
+// of its Request the router makes: the viewer is kept against the object the server made for
+// that request alone, which both see in their load context. Only for a read: after a form's
+// action (a POST without JavaScript) the loaders that follow it in the same request read the
+// viewer again, as the action may have changed it.
+const viewerCache = new WeakMap<object, Promise<Viewer | null>>();
 
-export function getViewer(request: Request, services: AppServices): Promise<Viewer | null> {
-  let cached = viewerCache.get(request);
+export function getViewer(request: Request, services: AppServices, context?: AppLoadContext): Promise<Viewer | null> {
+  const read = request.method === "GET" || request.method === "HEAD";
+  const key = read && context?.thisRequest ? context.thisRequest : request;
+  let cached = viewerCache.get(key);
   if (!cached) {
     cached = readViewer(request, services).then((viewer) => viewer && withFactorGate(viewer, services.config));
-    viewerCache.set(request, cached);
+    viewerCache.set(key, cached);
   }
   return cached;
 }
@@ -162,9 +168,9 @@ export function sessionState(viewer: Viewer, config: AppConfig): SessionState {
 }
 
 /** The viewer, or null; state headers that are present but wrong answer 401 (one JSON shape everywhere). */
-async function viewerOrNull(request: Request, services: AppServices): Promise<Viewer | null> {
+async function viewerOrNull(request: Request, services: AppServices, context: AppLoadContext): Promise<Viewer | null> {
   try {
-    return await getViewer(request, services);
+    return await getViewer(request, services, context);
   } catch (error) {
     if (error instanceof StateHeaderError) throw errorJson(unauthorized(error.message));
     throw error;
@@ -177,7 +183,7 @@ export async function optionalViewer(
   context: AppLoadContext,
 ): Promise<{ viewer: Viewer | null; services: AppServices }> {
   const services = await appServices(context);
-  const viewer = await getViewer(request, services).catch(() => null);
+  const viewer = await getViewer(request, services, context).catch(() => null);
   return { viewer: viewer && fromClient(viewer, context), services };
 }
 
@@ -193,7 +199,7 @@ async function signedIn(
   refuse: (config: AppConfig) => Response | Promise<Response>,
 ): Promise<{ viewer: Viewer; services: AppServices }> {
   const services = await appServices(context);
-  const viewer = await viewerOrNull(request, services);
+  const viewer = await viewerOrNull(request, services, context);
   if (!viewer) throw await refuse(services.config);
   return { viewer: fromClient(viewer, context), services };
 }

@@ -1,11 +1,15 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
+import { siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createSession } from "../helpers/users";
 
 /**
  * What a request costs that could be paid once: the router's flattened and ranked route
@@ -103,58 +107,19 @@ describe("route matching", () => {
   });
 });
 
-describe("the loaders of a request", () => {
-  const data = require("@remix-run/server-runtime/dist/data.js") as {
-    callRouteLoader(args: {
-      loadContext: unknown;
-      loader: (args: { request: Request }) => unknown;
-      params: Record<string, string>;
-      request: Request;
-      routeId: string;
-      singleFetch: boolean;
-    }): Promise<Response>;
-  };
-  const requestSeenBy = async (request: Request) => {
-    let seen: Request | undefined;
-    await data.callRouteLoader({
-      loadContext: {},
-      loader: ({ request }) => {
-        seen = request;
-        return null;
-      },
-      params: {},
-      request,
-      routeId: "root",
-      singleFetch: false,
-    });
-    return seen!;
-  };
-
-  it("share the request when there is nothing to take off its address, so what is read for it is read once", async () => {
-    const request = new Request("http://localhost/members?q=ada");
-    expect(await requestSeenBy(request)).toBe(request);
-  });
-
-  it("get the address without the router's own parameters when it has them", async () => {
-    for (const url of ["http://localhost/members?q=ada&_data=root", "http://localhost/members?index&q=ada"]) {
-      const seen = await requestSeenBy(new Request(url, { headers: { cookie: "a=1" } }));
-      expect(seen.url).toBe("http://localhost/members?q=ada");
-      expect(seen.headers.get("cookie")).toBe("a=1");
-    }
-  });
-});
-
 describe("rendering a page", () => {
   let database: TestDatabase;
   let handle: (request: Request) => Promise<Response>;
+  let handler: ReturnType<typeof createRequestHandler>;
+  let context: AppLoadContext;
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
     await seedDemo(database.db, { demoPassword: "memberhall-demo" });
     const file = path.resolve(import.meta.dirname, "../../build/index.js");
     const build = (await import(pathToFileURL(file).href)) as ServerBuild;
-    const handler = createRequestHandler(build, "production");
-    const context = testContext(database);
+    handler = createRequestHandler(build, "production");
+    context = testContext(database);
     handle = (request) => handler(request, context);
   });
   afterAll(async () => {
@@ -172,10 +137,31 @@ describe("rendering a page", () => {
     }
     expect(pages[0]).toContain("<form");
     expect(pages[3]).toContain("Terms");
-    // The first render makes them; the four after it reuse them.
-    expect(serverRoutes).toHaveBeenCalledTimes(1);
+    // The first render makes them; the four after it are handed the same.
+    const made = (spy: typeof serverRoutes | typeof dataRoutes) =>
+      new Set(spy.mock.results.map((result) => result.value as unknown));
+    expect(serverRoutes).toHaveBeenCalledTimes(5);
+    expect(made(serverRoutes).size).toBe(1);
     expect(dataRoutes).toHaveBeenCalledTimes(5);
-    const made = dataRoutes.mock.results.map((result) => result.value as unknown);
-    expect(new Set(made).size).toBe(1);
+    expect(made(dataRoutes).size).toBe(1);
+  });
+
+  it("reads a page's viewer once for all of its loaders, through the object the server makes for the request", async () => {
+    const [member] = await database.db.select().from(users).where(eq(users.username, "member"));
+    const app = context.app!;
+    const cookie = await siteCookies(app.config).session.serialize((await createSession(database.db, member!.id)).id);
+    const reads = vi.spyOn(app.viewers, "read");
+    const page = (thisRequest?: object) =>
+      handler(new Request("http://localhost/profile", { headers: { cookie } }), { ...context, thisRequest });
+
+    const shared = await page({});
+    expect(shared.status).toBe(200);
+    expect(await shared.text()).toContain("member@memberhall.example");
+    expect(reads).toHaveBeenCalledTimes(1);
+
+    // A context that may serve several requests keeps nothing: each loader reads its own.
+    reads.mockClear();
+    expect((await page()).status).toBe(200);
+    expect(reads.mock.calls.length).toBeGreaterThan(1);
   });
 });
