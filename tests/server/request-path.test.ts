@@ -141,6 +141,7 @@ describe("rendering a page", () => {
     const made = (spy: typeof serverRoutes | typeof dataRoutes) =>
       new Set(spy.mock.results.map((result) => result.value as unknown));
     expect(serverRoutes).toHaveBeenCalledTimes(5);
+    expect(new Set(serverRoutes.mock.calls.map((call) => call[1])).size).toBe(1);
     expect(made(serverRoutes).size).toBe(1);
     expect(dataRoutes).toHaveBeenCalledTimes(5);
     expect(made(dataRoutes).size).toBe(1);
