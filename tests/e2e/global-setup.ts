@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { startServer, tempDataDir } from "../helpers/server";
+import { LOGIN_RECHECK_SECONDS } from "./freshness";
 import { HANDOFF_SECRET, startLearningSite } from "./learning-site";
 import { prepareDatabase, serverSecrets } from "./prepare-database";
 
@@ -14,6 +15,7 @@ export default async function globalSetup() {
   const env = {
     LRM_URL: learningSite.url,
     LRM_HANDOFF_SECRET: HANDOFF_SECRET,
+    LOGIN_RECHECK_SECONDS: String(LOGIN_RECHECK_SECONDS),
     ...serverSecrets(),
   };
   await prepareDatabase({ ...env, NODE_ENV: "development", DATA_DIR: dataDir });

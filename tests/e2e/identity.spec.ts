@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { expect, logIn, test } from "./fixtures";
+import { RECHECK_DUE_MS } from "./freshness";
 import { HANDOFF_SECRET } from "./learning-site";
 import { payWithCard, signUpToMembership } from "./new-member";
 
@@ -170,8 +171,8 @@ test("a signed-in page rechecks the login when freshness runs out, and only once
   page.on("request", (r) => {
     if (r.url().includes("/api/login/recheck")) rechecks.push(r.url());
   });
-  // login_recheck is 300 s: due 30 s before, at 270 s.
-  await page.clock.fastForward("04:20");
+  // Due 30 s before the freshness runs out: ten seconds short of it, nothing yet.
+  await page.clock.fastForward(RECHECK_DUE_MS - 10_000);
   expect(rechecks).toHaveLength(0);
   const recheck = page.waitForResponse((r) => r.url().includes("/api/login/recheck"));
   const refreshed = page.waitForResponse((r) => r.url().includes("_data=root"));
@@ -213,8 +214,7 @@ test("a recheck that ends while a form's answer loads keeps the answer's message
   await page.waitForFunction(() => "__remixRouter" in window);
   await page.getByLabel("Respondent", { exact: true }).selectOption({ label: "Judge Example (Capital City, US)" });
   await page.getByLabel("What should be reassessed").fill(`The office moved ${Date.now()}`);
-  // login_recheck is 300 s: due 30 s before.
-  await page.clock.fastForward("04:35");
+  await page.clock.fastForward(RECHECK_DUE_MS + 5_000);
   await sent;
   const loads: string[] = [];
   page.on("requestfinished", (r) => {

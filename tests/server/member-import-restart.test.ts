@@ -14,10 +14,18 @@ async function stateOf(server: RunningServer, cookie: string, path: string): Pro
 
 describe("a members import across a server restart", () => {
   const dataDir = newDataDir({});
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  // Stopped here too, should the test be given up on while one runs (a timeout): a server left
+  // running would go on importing beside the tests after it.
+  const servers: RunningServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
-  it("goes on after the server stops mid-way and starts again, doing no row twice", async () => {
+  // The waits below are bounded by their own deadlines, within the test's time.
+  it("goes on after the server stops mid-way and starts again, doing no row twice", { timeout: 200_000 }, async () => {
     const first = await startServer({ dataDir });
+    servers.push(first);
     let path: string;
     let cookie: string;
     let atStop: ImportState;
@@ -53,6 +61,7 @@ describe("a members import across a server restart", () => {
     }
 
     const second = await startServer({ dataDir });
+    servers.push(second);
     try {
       const again = await stateOf(second, cookie, path);
       // The stopped server did its batch, queued the rest and stopped: the rest is left.
