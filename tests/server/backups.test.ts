@@ -148,129 +148,134 @@ describe.each(drivers)("a backup restored into a new database (%s)", (driver) =>
     for (const database of made) await database.drop();
   });
 
-  it("is made and downloaded on /admin/backups, restored by npm run restore, and serves the same data", async () => {
-    // A server that went away says why in its own output.
-    onTestFailed(() => {
-      for (const server of servers) process.stderr.write(`--- ${server.url}\n${server.output().slice(-4000)}\n`);
-    });
-    // On the embedded database, the demo's as a first start makes it; then the community at scale added.
-    const first =
-      driver === "pglite" ? { env: {}, dataDir: newDataDir({}), drop: async () => {} } : await emptyDatabase(driver);
-    made.push(first);
-    seedCommunity(first);
-    const original = await startServer({ dataDir: first.dataDir, env: first.env });
-    servers.push(original);
-    const admin = await logInAs(original.url, "admin");
-    await donate(original, await logInAs(original.url, "member"));
-    const before = await whatThePagesShow(original);
-    expect(before.creators.list.rows.length).toBeGreaterThan(0);
-    expect(before.billing.billing.payments).toHaveLength(1);
-    expect(JSON.stringify(before.entries)).toContain("Version");
+  // Two servers, a backup and a restore: its waits are bounded by their own deadlines.
+  it(
+    "is made and downloaded on /admin/backups, restored by npm run restore, and serves the same data",
+    { timeout: 180_000 },
+    async () => {
+      // A server that went away says why in its own output.
+      onTestFailed(() => {
+        for (const server of servers) process.stderr.write(`--- ${server.url}\n${server.output().slice(-4000)}\n`);
+      });
+      // On the embedded database, the demo's as a first start makes it; then the community at scale added.
+      const first =
+        driver === "pglite" ? { env: {}, dataDir: newDataDir({}), drop: async () => {} } : await emptyDatabase(driver);
+      made.push(first);
+      seedCommunity(first);
+      const original = await startServer({ dataDir: first.dataDir, env: first.env });
+      servers.push(original);
+      const admin = await logInAs(original.url, "admin");
+      await donate(original, await logInAs(original.url, "member"));
+      const before = await whatThePagesShow(original);
+      expect(before.creators.list.rows.length).toBeGreaterThan(0);
+      expect(before.billing.billing.payments).toHaveLength(1);
+      expect(JSON.stringify(before.entries)).toContain("Version");
 
-    const ask = () =>
-      fetch(`${original.url}/admin/backups`, {
-        method: "POST",
-        headers: { cookie: admin, origin: original.url },
-        body: new URLSearchParams({ intent: "start" }),
+      const ask = () =>
+        fetch(`${original.url}/admin/backups`, {
+          method: "POST",
+          headers: { cookie: admin, origin: original.url },
+          body: new URLSearchParams({ intent: "start" }),
+          redirect: "manual",
+        });
+      const started = await ask();
+      expect(started.status).toBe(302);
+      const second = await ask();
+      expect(second.status).toBe(409);
+      expect(await second.text()).toContain("A backup is under way already");
+
+      type Listed = {
+        backups: { id: string; status: string; fileName: string; sha256: string | null; error: string | null }[];
+      };
+      let listed: Listed;
+      const deadline = Date.now() + 60_000;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        listed = (await (
+          await get(original, admin, `/admin/backups?${route("routes/admin_.backups._index")}`)
+        ).json()) as Listed;
+      } while (listed.backups[0]!.status !== "done" && listed.backups[0]!.status !== "failed" && Date.now() < deadline);
+      const backup = listed.backups[0]!;
+      expect(backup.error).toBeNull();
+      expect(backup.status).toBe("done");
+      expect(backup.fileName).toMatch(driver === "postgres" ? /-manual\.dump$/ : /-manual\.tar\.gz$/);
+      const page = await (await get(original, admin, "/admin/backups")).text();
+      expect(page).toContain(`href="/admin/backups/${backup.id}/download"`);
+
+      const download = await get(original, admin, `/admin/backups/${backup.id}/download`);
+      expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${backup.fileName}"`);
+      const bytes = Buffer.from(await download.arrayBuffer());
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(backup.sha256);
+      const file = path.join(tempDataDir(), backup.fileName);
+      writeFileSync(file, bytes);
+      // No temporary file is left beside the backup.
+      expect(readdirSync(path.join(first.dataDir, "backups"))).toEqual([backup.fileName]);
+
+      const target = await emptyDatabase(driver);
+      made.push(target);
+      const restored = restore(target, file);
+      expect(restored.status, restored.stderr + restored.stdout).toBe(0);
+
+      const copy = await startServer({ dataDir: target.dataDir, env: target.env });
+      servers.push(copy);
+      const after = await whatThePagesShow(copy);
+      expect(after).toEqual(before);
+
+      // The backup the database was restored from is listed as done, with its file's SHA-256.
+      const copyAdmin = await logInAs(copy.url, "admin");
+      const listedThere = (await (
+        await get(copy, copyAdmin, `/admin/backups?${route("routes/admin_.backups._index")}`)
+      ).json()) as Listed;
+      expect(listedThere.backups[0]).toMatchObject({ id: backup.id, status: "done", sha256: backup.sha256 });
+      // The backups list came along; the download and the made backup are in the audit log.
+      const audit = (await (
+        await get(copy, copyAdmin, `/db/audit_log?${route("routes/db.($entity).($view)")}`)
+      ).json()) as object;
+      expect(JSON.stringify(audit)).toContain("backups.start");
+
+      // Where it was made, the audit log has the admin's backup and its download.
+      const audited = JSON.stringify(
+        await (await get(original, admin, `/db/audit_log?${route("routes/db.($entity).($view)")}`)).json(),
+      );
+      for (const action of ["backups.start", "backups.done", "backups.download"]) expect(audited).toContain(action);
+      // A server without the file says so on the backups page.
+      rmSync(path.join(first.dataDir, "backups", backup.fileName));
+      const missing = await fetch(`${original.url}/admin/backups/${backup.id}/download`, {
+        headers: { cookie: admin },
         redirect: "manual",
       });
-    const started = await ask();
-    expect(started.status).toBe(302);
-    const second = await ask();
-    expect(second.status).toBe(409);
-    expect(await second.text()).toContain("A backup is under way already");
+      expect(missing.status).toBe(302);
+      expect(missing.headers.get("location")).toBe("/admin/backups");
+      const flash = missing.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("mh_flash="))!
+        .split(";")[0]!;
+      const told = await (await get(original, `${admin}; ${flash}`, "/admin/backups")).text();
+      expect(told).toContain(`file is no longer in ${path.join(first.dataDir, "backups")} on this server`);
 
-    type Listed = {
-      backups: { id: string; status: string; fileName: string; sha256: string | null; error: string | null }[];
-    };
-    let listed: Listed;
-    const deadline = Date.now() + 60_000;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      listed = (await (
-        await get(original, admin, `/admin/backups?${route("routes/admin_.backups._index")}`)
-      ).json()) as Listed;
-    } while (listed.backups[0]!.status !== "done" && listed.backups[0]!.status !== "failed" && Date.now() < deadline);
-    const backup = listed.backups[0]!;
-    expect(backup.error).toBeNull();
-    expect(backup.status).toBe("done");
-    expect(backup.fileName).toMatch(driver === "postgres" ? /-manual\.dump$/ : /-manual\.tar\.gz$/);
-    const page = await (await get(original, admin, "/admin/backups")).text();
-    expect(page).toContain(`href="/admin/backups/${backup.id}/download"`);
+      // Into a database that is not empty now, the same file is refused, and nothing changes.
+      const again = restore(target, file);
+      expect(again.status).toBe(2);
+      expect(again.stderr.trim().split("\n")).toHaveLength(1);
+      expect(again.stderr).toMatch(/^Not restored: .* is not empty: it holds /);
+      expect(await whatThePagesShow(copy)).toEqual(before);
 
-    const download = await get(original, admin, `/admin/backups/${backup.id}/download`);
-    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${backup.fileName}"`);
-    const bytes = Buffer.from(await download.arrayBuffer());
-    expect(createHash("sha256").update(bytes).digest("hex")).toBe(backup.sha256);
-    const file = path.join(tempDataDir(), backup.fileName);
-    writeFileSync(file, bytes);
-    // No temporary file is left beside the backup.
-    expect(readdirSync(path.join(first.dataDir, "backups"))).toEqual([backup.fileName]);
-
-    const target = await emptyDatabase(driver);
-    made.push(target);
-    const restored = restore(target, file);
-    expect(restored.status, restored.stderr + restored.stdout).toBe(0);
-
-    const copy = await startServer({ dataDir: target.dataDir, env: target.env });
-    servers.push(copy);
-    const after = await whatThePagesShow(copy);
-    expect(after).toEqual(before);
-
-    // The backup the database was restored from is listed as done, with its file's SHA-256.
-    const copyAdmin = await logInAs(copy.url, "admin");
-    const listedThere = (await (
-      await get(copy, copyAdmin, `/admin/backups?${route("routes/admin_.backups._index")}`)
-    ).json()) as Listed;
-    expect(listedThere.backups[0]).toMatchObject({ id: backup.id, status: "done", sha256: backup.sha256 });
-    // The backups list came along; the download and the made backup are in the audit log.
-    const audit = (await (
-      await get(copy, copyAdmin, `/db/audit_log?${route("routes/db.($entity).($view)")}`)
-    ).json()) as object;
-    expect(JSON.stringify(audit)).toContain("backups.start");
-
-    // Where it was made, the audit log has the admin's backup and its download.
-    const audited = JSON.stringify(
-      await (await get(original, admin, `/db/audit_log?${route("routes/db.($entity).($view)")}`)).json(),
-    );
-    for (const action of ["backups.start", "backups.done", "backups.download"]) expect(audited).toContain(action);
-    // A server without the file says so on the backups page.
-    rmSync(path.join(first.dataDir, "backups", backup.fileName));
-    const missing = await fetch(`${original.url}/admin/backups/${backup.id}/download`, {
-      headers: { cookie: admin },
-      redirect: "manual",
-    });
-    expect(missing.status).toBe(302);
-    expect(missing.headers.get("location")).toBe("/admin/backups");
-    const flash = missing.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("mh_flash="))!
-      .split(";")[0]!;
-    const told = await (await get(original, `${admin}; ${flash}`, "/admin/backups")).text();
-    expect(told).toContain(`file is no longer in ${path.join(first.dataDir, "backups")} on this server`);
-
-    // Into a database that is not empty now, the same file is refused, and nothing changes.
-    const again = restore(target, file);
-    expect(again.status).toBe(2);
-    expect(again.stderr.trim().split("\n")).toHaveLength(1);
-    expect(again.stderr).toMatch(/^Not restored: .* is not empty: it holds /);
-    expect(await whatThePagesShow(copy)).toEqual(before);
-
-    // A file of the other kind is refused before anything is touched.
-    const other = await emptyDatabase(driver);
-    made.push(other);
-    const otherKind =
-      driver === "pglite"
-        ? restore({ ...other, env: { DATABASE_URL: "postgres://nobody@127.0.0.1:1/nothing" } }, file)
-        : restore({ ...other, env: {} }, file);
-    expect(otherKind.status).toBe(2);
-    expect(otherKind.stderr).toMatch(
-      driver === "pglite"
-        ? /is a backup of the embedded database: unset DATABASE_URL/
-        : /is a PostgreSQL backup \(pg_dump\): set DATABASE_URL/,
-    );
-    expect(existsSync(path.join(other.dataDir, "pgdata"))).toBe(false);
-  });
+      // A file of the other kind is refused before anything is touched.
+      const other = await emptyDatabase(driver);
+      made.push(other);
+      const otherKind =
+        driver === "pglite"
+          ? restore({ ...other, env: { DATABASE_URL: "postgres://nobody@127.0.0.1:1/nothing" } }, file)
+          : restore({ ...other, env: {} }, file);
+      expect(otherKind.status).toBe(2);
+      expect(otherKind.stderr).toMatch(
+        driver === "pglite"
+          ? /is a backup of the embedded database: unset DATABASE_URL/
+          : /is a PostgreSQL backup \(pg_dump\): set DATABASE_URL/,
+      );
+      expect(existsSync(path.join(other.dataDir, "pgdata"))).toBe(false);
+    },
+  );
 });
 
 describe("npm run restore with a file that is no backup", () => {
