@@ -13,6 +13,7 @@ import { resetFactors } from "./services/factors/records.server";
 import { preloadDocumentFonts } from "./services/documents/pdf.server";
 import { createMetrics, type Metrics } from "./services/metrics.server";
 import { watchDatabase } from "./services/metrics-database.server";
+import { createOwnedCache, listeningOwnedCache } from "./services/owned-cache.server";
 import { createReferenceCache, listeningReferenceCache } from "./services/reference-cache.server";
 import { createViewerCache, listeningViewerCache } from "./services/viewer-cache.server";
 
@@ -144,6 +145,7 @@ export async function bootApp(config: AppConfig, logger: Logger): Promise<AppSer
     ...services,
     viewers: listeningViewerCache(database),
     reference: listeningReferenceCache(database),
+    owned: listeningOwnedCache(database),
   };
 }
 
@@ -163,6 +165,7 @@ export function servicesFor(
     // Keeps nothing until it listens: bootApp gives the running server one that does.
     viewers: createViewerCache(),
     reference: createReferenceCache(),
+    owned: createOwnedCache(),
     metrics,
   };
 }

@@ -3,6 +3,7 @@ import type { AppConfig } from "./config/config.server";
 import type { Database, DatabaseHandle } from "./db/client.server";
 import type { Providers } from "./providers/index.server";
 import type { Metrics } from "./services/metrics.server";
+import type { OwnedCache } from "./services/owned-cache.server";
 import type { ReferenceCache } from "./services/reference-cache.server";
 import type { ViewerCache } from "./services/viewer-cache.server";
 
@@ -18,6 +19,8 @@ export type AppServices = {
   viewers: ViewerCache;
   /** The plans, causes, countries… most pages read (reference-cache.server.ts): kept by a running server, none by a test's services. */
   reference: ReferenceCache;
+  /** Owners' NoL entries and the members list, as the pages kept as rendered read them (owned-cache.server.ts). */
+  owned: OwnedCache;
   /** What this server counts for Prometheus (/metrics): a registry per set of services. */
   metrics: Metrics;
 };

@@ -16,8 +16,8 @@ import {
   UNSUPPORTED_METHOD_MESSAGE,
   unsupportedMethod,
 } from "~/domain/requests";
-import { visitorPageKey } from "~/domain/visitor-pages";
-import { countQueries, queriesTiming } from "~/db/query-count.server";
+import { memberPageKey, visitorPageKey } from "~/domain/kept-pages";
+import { countQueries, queriesTiming, renderKeepable } from "~/db/query-count.server";
 import { limitBodies } from "~/lib/body-limit.server";
 import { cspNonce } from "~/lib/crypto.server";
 import {
@@ -32,7 +32,7 @@ import { metricsHandler, routeLabeler, timeRequests } from "./metrics-endpoint.s
 import { requestIdOf, requestLog } from "./request-log.server";
 import { securityHeaders } from "./security-headers.server";
 import { nextTurn } from "./turns.server";
-import { createVisitorPages, type Rendered } from "./visitor-pages.server";
+import { createKeptPages, type KeptPages, type Rendered } from "./kept-pages.server";
 
 const SERVER_FAILED_MESSAGE = "Something went wrong on our side. Please try again.";
 
@@ -205,44 +205,57 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   });
 
   const handleRequest = createRequestHandler(build, config.nodeEnv === "production" ? "production" : "development");
-  // The pages every visitor gets the same, kept as rendered (docs/decisions/053-visitor-pages-kept.md).
-  const visitorPages = createVisitorPages(services.reference, {
+  // The pages every visitor gets the same, kept as rendered (docs/decisions/053-visitor-pages-kept.md),
+  // and a signed-in member's own (docs/decisions/056-member-pages-kept.md).
+  const visitorPages = createKeptPages(services.reference, {
     onServed: (kept) => services.metrics.visitorPageServed(kept),
+  });
+  const memberPages = createKeptPages(services.reference, {
+    signedIn: true,
+    ttlMs: MEMBER_PAGE_MS,
+    keptMax: MEMBER_PAGES_KEPT,
+    keptBytes: MEMBER_PAGE_BYTES,
+    onServed: (kept) => services.metrics.memberPageServed(kept),
   });
   app.all("*", async (req, res, next) => {
     try {
       const nonce = locals(res).cspNonce;
-      const visitorKey = visitorPageKey({
-        method: req.method,
-        path: req.path,
-        search: searchOf(req.originalUrl),
-        hasCookie: req.headers.cookie !== undefined,
-        hasState: req.headers.state !== undefined || req.headers["state-sig"] !== undefined,
-      });
+      const hasState = req.headers.state !== undefined || req.headers["state-sig"] !== undefined;
+      const page = { method: req.method, path: req.path, search: searchOf(req.originalUrl), hasState };
+      const visitorKey = visitorPageKey({ ...page, hasCookie: req.headers.cookie !== undefined });
+      const memberKey = visitorKey === null ? memberPageKey({ ...page, cookie: req.headers.cookie }) : null;
+      const kept: [KeptPages, string] | null =
+        visitorKey !== null ? [visitorPages, visitorKey] : memberKey !== null ? [memberPages, memberKey] : null;
       const keptTiming = () => config.serverTiming && res.append("Server-Timing", queriesTiming(0));
-      if (visitorKey !== null && visitorPages.serveKept(visitorKey, res, nonce, keptTiming)) return;
+      if (kept && kept[0].serveKept(kept[1], res, nonce, keptTiming)) return;
       // The router's work waits for its turn: the sockets are looked at between turns.
       await nextTurn();
       // A chunked body was read by limitBodies; the router reads its replay.
       const request = remixRequest(req, res, res.locals.body as Readable | undefined);
       const context = {
         app: services,
-        cspNonce: visitorKey === null ? nonce : visitorPages.standIn,
+        cspNonce: kept ? kept[0].standIn : nonce,
         requestId: requestIdOf(res),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
         thisRequest: {},
       };
       // Counting follows each request's promises (AsyncLocalStorage), which costs every
-      // request: only when asked for, and for a visitor page that may be kept.
-      const counted = async (): Promise<Rendered> => {
-        const { result, queries } = await countQueries(() => handleRequest(request, context));
+      // request: only when asked for, and for a page that may be kept.
+      const keepable = async (): Promise<Rendered> => {
+        const { result, queries, kept: reads } = await renderKeepable(() => handleRequest(request, context));
         if (config.serverTiming) res.append("Server-Timing", queriesTiming(queries));
-        return { response: result, queries };
+        return { response: result, queries, reads };
       };
       let response: globalThis.Response;
-      if (visitorKey !== null) response = await visitorPages.render(visitorKey, nonce, counted);
-      else if (config.serverTiming) response = (await counted()).response;
-      else response = await handleRequest(request, context);
+      if (kept) response = await kept[0].render(kept[1], nonce, keepable);
+      else if (config.serverTiming) {
+        const { result, queries } = await countQueries(() => handleRequest(request, context));
+        res.append("Server-Timing", queriesTiming(queries));
+        response = result;
+      } else response = await handleRequest(request, context);
+      // A write's own notifications are heard before its answer goes out, so the page its
+      // redirect asks for next is not answered from what it changed (heard-changes.server.ts).
+      if (req.method !== "GET" && req.method !== "HEAD") await caughtUp(services);
       if (response.status >= 500 && sawDatabaseUnavailable(context)) {
         await response.body?.cancel();
         // The error page is never kept: it is rendered with the answer's own nonce.
@@ -272,6 +285,17 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     else res.type("text/plain").send(SERVER_FAILED_MESSAGE);
   });
   return app;
+}
+
+/** A member's kept page is good for 30 s at most, as a kept viewer is. */
+const MEMBER_PAGE_MS = 30_000;
+/** The members' kept pages at most, by count and by bytes: the oldest go first. */
+const MEMBER_PAGES_KEPT = 2_000;
+const MEMBER_PAGE_BYTES = 16 * 1024 * 1024;
+
+/** Resolves once the server has heard the changes of every write committed before it, in each of its caches. */
+async function caughtUp(services: AppServices): Promise<void> {
+  await Promise.all([services.viewers.caughtUp(), services.reference.caughtUp(), services.owned.caughtUp()]);
 }
 
 /** The query of a request target, with its "?", or "". */

@@ -76,7 +76,7 @@ async function startServer(config: AppConfig, logger: Logger, served: Served) {
       }
       await jobsStopped;
       await services.providers.mail.settled();
-      await Promise.all([services.viewers.stop(), services.reference.stop()]);
+      await Promise.all([services.viewers.stop(), services.reference.stop(), services.owned.stop()]);
       await services.database.close();
       logger.info("stopped");
     })());

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { DatabaseHandle, Listening } from "~/db/client.server";
 
 /**
@@ -75,6 +76,11 @@ export type HeardCache = {
   setKeeping(keeping: boolean): void;
   attach(listening: Listening): void;
   stop(): Promise<void>;
+  /**
+   * Resolves once this server has heard every change committed before the call (a write's own
+   * notifications), so the next request it answers reads nothing from before that write.
+   */
+  caughtUp(): Promise<void>;
 };
 
 /** A cache of `own` reads over `heard`, holding `size()` values, with the hearing parts every such cache has. */
@@ -96,24 +102,71 @@ export function heardCache<Own extends object>(
     setKeeping: heard.setKeeping,
     attach: heard.attach,
     stop: heard.stop,
+    // A cache that does not listen keeps nothing; listenFor says otherwise.
+    caughtUp: () => Promise.resolve(),
   };
   return Object.assign(parts, own);
 }
 
+/** What of the database a cache that listens uses: its LISTEN, and on PostgreSQL a notification of its own. */
+export type ListeningDatabase = Pick<DatabaseHandle, "listen" | "driver" | "executeSql">;
+
 type Hearing = {
+  readonly keeping: boolean;
   forget(payload: string): void;
   setKeeping(keeping: boolean): void;
   attach(listening: Listening): void;
+  caughtUp(): Promise<void>;
 };
 
-/** The cache, listening on `channel`: each notification is a change, and it keeps only while it hears them. */
-export function listenFor<C extends Hearing>(database: Pick<DatabaseHandle, "listen">, channel: string, cache: C): C {
+/** The payloads a server sends itself to learn that it has heard everything before them. */
+const CAUGHT_UP = "memberhall-caught-up:";
+/** How long a server waits for its own notification before dropping all it keeps instead. */
+const CAUGHT_UP_MS = 2_000;
+
+/**
+ * The cache, listening on `channel`: each notification is a change, and it keeps only while it
+ * hears them ("*" and a payload that names nothing kept drop what they name).
+ *
+ * On PostgreSQL a notification arrives on the LISTEN connection a moment after its commit, so
+ * a request that follows a write (the page a form's redirect shows) could come first.
+ * `caughtUp` sends a notification of its own on the channel and waits to hear it: PostgreSQL
+ * delivers a channel's notifications in the order their transactions committed, so every
+ * change committed before it has then been heard. If it is not heard in time, everything kept
+ * is dropped. PGlite hands its notifications to the listener before the query that caused them
+ * returns: nothing to wait for.
+ */
+export function listenFor<C extends Hearing>(database: ListeningDatabase, channel: string, cache: C): C {
+  const waiting = new Map<string, () => void>();
   cache.attach(
     database.listen(
       channel,
-      (payload) => cache.forget(payload),
+      (payload) => {
+        // Another server's own notification changes nothing here.
+        if (payload.startsWith(CAUGHT_UP)) return waiting.get(payload)?.();
+        cache.forget(payload);
+      },
       (listening) => cache.setKeeping(listening),
     ),
   );
+  if (database.driver !== "postgres") return cache;
+  cache.caughtUp = async () => {
+    if (!cache.keeping) return;
+    const token = CAUGHT_UP + randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      waiting.set(token, () => resolve(true));
+      timer = setTimeout(() => resolve(false), CAUGHT_UP_MS);
+    });
+    try {
+      await database.executeSql("select pg_notify($1, $2)", [channel, token]);
+      if (!(await heard)) cache.forget("*");
+    } catch {
+      cache.forget("*");
+    } finally {
+      clearTimeout(timer);
+      waiting.delete(token);
+    }
+  };
   return cache;
 }

@@ -183,8 +183,13 @@ export function memberListQuery(params: URLSearchParams) {
   return read;
 }
 
+/** Filters that read more than the members' rows: a list with one is never kept (owned-cache.server.ts). */
+const FILTERS_BEYOND_USERS = ["coupon", "cause"];
+
 export async function memberList(services: AppServices, query: ListQuery) {
-  return listView(services.db, memberListing, query);
+  const read = () => listView(services.db, memberListing, query);
+  if (FILTERS_BEYOND_USERS.some((key) => query.filters[key] !== undefined)) return read();
+  return services.owned.read(`members:${JSON.stringify(query)}`, "users", read);
 }
 
 export function memberCsv(services: AppServices, query: ListQuery) {

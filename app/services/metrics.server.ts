@@ -22,8 +22,10 @@ export type Metrics = {
   webhookReceived(provider: string, outcome: WebhookOutcome): void;
   /** One e-mail handed to the outbox or one try to hand it to the mail server. */
   mailSent(transport: string, outcome: MailOutcome): void;
-  /** One visitor page answered from the copy the server keeps, or rendered (app/server/visitor-pages.server.ts). */
+  /** One visitor page answered from the copy the server keeps, or rendered (app/server/kept-pages.server.ts). */
   visitorPageServed(kept: boolean): void;
+  /** One signed-in member's page that may be kept, answered from the kept copy or rendered (app/server/kept-pages.server.ts). */
+  memberPageServed(kept: boolean): void;
   /**
    * Shows the counters of what this server can count at zero from its start: a series that
    * appears only at its first failure hides that failure from `increase()` and `rate()`.
@@ -93,7 +95,16 @@ export function createMetrics({ process = false } = {}): Metrics {
     labelNames: ["source"] as const,
     registers,
   });
-  for (const source of ["kept", "rendered"]) visitorPages.inc({ source }, 0);
+  const memberPages = new Counter({
+    name: `${PREFIX}member_pages_total`,
+    help: "Signed-in members' pages that may be kept (home, NoL step, members list) answered from the kept copy or rendered, by source",
+    labelNames: ["source"] as const,
+    registers,
+  });
+  for (const source of ["kept", "rendered"]) {
+    visitorPages.inc({ source }, 0);
+    memberPages.inc({ source }, 0);
+  }
   return {
     registry,
     requestServed: ({ method, route, status }, seconds) =>
@@ -103,6 +114,7 @@ export function createMetrics({ process = false } = {}): Metrics {
     webhookReceived: (provider, outcome) => webhooks.inc({ provider, outcome }),
     mailSent: (transport, outcome) => mail.inc({ transport, outcome }),
     visitorPageServed: (kept) => visitorPages.inc({ source: kept ? "kept" : "rendered" }),
+    memberPageServed: (kept) => memberPages.inc({ source: kept ? "kept" : "rendered" }),
     startAtZero({ jobs = [], mailTransports = [], webhookProviders = [] }) {
       for (const job of jobs) jobFailures.inc({ job }, 0);
       for (const transport of mailTransports) for (const outcome of MAIL_OUTCOMES) mail.inc({ transport, outcome }, 0);

@@ -1,6 +1,6 @@
-import type { DatabaseHandle } from "~/db/client.server";
+import { readKept } from "~/db/query-count.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardCache, heardChanges, listenFor, type HeardCache } from "./heard-changes.server";
+import { heardCache, heardChanges, listenFor, type HeardCache, type ListeningDatabase } from "./heard-changes.server";
 
 /**
  * What most pages read and only admins change: the plans, the causes and the countries they
@@ -27,24 +27,34 @@ export type ReferenceCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   forget(): void;
 };
 
+type Entry = { value: unknown; until: number };
+
 export function createReferenceCache(
   options: { now?: () => number; ttlMs?: number } = {},
 ): ReferenceCache & HeardCache {
   const now = options.now ?? Date.now;
   const ttl = options.ttlMs ?? TTL_MS;
-  const entries = new Map<ReferenceKey, { value: unknown; until: number }>();
+  const entries = new Map<ReferenceKey, Entry>();
   const heard = heardChanges<ReferenceKey>(() => entries.clear());
+  const good = (entry: Entry) => heard.keeping && entry.until > now();
 
   return heardCache<Pick<ReferenceCache, "read" | "forget">>(heard, () => entries.size, {
     async read<T>(key: ReferenceKey, load: () => Promise<T>) {
       const at = now();
       const entry = entries.get(key);
-      if (entry && heard.keeping && entry.until > at) return entry.value as T;
-      return heard.read(
+      if (entry && heard.keeping && entry.until > at) {
+        readKept(() => entries.get(key) === entry && good(entry));
+        return entry.value as T;
+      }
+      const value = await heard.read(
         key,
         async () => deepFreeze(await load()),
         (value) => entries.set(key, { value, until: at + ttl }),
       );
+      // A page rendered from this value may be kept while the value is.
+      const kept = entries.get(key);
+      readKept(kept && kept.value === value ? () => entries.get(key) === kept && good(kept) : () => false);
+      return value;
     },
     forget() {
       heard.heard();
@@ -54,6 +64,6 @@ export function createReferenceCache(
 }
 
 /** The cache of a server, listening to the database's notifications of changed reference tables. */
-export function listeningReferenceCache(database: Pick<DatabaseHandle, "listen">): ReferenceCache {
+export function listeningReferenceCache(database: ListeningDatabase): ReferenceCache {
   return listenFor(database, REFERENCE_CHANNEL, createReferenceCache());
 }

@@ -1,6 +1,6 @@
-import type { DatabaseHandle } from "~/db/client.server";
+import { readKept } from "~/db/query-count.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardCache, heardChanges, listenFor, type HeardCache } from "./heard-changes.server";
+import { heardCache, heardChanges, listenFor, type HeardCache, type ListeningDatabase } from "./heard-changes.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read
@@ -42,6 +42,10 @@ export function createViewerCache(
   const max = options.maxEntries ?? MAX_ENTRIES;
   const entries = new Map<string, Entry>();
   const heard = heardChanges<string>(() => entries.clear());
+  const good = (entry: Entry) => {
+    const at = now();
+    return heard.keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at;
+  };
 
   const forget = (memberId: string) => {
     heard.heard();
@@ -55,12 +59,13 @@ export function createViewerCache(
   return heardCache<Pick<ViewerCache, "read" | "forget">>(heard, () => entries.size, {
     async read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>) {
       const entry = entries.get(sessionId);
-      const at = now();
-      if (entry && heard.keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at) {
+      if (entry && good(entry)) {
+        readKept(() => entries.get(sessionId) === entry && good(entry));
         return entry.viewer as V;
       }
       if (entry) entries.delete(sessionId);
-      return heard.read(
+      const at = now();
+      const viewer = await heard.read(
         sessionId,
         async () => deepFreeze(await load()),
         (viewer) => {
@@ -70,12 +75,16 @@ export function createViewerCache(
           entries.set(sessionId, { viewer, until: at + ttl, members });
         },
       );
+      // A page rendered for this viewer may be kept while the viewer is (a change drops it).
+      const kept = entries.get(sessionId);
+      readKept(kept && kept.viewer === viewer ? () => entries.get(sessionId) === kept && good(kept) : () => false);
+      return viewer;
     },
     forget,
   });
 }
 
 /** The cache of a server, listening to the database's notifications of changed viewers. */
-export function listeningViewerCache(database: Pick<DatabaseHandle, "listen">): ViewerCache {
+export function listeningViewerCache(database: ListeningDatabase): ViewerCache {
   return listenFor(database, VIEWER_CHANNEL, createViewerCache());
 }

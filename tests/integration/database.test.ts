@@ -173,6 +173,9 @@ describe("embedded database on disk", () => {
     await second.migrate();
     const rows = await second.db.select().from(causes).where(eq(causes.code, "KEEP"));
     expect(rows).toHaveLength(1);
+    // The shared buffers live in the server's memory: 32 MB of them, not PostgreSQL's 128.
+    const buffers = rowsOf<{ shared_buffers: string }>(await second.db.execute(sql`show shared_buffers`));
+    expect(buffers[0]!.shared_buffers).toBe("32MB");
     await second.close();
   });
 

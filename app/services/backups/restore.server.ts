@@ -4,7 +4,7 @@ import path from "node:path";
 import { createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { PGLITE_EXTENSIONS } from "~/db/client.server";
+import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from "~/db/client.server";
 import { dumpFormat, isTarHeader, type BackupDriver } from "~/domain/backups";
 import { checkTool, connectionFor, fileSha256, runTool, toolFailure } from "./dump.server";
 
@@ -171,7 +171,11 @@ async function restoreEmbedded(target: RestoreTarget, file: string, log: (m: str
   log(`restoring ${path.basename(file)} into ${dir}`);
   await mkdir(dir, { recursive: true });
   try {
-    const client = await PGlite.create(dir, { loadDataDir: await openAsBlob(file), extensions: PGLITE_EXTENSIONS });
+    const client = await PGlite.create(dir, {
+      loadDataDir: await openAsBlob(file),
+      extensions: PGLITE_EXTENSIONS,
+      startParams: PGLITE_START_PARAMS,
+    });
     try {
       await settleUnfinished((text, values) => client.query(text, values), file);
     } finally {

@@ -74,7 +74,10 @@ export function causeOfOwnPages(
 export async function causeOf(services: AppServices, viewer: Viewer, address: PageAddress, slug: string) {
   const { owner, other } = await ownerOf(services, viewer, address);
   const cause = await causeOfOwnPages(services, owner, slug, address, !other);
-  const rows = await entriesOf(services.db, owner.id, cause.code);
+  // A page that may be kept reads them through the server's cache (owned-cache.server.ts).
+  const rows = await services.owned.read(`entries:${owner.id}:${cause.code}`, `entries:${owner.id}`, () =>
+    entriesOf(services.db, owner.id, cause.code),
+  );
   return { owner, other, cause, rows, causeBase: `${formBase(address.segment)}/${cause.slug}` };
 }
 

@@ -1,22 +1,20 @@
 import type { Response as ExpressResponse } from "express";
-import { keepsRenderedPage } from "~/domain/visitor-pages";
+import { keepsRenderedPage } from "~/domain/kept-pages";
 import { cspNonce } from "~/lib/crypto.server";
 
 /**
- * The rendered copies of the pages every visitor gets the same (app/domain/visitor-pages.ts),
- * kept by one server. A page is rendered with a stand-in for the nonce and kept cut at each
- * place the stand-in stood; every answer puts its own nonce there, so the content security
- * policy still names a nonce used once, and nothing is rendered again
- * (docs/decisions/053-visitor-pages-kept.md).
+ * The rendered copies of pages kept by one server (app/domain/kept-pages.ts): the pages every
+ * visitor gets the same (docs/decisions/053-visitor-pages-kept.md) and a signed-in member's own
+ * (docs/decisions/056-member-pages-kept.md). A page is rendered with a stand-in for the nonce
+ * and kept cut at each place the stand-in stood; every answer puts its own nonce there, so the
+ * content security policy still names a nonce used once, and nothing is rendered again.
  *
  * A copy is good while the reference cache heard no change since its render began (the
  * reference tables' notifications: plans, causes, settings…, whoever changed them, on any
- * server) and for a minute at most. While the notifications are not heard nothing is kept.
+ * server), while every kept value its render read is still the one kept (the member's viewer,
+ * the owner's entries…: each cache drops a value when its notification comes), and for its
+ * time at most. While the notifications are not heard nothing is kept.
  */
-
-const TTL_MS = 60_000;
-/** Kept copies at most: a full cache starts again, as queries come from outside. */
-const KEPT_MAX = 200;
 
 /** What of the reference cache tells whether a copy may still be good. */
 export type ChangesHeard = { readonly keeping: boolean; readonly changes: number };
@@ -26,14 +24,17 @@ type KeptPage = {
   headers: Array<[string, string]>;
   /** The page cut where its nonce goes. */
   parts: Buffer[];
+  bytes: number;
   changes: number;
+  /** One per kept value the render read: true while that value is still the one kept. */
+  reads: Array<() => boolean>;
   until: number;
 };
 
-/** A rendered answer, as the router gave it, with the queries its render sent. */
-export type Rendered = { response: Response; queries: number };
+/** A rendered answer, as the router gave it, with the queries its render sent and the kept values it read. */
+export type Rendered = { response: Response; queries: number; reads: Array<() => boolean> };
 
-export type VisitorPages = {
+export type KeptPages = {
   /** The nonce a page to be kept is rendered with: put in place of each answer's own. */
   readonly standIn: string;
   /**
@@ -43,23 +44,43 @@ export type VisitorPages = {
   serveKept(key: string, res: ExpressResponse, nonce: string, beforeWrite?: () => void): boolean;
   /**
    * The page `render` makes (with the stand-in nonce), as the answer with `nonce`: kept under
-   * `key` when it may be and no change was heard while it rendered.
+   * `key` when it may be and nothing it read changed while it rendered.
    */
   render(key: string, nonce: string, render: () => Promise<Rendered>): Promise<Response>;
   readonly size: number;
+  /** The bytes of the pages kept. */
+  readonly bytes: number;
 };
 
-export function createVisitorPages(
-  reference: ChangesHeard,
-  options: { now?: () => number; ttlMs?: number; keptMax?: number; onServed?: (kept: boolean) => void } = {},
-): VisitorPages {
+export type KeptPagesOptions = {
+  now?: () => number;
+  ttlMs?: number;
+  /** Copies kept at most: a full cache drops its oldest. */
+  keptMax?: number;
+  /** Bytes kept at most, the same way. */
+  keptBytes?: number;
+  /** A signed-in member's pages: kept only when the render read a kept value (its viewer); a page with no reads is not. */
+  signedIn?: boolean;
+  onServed?: (kept: boolean) => void;
+};
+
+export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptions = {}): KeptPages {
   const now = options.now ?? Date.now;
-  const ttl = options.ttlMs ?? TTL_MS;
-  const keptMax = options.keptMax ?? KEPT_MAX;
+  const ttl = options.ttlMs ?? 60_000;
+  const keptMax = options.keptMax ?? 200;
+  const keptBytes = options.keptBytes ?? Infinity;
   const standIn = cspNonce();
   const kept = new Map<string, KeptPage>();
+  let bytes = 0;
 
-  const good = (page: KeptPage) => reference.keeping && page.changes === reference.changes && page.until > now();
+  const drop = (key: string) => {
+    const page = kept.get(key);
+    if (!page) return;
+    kept.delete(key);
+    bytes -= page.bytes;
+  };
+  const good = (page: KeptPage) =>
+    reference.keeping && page.changes === reference.changes && page.until > now() && page.reads.every((read) => read());
 
   return {
     standIn,
@@ -67,7 +88,7 @@ export function createVisitorPages(
       const page = kept.get(key);
       if (!page) return false;
       if (!good(page)) {
-        kept.delete(key);
+        drop(key);
         return false;
       }
       const body = withNonce(page.parts, nonce);
@@ -82,7 +103,7 @@ export function createVisitorPages(
     async render(key, nonce, render) {
       const changes = reference.changes;
       const keeping = reference.keeping;
-      const { response, queries } = await render();
+      const { response, queries, reads } = await render();
       options.onServed?.(false);
       const page = {
         status: response.status,
@@ -95,14 +116,21 @@ export function createVisitorPages(
       if (!response.body || !(page.contentType ?? "").toLowerCase().startsWith("text/html")) return response;
       const parts = cutAt(Buffer.from(await response.arrayBuffer()), standIn);
       const headers = [...response.headers.entries()].filter(([name]) => name.toLowerCase() !== "content-length");
-      if (keepsRenderedPage(page) && keeping && reference.keeping && changes === reference.changes) {
-        if (kept.size >= keptMax) kept.clear();
-        kept.set(key, { status: response.status, headers, parts, changes, until: now() + ttl });
+      const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
+      const unchanged = keeping && reference.keeping && changes === reference.changes && reads.every((read) => read());
+      if (keepsRenderedPage(page) && unchanged && (!options.signedIn || reads.length > 0) && size <= keptBytes) {
+        drop(key);
+        while (kept.size > 0 && (kept.size >= keptMax || bytes + size > keptBytes)) drop(kept.keys().next().value!);
+        kept.set(key, { status: response.status, headers, parts, bytes: size, changes, reads, until: now() + ttl });
+        bytes += size;
       }
       return new Response(new Uint8Array(withNonce(parts, nonce)), { status: response.status, headers });
     },
     get size() {
       return kept.size;
+    },
+    get bytes() {
+      return bytes;
     },
   };
 }

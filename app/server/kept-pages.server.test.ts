@@ -1,9 +1,42 @@
 import type { Response as ExpressResponse } from "express";
 import { describe, expect, it } from "vitest";
-import { keepsRenderedPage, visitorPageKey, type VisitorRequest } from "~/domain/visitor-pages";
-import { createVisitorPages, type ChangesHeard, type Rendered } from "./visitor-pages.server";
+import { keepsRenderedPage, memberPageKey, visitorPageKey, type VisitorRequest } from "~/domain/kept-pages";
+import { createKeptPages, type ChangesHeard, type KeptPagesOptions, type Rendered } from "./kept-pages.server";
 
 const visitor: VisitorRequest = { method: "GET", path: "/", search: "", hasCookie: false, hasState: false };
+
+describe("which requests a signed-in member's kept page may answer", () => {
+  const member = { method: "GET", path: "/", search: "", cookie: "__session=abc", hasState: false };
+  it("is a GET with a cookie of the member's home, a NoL step page or the members list, keyed by the whole cookie", () => {
+    expect(memberPageKey(member)).toBe("__session=abc\n/");
+    expect(memberPageKey({ ...member, path: "/members", search: "?sort=username" })).toBe(
+      "__session=abc\n/members?sort=username",
+    );
+    expect(memberPageKey({ ...member, path: "/nol/creator/us-ffa/notice", search: "?version=v1" })).toBe(
+      "__session=abc\n/nol/creator/us-ffa/notice?version=v1",
+    );
+    expect(memberPageKey({ ...member, cookie: "__session=abc; flash=x" })).toBe("__session=abc; flash=x\n/");
+  });
+
+  it("is never a request without a cookie, with state headers, another method, a data request or another page", () => {
+    expect(memberPageKey({ ...member, cookie: undefined })).toBeNull();
+    expect(memberPageKey({ ...member, cookie: "x".repeat(5_000) })).toBeNull();
+    expect(memberPageKey({ ...member, hasState: true })).toBeNull();
+    expect(memberPageKey({ ...member, method: "POST" })).toBeNull();
+    expect(memberPageKey({ ...member, search: "?_data=root" })).toBeNull();
+    for (const path of [
+      "/profile",
+      "/members/1",
+      "/nol/creator/us-ffa",
+      "/nol/creator/us-ffa/mail",
+      "/nol/creator/us-ffa/notarize",
+      "/nol/creator/us-ffa/notice.pdf",
+      "/nol/creator/us-ffa/proof-of-service.notarize",
+    ]) {
+      expect(memberPageKey({ ...member, path }), path).toBeNull();
+    }
+  });
+});
 
 describe("which requests a kept visitor page may answer", () => {
   it("is a visitor's GET of a visitor page, its query included in the key", () => {
@@ -61,23 +94,23 @@ function fakeResponse() {
   return { res: res as unknown as ExpressResponse, answer };
 }
 
-function setUp(options: { ttlMs?: number; keptMax?: number } = {}) {
+function setUp(options: Omit<KeptPagesOptions, "now" | "onServed"> = {}) {
   const reference = { keeping: true, changes: 0 };
   let clock = 1_000;
   let renders = 0;
   const served: boolean[] = [];
-  const pages = createVisitorPages(reference as ChangesHeard, {
+  const pages = createKeptPages(reference as ChangesHeard, {
     now: () => clock,
     onServed: (kept) => served.push(kept),
     ...options,
   });
   const page =
-    (text: string, init: ResponseInit = {}, queries = 0) =>
+    (text: string, init: ResponseInit = {}, queries = 0, reads: Array<() => boolean> = []) =>
     async (): Promise<Rendered> => {
       renders += 1;
       const html = `<html><script nonce="${pages.standIn}">1</script><p>${text}</p><script nonce="${pages.standIn}">2</script></html>`;
       const headers = { "Content-Type": "text/html; charset=utf-8", ...(init.headers as object) };
-      return { response: new Response(html, { status: 200, ...init, headers }), queries };
+      return { response: new Response(html, { status: 200, ...init, headers }), queries, reads };
     };
   /** A request for `key`: the kept copy when there is a good one, else a render. */
   const visit = async (key: string, nonce: string, render = page("Welcome")) => {
@@ -169,13 +202,57 @@ describe("the kept visitor pages", () => {
     expect(renders()).toBe(3);
   });
 
-  it("keeps each query of a page apart, and starts again when it holds its most", async () => {
+  it("keeps each query of a page apart, and drops the oldest when it holds its most", async () => {
     const { visit, pages, page } = setUp({ keptMax: 2 });
     await visit("/login", "a", page("one"));
     await visit("/login?redirectTo=%2Fx", "a", page("two"));
     expect((await visit("/login", "b", page("never"))).body).toContain("one");
     expect((await visit("/login?redirectTo=%2Fx", "b", page("never"))).body).toContain("two");
     await visit("/signup", "a", page("three"));
+    expect(pages.size).toBe(2);
+    expect((await visit("/login", "c", page("again"))).body).toContain("again");
+    expect((await visit("/signup", "c", page("never"))).body).toContain("three");
+  });
+});
+
+describe("a signed-in member's kept pages", () => {
+  it("answers the same cookie with the copy while every kept value its render read is still kept", async () => {
+    const { visit, renders, page, pages } = setUp({ signedIn: true, ttlMs: 30_000 });
+    const viewer = { kept: true };
+    const entries = { kept: true };
+    const reads = [() => viewer.kept, () => entries.kept];
+    await visit("session=a\n/", "a", page("Home of A", {}, 0, reads));
+    expect((await visit("session=a\n/", "b", page("never"))).kept).toBe(true);
+    // The member's entries changed (their notification dropped them from the cache).
+    entries.kept = false;
+    expect((await visit("session=a\n/", "c", page("After the save", {}, 0, [() => true]))).body).toContain(
+      "After the save",
+    );
+    expect(renders()).toBe(2);
     expect(pages.size).toBe(1);
+    expect((await visit("session=a\n/", "d", page("never"))).body).toContain("After the save");
+  });
+
+  it("keeps no page whose render read no kept value, or read one that changed meanwhile", async () => {
+    const { visit, pages, page } = setUp({ signedIn: true });
+    await visit("session=a\n/", "a", page("No viewer"));
+    await visit("session=a\n/", "b", page("Changed meanwhile", {}, 0, [() => true, () => false]));
+    await visit("session=a\n/", "c", page("A query", {}, 1, [() => true]));
+    expect(pages.size).toBe(0);
+  });
+
+  it("keeps at most its bytes, dropping the oldest copies", async () => {
+    const { visit, pages, page } = setUp({ signedIn: true, keptBytes: 160 });
+    const reads = [() => true];
+    await visit("session=a\n/", "a", page("one", {}, 0, reads));
+    await visit("session=b\n/", "a", page("two", {}, 0, reads));
+    expect(pages.size).toBe(2);
+    expect(pages.bytes).toBeLessThanOrEqual(160);
+    await visit("session=c\n/", "a", page("three", {}, 0, reads));
+    expect(pages.size).toBe(2);
+    expect((await visit("session=a\n/", "b", page("one again", {}, 0, reads))).body).toContain("one again");
+    // A page bigger than all the bytes allowed is never kept.
+    await visit("session=d\n/", "a", page("x".repeat(300), {}, 0, reads));
+    expect((await visit("session=d\n/", "b", page("small", {}, 0, reads))).body).toContain("small");
   });
 });
