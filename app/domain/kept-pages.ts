@@ -6,6 +6,8 @@
  * what they were rendered from changes or 30 s have passed.
  */
 
+import { sessionFreePath } from "./requests";
+
 /** The pages a visitor may be served a kept copy of: the home page, the login, signup and landing pages. */
 const VISITOR_PAGES = new Set([
   "/",
@@ -37,11 +39,14 @@ export type VisitorRequest = {
 /**
  * The key a visitor's request for a page is kept under, or null when no kept page may answer
  * it: only a GET of a document (not the router's data request) from someone with no cookie and
- * no state header, for one of the visitor pages.
+ * no state header, for one of the visitor pages; or a GET of an answer the same for everyone
+ * (the public configuration, the cause catalogue, the entity schema: `sessionFreePath`),
+ * whatever cookie came along.
  */
 export function visitorPageKey(request: VisitorRequest): string | null {
-  if (request.method !== "GET" || request.hasCookie || request.hasState) return null;
-  if (!VISITOR_PAGES.has(request.path) || request.search.length > SEARCH_MAX) return null;
+  if (request.method !== "GET" || request.hasState || request.search.length > SEARCH_MAX) return null;
+  if (sessionFreePath(request.path)) return request.path + request.search;
+  if (request.hasCookie || !VISITOR_PAGES.has(request.path)) return null;
   if (/[?&]_data(?:[=&]|$)/.test(request.search)) return null;
   return request.path + request.search;
 }
@@ -88,15 +93,16 @@ export type RenderedPage = {
 };
 
 /**
- * Whether a rendered page may be kept: a whole HTML page that set no cookie and read nothing
- * but what the server's caches keep (whose changes are heard), since nothing else tells a
- * server that what the page shows has changed.
+ * Whether a rendered page may be kept: a whole HTML page (or JSON answer) that set no cookie
+ * and read nothing but what the server's caches keep (whose changes are heard), since nothing
+ * else tells a server that what the page shows has changed.
  */
 export function keepsRenderedPage(page: RenderedPage): boolean {
-  return (
-    page.status === 200 &&
-    !page.setsCookie &&
-    page.queries === 0 &&
-    (page.contentType ?? "").toLowerCase().startsWith("text/html")
-  );
+  return page.status === 200 && !page.setsCookie && page.queries === 0 && keptKind(page.contentType);
+}
+
+/** Whether answers of this content type are ever kept: HTML pages and JSON. */
+export function keptKind(contentType: string | null): boolean {
+  const type = (contentType ?? "").toLowerCase();
+  return type.startsWith("text/html") || type.startsWith("application/json");
 }

@@ -227,7 +227,8 @@ export function createApp(services: AppServices, { build, root }: Served, state:
       const kept: [KeptPages, string] | null =
         visitorKey !== null ? [visitorPages, visitorKey] : memberKey !== null ? [memberPages, memberKey] : null;
       const keptTiming = () => config.serverTiming && res.append("Server-Timing", queriesTiming(0));
-      if (kept && kept[0].serveKept(kept[1], res, nonce, keptTiming)) return;
+      const ifNoneMatch = req.headers["if-none-match"];
+      if (kept && kept[0].serveKept(kept[1], res, { nonce, ifNoneMatch, beforeWrite: keptTiming })) return;
       // The router's work waits for its turn: the sockets are looked at between turns.
       await nextTurn();
       // A chunked body was read by limitBodies; the router reads its replay.

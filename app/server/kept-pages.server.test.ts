@@ -47,6 +47,15 @@ describe("which requests a kept visitor page may answer", () => {
     expect(visitorPageKey({ ...visitor, path: "/signup" })).toBe("/signup");
   });
 
+  it("is, for an answer the same for everyone, any GET whatever cookie came along", () => {
+    expect(visitorPageKey({ ...visitor, path: "/api/config" })).toBe("/api/config");
+    expect(visitorPageKey({ ...visitor, path: "/api/config", hasCookie: true })).toBe("/api/config");
+    expect(visitorPageKey({ ...visitor, path: "/api/config/causes", hasCookie: true })).toBe("/api/config/causes");
+    expect(visitorPageKey({ ...visitor, path: "/api/schema", search: "?v=1" })).toBe("/api/schema?v=1");
+    expect(visitorPageKey({ ...visitor, path: "/api/config", method: "POST" })).toBeNull();
+    expect(visitorPageKey({ ...visitor, path: "/api/config", hasState: true })).toBeNull();
+  });
+
   it("is never a request with a cookie or the framed app's state, another method, a data request or another page", () => {
     expect(visitorPageKey({ ...visitor, hasCookie: true })).toBeNull();
     expect(visitorPageKey({ ...visitor, hasState: true })).toBeNull();
@@ -59,14 +68,16 @@ describe("which requests a kept visitor page may answer", () => {
     expect(visitorPageKey({ ...visitor, search: `?q=${"x".repeat(300)}` })).toBeNull();
   });
 
-  it("keeps only a whole HTML page with no cookie set and no query sent", () => {
+  it("keeps only a whole HTML page or JSON answer with no cookie set and no query sent", () => {
     const page = { status: 200, contentType: "text/html; charset=utf-8", setsCookie: false, queries: 0 };
     expect(keepsRenderedPage(page)).toBe(true);
     expect(keepsRenderedPage({ ...page, status: 302 })).toBe(false);
     expect(keepsRenderedPage({ ...page, status: 404 })).toBe(false);
     expect(keepsRenderedPage({ ...page, setsCookie: true })).toBe(false);
     expect(keepsRenderedPage({ ...page, queries: 1 })).toBe(false);
-    expect(keepsRenderedPage({ ...page, contentType: "application/json" })).toBe(false);
+    expect(keepsRenderedPage({ ...page, contentType: "application/json" })).toBe(true);
+    expect(keepsRenderedPage({ ...page, contentType: "application/pdf" })).toBe(false);
+    expect(keepsRenderedPage({ ...page, contentType: null })).toBe(false);
   });
 });
 
@@ -86,8 +97,8 @@ function fakeResponse() {
       answer.headers.set(name.toLowerCase(), String(value));
       return res;
     },
-    end(body: Buffer) {
-      answer.body = body.toString();
+    end(body?: Buffer) {
+      answer.body = body?.toString() ?? "";
       return res;
     },
   };
@@ -115,7 +126,7 @@ function setUp(options: Omit<KeptPagesOptions, "now" | "onServed"> = {}) {
   /** A request for `key`: the kept copy when there is a good one, else a render. */
   const visit = async (key: string, nonce: string, render = page("Welcome")) => {
     const { res, answer } = fakeResponse();
-    if (pages.serveKept(key, res, nonce)) return { ...answer, kept: true };
+    if (pages.serveKept(key, res, { nonce })) return { ...answer, kept: true };
     const response = await pages.render(key, nonce, render);
     return { status: response.status, body: await response.text(), headers: response.headers, kept: false };
   };
@@ -155,9 +166,42 @@ describe("the kept visitor pages", () => {
     const { pages, visit } = setUp();
     await visit("/", "a");
     const { res, answer } = fakeResponse();
-    expect(pages.serveKept("/", res, "b", () => res.append("Server-Timing", 'db;desc="0 queries"'))).toBe(true);
+    const beforeWrite = () => res.append("Server-Timing", 'db;desc="0 queries"');
+    expect(pages.serveKept("/", res, { nonce: "b", beforeWrite })).toBe(true);
     expect(answer.headers.get("server-timing")).toBe('db;desc="0 queries"');
     expect(answer.body).toContain('nonce="b"');
+  });
+
+  it("keeps a JSON answer the same for everyone, and answers a request naming its ETag 304 without a body", async () => {
+    const { pages, renders } = setUp();
+    const json = async (): Promise<Rendered> => ({
+      response: new Response('{"a":1}', {
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          ETag: '"abc"',
+          "Cache-Control": "public, max-age=60",
+        },
+      }),
+      queries: 0,
+      reads: [],
+    });
+    expect(await (await pages.render("/api/config", "n", json)).text()).toBe('{"a":1}');
+    const { res, answer } = fakeResponse();
+    expect(pages.serveKept("/api/config", res, { nonce: "m" })).toBe(true);
+    expect(answer.body).toBe('{"a":1}');
+    expect(answer.headers.get("etag")).toBe('"abc"');
+    for (const ifNoneMatch of ['"abc"', 'W/"abc"', '"x", "abc"']) {
+      const conditional = fakeResponse();
+      expect(pages.serveKept("/api/config", conditional.res, { nonce: "m", ifNoneMatch })).toBe(true);
+      expect(conditional.answer.status).toBe(304);
+      expect(conditional.answer.body).toBe("");
+      expect(conditional.answer.headers.get("etag")).toBe('"abc"');
+      expect(conditional.answer.headers.get("cache-control")).toBe("public, max-age=60");
+    }
+    const other = fakeResponse();
+    pages.serveKept("/api/config", other.res, { nonce: "m", ifNoneMatch: '"old"' });
+    expect(other.answer.status).toBe(200);
+    expect(renders()).toBe(0);
   });
 
   it("renders again once the reference data changed, and once a minute has passed", async () => {

@@ -1,5 +1,5 @@
 import type { Response as ExpressResponse } from "express";
-import { keepsRenderedPage } from "~/domain/kept-pages";
+import { keepsRenderedPage, keptKind } from "~/domain/kept-pages";
 import { cspNonce } from "~/lib/crypto.server";
 
 /**
@@ -25,11 +25,16 @@ type KeptPage = {
   /** The page cut where its nonce goes. */
   parts: Buffer[];
   bytes: number;
+  /** The answer's ETag, if it has one: a request that names it is answered 304. */
+  etag: string | null;
   changes: number;
   /** One per kept value the render read: true while that value is still the one kept. */
   reads: Array<() => boolean>;
   until: number;
 };
+
+/** What a kept copy's answer is given of its request. */
+export type KeptAnswer = { nonce: string; ifNoneMatch?: string; beforeWrite?: () => void };
 
 /** A rendered answer, as the router gave it, with the queries its render sent and the kept values it read. */
 export type Rendered = { response: Response; queries: number; reads: Array<() => boolean> };
@@ -39,9 +44,10 @@ export type KeptPages = {
   readonly standIn: string;
   /**
    * Answers `res` with the kept copy under `key`, if a good one is kept (`beforeWrite` then sets
-   * what else the answer says, before it goes out); whether it did.
+   * what else the answer says, before it goes out): a 304 without its body to a request that
+   * names its ETag (`ifNoneMatch`). Whether it did.
    */
-  serveKept(key: string, res: ExpressResponse, nonce: string, beforeWrite?: () => void): boolean;
+  serveKept(key: string, res: ExpressResponse, answer: KeptAnswer): boolean;
   /**
    * The page `render` makes (with the stand-in nonce), as the answer with `nonce`: kept under
    * `key` when it may be and nothing it read changed while it rendered.
@@ -84,15 +90,22 @@ export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptio
 
   return {
     standIn,
-    serveKept(key, res, nonce, beforeWrite) {
+    serveKept(key, res, { nonce, ifNoneMatch, beforeWrite }) {
       const page = kept.get(key);
       if (!page) return false;
       if (!good(page)) {
         drop(key);
         return false;
       }
-      const body = withNonce(page.parts, nonce);
       beforeWrite?.();
+      if (page.etag && ifNoneMatch && namesTag(ifNoneMatch, page.etag)) {
+        res.status(304);
+        for (const [name, value] of page.headers) if (!/^content-type$/i.test(name)) res.append(name, value);
+        res.end();
+        options.onServed?.(true);
+        return true;
+      }
+      const body = withNonce(page.parts, nonce);
       res.status(page.status);
       for (const [name, value] of page.headers) res.append(name, value);
       res.setHeader("Content-Length", body.byteLength);
@@ -113,7 +126,7 @@ export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptio
       };
       // Any page rendered with the stand-in gets the answer's nonce, kept or not (a page that
       // set a cookie, an error page); an answer that is no page has no nonce in it.
-      if (!response.body || !(page.contentType ?? "").toLowerCase().startsWith("text/html")) return response;
+      if (!response.body || !keptKind(page.contentType)) return response;
       const parts = cutAt(Buffer.from(await response.arrayBuffer()), standIn);
       const headers = [...response.headers.entries()].filter(([name]) => name.toLowerCase() !== "content-length");
       const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
@@ -121,7 +134,17 @@ export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptio
       if (keepsRenderedPage(page) && unchanged && (!options.signedIn || reads.length > 0) && size <= keptBytes) {
         drop(key);
         while (kept.size > 0 && (kept.size >= keptMax || bytes + size > keptBytes)) drop(kept.keys().next().value!);
-        kept.set(key, { status: response.status, headers, parts, bytes: size, changes, reads, until: now() + ttl });
+        const etag = response.headers.get("ETag");
+        kept.set(key, {
+          status: response.status,
+          headers,
+          parts,
+          bytes: size,
+          etag,
+          changes,
+          reads,
+          until: now() + ttl,
+        });
         bytes += size;
       }
       return new Response(new Uint8Array(withNonce(parts, nonce)), { status: response.status, headers });
@@ -133,6 +156,12 @@ export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptio
       return bytes;
     },
   };
+}
+
+/** Whether an If-None-Match header names `etag` (weakly, as for a GET). */
+function namesTag(ifNoneMatch: string, etag: string): boolean {
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => bare(tag) === bare(etag));
 }
 
 /** `page` cut at each place `standIn` stands in it. */

@@ -168,6 +168,30 @@ describe("/metrics on the app's port, with a token", () => {
     expect(visitorHome).not.toContain(">Logout<");
   });
 
+  it("answers /api/config from its kept copy to anyone, cookie or not, and 304 to a request naming its ETag", async () => {
+    const kept = async () =>
+      valueOf((await scrape(`${server.url}/metrics`, TOKEN)).body, 'memberhall_visitor_pages_total{source="kept"}')!;
+    const member = await logInAs(server.url, "member");
+    const first = await fetch(`${server.url}/api/config`);
+    const body = await first.text();
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"/);
+    const before = await kept();
+    for (const headers of [{}, { cookie: member }] as Array<Record<string, string>>) {
+      const again = await fetch(`${server.url}/api/config`, { headers });
+      expect(again.status).toBe(200);
+      expect(await again.text()).toBe(body);
+      expect(again.headers.get("etag")).toBe(etag);
+      expect(again.headers.get("cache-control")).toBe("public, max-age=60");
+      expect(again.headers.get("content-type")).toMatch(/^application\/json/);
+      const known = await fetch(`${server.url}/api/config`, { headers: { ...headers, "if-none-match": etag } });
+      expect(known.status).toBe(304);
+      expect(await known.text()).toBe("");
+      expect(known.headers.get("etag")).toBe(etag);
+    }
+    expect(await kept()).toBe(before + 4);
+  });
+
   it("passes promtool's check", async () => {
     const { body } = await scrape(`${server.url}/metrics`, TOKEN);
     const { code, output } = await promtoolCheck(body);

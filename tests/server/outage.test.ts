@@ -40,14 +40,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a database outage", () => {
   });
 
   // A page that reads the database on every request (the server keeps the viewer and the
-  // catalogue, not the member's notices).
-  const NOTICE_PAGE = "/nol/creator/traffic-stop/notice?version=Outage";
+  // catalogue, not the state of the member's data archive), and is never kept as rendered.
+  const READING_PAGE = "/profile";
 
   it("answers a signed-in page and a login with 503, Retry-After and the friendly page, then 200 again", async () => {
-    expect((await fetch(`${server.url}${NOTICE_PAGE}`, { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${server.url}${READING_PAGE}`, { headers: { cookie } })).status).toBe(200);
 
     await proxy.close();
-    const page = await fetch(`${server.url}${NOTICE_PAGE}`, { headers: { cookie } });
+    const page = await fetch(`${server.url}${READING_PAGE}`, { headers: { cookie } });
     expect(page.status).toBe(503);
     expect(page.headers.get("retry-after")).toBe("30");
     expect(await page.text()).toContain(FRIENDLY);
@@ -67,7 +67,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a database outage", () => {
     expect(await refused.text()).toContain(FRIENDLY);
 
     await proxy.open();
-    expect((await fetch(`${server.url}${NOTICE_PAGE}`, { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${server.url}${READING_PAGE}`, { headers: { cookie } })).status).toBe(200);
     expect(server.process.exitCode).toBeNull();
   });
 });
