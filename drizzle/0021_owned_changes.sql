@@ -1,7 +1,8 @@
 CREATE OR REPLACE FUNCTION notify_owned_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  -- What every server keeps of an owner's NoL entries and of the members list is read again
-  -- (owned-cache.server.ts). The database sends each distinct payload once per transaction, on commit.
+  -- What every server keeps of an owner's NoL entries (with their pending submissions and their
+  -- versions' features) and of the members list is read again (owned-cache.server.ts). The
+  -- database sends each distinct payload once per transaction, on commit.
   IF TG_TABLE_NAME = 'users' THEN
     PERFORM pg_notify('memberhall_owned', 'users');
     RETURN NULL;
@@ -17,9 +18,13 @@ END;
 $$;--> statement-breakpoint
 CREATE TRIGGER nol_entries_notify_owned AFTER INSERT OR UPDATE OR DELETE ON nol_entries
   FOR EACH ROW EXECUTE FUNCTION notify_owned_change();--> statement-breakpoint
+CREATE TRIGGER pending_submissions_notify_owned AFTER INSERT OR UPDATE OR DELETE ON pending_submissions
+  FOR EACH ROW EXECUTE FUNCTION notify_owned_change();--> statement-breakpoint
+CREATE TRIGGER nol_version_features_notify_owned AFTER INSERT OR UPDATE OR DELETE ON nol_version_features
+  FOR EACH ROW EXECUTE FUNCTION notify_owned_change();--> statement-breakpoint
 CREATE TRIGGER users_notify_owned AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON users
   FOR EACH STATEMENT EXECUTE FUNCTION notify_owned_change();--> statement-breakpoint
--- A truncate of the entries names no owner: every owner's kept entries are read again.
+-- A truncate names no owner: every owner's kept entries are read again.
 CREATE OR REPLACE FUNCTION notify_owned_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('memberhall_owned', '*');
@@ -27,4 +32,8 @@ BEGIN
 END;
 $$;--> statement-breakpoint
 CREATE TRIGGER nol_entries_notify_owned_truncate AFTER TRUNCATE ON nol_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_owned_truncate();--> statement-breakpoint
+CREATE TRIGGER pending_submissions_notify_owned_truncate AFTER TRUNCATE ON pending_submissions
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_owned_truncate();--> statement-breakpoint
+CREATE TRIGGER nol_version_features_notify_owned_truncate AFTER TRUNCATE ON nol_version_features
   FOR EACH STATEMENT EXECUTE FUNCTION notify_owned_truncate();

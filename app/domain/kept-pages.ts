@@ -53,13 +53,18 @@ export function visitorPageKey(request: VisitorRequest): string | null {
 
 /**
  * The pages a signed-in member may be served a kept copy of: their home, a NoL step page, the
- * members list. Each shows only what the member's viewer, the reference data and the owner's
- * entries (or the members' rows) say, and the day: nothing drawn at random, no provider's
- * answer. A page that reads anything else from the database is not kept (its query is
- * counted). The NoL pages beside a step page (the mailing and notarize pages, the documents)
- * are not step pages.
+ * members list, and the versions API's answer (spec §7). Each shows only what the member's
+ * viewer, the reference data and the owner's entries (or the members' rows) say, and the day:
+ * nothing drawn at random, no provider's answer. A page that reads anything else from the
+ * database is not kept (its query is counted). The NoL pages beside a step page (the mailing
+ * and notarize pages, the documents) are not step pages.
  */
-const MEMBER_PAGES = [/^\/$/, /^\/members$/, /^\/nol\/[^/]+\/[^/]+\/(?!mail$|notarize$)[^/.]+$/];
+const MEMBER_PAGES = [
+  /^\/$/,
+  /^\/members$/,
+  /^\/nol\/[^/]+\/[^/]+\/(?!mail$|notarize$)[^/.]+$/,
+  /^\/api\/entry\/nol-member-versions$/,
+];
 
 /** A cookie longer than this is kept out: the key holds it whole. */
 const COOKIE_MAX = 4_096;

@@ -16,6 +16,9 @@ describe("which requests a signed-in member's kept page may answer", () => {
       "__session=abc\n/nol/creator/us-ffa/notice?version=v1",
     );
     expect(memberPageKey({ ...member, cookie: "__session=abc; flash=x" })).toBe("__session=abc; flash=x\n/");
+    expect(memberPageKey({ ...member, path: "/api/entry/nol-member-versions" })).toBe(
+      "__session=abc\n/api/entry/nol-member-versions",
+    );
   });
 
   it("is never a request without a cookie, with state headers, another method, a data request or another page", () => {

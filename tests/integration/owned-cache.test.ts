@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { renderKeepable } from "~/db/query-count.server";
-import { causes, nolEntries, users } from "~/db/schema";
+import { causes, nolEntries, nolVersionFeatures, users } from "~/db/schema";
 import { entriesOf } from "~/services/nol/entries.server";
 import { listeningOwnedCache, type OwnedCache } from "~/services/owned-cache.server";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -87,6 +87,16 @@ describe.each(drivers)("the owners' data kept for pages, on %s", (driver) => {
     expect(updated.stillKept()).toBe(false);
     expect((await pageRead(owner.id)).rows).toHaveLength(0);
     expect(others.stillKept()).toBe(true);
+  });
+
+  it("drops an owner's kept entries when their versions' features change", async () => {
+    const before = await pageRead(owner.id);
+    expect(before.stillKept()).toBe(true);
+    await database.db
+      .insert(nolVersionFeatures)
+      .values({ userId: owner.id, causeCode: "OC", descriptiveVersion: "v1", features: { AllowNotarizeOnline: true } });
+    await cache.caughtUp();
+    expect(before.stillKept()).toBe(false);
   });
 
   it("drops what it keeps of the members when any member row changes, a new one or one only seen again", async () => {

@@ -41,7 +41,18 @@ function versionsQuery(db: Database, ofCause: boolean, name: string) {
     .prepare(name);
 }
 
-async function versionsOf(db: Database, ownerId: string, causeCode: string | null) {
+/**
+ * The owner's versions as versionsQuery reads them; through the server's cache of owners' data
+ * when the answer may be kept (owned-cache.server.ts): the entries, pending submissions and
+ * version features notify as the owner's entries, and the causes' defaults are the reference
+ * data, whose changes start a new key.
+ */
+function versionsOf(services: AppServices, ownerId: string, causeCode: string | null) {
+  const key = `versions:${ownerId}:${causeCode ?? ""}:${services.reference.changes}`;
+  return services.owned.read(key, `entries:${ownerId}`, () => readVersions(services.db, ownerId, causeCode));
+}
+
+async function readVersions(db: Database, ownerId: string, causeCode: string | null) {
   const ofCause = Boolean(causeCode);
   const query = preparedQuery(db, ofCause ? "versions_of_owner_cause" : "versions_of_owner", (d, name) =>
     versionsQuery(d, ofCause, name),
@@ -63,7 +74,7 @@ export async function memberVersions(
   owner: UserRow,
   query: { cause: string | null; id: string | null },
 ) {
-  const { entries, pending, features } = await versionsOf(services.db, owner.id, query.cause);
+  const { entries, pending, features } = await versionsOf(services, owner.id, query.cause);
   const rows = entries.filter((r) => !query.id || r.id === query.id);
   const versions = new Map<string, { CauseCode: string; DescriptiveVersion: string; AllowNotarizeOnline: boolean }>();
   for (const row of rows) {
