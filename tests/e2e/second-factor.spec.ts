@@ -183,6 +183,9 @@ test("a member registers a passkey and signs in with it alone", async ({ browser
 
   await page.goto("/logout");
   await page.getByRole("button", { name: /log out/i }).click();
+  // Signed out once the visitor's home shows: a /login asked for before would still be signed in.
+  await expect(page).toHaveURL((url) => url.pathname === "/");
+  await expect(page.getByRole("link", { name: "Login", exact: true })).toBeVisible();
   await page.goto("/login");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page).not.toHaveURL(/\/login/);
