@@ -67,16 +67,17 @@ export type DatabaseOptions = (
   | { driver: "pglite"; dir?: string; pglite?: PGlite }
 ) & { timeQuery?: QueryTimer };
 
-/** The extensions the migrations create; PostgreSQL ships them, PGlite loads them. */
-export const PGLITE_EXTENSIONS = { pg_trgm };
-
 /**
- * PGlite's PostgreSQL, started with 32 MB of shared buffers rather than PostgreSQL's 128 MB: they
- * live in the server's own memory, and once a busy server has read its tables they are all
- * resident (about 130 MB more on the demo's data). Pages beyond them are read from the data
- * directory's files, which the operating system keeps cached outside the process.
+ * How every PGlite of the app starts: with the extensions the migrations create (PostgreSQL
+ * ships them, PGlite loads them), and with 32 MB of shared buffers rather than PostgreSQL's
+ * 128 MB: they live in the server's own memory, and once a busy server has read its tables they
+ * are all resident (about 130 MB more on the demo's data). Pages beyond them are read from the
+ * data directory's files, which the operating system keeps cached outside the process.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+export const PGLITE_OPTIONS = {
+  extensions: { pg_trgm },
+  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"],
+};
 
 /** Finds the committed migrations whether this runs from source or from a bundle. */
 export function migrationsFolder(): string {
@@ -187,9 +188,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const release = options.dir && !options.pglite ? claimDirectory(options.dir) : () => {};
   let client: PGlite;
   try {
-    client =
-      options.pglite ??
-      (await PGlite.create(options.dir, { extensions: PGLITE_EXTENSIONS, startParams: PGLITE_START_PARAMS }));
+    client = options.pglite ?? (await PGlite.create(options.dir, PGLITE_OPTIONS));
   } catch (error) {
     release();
     throw error;

@@ -21,6 +21,9 @@ const VISITOR_PAGES = new Set([
   "/g/rev18",
 ]);
 
+/** Whether a query is the router's data request (`?_data=…`) rather than a document's. */
+const isDataRequest = (search: string) => /[?&]_data(?:[=&]|$)/.test(search);
+
 /** A query longer than this is someone's own link, not a page shared by visitors. */
 const SEARCH_MAX = 200;
 
@@ -47,7 +50,7 @@ export function visitorPageKey(request: VisitorRequest): string | null {
   if (request.method !== "GET" || request.hasState || request.search.length > SEARCH_MAX) return null;
   if (sessionFreePath(request.path)) return request.path + request.search;
   if (request.hasCookie || !VISITOR_PAGES.has(request.path)) return null;
-  if (/[?&]_data(?:[=&]|$)/.test(request.search)) return null;
+  if (isDataRequest(request.search)) return null;
   return request.path + request.search;
 }
 
@@ -84,7 +87,7 @@ export function memberPageKey(request: MemberRequest): string | null {
   const { cookie } = request;
   if (request.method !== "GET" || request.hasState || !cookie || cookie.length > COOKIE_MAX) return null;
   if (!MEMBER_PAGES.some((page) => page.test(request.path)) || request.search.length > SEARCH_MAX) return null;
-  if (/[?&]_data(?:[=&]|$)/.test(request.search)) return null;
+  if (isDataRequest(request.search)) return null;
   return `${cookie}\n${request.path}${request.search}`;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseHandle, Listening } from "~/db/client.server";
+import { readKept } from "~/db/query-count.server";
 
 /**
  * What a cache kept correct by the database's notifications has of them: whether it keeps
@@ -64,6 +65,22 @@ export function heardChanges<K>(clear: () => void) {
       keeping = false;
     },
   };
+}
+
+/**
+ * Notes, for a page being rendered that may be kept, that it read `key` of `entries` and was
+ * given the value `given` holds to be the kept entry's: the page may be kept while that entry is
+ * still there and `good`. A value not kept (read while a change was heard) keeps the page from
+ * being kept.
+ */
+export function noteKeptRead<K, E>(
+  entries: Map<K, E>,
+  key: K,
+  given: (entry: E) => boolean,
+  good: (entry: E) => boolean,
+): void {
+  const kept = entries.get(key);
+  readKept(kept && given(kept) ? () => entries.get(key) === kept && good(kept) : () => false);
 }
 
 /** What every cache kept correct by notifications shows of its hearing, and can be told of it. */

@@ -1,6 +1,13 @@
-import { keepableRender, readKept } from "~/db/query-count.server";
+import { keepableRender } from "~/db/query-count.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardCache, heardChanges, listenFor, type HeardCache, type ListeningDatabase } from "./heard-changes.server";
+import {
+  heardCache,
+  heardChanges,
+  listenFor,
+  noteKeptRead,
+  type HeardCache,
+  type ListeningDatabase,
+} from "./heard-changes.server";
 
 /**
  * What the pages kept as rendered read of the data members and admins change: an owner's NoL
@@ -47,7 +54,7 @@ export function createOwnedCache(
       if (!keepableRender()) return load();
       const entry = entries.get(key);
       if (entry && good(entry)) {
-        readKept(() => entries.get(key) === entry && good(entry));
+        noteKeptRead(entries, key, () => true, good);
         return entry.value as T;
       }
       if (entry) entries.delete(key);
@@ -60,8 +67,7 @@ export function createOwnedCache(
           entries.set(key, { value, until: at + ttl, topic });
         },
       );
-      const kept = entries.get(key);
-      readKept(kept && kept.value === value ? () => entries.get(key) === kept && good(kept) : () => false);
+      noteKeptRead(entries, key, (kept) => kept.value === value, good);
       return value;
     },
     forget(payload: string) {

@@ -1,6 +1,12 @@
-import { readKept } from "~/db/query-count.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardCache, heardChanges, listenFor, type HeardCache, type ListeningDatabase } from "./heard-changes.server";
+import {
+  heardCache,
+  heardChanges,
+  listenFor,
+  noteKeptRead,
+  type HeardCache,
+  type ListeningDatabase,
+} from "./heard-changes.server";
 
 /**
  * What most pages read and only admins change: the plans, the causes and the countries they
@@ -42,8 +48,8 @@ export function createReferenceCache(
     async read<T>(key: ReferenceKey, load: () => Promise<T>) {
       const at = now();
       const entry = entries.get(key);
-      if (entry && heard.keeping && entry.until > at) {
-        readKept(() => entries.get(key) === entry && good(entry));
+      if (entry && good(entry)) {
+        noteKeptRead(entries, key, () => true, good);
         return entry.value as T;
       }
       const value = await heard.read(
@@ -52,8 +58,7 @@ export function createReferenceCache(
         (value) => entries.set(key, { value, until: at + ttl }),
       );
       // A page rendered from this value may be kept while the value is.
-      const kept = entries.get(key);
-      readKept(kept && kept.value === value ? () => entries.get(key) === kept && good(kept) : () => false);
+      noteKeptRead(entries, key, (kept) => kept.value === value, good);
       return value;
     },
     forget() {

@@ -1,6 +1,12 @@
-import { readKept } from "~/db/query-count.server";
 import { deepFreeze } from "~/lib/deep-freeze";
-import { heardCache, heardChanges, listenFor, type HeardCache, type ListeningDatabase } from "./heard-changes.server";
+import {
+  heardCache,
+  heardChanges,
+  listenFor,
+  noteKeptRead,
+  type HeardCache,
+  type ListeningDatabase,
+} from "./heard-changes.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read
@@ -60,7 +66,7 @@ export function createViewerCache(
     async read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>) {
       const entry = entries.get(sessionId);
       if (entry && good(entry)) {
-        readKept(() => entries.get(sessionId) === entry && good(entry));
+        noteKeptRead(entries, sessionId, () => true, good);
         return entry.viewer as V;
       }
       if (entry) entries.delete(sessionId);
@@ -76,8 +82,7 @@ export function createViewerCache(
         },
       );
       // A page rendered for this viewer may be kept while the viewer is (a change drops it).
-      const kept = entries.get(sessionId);
-      readKept(kept && kept.viewer === viewer ? () => entries.get(sessionId) === kept && good(kept) : () => false);
+      noteKeptRead(entries, sessionId, (kept) => kept.viewer === viewer, good);
       return viewer;
     },
     forget,

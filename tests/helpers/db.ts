@@ -4,13 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import {
-  migrationsFolder,
-  openDatabase,
-  PGLITE_EXTENSIONS,
-  PGLITE_START_PARAMS,
-  type DatabaseHandle,
-} from "~/db/client.server";
+import { migrationsFolder, openDatabase, PGLITE_OPTIONS, type DatabaseHandle } from "~/db/client.server";
 
 export type Driver = "pglite" | "postgres";
 
@@ -65,7 +59,7 @@ function migrationsHash(): string {
 async function migratedTemplate(): Promise<Blob> {
   const file = path.join(os.tmpdir(), `memberhall-pglite-${migrationsHash()}.tar.gz`);
   if (existsSync(file)) return new Blob([readFileSync(file)]);
-  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS, startParams: PGLITE_START_PARAMS });
+  const client = await PGlite.create(PGLITE_OPTIONS);
   const handle = await openDatabase({ driver: "pglite", pglite: client });
   await handle.migrate();
   const dump = await client.dumpDataDir("gzip");
@@ -86,8 +80,7 @@ export async function createTestDatabase(driver: Driver, options: { migrate?: bo
         ? undefined
         : await PGlite.create({
             loadDataDir: await migratedTemplate(),
-            extensions: PGLITE_EXTENSIONS,
-            startParams: PGLITE_START_PARAMS,
+            ...PGLITE_OPTIONS,
           });
     const handle = await openDatabase({ driver: "pglite", pglite });
     return { ...handle, dispose: () => handle.close() };

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from "~/db/client.server";
+import { PGLITE_OPTIONS } from "~/db/client.server";
 import { dumpFormat, isTarHeader, type BackupDriver } from "~/domain/backups";
 import { checkTool, connectionFor, fileSha256, runTool, toolFailure } from "./dump.server";
 
@@ -173,8 +173,7 @@ async function restoreEmbedded(target: RestoreTarget, file: string, log: (m: str
   try {
     const client = await PGlite.create(dir, {
       loadDataDir: await openAsBlob(file),
-      extensions: PGLITE_EXTENSIONS,
-      startParams: PGLITE_START_PARAMS,
+      ...PGLITE_OPTIONS,
     });
     try {
       await settleUnfinished((text, values) => client.query(text, values), file);
