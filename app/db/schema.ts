@@ -25,6 +25,7 @@ import type { PostalAddress } from "../domain/mailing/address";
 import type { MailingState } from "../domain/mailing/round-letters";
 import type { ReminderKind } from "../domain/nol/reminders";
 import type { WindowKind } from "../domain/nol/timeline";
+import type { ServiceRecordKind } from "../domain/nol/service";
 
 /**
  * One schema for the embedded database (PGlite) and PostgreSQL. Money is integer cents;
@@ -1018,6 +1019,12 @@ export const notarizations = pgTable(
     nzStatus: text("nz_status"),
     nzStatus2: text("nz_status2"),
     accessUrl: text("access_url"),
+    /**
+     * The letters of the document sent to the notary, in order, with how many pages each took
+     * (a document that is no letter: one entry, slot null): the notarized PDF is cut by it into
+     * the letter the mail house prints for each respondent, the notary's own pages after it.
+     */
+    letterPages: jsonb("letter_pages").$type<{ slot: number | null; pages: number }[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1144,6 +1151,96 @@ export const mailings = pgTable(
       "mailings_state_known",
       sql`${t.state} in ('sending', 'created', 'mailed', 'in_transit', 'delivered', 'returned_to_sender', 'cancelled', 'failed')`,
     ),
+  ],
+);
+
+/**
+ * What the member recorded of one respondent's service in a round, by hand: a letter mailed
+ * (its day and tracking number), its delivery or its return as the tracking page gave it, or
+ * the respondent left out of the round (with the reason the proof of service states). Kept as
+ * recorded, never changed: a later record follows an earlier one (a letter mailed again).
+ * The letters mailed from the app are the `mailings` rows; domain/nol/service.ts reads both.
+ */
+export const serviceRecords = pgTable(
+  "service_records",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The entry of the round: the creator entry for a notice, the true bill's for a bill. */
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => nolEntries.id, { onDelete: "cascade" }),
+    round: smallint("round").notNull(),
+    slot: smallint("slot").notNull(),
+    kind: text("kind").$type<ServiceRecordKind>().notNull(),
+    /** The day it was mailed, delivered or returned (a calendar day, as the steps take them). */
+    day: date("day"),
+    trackingNumber: text("tracking_number"),
+    /** Why the respondent was left out of the round. */
+    reason: text("reason"),
+    /**
+     * A letter the app mailed before it was mailed again from the app: its mail house id (its
+     * row then stands for the new letter); null for what the member recorded by hand.
+     */
+    letterId: text("letter_id"),
+    /** Who recorded it: the member, or an editor or admin for them. */
+    recordedBy: uuid("recorded_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("service_records_round_idx").on(t.entryId, t.round, t.id),
+    index("service_records_user_idx").on(t.userId),
+    check("service_records_slot_range", sql`${t.slot} between 1 and 16`),
+    check("service_records_kind_known", sql`${t.kind} in ('mailed', 'delivered', 'returned', 'left_out')`),
+  ],
+);
+
+/**
+ * The member's electronic signature of a round's notice (ESIGN/UETA practice): the consent they
+ * gave and its words, the signature drawn or typed, and the record of the act — who, when, from
+ * which session and address, and the SHA-256 of the document as it stood when signed. A new
+ * signature of the same round is a new row; the newest is the one printed.
+ */
+export const SIGNATURE_METHODS = ["drawn", "typed"] as const;
+export type SignatureMethod = (typeof SIGNATURE_METHODS)[number];
+
+export const roundSignatures = pgTable(
+  "round_signatures",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The entry of the round: the creator entry for a notice, the true bill's for a bill. */
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => nolEntries.id, { onDelete: "cascade" }),
+    round: smallint("round").notNull(),
+    method: text("method").$type<SignatureMethod>().notNull(),
+    /** The signer's full name as typed: the typed signature itself, and the printed name beside a drawn one. */
+    signerName: text("signer_name").notNull(),
+    /** A drawn signature: a PNG, base64. */
+    imagePng: text("image_png"),
+    /** The words of the consent to sign electronically the member agreed to, as shown. */
+    consentText: text("consent_text").notNull(),
+    /** The SHA-256 (hex) of the document signed, as it stood when signed. */
+    documentSha256: char("document_sha256", { length: 64 }).notNull(),
+    /** The template version the document was made with. */
+    templateId: integer("template_id"),
+    /** The downloaded PDF carries the signature (true), or keeps a line to sign by hand (false). */
+    onDownload: boolean("on_download").notNull().default(true),
+    /** A reference to the session it was made from: a hash of its id, never the id itself. */
+    sessionRef: text("session_ref").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("round_signatures_round_idx").on(t.entryId, t.round, t.createdAt),
+    index("round_signatures_user_idx").on(t.userId),
+    check("round_signatures_method_known", sql`${t.method} in ('drawn', 'typed')`),
   ],
 );
 

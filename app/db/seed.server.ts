@@ -360,9 +360,16 @@ export async function seedDocumentDefaults(db: Database): Promise<void> {
  * any-cause, any-round template is still one of them has written nothing of its own there.
  */
 const EARLIER_SAMPLES: Partial<Record<(typeof DOCUMENT_KINDS)[number], string[]>> = {
-  // Before notices and true bills were letters, one per respondent, with both addresses.
-  notice: ["397c26355f618815299879040e336a0268b2a050384423084f4ffb55a202b818"],
-  "true-bill": ["68bac08059ea879441c265c173b763390308dd8f9d4e8b9942584ba19844106f"],
+  // Before notices and true bills were letters, one per respondent, with both addresses; then
+  // letters with a line to sign by hand, before the member's signature had its "@signature".
+  notice: [
+    "397c26355f618815299879040e336a0268b2a050384423084f4ffb55a202b818",
+    "a93c113805c729813e8ceac36cb42a93596a38d47421ece7d15107e258c358fe",
+  ],
+  "true-bill": [
+    "68bac08059ea879441c265c173b763390308dd8f9d4e8b9942584ba19844106f",
+    "eb67a40e158f583b4c3a1ac9ee8bf33607834aef928ceca9e30ffa38583bfaf1",
+  ],
 };
 
 /**

@@ -59,13 +59,13 @@ export function visitorPageKey(request: VisitorRequest): string | null {
  * members list, and the versions API's answer (spec §7). Each shows only what the member's
  * viewer, the reference data and the owner's entries (or the members' rows) say, and the day:
  * nothing drawn at random, no provider's answer. A page that reads anything else from the
- * database is not kept (its query is counted). The NoL pages beside a step page (the mailing
- * and notarize pages, the documents) are not step pages.
+ * database is not kept (its query is counted). The NoL pages beside a step page (the mailing,
+ * notarize and sign pages, the documents) are not step pages.
  */
 const MEMBER_PAGES = [
   /^\/$/,
   /^\/members$/,
-  /^\/nol\/[^/]+\/[^/]+\/(?!mail$|notarize$)[^/.]+$/,
+  /^\/nol\/[^/]+\/[^/]+\/(?!mail$|notarize$|sign$)[^/.]+$/,
   /^\/api\/entry\/nol-member-versions$/,
 ];
 

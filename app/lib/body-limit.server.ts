@@ -6,9 +6,14 @@ import { IMPORT_MAX_BYTES, IMPORT_TOO_LARGE } from "~/domain/member-import";
 const IMPORT_PATH = "/members/import";
 const IMPORT_BODY_LIMIT = IMPORT_MAX_BYTES + 64 * 1024;
 
-/** What a request body may weigh, by path: the Cognito webhook, the JSON API, a members import, and forms. */
+/** A round's sign form (/nol/{form}/{cause}/sign): a drawn signature's PNG, encoded in the form, and room around it. */
+const SIGN_PATH = /^\/nol\/[^/]+\/[^/]+\/sign$/;
+const SIGN_BODY_LIMIT = 512 * 1024;
+
+/** What a request body may weigh, by path: the Cognito webhook, the JSON API, a members import, a sign form, and forms. */
 export function bodyLimitFor(path: string): number {
   if (path === IMPORT_PATH) return IMPORT_BODY_LIMIT;
+  if (SIGN_PATH.test(path)) return SIGN_BODY_LIMIT;
   if (path.startsWith("/api/forms/cognito/")) return 512 * 1024;
   if (path.startsWith("/api/")) return 1024 * 1024;
   return 64 * 1024;

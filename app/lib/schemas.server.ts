@@ -19,6 +19,7 @@ export * from "~/domain/contact";
 export * from "~/domain/credits";
 export * from "~/domain/coupon-forms";
 export * from "~/domain/documents/templates";
+export { signFormSchema } from "~/domain/documents/signature";
 export * from "~/domain/form-entries";
 export * from "~/domain/listing";
 export * from "~/domain/member-list";

@@ -33,6 +33,7 @@ describe("which requests a signed-in member's kept page may answer", () => {
       "/nol/creator/us-ffa",
       "/nol/creator/us-ffa/mail",
       "/nol/creator/us-ffa/notarize",
+      "/nol/creator/us-ffa/sign",
       "/nol/creator/us-ffa/notice.pdf",
       "/nol/creator/us-ffa/proof-of-service.notarize",
     ]) {

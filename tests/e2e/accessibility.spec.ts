@@ -137,6 +137,7 @@ test.describe("every page", () => {
     await check(page, new URL(page.url()).pathname + new URL(page.url()).search);
     await check(page, step("mailing"));
     await check(page, step("mail"));
+    await check(page, `${step("sign")}&round=1`);
 
     await check(page, step("notarize"));
     await expect(page.getByText("Preparing the preview…")).toHaveCount(0);

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { day } from "./round-one";
 
 function causeItem(page: Page, name: string) {
   return page.locator(".cause-list li").filter({ hasText: name });
@@ -41,7 +42,7 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   };
   const mail = async (label: string) => {
     await continueWith(label);
-    await page.getByLabel("Mailing date").fill("2026-03-02");
+    await page.getByLabel("Mailing date").fill(day().iso);
     // One envelope for each respondent named so far, each with its tracking number.
     for (const field of await page.getByLabel(/^Tracking number for /).all()) await field.fill("RR123456789US");
     await page.getByRole("button", { name: `Save ${label}` }).click();
@@ -49,12 +50,14 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   const deliver = async (label: string) => {
     await continueWith(label);
     await page.getByLabel("The proof of delivery has arrived").check();
-    await page.getByLabel("Delivery date").fill("2026-03-05");
+    await page.getByLabel("Delivery date").fill(day().iso);
     await page.getByRole("button", { name: `Save ${label}` }).click();
   };
   const notice = async (label: string, slot: number) => {
     await continueWith(label);
     await page.getByLabel(`Respondent ${slot}`, { exact: true }).fill(`Respondent number ${slot}`);
+    // The last round was delivered today: its respondents' time to answer runs on.
+    await page.getByLabel("Send it early anyway").check();
     await page.getByRole("button", { name: `Save ${label}` }).click();
   };
 
@@ -79,7 +82,8 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await expect(officer).toContainText("Officer Example");
   await expect(officer.getByLabel("Still liable")).toBeChecked();
   await expect(officer.getByLabel("Bill again on the next true bill")).toBeChecked();
-  await page.getByLabel("Preparation date").fill("2026-06-01");
+  await page.getByLabel("Preparation date").fill(day().iso);
+  await page.getByLabel("Send it early anyway").check();
   await page.getByLabel("Administrative judgment (USD)").fill("10000");
   await page.getByRole("button", { name: "Save First True Bill" }).click();
   await expectNext("First True Bill Mailing");
@@ -87,7 +91,7 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   // The bill's answers name whom it bills; the profile lists its document.
   await versionCard.getByRole("link", { name: "First True Bill: view your answers" }).click();
   const billed = page.getByRole("table", { name: "Respondents billed" });
-  await expect(billed.getByRole("row", { name: "1 Officer Example Official" })).toBeVisible();
+  await expect(billed.getByRole("row", { name: /^1 Officer Example Official/ })).toBeVisible();
   await page.goto("/profile/notices");
   const bill = page
     .getByRole("table", { name: `Documents of ${version}` })
@@ -106,7 +110,7 @@ test("the creator takes a live cause from round 1 through Default to Setup Billi
   await versionCard.getByRole("link", { name: `${notices}: view your answers` }).click();
   await expect(page).toHaveURL(/\/nol\/seemless\/187\/.{31,}%2A\?entry=/);
   await expect(page.getByRole("heading", { level: 1, name: notices })).toBeVisible();
-  await expect(page.getByRole("row", { name: "Round 3 Default Mar 2, 2026 Arrived" })).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(`^Round 3 Default ${day().shown} Arrived`) })).toBeVisible();
 
   // The entry's link selects its version on the cause page (spec §4 "Selection").
   const link = new URL(page.url());

@@ -11,6 +11,16 @@ export async function saveStep(page: Page, version: string, label: string, next:
   await expect(versionCard.getByTestId("next-step")).toHaveText(next);
 }
 
+/** Today and a day some days from it, as the date fields take them and the pages write them. */
+export function day(offset = 0) {
+  const date = new Date();
+  date.setUTCDate(date.getUTCDate() + offset);
+  return {
+    iso: date.toISOString().slice(0, 10),
+    shown: new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(date),
+  };
+}
+
 /** Where round 1's respondent is mailed. */
 export const RESPONDENT_ADDRESS = "1 Precinct Way, Springfield, IL 62701";
 
@@ -27,12 +37,12 @@ export async function saveRoundOne(page: Page, version: string, claimant: string
 
 /**
  * Mails round 1 of the version and records its proof of delivery: the version moves on to round 2.
- * The days are a past week's unless given (YYYY-MM-DD).
+ * Mailed and delivered today unless given (YYYY-MM-DD): no envelope goes out before its notice.
  */
 export async function deliverRoundOne(
   page: Page,
   version: string,
-  days: { mailed: string; delivered: string } = { mailed: "2026-03-02", delivered: "2026-03-05" },
+  days: { mailed: string; delivered: string } = { mailed: day().iso, delivered: day().iso },
 ) {
   const step = (kind: string) => `/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`;
   await page.goto(step("mailing"));

@@ -13,11 +13,12 @@ import {
 import { audit } from "~/services/audit.server";
 import { grantCredits } from "~/services/billing/credits.server";
 import { sendRoundLetters } from "~/services/mailings/send.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "./steps";
 import { notarize } from "~/services/notary/notarize.server";
 import { loadViewer } from "~/services/session.server";
 import type { TestDatabase } from "./db";
 import { formOf } from "./requests";
+import { signRoundAs } from "./signatures";
 import { createSession, createUser } from "./users";
 
 /** Every text-like column of every table of the app's and the job queue's schemas. */
@@ -69,7 +70,7 @@ export async function memberWithRecords(
   const row = await createUser(database.db, { name: person.name, nolCreator: true, countryCode: "US" });
   const viewer = (await loadViewer(database.db, (await createSession(database.db, row.id)).id))!;
   const version = `${person.key}-2026`;
-  const { entryId } = await submitStep(services, viewer, row, {
+  const { entryId } = await submitDated(services, viewer, row, {
     causeCode: "TS",
     version,
     kind: "notice",
@@ -91,6 +92,7 @@ export async function memberWithRecords(
     country: "US" as const,
   };
   const to = { ...from, name: "Officer Adams", line1: person.respondentAddress };
+  await signRoundAs(services, viewer, version);
   const mailed = await sendRoundLetters(
     services,
     row,

@@ -4,9 +4,10 @@ import type { Database } from "~/db/client.server";
 import { mailingEvents, mailings, users } from "~/db/schema";
 import type { PostalAddress } from "~/domain/mailing/address";
 import type { ConfirmedRecipient } from "~/services/mailings/send.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "./steps";
 import { loadViewer, type Viewer } from "~/services/session.server";
 import { formOf } from "./requests";
+import { signRoundAs } from "./signatures";
 import { createSession } from "./users";
 
 /** A round mailed from the app, as the mailings' tests write it: the demo creator's round 1 to two officials. */
@@ -76,14 +77,23 @@ export const MAIL_PAGE_ADDRESSES: Record<string, string> = {
   "to.2.zip": "62701",
 };
 
-/** Round 1 of a new Traffic Stop version, written (not mailed) to the officer and the clerk. */
-export async function writeRoundOne(services: AppServices, creator: Viewer, version: string) {
-  await submitStep(services, creator, creator.member, {
+/**
+ * Round 1 of a new Traffic Stop version, written (not mailed) to the officer and the clerk, and
+ * signed by the member (its letters are mailed only once it is) unless told otherwise.
+ */
+export async function writeRoundOne(
+  services: AppServices,
+  creator: Viewer,
+  version: string,
+  options: { signed?: boolean } = {},
+) {
+  await submitDated(services, creator, creator.member, {
     causeCode: "TS",
     version,
     kind: "notice",
     form: formOf(ROUND_ONE_FIELDS),
   });
+  if (options.signed ?? true) await signRoundAs(services, creator, version);
 }
 
 /** Round 1 of the version, at $9.50 an envelope. */

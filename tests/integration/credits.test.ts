@@ -11,7 +11,7 @@ import { startCheckout } from "~/services/billing/checkout.server";
 import { claimPayments } from "~/services/billing/checkout-outcome.server";
 import { creditBalance, creditHistory, grantCredits } from "~/services/billing/credits.server";
 import { payWithSandboxCard } from "~/services/billing/pages.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { deleteNotarization, notarize, updateNotarization } from "~/services/notary/notarize.server";
 import { loadViewer, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
@@ -50,7 +50,7 @@ describe.each(drivers)("notarize credits (%s)", (driver) => {
   /** Round 1 of a new version of the member's, and the ids that name its notice. */
   const roundOne = async (viewer: Viewer) => {
     const version = `Credit ${randomUUID().slice(0, 8)}`;
-    const { entryId } = await submitStep(services, viewer, viewer.member, {
+    const { entryId } = await submitDated(services, viewer, viewer.member, {
       causeCode: "TS",
       version,
       kind: "notice",

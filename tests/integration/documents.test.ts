@@ -21,7 +21,8 @@ import { LETTER_AREAS, within } from "~/domain/documents/letters";
 import { renderPdf } from "~/services/documents/pdf.server";
 import { documentDisclaimer } from "~/services/documents/templates.server";
 import { authEntry } from "~/services/nol/access.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { type submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { loadViewer, sessionState, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -64,7 +65,7 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
   });
 
   const step = (version: string, kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
-    submitStep(context.app!, creator, creator.member, { causeCode: "TS", version, kind, form: formOf(values) });
+    submitDated(context.app!, creator, creator.member, { causeCode: "TS", version, kind, form: formOf(values) });
   const notice1 = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example", r1Type: "Official" };
   const mailing = { mailingDate: "2026-03-01", track1: "RR123456789US", track9: "RR987654321US" };
 
@@ -501,7 +502,13 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
         }),
       );
       const data = (await page.json()) as {
-        mailedNotice: { name: string; href: string; mailHref: string | null } | null;
+        mailedNotice: {
+          name: string;
+          href: string;
+          mailHref: string | null;
+          signHref: string | null;
+          signed: string | null;
+        } | null;
         timeline: { rows: { round: number; noticeHref: string | null }[] };
       };
       const href = "/nol/creator/traffic-stop/notice.pdf?version=Letters&round=1";
@@ -510,6 +517,9 @@ describe.each(drivers)("notices and their documents on %s", (driver) => {
         name: "Round 1 Notice of Liability",
         href,
         mailHref: "/nol/creator/traffic-stop/mail?version=Letters",
+        // Signed before it is mailed, from a page of its own.
+        signHref: "/nol/creator/traffic-stop/sign?version=Letters&round=1",
+        signed: null,
       });
       expect(data.timeline.rows.find((r) => r.round === 1)?.noticeHref).toBe(href);
     });

@@ -138,10 +138,13 @@ describe.each(drivers)("mailing a round through Lob (%s)", (driver) => {
 
   it("asks Lob after a letter nothing was heard of for 12 hours: a lost webhook's delivery still fills the proof", async () => {
     await writeRoundOne(services, creator, "Polled");
-    await send("Polled", services, [bothRespondents[0]!]);
-    const [row] = await rowsOf("Polled");
+    // Both respondents mailed: the round is delivered once both letters are.
+    await send("Polled", services, bothRespondents);
+    const [row, other] = await rowsOf("Polled");
     lob.scan(row!.letterId!, "Mailed", new Date("2026-12-01T15:00:00Z"));
     lob.scan(row!.letterId!, "Delivered", new Date("2026-12-03T11:30:00Z"));
+    lob.scan(other!.letterId!, "Mailed", new Date("2026-12-01T15:00:00Z"));
+    lob.scan(other!.letterId!, "Delivered", new Date("2026-12-02T10:00:00Z"));
 
     const soon = new Date(row!.sendDate!.getTime() + QUIET_MS - 60_000);
     await pollMailings(services, soon);

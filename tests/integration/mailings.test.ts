@@ -13,7 +13,7 @@ import { pollMailings } from "~/services/mailings/jobs.server";
 import { sendRoundLetters } from "~/services/mailings/send.server";
 import { versionLetters } from "~/services/mailings/view.server";
 import { entriesOf, versionState } from "~/services/nol/entries.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import type { Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -28,6 +28,7 @@ import {
   roundOneMailing,
   writeRoundOne,
 } from "../helpers/mailings";
+import { signRoundAs } from "../helpers/signatures";
 import { createUser } from "../helpers/users";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -104,7 +105,7 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
       Letters1: { "1": rows[0]!.letterId, "2": rows[1]!.letterId },
     });
     // Not mailed until USPS takes it: the step is still the mailing.
-    expect(entry!.nolMailingDate).toEqual([]);
+    expect(entry!.nolMailingDate).toEqual([null]);
     expect(step.kind).toBe("mailing");
   });
 
@@ -222,7 +223,9 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
     expect(stored.map((e) => e.eventId).sort()).toEqual(["mev_delivered", "mev_mailed", "mev_transit"]);
     const { creator: entry } = await creatorEntry("Out of order");
     expect(entry!.nolMailingDate).toEqual(["2026-12-02"]);
-    expect(entry!.nolDeliveryDate).toEqual(["2026-12-04"]);
+    // Its other respondent was mailed nothing: the round is not delivered while they wait.
+    expect(entry!.nolProofOfDelivery).toEqual([false]);
+    expect(entry!.nolDeliveryDate).toEqual([null]);
   });
 
   it("records a letter returned to sender with its reason, and e-mails the member once", async () => {
@@ -252,7 +255,7 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
     }
     expect(await mail()).toHaveLength(1);
     // Not delivered: the proof of delivery waits for the member.
-    expect((await creatorEntry("Returned")).creator!.nolProofOfDelivery).toEqual([]);
+    expect((await creatorEntry("Returned")).creator!.nolProofOfDelivery).toEqual([false]);
   });
 
   it("cancels a letter before its send date, names the refund once per letter, and refuses after", async () => {
@@ -318,7 +321,7 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
     await expect(send("Refusals", [{ slot: 5, address: officer }])).rejects.toThrow(
       "Respondent 5 is not mailed this round",
     );
-    await submitStep(services, creator, creator.member, {
+    await submitDated(services, creator, creator.member, {
       causeCode: "TS",
       version: "Refusals",
       kind: "mailing",
@@ -333,7 +336,7 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
     const step = (
       kind: "notice" | "mailing" | "proof" | "setup-billing" | "true-bill",
       values: Record<string, string>,
-    ) => submitStep(services, creator, creator.member, { causeCode: "TS", version, kind, form: formOf(values) });
+    ) => submitDated(services, creator, creator.member, { causeCode: "TS", version, kind, form: formOf(values) });
     await roundOne(version);
     for (const round of [1, 2, 3]) {
       if (round > 1) await step("notice", { claimantName: "Cara Creator", dailyAmount: "250" });
@@ -347,11 +350,16 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
       status1: "on",
       continue1: "on",
     });
-    const sent = await sendRoundLetters(services, creator.member, { ...roundOneMailing(version), round: 4 }, [
-      { slot: 1, address: officer },
-    ]);
-    expect(sent.map((letter) => letter.outcome)).toEqual(["sent"]);
-    const [letter] = await rowsOf(version);
+    // The bill bills both respondents: each is mailed a letter of their own, signed as the notices are.
+    await signRoundAs(services, creator, version, { round: 4 });
+    const sent = await sendRoundLetters(
+      services,
+      creator.member,
+      { ...roundOneMailing(version), round: 4 },
+      bothRespondents,
+    );
+    expect(sent.map((letter) => letter.outcome)).toEqual(["sent", "sent"]);
+    const [letter] = (await rowsOf(version)).filter((row) => row.slot === 1);
     const bill = async () => (await creatorEntry(version)).bills[0]!;
     expect(letter).toMatchObject({ round: 4, slot: 1, entryId: (await bill()).id });
     expect(await bill()).toMatchObject({ billTracking: letter!.trackingNumber, billMailingDate: null });

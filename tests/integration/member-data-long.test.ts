@@ -4,7 +4,7 @@ import type { AppServices } from "~/context";
 import { memberArchives } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { memberArchiveJob, requestArchive } from "~/services/member-data/archive.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { loadViewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -34,7 +34,7 @@ describe.each(drivers)("a large data archive and the event loop (%s)", (driver) 
     const viewer = (await loadViewer(database.db, (await createSession(database.db, member.id)).id))!;
     for (let v = 1; v <= VERSIONS; v += 1) {
       const step = (kind: "notice" | "mailing", values: Record<string, string>) =>
-        submitStep(services, viewer, member, { causeCode: "TS", version: `V${v}`, kind, form: formOf(values) });
+        submitDated(services, viewer, member, { causeCode: "TS", version: `V${v}`, kind, form: formOf(values) });
       await step("notice", {
         claimantName: "Lena Long",
         dailyAmount: "250",

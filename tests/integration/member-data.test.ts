@@ -23,7 +23,7 @@ import { deliverNotarySandboxEvents } from "~/services/notary/events.server";
 import { notarize } from "~/services/notary/notarize.server";
 import { archiveDir, memberArchiveJob, requestArchive, sweepArchives } from "~/services/member-data/archive.server";
 import { utcDay } from "~/domain/member-archive";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -71,7 +71,7 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     viewer[key] = (await loadViewer(database.db, (await createSession(database.db, row.id)).id))!;
     cookie[key] = await cookieFor(row.id);
     const step = (kind: "notice" | "mailing" | "proof", values: Record<string, string>) =>
-      submitStep(services, viewer[key]!, row, { causeCode: "TS", version: person.version, kind, form: formOf(values) });
+      submitDated(services, viewer[key]!, row, { causeCode: "TS", version: person.version, kind, form: formOf(values) });
     const { entryId } = await step("notice", {
       claimantName: person.name,
       dailyAmount: "250",

@@ -15,7 +15,8 @@ import { action as stepAction, loader as stepLoader } from "~/routes/nol.$form.$
 import { loader as seamlessLoader } from "~/routes/nol.seemless.($formId).$formHash";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { entriesOf, nextBillLines, versionState } from "~/services/nol/entries.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { type submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { versionTimeline } from "~/services/nol/timeline.server";
 import { seamlessEntry } from "~/services/nol/seamless.server";
 import { testContext } from "../helpers/context";
@@ -40,7 +41,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
     }
     // The creator writes notices of Traffic Stop (live in the US).
     const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
-    const result = await submitStep(context.app!, viewer, viewer.member, {
+    const result = await submitDated(context.app!, viewer, viewer.member, {
       causeCode: "TS",
       version: "Spring 2026",
       kind: "notice",
@@ -401,7 +402,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
     it("saves a step once when the same submit arrives several times at once", async () => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const notice = () =>
-        submitStep(context.app!, viewer, viewer.member, {
+        submitDated(context.app!, viewer, viewer.member, {
           causeCode: "TS",
           version: "Double Click",
           kind: "notice",
@@ -427,7 +428,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const step = async () => versionState(await entriesOf(database.db, ids.creator!, "TS"), "Spring 2026").step.label;
       const attempt = (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
-        submitStep(context.app!, viewer, viewer.member, {
+        submitDated(context.app!, viewer, viewer.member, {
           causeCode: "TS",
           version: "Spring 2026",
           kind,
@@ -552,7 +553,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const version = "Window 2026";
       const submit = (kind: Parameters<typeof submitStep>[3]["kind"], values: Record<string, string>) =>
-        submitStep(context.app!, viewer, viewer.member, { causeCode: "TS", version, kind, form: formOf(values) });
+        submitDated(context.app!, viewer, viewer.member, { causeCode: "TS", version, kind, form: formOf(values) });
       const today = new Date().toISOString().slice(0, 10);
       const notice = { claimantName: "Cara Creator", dailyAmount: "250", r1Name: "Officer Example" };
       await submit("notice", notice);
@@ -594,7 +595,7 @@ describe.each(drivers)("NoL entry API on %s", (driver) => {
     it("answers a step's bad input with field errors and saves nothing", async () => {
       const viewer = (await loadViewer(database.db, (await createSession(database.db, ids.creator!)).id))!;
       const refusal = (values: Record<string, string>) =>
-        submitStep(context.app!, viewer, viewer.member, {
+        submitDated(context.app!, viewer, viewer.member, {
           causeCode: "TS",
           version: "Another version",
           kind: "notice",

@@ -21,7 +21,7 @@ import {
   sendDueReminders,
   unsubscribeLink,
 } from "~/services/nol/reminders.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { waitingRounds, waitingVersionCount } from "~/services/nol/version-timelines.server";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
@@ -48,7 +48,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
   /** Round 1 of a new version of Traffic Stop (21 days to answer a notice): made, mailed and, when given, delivered. */
   const roundOne = async (version: string, mailedOn: string, deliveredOn?: string) => {
     const submit = (kind: "notice" | "mailing" | "proof", values: Record<string, string>) =>
-      submitStep(services, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
+      submitDated(services, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
     await submit("notice", {
       claimantName: "Cara Creator",
       dailyAmount: "250",
@@ -267,7 +267,7 @@ describe.each(drivers)("the NoL reminders on %s", (driver) => {
   it("makes a mailed round's proof of service: each respondent with the mailing, its tracking number and the delivery", async () => {
     const version = "Served";
     const submit = (kind: "notice" | "mailing" | "proof", values: Record<string, string>) =>
-      submitStep(services, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
+      submitDated(services, viewer, viewer.member, { causeCode: "TS", version, kind, form: form(values) });
     await submit("notice", {
       claimantName: "Cara Creator",
       dailyAmount: "250",

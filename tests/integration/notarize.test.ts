@@ -22,7 +22,7 @@ import {
   refreshNotarization,
 } from "~/services/notary/notarize.server";
 import { jobs } from "~/services/jobs.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -83,7 +83,7 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
 
   /** Submits round 1 of a new version: its notice, and the ids that name it. */
   async function roundOne(version: string) {
-    const { entryId } = await submitStep(services, creator, creator.member, {
+    const { entryId } = await submitDated(services, creator, creator.member, {
       causeCode: "TS",
       version,
       kind: "notice",
@@ -100,7 +100,7 @@ describe.each(drivers)("notarizing a notice (%s)", (driver) => {
       notice: { ...notice1, r9Name: "Clerk Extra", r9Type: "Official" },
     };
     for (const kind of steps) {
-      await submitStep(services, creator, creator.member, {
+      await submitDated(services, creator, creator.member, {
         causeCode: "TS",
         version,
         kind,

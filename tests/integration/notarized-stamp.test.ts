@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DISCLAIMER } from "~/domain/documents/templates";
-import { notarizedPdf } from "~/providers/notary/certificate.server";
+import { notarizedPdf, notaryMark, type CertificateInput } from "~/providers/notary/certificate.server";
+import { PDFDocument } from "pdf-lib";
 import { renderPdf } from "~/services/documents/pdf.server";
 import { pageLayout, readPdf, rectsMeet, type Rect } from "../helpers/pdf";
 
@@ -95,5 +96,74 @@ describe("the notarized document's page numbers", () => {
       "Letter 2 of 2 · Page 2 of 2",
     ]);
     expect(pages[3]).toContain("Certificate of notarial act");
+  });
+});
+
+describe("the notary's mark", () => {
+  const input: CertificateInput = {
+    transactionId: "ot_sb_AbCdEfGhIjKlMnOpQrStUv",
+    documentName: "letters.pdf",
+    signerName: "Test Signer",
+    signerEmail: "signer@example.com",
+    signedAt: new Date("2026-03-02T10:00:00Z"),
+  };
+
+  /** Each page's mark and number, as drawn. */
+  async function marksOf(notarized: Uint8Array) {
+    const { doc } = await readPdf(notarized);
+    return Promise.all(
+      doc.getPages().map(async (page) => {
+        const { texts } = await pageLayout(doc, page);
+        return {
+          page,
+          texts,
+          mark: texts.find((t) => t.text === notaryMark(input)),
+          number: texts.find((t) => t.text.startsWith("Notarized document")),
+        };
+      }),
+    );
+  }
+
+  it("marks every page along its top, the certificate page too: notarized, the notary, the day and the transaction", async () => {
+    const letter = (name: string, lines: number) => [
+      { style: "recipient" as const, text: name },
+      ...Array.from({ length: lines }, (_, i) => ({ style: "text" as const, text: `Line ${i + 1} to ${name}` })),
+    ];
+    const original = await renderPdf({
+      letters: [letter("First Respondent", 3), letter("Second Respondent", 50), letter("Third Respondent", 3)],
+      footer: DEFAULT_DISCLAIMER,
+      title: "Test",
+      subject: "Test",
+      author: "Test",
+      keywords: [],
+    });
+    expect(notaryMark(input)).toBe(
+      "Notarized · Sandbox notary (no commission, not legal) · 2026-03-02 · ot_sb_AbCdEfGhIjKlMnOpQrStUv",
+    );
+    const pages = await marksOf(await notarizedPdf(original, input));
+    expect(pages).toHaveLength(5);
+    for (const { texts, mark, number } of pages) {
+      expect(mark).toBeDefined();
+      // At the page's top left, on the number's line, above anything else on the page, clear of the number.
+      expect(mark!.x).toBeLessThan(72);
+      expect(mark!.y).toBe(number!.y);
+      expect(Math.max(...texts.map((t) => t.y))).toBe(mark!.y);
+      expect(rectsMeet(mark!, number!)).toBe(false);
+    }
+  });
+
+  it("sets the mark smaller on a narrow page, below the page's number when the two do not fit on one line", async () => {
+    const narrow = await PDFDocument.create();
+    narrow.addPage([340, 480]).drawText("A narrow page", { x: 40, y: 200, size: 11 });
+    const pages = await marksOf(await notarizedPdf(await narrow.save(), input));
+    expect(pages).toHaveLength(2);
+    for (const { page, mark, number } of pages) {
+      expect(mark).toBeDefined();
+      expect(mark!.height).toBeLessThan(number!.height);
+      expect(mark!.y).toBeLessThan(number!.y);
+      expect(rectsMeet(mark!, number!)).toBe(false);
+      expect(mark!.x).toBeGreaterThanOrEqual(0);
+      expect(mark!.x + mark!.width).toBeLessThanOrEqual(page.getWidth());
+    }
   });
 });

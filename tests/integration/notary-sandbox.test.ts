@@ -4,7 +4,7 @@ import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream, type PDFObject
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/context";
 import { sandboxObjects } from "~/db/schema";
-import { SANDBOX_DISCLAIMER } from "~/providers/notary/certificate.server";
+import { notaryMark, SANDBOX_DISCLAIMER } from "~/providers/notary/certificate.server";
 import { SANDBOX_TRANSACTION_ID } from "~/providers/notary/sandbox.server";
 import { NotaryRefused, type CreateTransactionInput, type SandboxNotary } from "~/providers/notary/types";
 import { loader as documentLoader } from "~/routes/notary.sandbox.$transactionId.document";
@@ -181,7 +181,7 @@ describe.each(drivers)("the sandbox notary (%s)", (driver) => {
     expect(await notary.meetNotary(made.id)).toMatchObject({ status: "completed" });
   });
 
-  it("notarizes: the original pages, then a certificate page naming the signer, the date and the transaction", async () => {
+  it("notarizes: the original pages, each with the notary's mark, then a certificate page naming the signer, the date and the transaction", async () => {
     const made = await notary.createTransaction(input({ signer: { name: "José Müller", email: "jm@example.org" } }));
     expect(await notary.notarizedDocument(made.id)).toBeNull();
     await notary.meetNotary(made.id);
@@ -198,7 +198,9 @@ describe.each(drivers)("the sandbox notary (%s)", (driver) => {
     expect(certificate).toContain(`Transaction: ${made.id}`);
     expect(certificate).toContain("Sandbox notary");
     expect(certificate).toContain("not a legal notarization");
-    // The stamp on the document's last page, and the first page as it was.
+    // The notary's mark on every page, the certificate's too; the round stamp on the document's last page only.
+    const mark = notaryMark({ transactionId: made.id, signedAt: new Date("2026-11-20T10:30:00Z") });
+    for (let i = 0; i < document.getPageCount(); i++) expect(pageText(document, i)).toContain(mark);
     expect(pageText(document, 1)).toContain("SANDBOX");
     expect(pageText(document, 1)).toContain("NOT LEGAL");
     expect(pageText(document, 0)).not.toContain("SANDBOX");

@@ -10,7 +10,7 @@ import { action as proofNotarizeAction } from "~/routes/nol.$form.$cause.proof-o
 import { noticesOf } from "~/services/documents/notices.server";
 import { readFlash } from "~/services/flash.server";
 import { deliverNotarySandboxEvents } from "~/services/notary/events.server";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { loadViewer, siteCookies, type Viewer } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -61,7 +61,7 @@ describe.each(drivers)("notarizing a round's proof of service (%s)", (driver) =>
         : []),
     ];
     for (const [kind, values] of steps)
-      await submitStep(services, creator, creator.member, {
+      await submitDated(services, creator, creator.member, {
         causeCode: "TS",
         version,
         kind: kind as "notice",
@@ -200,7 +200,7 @@ describe.each(drivers)("notarizing a round's proof of service (%s)", (driver) =>
 
   it("refuses a round not mailed, a version that does not notarize online, another member's and bad input, writing nothing", async () => {
     const before = await database.db.select().from(notarizations);
-    await submitStep(services, creator, creator.member, {
+    await submitDated(services, creator, creator.member, {
       causeCode: "TS",
       version: "Unsent",
       kind: "notice",

@@ -9,7 +9,7 @@ import { loader as directoryLoader } from "~/routes/respondents._index";
 import { action as reviewAction, loader as reviewLoader } from "~/routes/respondents.review";
 import { action as searchAction } from "~/routes/search-for-a-respondent";
 import { action as suggestAction, loader as suggestLoader } from "~/routes/suggest-a-new-respondent";
-import { submitStep } from "~/services/nol/save-step.server";
+import { submitDated } from "../helpers/steps";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
@@ -81,7 +81,7 @@ describe.each(drivers)("respondents (%s)", (driver) => {
       r2Type: "Individual",
     }))
       form.set(k, v);
-    await submitStep(context.app!, viewer, viewer.member, {
+    await submitDated(context.app!, viewer, viewer.member, {
       causeCode: "TS",
       version: "Directory count",
       kind: "notice",

@@ -95,6 +95,8 @@ const MATRIX: Row[] = [
   // a return receipt is of a letter of the member's own.
   ["/nol/creator/traffic-stop/mail", "login", "→/nol/creator", "setup", "→/nol/creator"],
   ["/nol/creator/traffic-stop/mail?version=None%20such", "login", "→/nol/creator", "setup", "→/nol/creator"],
+  ["/nol/creator/traffic-stop/sign", "login", "→/nol/creator", "setup", "→/nol/creator"],
+  ["/nol/creator/traffic-stop/sign?version=None%20such&round=1", "login", "→/nol/creator", "setup", "→/nol/creator"],
   [
     "/nol/creator/traffic-stop/return-receipt.pdf?letter=00000000-0000-4000-8000-000000000000",
     "login",

@@ -63,6 +63,18 @@ describe("mailing a round from the app with MAILHOUSE=lob", () => {
       ...ROUND_ONE_FIELDS,
     });
     expect(notice.status).toBe(302);
+    // The member signs the notice the letters carry, with the sign page's plain form.
+    const signed = await post(
+      "creator",
+      `/nol/creator/traffic-stop/sign?version=${encodeURIComponent(VERSION)}&round=1`,
+      {
+        method: "typed",
+        name: "Cara Creator",
+        consent: "on",
+        onDownload: "signed",
+      },
+    );
+    expect(signed.status).toBe(302);
   });
   afterAll(async () => {
     await server?.stop();

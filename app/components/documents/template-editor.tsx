@@ -69,7 +69,7 @@ export function TemplateEditor({
           <TextareaField
             meta={fields.body}
             label="Text"
-            hint='Use the placeholders listed below. A line that starts with "# " is a heading; "@from " prints the line in the return address and "@to " in the envelope window of each letter.'
+            hint={`Use the placeholders listed below. A line that starts with "# " is a heading; "@from " prints the line in the return address and "@to " in the envelope window of each letter; "@signature" is where the member's signature goes (a notice or a true bill without it has the signature in place of its last "Signed: ____" line, else at its end).`}
             rows={24}
             spellCheck
           />

@@ -36,6 +36,7 @@ export function EntryPage({ data: e }: { data: Data }) {
             { header: "Round", cell: (r) => r.label },
             { header: "Mailed", cell: (r) => r.mailed },
             { header: "Proof of delivery", cell: (r) => r.delivered },
+            { header: "Each respondent", cell: (r) => <RespondentLines lines={r.respondents} /> },
           ]}
         />
       ) : null}
@@ -47,9 +48,26 @@ export function EntryPage({ data: e }: { data: Data }) {
           <li>Total: {e.bill.total ?? "—"}</li>
           <li>Mailed: {e.bill.mailed}</li>
           <li>Proof of delivery: {e.bill.delivered}</li>
+          {e.bill.respondents.length > 0 ? (
+            <li>
+              Each respondent: <RespondentLines lines={e.bill.respondents} />
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </section>
+  );
+}
+
+/** Each respondent of a round on a line: where their envelope stands. */
+function RespondentLines({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return <>—</>;
+  return (
+    <ul className="plain-list">
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
   );
 }
 
@@ -61,6 +79,8 @@ function Answers({ answers: a, billed }: { answers: NonNullable<Data["answers"]>
       <dl className="facts">
         <dt>Claimant</dt>
         <dd>{a.claimant}</dd>
+        <dt>Claimant's address</dt>
+        <dd>{a.claimantAddress ?? "Not given"}</dd>
         <dt>Daily amount</dt>
         <dd>{a.dailyAmount ?? "—"}</dd>
       </dl>
@@ -72,6 +92,7 @@ function Answers({ answers: a, billed }: { answers: NonNullable<Data["answers"]>
             { header: "Slot", cell: (r) => r.slot },
             { header: "Name", rowHeader: true, cell: (r) => r.name },
             { header: "Type", cell: (r) => r.type },
+            { header: "Address", cell: (r) => r.address ?? "Not given" },
           ]}
         />
       ) : (

@@ -64,10 +64,31 @@ function Order({ data, result }: { data: Draft; result?: Result }) {
   );
 }
 
+/** The first step: the member signs the notice the letters carry; nothing is paid for before. */
+function SignStep({ sign }: { sign: NonNullable<Draft["sign"]> }) {
+  return (
+    <section className="mail-sign" aria-labelledby="sign-step-title">
+      <h2 id="sign-step-title">1. Sign the notice</h2>
+      {sign.signed ? (
+        <p>
+          <strong>{sign.signed}.</strong> Your signature is printed on each letter.{" "}
+          <Link to={sign.href}>Sign again</Link>
+        </p>
+      ) : (
+        <p>
+          Each letter carries your signature: sign the notice once, typed or drawn, before it is mailed.{" "}
+          <Link to={sign.href}>Sign the notice</Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
 function DraftForms({ data, result }: { data: Draft; result?: Result }) {
   const from = result?.from ?? { parts: data.sender.parts, errors: {} };
   return (
     <>
+      {data.sign ? <SignStep sign={data.sign} /> : null}
       <p>
         Each respondent gets the notice in an envelope of its own, by USPS Certified Mail with an electronic return
         receipt. The addresses are checked against USPS's records first: nothing is sent to an address you have not
@@ -79,7 +100,7 @@ function DraftForms({ data, result }: { data: Draft; result?: Result }) {
         ) : null}
       </p>
       <Form method="post" className="form" aria-labelledby="addresses-title">
-        <h2 id="addresses-title">1. The addresses</h2>
+        <h2 id="addresses-title">2. The addresses</h2>
         <fieldset>
           <legend>Your return address</legend>
           {data.sender.fixed ? (
@@ -116,7 +137,13 @@ function DraftForms({ data, result }: { data: Draft; result?: Result }) {
           Check the addresses
         </SubmitButton>
       </Form>
-      {data.ready && data.quote ? <ConfirmForm data={data} quote={data.quote} /> : null}
+      {data.ready && data.quote ? (
+        data.sign?.signed ? (
+          <ConfirmForm data={data} quote={data.quote} />
+        ) : (
+          <p>The addresses are ready: sign the notice (step 1), then confirm them and pay here.</p>
+        )
+      ) : null}
     </>
   );
 }
@@ -162,7 +189,7 @@ function ConfirmForm({ data, quote }: { data: Draft; quote: NonNullable<Draft["q
   const chosen = data.recipients.filter((r) => r.send);
   return (
     <Form method="post" className="form" aria-labelledby="confirm-title">
-      <h2 id="confirm-title">2. Confirm and pay</h2>
+      <h2 id="confirm-title">3. Confirm and pay</h2>
       <input type="hidden" name="attempt" value={data.attempt} />
       {chosen.map((r) => (
         <fieldset key={r.slot}>

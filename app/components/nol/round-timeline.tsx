@@ -1,5 +1,4 @@
 import { Fragment, type ReactNode } from "react";
-import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { RoundState } from "~/domain/nol/timeline";
 import type { TimelineView } from "~/services/nol/timeline.server";
 
@@ -9,6 +8,7 @@ type Row = TimelineRow;
 const STATE_WORDS: Record<RoundState, string> = {
   delivered: "Delivered",
   mailed: "Mailed, delivery not yet recorded",
+  sending: "At the mail house, to be mailed",
   prepared: "Prepared, not yet mailed",
   next: "Next",
 };
@@ -86,17 +86,14 @@ function RoundItem({
             <dd>{row.mailedShown}</dd>
           </>
         ) : null}
-        {row.tracking.length > 0 ? (
+        {row.respondents.length === 0 && row.tracking.length > 0 ? (
           <>
             <dt>Tracking</dt>
             <dd>
               {row.tracking.map((number, i) => (
                 <Fragment key={number}>
                   {i > 0 ? ", " : null}
-                  <a href={`${trackingBase}${encodeURIComponent(number)}`} rel="noreferrer" target="_blank">
-                    {number}
-                    <span className="visually-hidden"> (the carrier's tracking page, in a new tab)</span>
-                  </a>
+                  <TrackingLink number={number} trackingBase={trackingBase} />
                 </Fragment>
               ))}
             </dd>
@@ -108,30 +105,6 @@ function RoundItem({
             <dd>{row.deliveredShown ?? "yes (the day was not recorded)"}</dd>
           </>
         ) : null}
-        {row.letters.length > 0 ? (
-          <>
-            <dt>Letters mailed from here</dt>
-            {row.letters.map((letter) => (
-              <dd key={letter.id}>
-                To {letter.to}: {MAILING_STATE_WORDS[letter.state]}
-                {letter.returnedShown ? ` on ${letter.returnedShown}` : ""}
-                {letter.reason ? ` (${letter.reason})` : ""}
-                {letter.receiptHref ? (
-                  <>
-                    {" · "}
-                    <a
-                      href={letter.receiptHref}
-                      download
-                      aria-label={`Return receipt of the letter to ${letter.to} (PDF)`}
-                    >
-                      Return receipt (PDF)
-                    </a>
-                  </>
-                ) : null}
-              </dd>
-            ))}
-          </>
-        ) : null}
         {row.respondBy ? (
           <>
             <dt>Time to answer</dt>
@@ -141,6 +114,9 @@ function RoundItem({
           </>
         ) : null}
       </dl>
+      {row.respondents.length > 0 ? (
+        <RespondentList respondents={row.respondents} trackingBase={trackingBase} label={`Respondents of ${row.name}`} />
+      ) : null}
       {row.noticeHref || row.proofHref ? (
         <p className="timeline-documents">
           {row.noticeHref ? (
@@ -161,6 +137,58 @@ function RoundItem({
   );
 }
 
+function TrackingLink({ number, trackingBase }: { number: string; trackingBase: string }) {
+  return (
+    <a className="tracking-number" href={`${trackingBase}${encodeURIComponent(number)}`} rel="noreferrer" target="_blank">
+      {number}
+      <span className="visually-hidden"> (the carrier's tracking page, in a new tab)</span>
+    </a>
+  );
+}
+
+type RespondentLine = Row["respondents"][number];
+
+/** Each respondent of a round on a line of their own: where their envelope stands, its number, its receipt. */
+export function RespondentList<Line extends RespondentLine>({
+  respondents,
+  trackingBase,
+  label,
+  action,
+}: {
+  respondents: readonly Line[];
+  trackingBase: string;
+  label?: string;
+  /** What a line offers beside it (the step's page: what is left to record). */
+  action?: (line: Line) => ReactNode;
+}) {
+  return (
+    <ul className="timeline-respondents" aria-label={label}>
+      {respondents.map((r) => (
+        <li key={r.slot} className={`respondent-service service-${r.status}`}>
+          <span className="respondent-name">
+            {r.slot}. {r.name}
+          </span>
+          <span className="respondent-status">
+            {r.words}
+            {r.by === "hand" && r.status !== "left-out" ? " (by hand)" : ""}
+          </span>
+          {r.tracking ? (
+            <span className="respondent-tracking">
+              Tracking <TrackingLink number={r.tracking} trackingBase={trackingBase} />
+            </span>
+          ) : null}
+          {r.receiptHref ? (
+            <a href={r.receiptHref} download aria-label={`Return receipt of the letter to ${r.name} (PDF)`}>
+              Return receipt (PDF)
+            </a>
+          ) : null}
+          {action ? action(r) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function NextRound({ next }: { next: NonNullable<TimelineView["next"]> }) {
   if (!next.early)
     return (
@@ -173,5 +201,34 @@ function NextRound({ next }: { next: NonNullable<TimelineView["next"]> }) {
       <strong>{next.name}</strong> can go out from {next.availableShown}, when the respondents' time to answer has
       passed.
     </p>
+  );
+}
+
+/** The round's respondents on its mailing or proof step: where each envelope stands, and what is left to record. */
+export function RoundServicePanel({
+  service,
+  trackingBase,
+}: {
+  service: {
+    held: string | null;
+    respondents: (RespondentLine & { recordHref: string | null; recordLabel: string | null })[];
+  };
+  trackingBase: string;
+}) {
+  if (service.respondents.length === 0) return null;
+  return (
+    <section className="round-service" aria-labelledby="round-service-title">
+      <h2 id="round-service-title">Each respondent of this round</h2>
+      {service.held ? (
+        <p className="alert alert-warn" role="status">
+          {service.held}
+        </p>
+      ) : null}
+      <RespondentList
+        respondents={service.respondents}
+        trackingBase={trackingBase}
+        action={(r) => (r.recordHref ? <a href={r.recordHref}>{r.recordLabel}</a> : null)}
+      />
+    </section>
   );
 }

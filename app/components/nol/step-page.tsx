@@ -1,16 +1,18 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import { CognitoEmbed } from "~/components/cognito-embed";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { browserCheck, CheckboxField, FormErrors, useSchemaValidation } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { safeLinkHref } from "~/domain/links";
 import type { stepPage } from "~/services/nol/step-page.server";
-import { RoundTimeline } from "./round-timeline";
+import { RoundServicePanel, RoundTimeline } from "./round-timeline";
 import { StepFields } from "./step-fields";
+
+/** The hosted form's embed, loaded only where a step is taken at the forms service. */
+const CognitoEmbed = lazy(() => import("~/components/cognito-embed").then((m) => ({ default: m.CognitoEmbed })));
 
 export type StepData = SerializeFrom<Extract<Awaited<ReturnType<typeof stepPage>>, { redirectTo: null }>["page"]>;
 
@@ -33,9 +35,10 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
         </p>
       ) : null}
       {data.mailedNotice ? <MailedNotice notice={data.mailedNotice} /> : null}
+      {data.roundService ? <RoundServicePanel service={data.roundService} trackingBase={data.trackingUrl} /> : null}
       {data.hosted ? (
         <HostedStep hosted={data.hosted} testMode={data.testMode} />
-      ) : (
+      ) : data.roundService?.held ? null : (
         <StepForm data={data} lastResult={lastResult} />
       )}
       <RoundTimeline timeline={data.timeline} trackingBase={data.trackingUrl} calendarHref={data.calendarHref} />
@@ -58,6 +61,16 @@ function MailedNotice({ notice }: { notice: NonNullable<StepData["mailedNotice"]
           Download {notice.name} (PDF)
         </a>
       </p>
+      {notice.signed ? (
+        <p>
+          {notice.signed}. {notice.signHref ? <Link to={notice.signHref}>See the signature or sign again</Link> : null}
+        </p>
+      ) : notice.signHref ? (
+        <p>
+          Sign it electronically, once for the round, before it is mailed (or download it with a line to sign by hand):{" "}
+          <Link to={notice.signHref}>Sign the notice</Link>
+        </p>
+      ) : null}
       {notice.mailHref ? (
         <p>
           Or have it mailed for you, each letter by USPS Certified Mail with a return receipt, its tracking and delivery
@@ -70,7 +83,11 @@ function MailedNotice({ notice }: { notice: NonNullable<StepData["mailedNotice"]
 
 function HostedStep({ hosted, testMode }: { hosted: NonNullable<StepData["hosted"]>; testMode: boolean }) {
   if (hosted.kind === "embed")
-    return <CognitoEmbed embed={hosted.embed} pending={hosted.pending} testMode={testMode} />;
+    return (
+      <Suspense fallback={<p role="status">Loading the form…</p>}>
+        <CognitoEmbed embed={hosted.embed} pending={hosted.pending} testMode={testMode} />
+      </Suspense>
+    );
   const editHref = safeLinkHref(hosted.editLink);
   if (!editHref)
     return <Alert kind="warn">This entry was not made at the forms service, so it cannot be continued there.</Alert>;

@@ -99,6 +99,7 @@ function VersionCard({ version: v, clearSelectionHref }: { version: Version; cle
           );
         })}
       </ul>
+      {v.serviceNote ? <p className="service-note">{v.serviceNote}.</p> : null}
       <div className="actions">
         {v.nextHref ? (
           <Link className="button button-primary" to={v.nextHref}>

@@ -9,6 +9,7 @@ import {
   type DocumentFacts,
 } from "./document-data";
 import { sampleFacts } from "./samples";
+import { roundService, type AppLetter } from "../nol/service";
 
 const respondents = [
   { slot: 9, name: "Joined Party", type: "Joinder" },
@@ -112,31 +113,93 @@ describe("the data a round's document needs", () => {
     expect(values).toMatchObject({ exhibit: null, daily_amount: null, respondents: null, respondent_count: "0" });
   });
 
-  it("lists a proof of service's respondents with the address used, the mailing, each tracking number and the delivery", () => {
-    const served: DocumentFacts = {
-      ...notice,
-      mailing: { date: "2026-03-05", tracking: "RR1US", delivered: true, deliveredOn: "2026-03-09" },
-      service: [
-        { slot: 9, name: "Joined Party", type: "Joinder", address: null, tracking: "9400100000000000000000" },
+  it("lists a proof of service's respondents each with their own envelope, and why one was not served", () => {
+    const at = (t: string) => new Date(t);
+    const letter = (slot: number, over: Partial<AppLetter>): AppLetter => ({
+      id: `m${slot}`,
+      letterId: `ltr_${slot}`,
+      slot,
+      state: "delivered",
+      trackingNumber: `9400100000000000000${slot}`,
+      mailedAt: at("2026-03-05T15:00:00Z"),
+      deliveredAt: at("2026-03-09T15:00:00Z"),
+      returnedAt: null,
+      reason: null,
+      address: "1 Main St, Springfield, IL 62701",
+      returnReceipt: true,
+      createdAt: at("2026-03-04T10:00:00Z"),
+      ...over,
+    });
+    const served = roundService({
+      round: 2,
+      addressed: [
+        { slot: 1, name: "Officer Example", type: "Official", address: "1 Main St, Springfield" },
+        { slot: 2, name: "Cancelled Party", type: "Agency", address: null },
+        { slot: 9, name: "Joined Party", type: "Joinder", address: null },
+        { slot: 10, name: "Gone Party", type: "Individual", address: null },
+      ],
+      letters: [
+        letter(1, {}),
+        letter(2, { state: "cancelled", trackingNumber: "9400100000000000000002", mailedAt: null, deliveredAt: null }),
+        letter(10, {
+          state: "returned_to_sender",
+          deliveredAt: null,
+          returnedAt: at("2026-03-12T10:00:00Z"),
+          reason: "Moved",
+        }),
+      ],
+      records: [
         {
-          slot: 1,
-          name: "Officer Example",
-          type: "Official",
-          address: "1 Main St, Springfield",
-          tracking: "RR123456789US",
+          id: 1,
+          slot: 9,
+          kind: "mailed",
+          day: "2026-03-06",
+          trackingNumber: "RR123456789US",
+          reason: null,
+          createdAt: at("2026-03-06T10:00:00Z"),
+        },
+        {
+          id: 2,
+          slot: 9,
+          kind: "delivered",
+          day: "2026-03-10",
+          trackingNumber: null,
+          reason: null,
+          createdAt: at("2026-03-10T10:00:00Z"),
+        },
+        {
+          id: 3,
+          slot: 10,
+          kind: "left_out",
+          day: null,
+          trackingNumber: null,
+          reason: "No known address",
+          createdAt: at("2026-03-13T10:00:00Z"),
         },
       ],
-    };
-    const values = documentValues(served);
+      typed: { mailedOn: null, tracking: {}, single: null, delivered: false, deliveredOn: null },
+    });
+    const values = documentValues({ ...notice, served });
     expect(values.service_list!.split("\n")).toEqual([
       "1. Officer Example (Official)",
-      "    Address: 1 Main St, Springfield",
-      "    Mailed: Mar 5, 2026 · Tracking number: RR123456789US · Delivered: Mar 9, 2026",
+      "    Address: 1 Main St, Springfield, IL 62701",
+      "    Mailed: Mar 5, 2026 · Tracking number: 94001000000000000001 · Delivered: Mar 9, 2026",
+      "    Sent by USPS Certified Mail with an electronic return receipt, which is kept with this round",
+      "2. Cancelled Party (Agency)",
+      "    Address: 1 Main St, Springfield, IL 62701",
+      "    Letter cancelled before it was mailed",
+      "    Not served: the letter was cancelled before it was mailed",
       "9. Joined Party (Joinder)",
       "    Address: __________",
-      "    Mailed: Mar 5, 2026 · Tracking number: 9400100000000000000000 · Delivered: Mar 9, 2026",
+      "    Mailed: Mar 6, 2026 (by hand) · Tracking number: RR123456789US · Delivered: Mar 10, 2026",
+      "10. Gone Party (Individual)",
+      "    Address: 1 Main St, Springfield, IL 62701",
+      "    Mailed: Mar 5, 2026 · Tracking number: 940010000000000000010 · Delivered: returned to sender Mar 12, 2026 (Moved)",
+      "    Not served in this round: left out (No known address)",
     ]);
-    expect(values.delivery_date).toBe("Mar 9, 2026");
+    // Respondent 2 waits: the round is not complete, and states no last delivery.
+    expect(served.complete).toBe(false);
+    expect(values.delivered).toBe("Not yet");
     expect(documentValues(notice).service_list).toBeNull();
   });
 

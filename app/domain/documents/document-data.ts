@@ -1,6 +1,7 @@
 import { formatDate, formatMoney } from "~/lib/format";
 import { slotsOpenIn, type RespondentAddress, type SlotRespondent } from "../nol/billing";
 import { NOTICE_ROUNDS, roundLabel, roundsDoneLabel, trueBillName, trueBillNumber } from "../nol/rounds";
+import type { RoundService, Sending } from "../nol/service";
 import { NOTICE_NAMES } from "../nol/steps";
 import { addressLines, isLetterTemplate } from "./letters";
 import type { DocumentKind, DocumentValues } from "./placeholders";
@@ -21,8 +22,14 @@ export type DocumentFacts = {
   respondents: DocumentRespondent[];
   dailyAmountCents: number | null;
   mailing: { date: string | null; tracking: string | null; delivered: boolean; deliveredOn?: string | null };
-  /** A proof of service's respondents: each served one's address and tracking number; null for other documents. */
-  service?: ServiceLine[] | null;
+  /**
+   * The reading of the round's service, respondent by respondent (domain/nol/service.ts): each
+   * letter's own mailing day, tracking number and delivery, and a proof of service's list.
+   * Null or missing: the round as its one mailing states it.
+   */
+  served?: RoundService | null;
+  /** The member's electronic signature of the round's notice, printed where the text marks it; null or missing: a line to sign by hand. */
+  signature?: DocumentSignature | null;
   /** A true bill's own values; null for a notice round. */
   bill: {
     preparationDate: string | null;
@@ -37,16 +44,32 @@ export type DocumentFacts = {
   } | null;
 };
 
+/** A signature as a document prints it (docs/decisions/058). */
+export type DocumentSignature = {
+  method: "drawn" | "typed";
+  /** The signer's name as typed. */
+  name: string;
+  /** A drawn signature's PNG, base64; null for a typed one. */
+  imagePng: string | null;
+  signedAt: Date | string;
+  /** The signature record's id, printed beside it so the record can be found. */
+  recordId: string;
+  /** The member's choice for the PDF they download: signed (true) or a line to sign by hand (false). Letters the app mails are always signed. */
+  onDownload: boolean;
+};
+
 /** A respondent a document names, with the mailing address the records keep (null or missing: none given). */
 export type DocumentRespondent = SlotRespondent & { address?: RespondentAddress | string | null };
 
-/** A respondent a round was served on: the address used (null: not recorded) and the envelope's tracking number. */
-export type ServiceLine = SlotRespondent & {
-  address: string | null;
-  tracking: string | null;
-  /** The letter mailed from the app to this respondent: the address it went to, and what became of it. */
-  letter?: { address: string; deliveredOn: string | null; returnedOn: string | null; returnReceipt: boolean } | null;
-};
+/** A round's one mailing as the reading of its service states it: its first day, its first number, whether every respondent was served. */
+export function roundMailingOf(served: RoundService): DocumentFacts["mailing"] {
+  return {
+    date: served.mailedOn,
+    tracking: served.tracking[0]?.number ?? null,
+    delivered: served.complete,
+    deliveredOn: served.deliveredOn,
+  };
+}
 
 /** spec §9 "Rounds 1 to 3 are notice rounds; true bills count from 4." */
 export function documentKindOf(round: number): DocumentKind {
@@ -105,7 +128,7 @@ export function documentValues(facts: DocumentFacts): DocumentValues {
     respondent_count: String(named.length),
     daily_amount: money(facts.dailyAmountCents),
     mailing_date: day(facts.mailing.date),
-    tracking_number: facts.mailing.tracking,
+    tracking_number: roundNumbers(facts),
     delivered: facts.mailing.delivered ? "Yes" : "Not yet",
     true_bill_number: isBill ? String(trueBillNumber(facts.round)) : null,
     preparation_date: day(bill?.preparationDate),
@@ -115,7 +138,7 @@ export function documentValues(facts: DocumentFacts): DocumentValues {
     escalation_fee: money(bill?.escalationFeeCents),
     true_bill_total: money(bill?.totalCents),
     first_true_bill_total: money(bill?.firstTotalCents),
-    service_list: facts.service?.length ? serviceList(facts.service, facts.mailing) : null,
+    service_list: facts.served?.respondents.length ? serviceList(facts.served) : null,
     delivery_date: day(facts.mailing.deliveredOn),
   };
 }
@@ -136,36 +159,90 @@ export function letterValues(facts: DocumentFacts, body: string): DocumentValues
     "respondent.name": r.name,
     "respondent.type": r.type,
     "respondent.address": lines(addressLines(r.address)),
+    ...envelopeValues(facts, r.slot),
   }));
 }
 
 /**
- * A proof of service's list: each respondent with the address used, the mailing day, the
- * envelope's tracking number and the delivery; what the records lack is a line to write on.
+ * What one letter states of its own envelope, from the reading of the round's service: the day
+ * it was mailed, its tracking number, its delivery. An envelope cancelled or refused before it
+ * was mailed, or one at the mail house, states none yet. A round without the reading: its one
+ * mailing.
  */
-function serviceList(lines: ServiceLine[], mailing: DocumentFacts["mailing"]): string {
+function envelopeValues(facts: DocumentFacts, slot: number): Partial<DocumentValues> {
+  const r = facts.served?.respondents.find((x) => x.slot === slot);
+  if (!r) return {};
+  const s = r.current;
+  const inTheMail = s !== null && (s.status === "mailed" || s.status === "delivered" || s.status === "returned");
+  return {
+    mailing_date: inTheMail ? day(s.mailedOn) : null,
+    tracking_number: inTheMail ? s.tracking : null,
+    delivered: r.served ? "Yes" : "Not yet",
+    delivery_date: r.served ? day(s?.deliveredOn) : null,
+  };
+}
+
+/** A document that is no letter: each envelope's number by its respondent, or the round's one number. */
+function roundNumbers(facts: DocumentFacts): string | null {
+  const numbers = facts.served?.tracking;
+  if (!numbers || numbers.length === 0) return facts.mailing.tracking;
+  if (numbers.length === 1) return numbers[0]!.number;
+  return numbers.map((n) => `${n.slot}. ${n.number}`).join(", ");
+}
+
+/**
+ * A proof of service's list, from the reading of the round's service: each respondent with
+ * the address used, the day their envelope was mailed, its own tracking number and what became
+ * of it; the envelopes sent before it; and, for a respondent not served, why. What the records
+ * lack is a line to write on.
+ */
+function serviceList(service: RoundService): string {
   const blank = "__________";
-  const delivered = mailing.delivered ? (day(mailing.deliveredOn) ?? "yes") : "not yet";
-  return [...lines]
-    .sort((a, b) => a.slot - b.slot)
+  return service.respondents
     .map((r) => {
-      const outcome = r.letter
-        ? r.letter.returnedOn
-          ? `returned to sender ${day(r.letter.returnedOn)}`
-          : (day(r.letter.deliveredOn) ?? "not yet")
-        : delivered;
-      return [
-        `${r.slot}. ${r.name} (${r.type})`,
-        `    Address: ${r.letter?.address ?? r.address ?? blank}`,
-        `    Mailed: ${day(mailing.date) ?? blank} · Tracking number: ${r.tracking ?? blank} · Delivered: ${outcome}`,
-        ...(r.letter
+      const s = r.current;
+      const head = [`${r.slot}. ${r.name} (${r.type})`, `    Address: ${s?.letter?.address ?? r.address ?? blank}`];
+      const earlier = r.earlier.map((e) => `    Before: ${sendingLine(e, blank)}`);
+      if (r.status === "left-out") {
+        const last = s ? [`    ${sendingLine(s, blank)}`] : [];
+        const why = `    Not served in this round: left out${r.leftOut ? ` (${r.leftOut})` : ""}`;
+        return [...head, ...earlier, ...last, why].join("\n");
+      }
+      if (!s) return [...head, "    Not served: not mailed"].join("\n");
+      const line = `    ${sendingLine(s, blank)}`;
+      const how =
+        s.by === "app" && s.status !== "cancelled" && s.status !== "failed"
           ? [
-              `    Sent by USPS Certified Mail with an electronic return receipt${r.letter.returnReceipt ? ", which is kept with this round" : ""}`,
+              `    Sent by USPS Certified Mail with an electronic return receipt${s.letter?.returnReceipt ? ", which is kept with this round" : ""}`,
             ]
-          : []),
-      ].join("\n");
+          : [];
+      const notServed = r.served ? [] : [`    Not served: ${NOT_SERVED[r.status] ?? "not delivered yet"}`];
+      return [...head, ...earlier, line, ...how, ...notServed].join("\n");
     })
     .join("\n");
+}
+
+const NOT_SERVED: Partial<Record<RoundService["respondents"][number]["status"], string>> = {
+  sending: "the letter is at the mail house, not yet mailed",
+  mailed: "delivery not recorded yet",
+  returned: "the envelope was returned to sender",
+  cancelled: "the letter was cancelled before it was mailed",
+  failed: "the mail house did not send the letter",
+};
+
+/** One envelope on a line: its day, its number, what became of it. */
+function sendingLine(s: Sending, blank: string): string {
+  if (s.status === "cancelled") return "Letter cancelled before it was mailed";
+  if (s.status === "failed") return `Letter not sent by the mail house${s.reason ? ` (${s.reason})` : ""}`;
+  if (s.status === "sending")
+    return `Letter at the mail house, not yet mailed${s.tracking ? ` · Tracking number: ${s.tracking}` : ""}`;
+  const outcome =
+    s.status === "delivered"
+      ? (day(s.deliveredOn) ?? "yes")
+      : s.status === "returned"
+        ? `returned to sender${s.returnedOn ? ` ${day(s.returnedOn)}` : ""}${s.reason ? ` (${s.reason})` : ""}`
+        : "not yet";
+  return `Mailed: ${day(s.mailedOn) ?? blank}${s.by === "hand" ? " (by hand)" : ""} · Tracking number: ${s.tracking ?? blank} · Delivered: ${outcome}`;
 }
 
 /** The rounds before a round: the notice rounds by number, then the true bills by name. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentLines, encodableText, wrapText } from "./layout";
+import { documentLines, encodableText, isHandSignatureLine, wrapText } from "./layout";
 import { BLANK } from "./placeholders";
 
 const chars = (text: string) => text.length;
@@ -80,5 +80,94 @@ describe("text a font can draw", () => {
     expect(encodableText("Dvořák", latin1)).toBe("Dvorák");
     expect(encodableText("Łódź 北", latin1)).toBe("?ódz ?");
     expect(encodableText("a\tb", latin1)).toBe("a    b");
+  });
+});
+
+describe("the place of the member's signature", () => {
+  it("is the '@signature' line, the rest of the line printed under it; only a line that starts with the mark", () => {
+    expect(
+      documentLines("Yours,\n@signature {{claimant.name}}\nSee @signature below\n@signatures", {
+        "claimant.name": "Cara",
+      }),
+    ).toEqual([
+      { style: "text", text: "Yours," },
+      { style: "signature", text: "Cara" },
+      { style: "text", text: "See @signature below" },
+      { style: "text", text: "@signatures" },
+    ]);
+  });
+
+  it("is one line whatever its value fills to", () => {
+    expect(documentLines("@signature {{claimant.address}}", { "claimant.address": "1 Road\nDover" })).toEqual([
+      { style: "signature", text: "1 Road Dover" },
+    ]);
+  });
+
+  it("in a signed document without the mark, takes the place of the last line to sign by hand", () => {
+    const body = "Dear all\nSignature: ______\nText\nSigned, ____________\n{{claimant.name}}";
+    expect(documentLines(body, { "claimant.name": "Cara" }, { signed: true })).toEqual([
+      { style: "text", text: "Dear all" },
+      { style: "text", text: "Signature: ______" },
+      { style: "text", text: "Text" },
+      { style: "signature", text: "" },
+      { style: "text", text: "Cara" },
+    ]);
+    expect(documentLines("Hello\n____________________________\nCara", {}, { signed: true })[1]).toEqual({
+      style: "signature",
+      text: "",
+    });
+  });
+
+  it("in a signed document with the mark, is the mark alone: lines to sign by hand stay as written", () => {
+    expect(documentLines("Signed, ______\n@signature", {}, { signed: true })).toEqual([
+      { style: "text", text: "Signed, ______" },
+      { style: "signature", text: "" },
+    ]);
+  });
+
+  it("in a signed document with neither, follows the text after a blank line", () => {
+    expect(documentLines("Date: ________\nThe end.", {}, { signed: true })).toEqual([
+      { style: "text", text: "Date: ________" },
+      { style: "text", text: "The end." },
+      { style: "text", text: "" },
+      { style: "signature", text: "" },
+    ]);
+  });
+
+  it("is never made of a value: a blank placeholder or a value of underscores stays text", () => {
+    const lines = documentLines(
+      "{{mailing_date}}\n{{claimant.name}}",
+      { "claimant.name": "________" },
+      { signed: true },
+    );
+    expect(lines.slice(0, 2)).toEqual([
+      { style: "text", text: BLANK },
+      { style: "text", text: "________" },
+    ]);
+    expect(lines.at(-1)).toEqual({ style: "signature", text: "" });
+  });
+
+  it("is not added to a document no one signs here", () => {
+    expect(documentLines("I declare.\n____________\nCara", {})).toEqual([
+      { style: "text", text: "I declare." },
+      { style: "text", text: "____________" },
+      { style: "text", text: "Cara" },
+    ]);
+  });
+
+  it.each([
+    ["____", true],
+    ["  ______________  ", true],
+    ["Signed, ____", true],
+    ["Signed: ____________", true],
+    ["Signature __________", true],
+    ["Sign here: ______", true],
+    ["Date: ______", false],
+    ["Name: ______", false],
+    ["___", false],
+    ["Signed, ____ on ____", false],
+    ["Signed", false],
+  ])("reads %j as a line to sign by hand: %s", (line, hand) => {
+    expect(isHandSignatureLine(line)).toBe(hand);
   });
 });

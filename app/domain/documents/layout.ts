@@ -3,11 +3,12 @@ import { fillTemplate, type DocumentValues } from "./placeholders";
 /** A template's text as the lines of a document: filled, wrapped to the page, in characters the font has. */
 
 /**
- * How a line prints: a heading, running text, or a line of one of the two address blocks a
+ * How a line prints: a heading, running text, a line of one of the two address blocks a
  * window envelope shows (the sender's "return" address and the respondent's "recipient" one,
- * placed by LETTER_AREAS in ./letters).
+ * placed by LETTER_AREAS in ./letters), or the place of the member's signature (its text, if
+ * any, printed under it).
  */
-export type LineStyle = "heading" | "text" | "return-address" | "recipient";
+export type LineStyle = "heading" | "text" | "return-address" | "recipient" | "signature";
 export type DocumentLine = { style: LineStyle; text: string };
 
 /** The marks that start a template's line, and the style each gives the line. */
@@ -15,21 +16,68 @@ const LINE_MARKS: [RegExp, LineStyle][] = [
   [/^#\s+/, "heading"],
   [/^@from(?:\s+|$)/, "return-address"],
   [/^@to(?:\s+|$)/, "recipient"],
+  [/^@signature(?:\s+|$)/, "signature"],
 ];
+
+const SIGNATURE_MARK = /^@signature(?:\s|$)/m;
+
+/**
+ * A line of a template that asks for a signature by hand: only underscores (four or more),
+ * after at most a short label that speaks of signing ("Signed, ____", "Signature: ____"). A
+ * "Date: ____" line is no signature's.
+ */
+export function isHandSignatureLine(line: string): boolean {
+  const match = /^\s*([^_]*?)\s*_{4,}\s*$/.exec(line);
+  if (!match) return false;
+  const label = match[1]!;
+  return label === "" || (label.length <= 40 && /sign/i.test(label));
+}
+
+/**
+ * Where a signed document's template takes the signature: its "@signature" lines (-1 here, they
+ * mark themselves), else its last line to sign by hand, else nowhere (null: it goes at the end).
+ */
+function signatureLineOf(lines: string[]): number | null {
+  if (lines.some((line) => SIGNATURE_MARK.test(line))) return -1;
+  const at = lines.findLastIndex(isHandSignatureLine);
+  return at >= 0 ? at : null;
+}
 
 /**
  * The template filled line by line. A line starting with "# " is a heading; "@from " puts a
- * line in the return address, "@to " in the respondent's address (the envelope's window). A
- * value of several lines (the respondents, an address) gives several lines in its line's
- * style, so no value can make a heading or an address line of itself.
+ * line in the return address, "@to " in the respondent's address (the envelope's window);
+ * "@signature" is where the member's signature goes. A value of several lines (the
+ * respondents, an address) gives several lines in its line's style, so no value can make a
+ * heading, an address line or a signature of itself.
+ *
+ * A document the member signs (`signed`, a round's notice or bill) always has a place for the
+ * signature: a template written before the mark existed has it where its last line to sign by
+ * hand is (isHandSignatureLine), else after its text. Only the template's own lines are read
+ * for that, never a value filled in.
  */
-export function documentLines(body: string, values: Partial<DocumentValues>): DocumentLine[] {
+export function documentLines(
+  body: string,
+  values: Partial<DocumentValues>,
+  options: { signed?: boolean } = {},
+): DocumentLine[] {
+  const rows = body.replace(/\r\n?/g, "\n").split("\n");
+  const signatureAt = options.signed ? signatureLineOf(rows) : -1;
   const lines: DocumentLine[] = [];
-  for (const raw of body.replace(/\r\n?/g, "\n").split("\n")) {
+  for (const [at, raw] of rows.entries()) {
+    if (at === signatureAt) {
+      lines.push({ style: "signature", text: "" });
+      continue;
+    }
     const [mark, style] = LINE_MARKS.map(([re, s]) => [re.exec(raw), s] as const).find(([m]) => m) ?? [null, "text"];
     const filled = fillTemplate(mark ? raw.slice(mark[0].length) : raw, values);
+    if (style === "signature") {
+      // One signature for the line, whatever its text fills to: the text prints under it.
+      lines.push({ style, text: filled.replace(/\s*\n\s*/g, " ").trim() });
+      continue;
+    }
     for (const text of filled.split("\n")) lines.push({ style, text: text.trimEnd() });
   }
+  if (signatureAt === null) lines.push({ style: "text", text: "" }, { style: "signature", text: "" });
   return lines;
 }
 

@@ -1,3 +1,4 @@
+import { roundService } from "../nol/service";
 import type { DocumentFacts } from "./document-data";
 import type { DocumentKind } from "./placeholders";
 
@@ -8,7 +9,8 @@ import type { DocumentKind } from "./placeholders";
  *
  * A notice and a true bill are letters, one per respondent: "@from" lines print the claimant's
  * return address at the top left, "@to" lines the respondent's address in the window of a #10
- * envelope (LETTER_AREAS in ./letters), the rest of the text below the window.
+ * envelope (LETTER_AREAS in ./letters), the rest of the text below the window. "@signature"
+ * is where the member's signature is printed (or a line to sign by hand).
  */
 
 const LETTER_HEAD = `@from {{claimant.name}}
@@ -34,10 +36,7 @@ This letter is sent by {{claimant.name}} about the matter named "{{nol_version}}
 Letters sent before this one: {{prior_rounds}}.
 Daily amount named by the sender: {{daily_amount}}.
 
-Signed,
-
-
-____________________________
+@signature
 {{claimant.name}}`;
 
 const TRUE_BILL = `${LETTER_HEAD}
@@ -62,20 +61,19 @@ Total of this bill: {{true_bill_total}}
 
 First True Bill, prepared on {{first_preparation_date}}: {{first_true_bill_total}}
 
-
-____________________________
+@signature
 {{claimant.name}}`;
 
 const PROOF_OF_SERVICE = `# Proof of Service
 
 {{cause.name}} · {{nol_version}} · Exhibit {{exhibit}}
 
-I, {{claimant.name}}, served the {{title}} ({{round_label}}) on each respondent below by
-certified mail on {{mailing_date}}, each envelope with its own tracking number.
+I, {{claimant.name}}, served the {{title}} ({{round_label}}) by certified mail as stated
+for each respondent below, each envelope with its own tracking number and days.
 
 {{service_list}}
 
-Delivered: {{delivered}}, on {{delivery_date}}.
+Every respondent served or stated as not served: {{delivered}}, the last delivery on {{delivery_date}}.
 
 I declare that the above is true and correct.
 
@@ -95,6 +93,39 @@ const SAMPLE_RESPONDENTS = [
   { slot: 9, name: "Joined Party Example", type: "Joinder", address: "9 Sample Road, Springfield, IL 62703" },
   { slot: 13, name: "Late Respondent Example", type: "Individual", address: "13 Late Lane, Springfield, IL 62704" },
 ];
+
+/** A sample round served by hand on each respondent of round 1, each envelope with its own number and days. */
+function sampleService(round: number) {
+  const addressed = SAMPLE_RESPONDENTS.filter((r) => r.slot <= 8).map((r, i) => ({
+    slot: r.slot,
+    name: r.name,
+    type: r.type,
+    address: i === 0 ? null : `${100 + i} Example Street, Springfield`,
+  }));
+  const at = new Date("2026-03-03T12:00:00Z");
+  const records = addressed.flatMap((r, i) => [
+    {
+      id: 2 * i + 1,
+      slot: r.slot,
+      kind: "mailed" as const,
+      day: "2026-03-03",
+      trackingNumber: `RR12345678${i}US`,
+      reason: null,
+      createdAt: at,
+    },
+    {
+      id: 2 * i + 2,
+      slot: r.slot,
+      kind: "delivered" as const,
+      day: `2026-03-0${5 + (i % 2)}`,
+      trackingNumber: null,
+      reason: null,
+      createdAt: at,
+    },
+  ]);
+  const typed = { mailedOn: null, tracking: {}, single: null, delivered: false, deliveredOn: null };
+  return roundService({ round, addressed, letters: [], records, typed });
+}
 
 /** The round an editor's preview shows: invented values for every placeholder of its kind. */
 export function sampleFacts(input: {
@@ -120,14 +151,7 @@ export function sampleFacts(input: {
       delivered: input.kind === "proof-of-service",
       deliveredOn: input.kind === "proof-of-service" ? "2026-03-06" : null,
     },
-    service:
-      input.kind === "proof-of-service"
-        ? SAMPLE_RESPONDENTS.filter((r) => r.slot <= 8).map(({ address: _, ...r }, i) => ({
-            ...r,
-            address: i === 0 ? null : `${100 + i} Example Street, Springfield`,
-            tracking: `RR12345678${i}US`,
-          }))
-        : null,
+    served: input.kind === "proof-of-service" ? sampleService(round) : null,
     bill:
       input.kind === "true-bill"
         ? {

@@ -34,58 +34,8 @@ export const SENDING_CLAIM_MS = 2 * 60_000;
  */
 export const RECOVERABLE_FOR_MS = 20 * 60 * 60_000;
 
-export type RoundLetter = {
-  slot: number;
-  state: MailingState;
-  trackingNumber: string | null;
-  mailedAt: Date | null;
-  deliveredAt: Date | null;
-};
-
-/** The letters that are going to a respondent: not cancelled, not failed, not waiting on a send. */
-const onTheirWay = (letters: readonly RoundLetter[]) =>
-  letters.filter((letter) => letter.state !== "cancelled" && letter.state !== "failed" && letter.state !== "sending");
-
 /** A calendar day (UTC), as the steps record dates. */
 export const dayOfDate = (at: Date) => at.toISOString().slice(0, 10);
-
-/**
- * The round's tracking numbers by slot, as the mailing step keeps them: each letter on its way
- * that has one. A cancelled letter's number goes: that envelope is not mailed.
- */
-export function roundTracking(letters: readonly RoundLetter[]): Record<string, string> {
-  return Object.fromEntries(
-    onTheirWay(letters)
-      .filter((letter) => letter.trackingNumber)
-      .sort((a, b) => a.slot - b.slot)
-      .map((letter) => [String(letter.slot), letter.trackingNumber!]),
-  );
-}
-
-/**
- * The round's mailing day: the first day USPS took one of its letters. A round mailed in
- * several envelopes was mailed when its first went, as a member typing one date would say.
- */
-export function roundMailedOn(letters: readonly RoundLetter[]): string | null {
-  const days = onTheirWay(letters)
-    .flatMap((letter) => (letter.mailedAt ? [dayOfDate(letter.mailedAt)] : []))
-    .sort();
-  return days[0] ?? null;
-}
-
-/**
- * The round's delivery day, once every letter on its way is delivered: the last delivery, from
- * which every respondent has had the whole window. Null while one is still on its way or came
- * back (a respondent not served is the member's to decide on).
- */
-export function roundDeliveredOn(letters: readonly RoundLetter[]): string | null {
-  const going = onTheirWay(letters);
-  if (going.length === 0 || going.some((letter) => letter.state !== "delivered" || !letter.deliveredAt)) return null;
-  return going
-    .map((letter) => dayOfDate(letter.deliveredAt!))
-    .sort()
-    .at(-1)!;
-}
 
 /** Whether the letter is a refusal that left nothing at the mail house, so it may be sent again. */
 export const mayResend = (letter: { state: MailingState; letterId: string | null }) =>

@@ -46,7 +46,33 @@ export type Recipient = { slot: number; name: string };
  * What a step's checks know beyond its fields: today, the day the round was mailed, and who a
  * mailing goes to (each respondent's envelope has a tracking number of its own).
  */
-export type StepContext = { today?: string; mailedOn?: string | null; recipients?: Recipient[] };
+export type StepContext = {
+  today?: string;
+  mailedOn?: string | null;
+  recipients?: Recipient[];
+  /** The day the round's notice was made: no envelope of it was mailed before. */
+  noticeOn?: string | null;
+};
+
+/** A day an envelope went into the mail: not after today, not before the notice it holds was made. */
+export function mailedDay(context: Pick<StepContext, "today" | "noticeOn">) {
+  return isoDate
+    .refine((day) => !context.today || day <= context.today, "The mailing date cannot be in the future")
+    .refine(
+      (day) => !context.noticeOn || day >= context.noticeOn,
+      `The mailing date cannot be before the notice was made${context.noticeOn ? ` (${context.noticeOn})` : ""}`,
+    );
+}
+
+/** A day a delivery or a return was recorded: not after today, not before the envelope was mailed. */
+export function deliveryDay(context: Pick<StepContext, "today" | "mailedOn">, what = "delivery") {
+  return isoDate
+    .refine((day) => !context.today || day <= context.today, `The ${what} date cannot be in the future`)
+    .refine(
+      (day) => !context.mailedOn || day >= context.mailedOn,
+      `The ${what} date cannot be before the mailing date${context.mailedOn ? ` (${context.mailedOn})` : ""}`,
+    );
+}
 
 /** A mailing's tracking numbers: one for each recipient, or one for the round when none is known. */
 function trackingFields(recipients: Recipient[] | undefined) {
@@ -82,17 +108,12 @@ export function stepSchema(step: Pick<Step, "kind" | "round">, context: StepCont
         });
     case "mailing":
     case "true-bill-mailing":
-      return z.object({ mailingDate: isoDate, ...trackingFields(context.recipients) });
+      return z.object({ mailingDate: mailedDay(context), ...trackingFields(context.recipients) });
     case "proof":
     case "true-bill-proof":
       return z.object({
         delivered: z.literal("on", { errorMap: () => ({ message: "Confirm that the proof of delivery arrived" }) }),
-        deliveredOn: isoDate
-          .refine((day) => !context.today || day <= context.today, "The delivery date cannot be in the future")
-          .refine(
-            (day) => !context.mailedOn || day >= context.mailedOn,
-            `The delivery date cannot be before the mailing date${context.mailedOn ? ` (${context.mailedOn})` : ""}`,
-          ),
+        deliveredOn: deliveryDay(context),
       });
     case "setup-billing":
       return z.object({ dailyAmount: money(AMOUNT) });

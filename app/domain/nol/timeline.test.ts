@@ -115,11 +115,14 @@ describe("the timeline of a version, for each step of spec §4", () => {
     expect(timeline.next).toEqual(expected);
   });
 
-  it("marks today after the rounds whose days have passed", () => {
+  it("marks today after the rounds mailed by then, never above a round already delivered", () => {
     const records = [delivered(1, "2026-01-06", "2026-01-10"), delivered(2, "2026-02-02", "2026-02-05")];
     const at = (today: string) => timelineOf({ records, step: step("notice", 3), windows, today }).todayAfter;
-    expect(at("2026-01-20")).toBe(0);
+    expect(at("2026-01-05")).toBe(0);
+    expect(at("2026-01-11")).toBe(1);
+    expect(at("2026-01-20")).toBe(1);
     expect(at("2026-01-31")).toBe(1);
+    expect(at("2026-02-06")).toBe(2);
     expect(at("2026-02-19")).toBe(2);
     expect(at("2026-12-31")).toBe(2);
   });

@@ -46,9 +46,11 @@ export type RoundRecord = {
   deliveredOn: string | null;
   /** Tracking numbers, one for each respondent it was mailed to. */
   tracking: string[];
+  /** Where the round stands by the reading of its service: "sending" while its letters are at the mail house. */
+  state?: "delivered" | "mailed" | "sending" | "prepared";
 };
 
-export type RoundState = "delivered" | "mailed" | "prepared" | "next";
+export type RoundState = "delivered" | "mailed" | "sending" | "prepared" | "next";
 
 export type TimelineRow = {
   round: number;
@@ -122,7 +124,7 @@ export function timelineOf(input: {
     return {
       round: record.round,
       name: roundName(record.round),
-      state: record.delivered ? "delivered" : record.mailedOn ? "mailed" : "prepared",
+      state: record.state ?? (record.delivered ? "delivered" : record.mailedOn ? "mailed" : "prepared"),
       mailedOn: record.mailedOn,
       deliveredOn: record.deliveredOn,
       tracking: record.tracking,
@@ -148,7 +150,7 @@ export function timelineOf(input: {
       nextFrom: null,
     });
   }
-  const todayAfter = rows.findIndex((row) => lastDayOf(row) > today);
+  const todayAfter = rows.findIndex((row) => !startedBy(row, today));
   return { today, rows, todayAfter: todayAfter === -1 ? rows.length : todayAfter, next };
 }
 
@@ -177,7 +179,12 @@ export function earlyRound<Next extends Timeline["next"]>(next: Next, step: Pick
   return next?.early && next.round === step.round ? next : null;
 }
 
-/** The day a row stands at on the timeline: its latest recorded day ("" when it has none yet). */
-function lastDayOf(row: TimelineRow): string {
-  return row.respondBy ?? row.deliveredOn ?? row.mailedOn ?? "\uffff";
+/**
+ * Whether a round had begun by today: mailed on a day up to today (a delivered round always
+ * has). Today's mark goes before the first round that had not, so it never stands above a
+ * round already mailed or delivered.
+ */
+function startedBy(row: TimelineRow, today: string): boolean {
+  const began = row.mailedOn ?? (row.state === "delivered" ? row.deliveredOn : null);
+  return row.state === "delivered" ? !began || began <= today : began !== null && began <= today;
 }

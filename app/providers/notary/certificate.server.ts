@@ -3,9 +3,11 @@ import type { PDFFont, PDFPage } from "pdf-lib";
 import { freeSquare, type Box } from "~/domain/documents/free-area";
 
 /**
- * The sandbox notary's "notarized" PDF: the signer's document, a stamp on its last page, and a
- * certificate page after it. Every page says plainly that this is no legal notarization, and
- * carries its number in the whole notarized document, the certificate page counted.
+ * The sandbox notary's "notarized" PDF: the signer's document, the notary's mark on every page,
+ * a stamp on its last page, and a certificate page after it. Every page says plainly that this
+ * is no legal notarization, and carries its number in the whole notarized document, the
+ * certificate page counted. Each letter of a notice is mailed on its own, cut from this PDF
+ * (docs/decisions/059-notarized-letters.md): the mark on each page is what shows it notarized.
  */
 
 export const SANDBOX_DISCLAIMER = "Sandbox notary — not a legal notarization";
@@ -30,6 +32,16 @@ export function certificateLines(input: CertificateInput): string[] {
     "This certificate was made by the built-in sandbox of this site for testing. No notary",
     "public took part, no identity was verified, and the document has no legal effect.",
   ];
+}
+
+/**
+ * The notary's mark each page carries: that it was notarized, by which notary (the sandbox has
+ * no commission, and its notarization no legal effect), the day, and the notarization's
+ * transaction.
+ */
+export function notaryMark(input: Pick<CertificateInput, "transactionId" | "signedAt">): string {
+  const day = input.signedAt.toISOString().slice(0, 10);
+  return `Notarized · Sandbox notary (no commission, not legal) · ${day} · ${input.transactionId}`;
 }
 
 /** Whether the PDF can be read (and so notarized later): the sandbox refuses what Proof would. */
@@ -121,24 +133,47 @@ const NUMBER_SIZE = 8;
 /** The number's baseline and right edge, from the page's top and right edges: above any letter's return address. */
 const NUMBER_TOP = 24;
 const NUMBER_RIGHT = 36;
+/** The mark's left edge, from the page's left edge, on the number's baseline. */
+const MARK_LEFT = 36;
+/** The room kept between the mark and the number: a narrow page sets the mark smaller, down to MARK_SMALLEST, or below the number. */
+const MARK_GAP = 12;
+const MARK_SMALLEST = 5;
+
+const lineBox = (x: number, y: number, width: number, size: number): Box => ({
+  x,
+  y: y - size * 0.25,
+  width,
+  height: size * 1.2,
+});
 
 /**
- * Numbers every page of the notarized document, the certificate page counted, at its top right:
- * the document's own numbers (each letter's, in its footer) stay as the signer saw them.
+ * Marks and numbers every page of the notarized document, the certificate page counted, along
+ * its top, above any letter's return address: the notary's mark at the left (below the number
+ * on a page too narrow for both on one line), the page's number in the whole at the right. The document's own numbers (each letter's, in its footer) stay as
+ * the signer saw them. What each page now shows there, by page.
  */
-function numberPages(document: PDFDocument, font: PDFFont): Box[] {
+function markPages(document: PDFDocument, font: PDFFont, mark: string): Box[][] {
   const pages = document.getPages();
+  const text = drawable(font, mark);
   return pages.map((page, i) => {
     const label = notarizedPageLabel(i + 1, pages.length);
     const width = font.widthOfTextAtSize(label, NUMBER_SIZE);
     const x = page.getWidth() - NUMBER_RIGHT - width;
     const y = page.getHeight() - NUMBER_TOP;
     page.drawText(label, { x, y, size: NUMBER_SIZE, font, color: INK });
-    return { x, y: y - NUMBER_SIZE * 0.25, width, height: NUMBER_SIZE * 1.2 };
+    // Beside the number where it fits there; else on a line of its own below it, across the page.
+    const fitted = (room: number) => Math.min(NUMBER_SIZE, (room / font.widthOfTextAtSize(text, 1)) * 0.99);
+    const beside = fitted(x - MARK_GAP - MARK_LEFT);
+    const [size, markY] =
+      beside >= MARK_SMALLEST
+        ? [beside, y]
+        : [Math.max(MARK_SMALLEST, fitted(page.getWidth() - 2 * MARK_LEFT)), y - NUMBER_SIZE * 1.5];
+    page.drawText(text, { x: MARK_LEFT, y: markY, size, font, color: SEAL });
+    return [lineBox(x, y, width, NUMBER_SIZE), lineBox(MARK_LEFT, markY, font.widthOfTextAtSize(text, size), size)];
   });
 }
 
-/** The original pages, a stamp on the last of them, then the certificate page; each page numbered in the whole. */
+/** The original pages, a stamp on the last of them, then the certificate page; each page marked and numbered in the whole. */
 export async function notarizedPdf(original: Uint8Array, input: CertificateInput): Promise<Uint8Array> {
   const document = await PDFDocument.load(original, { updateMetadata: false });
   const regular = await document.embedFont(StandardFonts.Helvetica);
@@ -149,9 +184,9 @@ export async function notarizedPdf(original: Uint8Array, input: CertificateInput
 
   const [pageWidth, pageHeight] = last ? [last.getWidth(), last.getHeight()] : [612, 792];
   const page = document.addPage([pageWidth, pageHeight]);
-  // Numbered before the stamp is placed, so the stamp keeps clear of the number.
-  const numbers = numberPages(document, regular);
-  if (last) stampLastPage(document, last, bold, input.signedAt, [numbers.at(-2)!]);
+  // Marked and numbered before the stamp is placed, so the stamp keeps clear of both.
+  const marked = markPages(document, regular, notaryMark(input));
+  if (last) stampLastPage(document, last, bold, input.signedAt, marked.at(-2)!);
   const margin = 56;
   let y = pageHeight - margin - 10;
   certificateLines(input).forEach((line, i) => {

@@ -19,8 +19,8 @@ import {
  * The built-in notary: no account, no network. It keeps its transactions in `sandbox_objects`
  * as Proof keeps them on its side, and its signer page (/notary/sandbox/{id}) walks them
  * through Proof's steps: sent to the signer, received (opened), the meeting with the notary,
- * completed. Signing makes the "notarized" PDF: the document with a stamp and a certificate
- * page that says it is no legal notarization. Each change writes its event in the same
+ * completed. Signing makes the "notarized" PDF: the document with the notary's mark on every
+ * page, a stamp, and a certificate page that says it is no legal notarization. Each change writes its event in the same
  * transaction; the app takes them with `undeliveredEvents` and `markDelivered`, as the payments
  * sandbox's are taken.
  */

@@ -8,9 +8,11 @@ import {
   documentTitle,
   letterValues,
   respondentsOf,
+  roundMailingOf,
   type DocumentFacts,
 } from "~/domain/documents/document-data";
 import { documentLines } from "~/domain/documents/layout";
+import { signatureToPrint, type SignedCopy } from "~/domain/documents/signature";
 import type { DocumentValues } from "~/domain/documents/placeholders";
 import { SAMPLE_CAUSE, sampleFacts } from "~/domain/documents/samples";
 import type { TemplateScope } from "~/domain/documents/templates";
@@ -21,9 +23,14 @@ import { billedSlotsOf } from "../nol/entries.server";
 import { labelOfStoredRound } from "../round-labels.server";
 import { findNotice, type NoticeRecord } from "./notices.server";
 import { renderPdf } from "./pdf.server";
+import { latestSignature, type RoundSignatureRow } from "./signatures.server";
 import { writtenNoticeRecord } from "./written-notice.server";
 import { documentDisclaimer, templateById, templateInUse, type TemplateRow } from "./templates.server";
 import { ofVersion } from "../version-keys.server";
+import { PDFDocument } from "pdf-lib";
+import { isLetterTemplate } from "~/domain/documents/letters";
+import type { LetterPages } from "~/domain/documents/notarized-letters";
+import { roundServiceOf } from "../nol/service.server";
 
 /** A round's document: its notice's data through its template to a PDF. */
 
@@ -62,6 +69,8 @@ export async function noticeFacts(db: Database, { notice, claim, cf }: NoticeRec
         .where(eq(respondents.entryId, creator.id))
     : [];
   const round = notice.roundCnt;
+  // Each letter states its own envelope: the one reading of the round's service.
+  const served = await roundServiceOf(db, { creator, entry, round });
   // The name the member gave on the notice form; a hosted form's entry may have none: the member's own.
   const data = creator?.data as { claimantName?: unknown; claimantAddress?: unknown } | undefined;
   const given = data?.claimantName;
@@ -76,22 +85,23 @@ export async function noticeFacts(db: Database, { notice, claim, cf }: NoticeRec
     noticeDate: notice.createdAt,
     respondents: named,
     dailyAmountCents: cents(creator?.profile?.DailyAmount) ?? cents(profile?.profile?.DailyAmount),
-    mailing: documentKindOf(round) === "notice" ? roundMailing(entry, round) : billMailing(entry),
+    mailing: roundMailingOf(served),
+    served,
     bill: documentKindOf(round) === "notice" ? null : billOf(entry),
+    signature: signatureOf(await latestSignature(db, entry.id, round)),
   };
 }
 
-function roundMailing(creator: EntryRow, round: number): DocumentFacts["mailing"] {
-  const track = creator.mail?.[`Track${round}`];
+function signatureOf(row: RoundSignatureRow | null): DocumentFacts["signature"] {
+  if (!row) return null;
   return {
-    date: creator.nolMailingDate[round - 1] ?? null,
-    tracking: typeof track === "string" ? track : null,
-    delivered: Boolean(creator.nolProofOfDelivery[round - 1]),
+    method: row.method,
+    name: row.signerName,
+    imagePng: row.imagePng,
+    signedAt: row.createdAt,
+    recordId: row.id,
+    onDownload: row.onDownload,
   };
-}
-
-function billMailing(bill: EntryRow): DocumentFacts["mailing"] {
-  return { date: bill.billMailingDate, tracking: bill.billTracking, delivered: Boolean(bill.billProofOfDelivery) };
 }
 
 function billOf(bill: EntryRow): DocumentFacts["bill"] {
@@ -136,7 +146,10 @@ async function noticeTemplate(db: Database, record: NoticeRecord): Promise<Templ
 /**
  * A document of a round as a PDF: its template's text filled with the facts, as one letter per
  * respondent when the template makes letters, the community's notice at each page's foot.
- * `pick` keeps some of the letters (the one mailed to a respondent).
+ * `pick` keeps some of the letters (the one mailed to a respondent). A round's notice or bill
+ * is made as one of its copies (`signed`, see SignedCopy): the member's signature, or a line
+ * to sign by hand, where its text takes it; a document no one signs here (a proof of service)
+ * has none unless its text marks one.
  */
 export async function renderDocument(
   services: AppServices,
@@ -145,25 +158,43 @@ export async function renderDocument(
   /** What the document is, for its PDF's title: the round's notice or bill unless given. */
   title = documentTitle(facts.round),
   pick: (letters: DocumentValues[]) => DocumentValues[] = (letters) => letters,
+  options: { signed?: SignedCopy; date?: Date } = {},
 ): Promise<Uint8Array> {
   const { db } = services;
   const label = labelOfStoredRound(services.logger, facts.round, "a notice's document");
+  const signs = options.signed !== undefined;
   return renderPdf({
-    letters: pick(letterValues(facts, body)).map((values) => documentLines(body, values)),
+    letters: pick(letterValues(facts, body)).map((values) => documentLines(body, values, { signed: signs })),
     footer: await documentDisclaimer(db),
     title: `${title}: ${facts.claimantName}`,
     subject: `${label} of ${facts.version} (${facts.cause.name})`,
     author: facts.claimantName,
     keywords: [facts.claimantName, label, `round ${facts.round}`, facts.cause.code, facts.version],
+    signature: options.signed ? signatureToPrint(facts.signature, options.signed) : null,
+    date: options.date,
   });
 }
 
-/** A notice's document as a PDF (spec §7 /api/nol/preview, and the document sent to the notary). */
-export async function renderNoticePdf(services: AppServices, record: NoticeRecord): Promise<RenderedDocument> {
+/** A round's notice is dated by the notice: the same notice, signed alike, makes the same PDF. */
+const noticeDated = (facts: DocumentFacts) => new Date(facts.noticeDate);
+
+/**
+ * A notice's document as a PDF (spec §7 /api/nol/preview, and the document sent to the notary):
+ * the member's copy by default, signed when they chose so (docs/decisions/058).
+ */
+export async function renderNoticePdf(
+  services: AppServices,
+  record: NoticeRecord,
+  options: { signed?: SignedCopy } = {},
+): Promise<RenderedDocument> {
   const facts = await noticeFacts(services.db, record);
   const template = await noticeTemplate(services.db, record);
+  const signed = options.signed ?? "download";
   return {
-    bytes: await renderDocument(services, template.body, facts),
+    bytes: await renderDocument(services, template.body, facts, undefined, undefined, {
+      signed,
+      date: noticeDated(facts),
+    }),
     filename: documentFilename(facts),
     template: { id: template.id, version: template.version },
   };
@@ -172,7 +203,8 @@ export async function renderNoticePdf(services: AppServices, record: NoticeRecor
 /**
  * The letter of a round's notice to one respondent, as a PDF of its own: the same letter the
  * round's document holds for that slot (its addresses in the envelope's windows), for the mail
- * house to print. A template that makes no letters is one document, mailed whole.
+ * house to print, always with the member's signature. A template that makes no letters is one
+ * document, mailed whole.
  */
 export async function renderRespondentLetterPdf(
   services: AppServices,
@@ -183,9 +215,14 @@ export async function renderRespondentLetterPdf(
   const template = await noticeTemplate(services.db, record);
   const at = respondentsOf(facts).findIndex((respondent) => respondent.slot === slot);
   if (at < 0) throw notFound("This round's notice does not name that respondent");
-  return renderDocument(services, template.body, facts, undefined, (letters) => [
-    letters[letters.length > 1 ? at : 0]!,
-  ]);
+  return renderDocument(
+    services,
+    template.body,
+    facts,
+    undefined,
+    (letters) => [letters[letters.length > 1 ? at : 0]!],
+    { signed: "always", date: noticeDated(facts) },
+  );
 }
 
 /** A template's text (saved or being edited) on the sample round of its scope, for the editor's preview. */
@@ -200,11 +237,10 @@ export async function renderTemplatePreview(
         .from(causes)
         .where(eq(causes.code, scope.causeCode))
     : [];
-  return renderDocument(
-    services,
-    body,
-    sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE }),
-  );
+  const facts = sampleFacts({ kind: scope.kind, round: scope.round, cause: cause ?? SAMPLE_CAUSE });
+  // A notice's or a bill's preview shows where the member's signature goes.
+  const signs = scope.kind !== "proof-of-service";
+  return renderDocument(services, body, facts, undefined, undefined, signs ? { signed: "never" } : {});
 }
 
 /**
@@ -216,4 +252,28 @@ export async function previewNotice(services: AppServices, viewer: Viewer, ids: 
   const record = (await findNotice(db, viewer.member, ids)) ?? (await writtenNoticeRecord(db, viewer.member, ids));
   if (!record) throw notFound("No such notice");
   return renderNoticePdf(services, record);
+}
+
+/**
+ * How many pages each letter of a notice's document takes, in the document's order, with the
+ * respondent's slot of each (one entry without a slot for a template that makes no letters):
+ * kept with the notarization, to cut each respondent's letter from the notarized PDF. Each
+ * letter starts a new page and is laid out on its own, so its pages are those of its PDF alone.
+ */
+export async function noticeLetterPages(services: AppServices, record: NoticeRecord): Promise<LetterPages> {
+  const facts = await noticeFacts(services.db, record);
+  const template = await noticeTemplate(services.db, record);
+  const letters = letterValues(facts, template.body);
+  const named = respondentsOf(facts);
+  const slots = isLetterTemplate(template.body) && named.length > 0 ? named.map((r) => r.slot) : [null];
+  return Promise.all(
+    letters.map(async (letter, i) => {
+      // The copy the notary is sent (renderNoticePdf's), so its letters take the same pages.
+      const bytes = await renderDocument(services, template.body, facts, undefined, () => [letter], {
+        signed: "download",
+      });
+      const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+      return { slot: slots[i] ?? null, pages: pdf.getPageCount() };
+    }),
+  );
 }

@@ -8,6 +8,7 @@ import { formatMoney } from "~/lib/format";
 import { isProviderError } from "~/providers/errors";
 import { startMailingCheckout } from "../billing/mailing-checkout.server";
 import { checkoutPagePath } from "../billing/pages.server";
+import { requireSigned } from "../documents/signatures.server";
 import type { PageAddress } from "../nol/pages.server";
 import { enqueue } from "../queue.server";
 import type { Viewer } from "../session.server";
@@ -46,6 +47,8 @@ export async function payOrder(
     throw conflict("These letters are being paid for in another window: reload the page.");
   }
   if (!order || !round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
+  // Nothing is paid for (or sent free) before the member signed what is mailed.
+  await requireSigned(services.db, order.entryId, order.round);
   const settings = await mailingSettings(services);
   const recipients = recipientsOf(order);
   const confirmed = confirmedAddresses(recipients, input.form);

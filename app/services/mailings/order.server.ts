@@ -14,12 +14,14 @@ import {
   type OrderRecipient,
 } from "~/domain/mailing/order";
 import { quoteMailing, quoteWords } from "~/domain/mailing/quote";
+import { signedLine, signPageHref } from "~/domain/documents/signature";
 import { versionSchema } from "~/domain/nol/entries";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import { roundName } from "~/domain/nol/timeline";
 import { formatMoney } from "~/lib/format";
 import { isProviderError } from "~/providers/errors";
 import { checkoutPagePath } from "../billing/pages.server";
+import { latestSignature } from "../documents/signatures.server";
 import { mailingRecipients, respondentsOf, versionState, type VersionState } from "../nol/entries.server";
 import { causeOf, type PageAddress } from "../nol/pages.server";
 import { roundDocumentBases } from "../nol/timeline.server";
@@ -92,6 +94,8 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
   const { place, state, version, round, mailing, order } = await placeOf(services, viewer, address, input);
   const settings = await mailingSettings(services);
   const versionHref = `${place.causeBase}?${new URLSearchParams({ version })}`;
+  const entryId = round ? roundEntryId(state, round) : null;
+  const signature = round && entryId ? await latestSignature(services.db, entryId, round) : null;
   const base = {
     title: "Mail it for me",
     causeName: place.cause.name,
@@ -100,6 +104,13 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
     round,
     roundName: round ? roundName(round) : null,
     noticeHref: round ? `${roundDocumentBases(place.causeBase, version, null).notice}&round=${round}` : null,
+    // What is mailed is signed first: the sign page, and who signed when.
+    sign: round
+      ? {
+          href: signPageHref(place.causeBase, version, round),
+          signed: signature ? signedLine({ name: signature.signerName, signedAt: signature.createdAt }) : null,
+        }
+      : null,
   };
   if (!round) return { ...base, stage: "closed" as const, next: state.step.label };
   const [checkout] = order?.checkoutId

@@ -1,17 +1,18 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { LOCK, xactLock } from "~/db/locks";
-import { mailings, nolEntries } from "~/db/schema";
-import { roundDeliveredOn, roundMailedOn, roundTracking, type RoundLetter } from "~/domain/mailing/round-letters";
-import type { LetterTrack } from "~/domain/mailing/tracking";
+import { type mailings, nolEntries } from "~/db/schema";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
+import type { RoundService } from "~/domain/nol/service";
+import type { LetterTrack } from "~/domain/mailing/tracking";
+import { roundServiceOf } from "../nol/service.server";
 
 /**
- * The mailings' rows, and what their letters write on the round they mail: the tracking numbers
- * and letter ids when the mail house takes them, the mailing date when USPS takes the first, the
- * proof of delivery when the last is delivered, in the same fields the mailing and proof steps
- * write (save-step.server.ts), so the timeline, the documents and the reminders read them as
- * typed ones.
+ * The mailings' rows, and the one writer of a round's mailing fields (spec §3: the mailing
+ * date, the tracking numbers, the proof of delivery and its day): each time a letter moves, the
+ * member records a respondent's service or saves a mailing or proof step, the round is read
+ * again through the one reading of service and its fields written from it, so the steps, the
+ * API and the reminders read what the documents state (docs/decisions/057).
  */
 
 export type MailingRow = typeof mailings.$inferSelect;
@@ -35,14 +36,6 @@ export function trackOfRow(row: MailingRow): LetterTrack {
   };
 }
 
-const roundLetterOf = (row: MailingRow): RoundLetter => ({
-  slot: row.slot,
-  state: row.state,
-  trackingNumber: row.trackingNumber,
-  mailedAt: row.mailedAt,
-  deliveredAt: row.deliveredAt,
-});
-
 type Values = Record<string, unknown>;
 
 /** A list with one place set, filled up to it (as the steps write theirs). */
@@ -53,85 +46,88 @@ function setAt<T>(list: T[], index: number, value: T, fill: T): T[] {
   return copy;
 }
 
-const bySlotOf = (value: unknown): Record<string, string> =>
-  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, string>) : {};
-
-/** The slots' numbers kept before, those of this round's letters replaced by what the letters say now. */
-function mergedTracking(kept: Record<string, string>, ours: readonly MailingRow[], letters: readonly RoundLetter[]) {
-  const mine = new Set(ours.map((row) => String(row.slot)));
-  const merged = Object.fromEntries(Object.entries(kept).filter(([slot]) => !mine.has(slot)));
-  Object.assign(merged, roundTracking(letters));
-  const slots = Object.keys(merged).sort((a, b) => Number(a) - Number(b));
-  return { bySlot: Object.fromEntries(slots.map((slot) => [slot, merged[slot]!])), first: merged[slots[0] ?? ""] };
+/** The numbers of the envelopes standing now, by slot, and the first of them (the round's one number of spec §3). */
+function numbers(service: RoundService) {
+  const bySlot = Object.fromEntries(service.tracking.filter((t) => t.slot > 0).map((t) => [String(t.slot), t.number]));
+  return { bySlot, first: service.tracking[0]?.number ?? null };
 }
 
-const letterIds = (ours: readonly MailingRow[]) =>
+/** The app's letters standing for a respondent now, by slot. */
+const letterIds = (service: RoundService) =>
   Object.fromEntries(
-    ours
-      .filter((row) => row.letterId && row.state !== "cancelled" && row.state !== "failed")
-      .map((row) => [String(row.slot), row.letterId!]),
+    service.respondents.flatMap((r) =>
+      r.current?.letter?.letterId && r.current.status !== "cancelled" && r.current.status !== "failed"
+        ? [[String(r.slot), r.current.letter.letterId]]
+        : [],
+    ),
   );
 
-/** The earlier of a recorded day and the letters' one: a day typed before stays when it is earlier. */
-const earlier = (recorded: string | null | undefined, ours: string | null) =>
-  ours && (!recorded || ours < recorded) ? ours : (recorded ?? null);
-
 /**
- * Writes on the round's entry what its letters say now. Runs inside the caller's transaction,
- * under the version's lock (taken here), so a step saved at the same moment waits for it.
+ * Writes on the round's entry what the reading of its service says now. Runs inside the
+ * caller's transaction, under the version's lock (taken here), so a step saved at the same
+ * moment waits for it. A proof recorded once stays while a later round was made on it.
  */
-export async function recordRound(tx: Tx, letter: Pick<MailingRow, "entryId" | "round"> & VersionKey): Promise<void> {
-  await lockVersion(tx, letter);
-  const ours = await tx
-    .select()
-    .from(mailings)
-    .where(and(eq(mailings.entryId, letter.entryId), eq(mailings.round, letter.round)))
-    .orderBy(asc(mailings.slot));
-  const [entry] = await tx.select().from(nolEntries).where(eq(nolEntries.id, letter.entryId));
-  if (!entry) return;
-  const letters = ours.map(roundLetterOf);
-  const mailedOn = roundMailedOn(letters);
-  const deliveredOn = roundDeliveredOn(letters);
-  const r = letter.round;
+export async function recordRound(
+  tx: Tx,
+  round: { entryId: string; round: number } & VersionKey,
+): Promise<RoundService | null> {
+  await lockVersion(tx, round);
+  const db = tx as unknown as Database;
+  const [entry] = await tx.select().from(nolEntries).where(eq(nolEntries.id, round.entryId));
+  if (!entry) return null;
+  const [creator] =
+    entry.form === "NoLCreator2"
+      ? [entry]
+      : await tx
+          .select()
+          .from(nolEntries)
+          .where(
+            and(
+              eq(nolEntries.userId, entry.userId),
+              eq(nolEntries.causeCode, entry.causeCode),
+              eq(nolEntries.descriptiveVersion, entry.descriptiveVersion),
+              eq(nolEntries.form, "NoLCreator2"),
+            ),
+          );
+  const r = round.round;
+  const service = await roundServiceOf(db, { creator: creator ?? null, entry, round: r });
+  const tracking = numbers(service);
   if (r <= NOTICE_ROUNDS) {
+    const i = r - 1;
+    const later = entry.nolTracking.slice(r).some(Boolean);
+    const proven = service.complete || (later && Boolean(entry.nolProofOfDelivery[i]));
     const mail: Values = { ...(entry.mail ?? {}) };
-    const tracking = mergedTracking(bySlotOf(mail[`Tracking${r}`]), ours, letters);
     mail[`Tracking${r}`] = tracking.bySlot;
     if (tracking.first) mail[`Track${r}`] = tracking.first;
     else delete mail[`Track${r}`];
-    mail[`Letters${r}`] = letterIds(ours);
-    const i = r - 1;
-    const mailingDate = earlier(entry.nolMailingDate[i], mailedOn);
-    if (mailingDate && mailingDate !== entry.nolMailingDate[i]) mail.MailingDate = mailingDate;
-    const proven = Boolean(entry.nolProofOfDelivery[i]);
+    mail[`Letters${r}`] = letterIds(service);
+    if (service.mailedOn) mail.MailingDate = service.mailedOn;
     await tx
       .update(nolEntries)
       .set({
         mail,
-        ...(mailingDate ? { nolMailingDate: setAt(entry.nolMailingDate, i, mailingDate, null) } : {}),
-        ...(deliveredOn && !proven
-          ? {
-              nolProofOfDelivery: setAt(entry.nolProofOfDelivery, i, true, false),
-              nolDeliveryDate: setAt(entry.nolDeliveryDate, i, deliveredOn, null),
-            }
-          : {}),
+        nolMailingDate: setAt(entry.nolMailingDate, i, service.mailedOn, null),
+        nolProofOfDelivery: setAt(entry.nolProofOfDelivery, i, proven, false),
+        nolDeliveryDate: setAt(
+          entry.nolDeliveryDate,
+          i,
+          service.complete ? service.deliveredOn : proven ? (entry.nolDeliveryDate[i] ?? null) : null,
+          null,
+        ),
       })
       .where(eq(nolEntries.id, entry.id));
-    return;
+    return service;
   }
-  const data: Values = { ...entry.data };
-  const tracking = mergedTracking(bySlotOf(data.tracking), ours, letters);
-  data.tracking = tracking.bySlot;
-  data.letters = letterIds(ours);
+  const data: Values = { ...entry.data, tracking: tracking.bySlot, letters: letterIds(service) };
   await tx
     .update(nolEntries)
     .set({
       data,
-      billTracking: tracking.first ?? null,
-      billMailingDate: earlier(entry.billMailingDate, mailedOn),
-      ...(deliveredOn && !entry.billProofOfDelivery
-        ? { billProofOfDelivery: true, billDeliveryDate: deliveredOn }
-        : {}),
+      billTracking: tracking.first,
+      billMailingDate: service.mailedOn,
+      billProofOfDelivery: service.complete,
+      billDeliveryDate: service.complete ? service.deliveredOn : null,
     })
     .where(eq(nolEntries.id, entry.id));
+  return service;
 }

@@ -29,6 +29,8 @@ import {
   subscriptions,
   supportRequests,
   users,
+  roundSignatures,
+  serviceRecords,
 } from "~/db/schema";
 import { communityFor } from "~/domain/community";
 import type { ArchiveFile } from "~/domain/member-archive";
@@ -124,6 +126,18 @@ async function mailingRows(db: Database, userId: string) {
       .from(mailingOrders)
       .where(eq(mailingOrders.userId, userId))
       .orderBy(asc(mailingOrders.createdAt)),
+    // What was recorded by hand of each respondent's service: envelopes mailed, delivered, returned, left out.
+    service: await db
+      .select()
+      .from(serviceRecords)
+      .where(eq(serviceRecords.userId, userId))
+      .orderBy(asc(serviceRecords.id)),
+    // Each signature of a round's notice, with the record of the act (the session's reference, never its id).
+    signatures: await db
+      .select()
+      .from(roundSignatures)
+      .where(eq(roundSignatures.userId, userId))
+      .orderBy(asc(roundSignatures.createdAt)),
   };
 }
 
@@ -289,7 +303,7 @@ export async function memberRecords(services: AppServices, member: Member): Prom
     ),
     record(
       "mailings",
-      "the letters mailed for you from the app: addresses, tracking, what became of each, the orders that paid for them",
+      "the letters mailed for you from the app: addresses, tracking, what became of each, the orders that paid for them; what you recorded of each respondent's service; your signatures of the notices",
       () => mailingRows(db, member.id),
     ),
     record("form-entries", "the other forms you sent (support, respondent search and suggestions, corrections)", () =>

@@ -13,8 +13,9 @@ import { roundsDelivered } from "~/domain/nol/steps";
 import type { Viewer } from "../session.server";
 import { causeChoices, requireCause, resolveOwner } from "./access.server";
 import { proofNotarizeView } from "../notary/proof-notarize-view.server";
-import { mailsFromApp, versionLetters } from "../mailings/view.server";
-import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
+import { roundDocumentBases, versionTimelineView } from "./timeline.server";
+import { stepService } from "./service.server";
+import { serviceNote } from "~/domain/nol/service";
 import {
   entriesOf,
   facts,
@@ -93,7 +94,7 @@ export async function versionsPage(
   input: { cause: string; href?: string; auto?: AutoSelect; remembered: string | null; version?: string },
 ) {
   const { form } = address;
-  const { owner, other, cause, rows, causeBase } = await causeOf(services, viewer, address, input.cause);
+  const { other, cause, rows, causeBase } = await causeOf(services, viewer, address, input.cause);
   const listed = rows.filter((row) => formListsEntry(form, row.form)).map(facts);
   let selection = emptySelection;
   let selectionNotice: string | null = null;
@@ -105,34 +106,39 @@ export async function versionsPage(
     if (entry) selection = selectByHash([entry], linkHash(entry.view_link), emptySelection);
   }
   const selectedEntry = listed.find((e) => e.id === selection.selectedNolId) ?? null;
-  const versions = versionsOf(rows).map((version) => {
-    const state = versionState(rows, version);
-    const selectedHere = selectedEntry?.descriptive_version === version ? selectedEntry : null;
-    const delivered = roundsDelivered(state.creator?.nolProofOfDelivery ?? null);
-    const elsewhere = formForStep(state.step.kind, state.bills.length > 0);
-    const offered = formOffersStep(form, state.step.kind, {
-      selectedEntryId: selectedHere?.id ?? null,
-      billExistsForVersion: state.bills.length > 0,
-    });
-    return {
-      version,
-      step: state.step,
-      timelineHref: `${causeBase}?${new URLSearchParams({ version, ...(other ? { username: other } : {}) })}`,
-      selected: selectedHere !== null,
-      roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
-      entries: listedEntries(form, state, selectedHere?.id ?? null),
-      nextHref: offered ? versionStepHref({ causeBase, other }, version, state.step.kind) : null,
-      // Notarizing is for the member's own notices only, and a notice step needs saved answers to make its notice from.
-      notarizeHref:
-        other === null && stepNotarizes(state.step, state.creator !== null)
-          ? `${causeBase}/notarize?${new URLSearchParams({ version })}`
-          : null,
-      elsewhere: {
-        href: stepHref(elsewhere, cause.slug, state.step.kind, version, other),
-        name: FORM_NAMES[elsewhere],
-      },
-    };
-  });
+  const versions = await Promise.all(
+    versionsOf(rows).map(async (version) => {
+      const state = versionState(rows, version);
+      const served = await stepService(services.db, state);
+      const selectedHere = selectedEntry?.descriptive_version === version ? selectedEntry : null;
+      const delivered = roundsDelivered(state.creator?.nolProofOfDelivery ?? null);
+      const elsewhere = formForStep(state.step.kind, state.bills.length > 0);
+      const offered = formOffersStep(form, state.step.kind, {
+        selectedEntryId: selectedHere?.id ?? null,
+        billExistsForVersion: state.bills.length > 0,
+      });
+      return {
+        version,
+        step: state.step,
+        // Where the round in hand stands: its letters at the mail house, respondents still to serve.
+        serviceNote: served ? serviceNote(served) : null,
+        timelineHref: `${causeBase}?${new URLSearchParams({ version, ...(other ? { username: other } : {}) })}`,
+        selected: selectedHere !== null,
+        roundsDone: delivered > 0 ? roundsDoneLabel(delivered) : null,
+        entries: listedEntries(form, state, selectedHere?.id ?? null),
+        nextHref: offered ? versionStepHref({ causeBase, other }, version, state.step.kind) : null,
+        // Notarizing is for the member's own notices only, and a notice step needs saved answers to make its notice from.
+        notarizeHref:
+          other === null && stepNotarizes(state.step, state.creator !== null)
+            ? `${causeBase}/notarize?${new URLSearchParams({ version })}`
+            : null,
+        elsewhere: {
+          href: stepHref(elsewhere, cause.slug, state.step.kind, version, other),
+          name: FORM_NAMES[elsewhere],
+        },
+      };
+    }),
+  );
   const chosen = selection.selectedNolId;
   const remember =
     chosen && chosen !== input.remembered
@@ -150,13 +156,11 @@ export async function versionsPage(
       timeline: shown
         ? {
             version: shown,
-            view: timelineView(
-              versionTimeline(services.config, cause.windows, versionState(rows, shown), new Date()),
-              roundDocumentBases(causeBase, shown, other),
-              mailsFromApp(versionState(rows, shown))
-                ? await versionLetters(services, owner, { causeCode: cause.code, version: shown })
-                : [],
-            ),
+            view: await versionTimelineView(services, {
+              windows: cause.windows,
+              state: versionState(rows, shown),
+              bases: roundDocumentBases(causeBase, shown, other),
+            }).then((read) => read.view),
             trackingUrl: services.config.trackingUrl,
             calendarHref: `${causeBase}/calendar.ics?${calendarQuery}`,
             // The member's own proofs of service may be notarized from here.

@@ -11,6 +11,12 @@ import { FORM_BY_ID } from "~/domain/nol/entries";
 import { deliveredWords, entryLabel, entryName } from "~/domain/nol/labels";
 import { roundName } from "~/domain/nol/timeline";
 import { dayWords } from "~/domain/words";
+import { addressLines } from "~/domain/documents/letters";
+import { addressLine } from "~/domain/nol/billing";
+import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
+import { statusWords, type RoundService } from "~/domain/nol/service";
+import { formatDate } from "~/lib/format";
+import { versionService } from "./service.server";
 import { formatMoney } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
 import type { Viewer } from "../session.server";
@@ -67,6 +73,12 @@ export async function seamlessEntry(
 
 const money = (cents: number | null) => (cents === null ? null : formatMoney(cents, "USD"));
 
+/** When a round went into the mail, or that its letters wait at the mail house. */
+function mailedWords(served: RoundService): string {
+  if (served.mailedOn) return dayWords(served.mailedOn);
+  return served.state === "sending" ? "At the mail house, to be mailed" : dayWords(null);
+}
+
 /** The seamless page: the entry in its hosted form's embed, or its rounds and bill read here. */
 export async function seamlessPage(
   services: AppServices,
@@ -90,6 +102,12 @@ export async function seamlessPage(
   const label = entryLabel({ form: row.form, tb_value: row.tbValue });
   const versionRows = await entriesOf(services.db, row.userId, row.causeCode);
   const priorRows = embed ? versionRows.length : 0;
+  // The rounds as the one reading of their service states them: each respondent's envelope.
+  const read =
+    row.form === "NoLCreator2" || row.form === "NoLBilling"
+      ? await versionService(services.db, versionState(versionRows, row.descriptiveVersion))
+      : new Map<number, RoundService>();
+  const billRound = row.form === "NoLBilling" && row.tbValue ? read.get(NOTICE_ROUNDS + row.tbValue) : undefined;
   return {
     kind: "nol" as const,
     embed,
@@ -109,13 +127,17 @@ export async function seamlessPage(
     version: row.descriptiveVersion,
     causeName: cause?.name ?? row.causeCode,
     causeHref: `/nol/creator/${cause ? causeSlug(cause.name) : row.causeCode}${ownerQuery(owner === viewer.member.username ? null : owner)}`,
-    rounds: row.nolTracking.map((tracked, i) => ({
-      round: i + 1,
-      label: roundName(i + 1),
-      tracked,
-      mailed: dayWords(row.nolMailingDate[i]),
-      delivered: deliveredWords(row.nolProofOfDelivery[i] ?? false),
-    })),
+    rounds: row.nolTracking.map((tracked, i) => {
+      const served = read.get(i + 1);
+      return {
+        round: i + 1,
+        label: roundName(i + 1),
+        tracked,
+        mailed: served ? mailedWords(served) : dayWords(row.nolMailingDate[i]),
+        delivered: served ? deliveredWords(served.complete) : deliveredWords(row.nolProofOfDelivery[i] ?? false),
+        respondents: served ? served.respondents.map((r) => `${r.slot}. ${r.name}: ${statusWords(r, formatDate)}`) : [],
+      };
+    }),
     answers: embed ? null : await answersOf(services.db, row, versionRows, ownerRow.name ?? owner),
     bill:
       row.form === "NoLBilling"
@@ -124,8 +146,11 @@ export async function seamlessPage(
             administrativeJudgment: money(row.administrativeJudgment),
             escalationFee: money(row.escalationFee),
             total: money(row.trueBillTotal),
-            mailed: dayWords(row.billMailingDate),
-            delivered: deliveredWords(row.billProofOfDelivery ?? false),
+            mailed: billRound ? mailedWords(billRound) : dayWords(row.billMailingDate),
+            delivered: deliveredWords(billRound ? billRound.complete : (row.billProofOfDelivery ?? false)),
+            respondents: billRound
+              ? billRound.respondents.map((r) => `${r.slot}. ${r.name}: ${statusWords(r, formatDate)}`)
+              : [],
           }
         : null,
   };
@@ -142,11 +167,13 @@ async function answersOf(db: Database, row: EntryRow, rows: EntryRow[], ownerNam
   const daily = creator?.profile?.DailyAmount;
   const billed = row.form === "NoLBilling" ? (row.data as { billedSlots?: unknown }).billedSlots : null;
   const named = creator ? await respondentsOf(db, [creator.id]) : [];
+  const address = (creator?.data as { claimantAddress?: unknown } | undefined)?.claimantAddress;
   return {
     claimant: typeof given === "string" && given ? given : ownerName,
+    claimantAddress: typeof address === "string" && address.trim() ? addressLines(address).join(", ") : null,
     dailyAmount: typeof daily === "number" ? formatMoney(Math.round(daily * 100), "USD") : null,
     respondents: named
       .filter((r) => !Array.isArray(billed) || billed.includes(r.slot))
-      .map((r) => ({ slot: r.slot, name: r.name, type: r.type })),
+      .map((r) => ({ slot: r.slot, name: r.name, type: r.type, address: addressLine(r.address) })),
   };
 }

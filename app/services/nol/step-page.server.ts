@@ -7,6 +7,9 @@ import { addressLine, escalationFee, formForStep, formOffersStep, slotsOpenIn } 
 import { versionSchema } from "~/domain/nol/entries";
 import type { StepKind } from "~/domain/nol/steps";
 import { earlyRound, roundName } from "~/domain/nol/timeline";
+import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
+import { signedLine, signPageHref } from "~/domain/documents/signature";
+import { latestSignature } from "../documents/signatures.server";
 import { formatMoney } from "~/lib/format";
 import type { UserRow, Viewer } from "../session.server";
 import {
@@ -20,10 +23,11 @@ import {
 } from "./entries.server";
 import { hostedStep } from "./hosted.server";
 import { causeOf, versionStepHref, type PageAddress } from "./pages.server";
-import { mailsFromApp, versionLetters } from "../mailings/view.server";
 import { submitStep } from "./save-step.server";
+import { noticeDayOf } from "./service.server";
+import { roundServiceView } from "./round-service-view.server";
 import { stepContext } from "./step-rules.server";
-import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
+import { roundDocumentBases, versionTimelineView } from "./timeline.server";
 
 /** The step page of a version: what it shows, and saving the step from it (spec §4 "NoL steps"). */
 
@@ -77,12 +81,16 @@ export async function stepPage(
   const stepPath = versionStepHref(place, version, state.step.kind);
   const now = new Date();
   const documents = roundDocumentBases(place.causeBase, version, place.other);
-  const timeline = timelineView(
-    versionTimeline(services.config, cause.windows, state, now),
-    documents,
-    mailsFromApp(state) ? await versionLetters(services, owner, { causeCode: cause.code, version }, now) : [],
-  );
+  const { view: timeline, service } = await versionTimelineView(services, {
+    windows: cause.windows,
+    state,
+    bases: documents,
+    now,
+  });
   const mails = state.step.kind === "mailing" || state.step.kind === "true-bill-mailing";
+  const proves = state.step.kind === "proof" || state.step.kind === "true-bill-proof";
+  const roundNow = (mails || proves) && state.step.round ? (service.get(state.step.round) ?? null) : null;
+  const signature = mails && state.step.round ? await roundSignature(services, state, state.step.round) : null;
   return {
     redirectTo: null,
     page: {
@@ -92,7 +100,14 @@ export async function stepPage(
       version,
       step: state.step,
       // The checks of the step's form: a delivery neither in the future nor before its mailing.
-      checks: stepContext(state, now, await mailingRecipients(services.db, state)),
+      checks: stepContext(state, now, await mailingRecipients(services.db, state), {
+        service: roundNow,
+        noticeOn: roundNow ? await noticeDayOf(services.db, owner.id, state) : null,
+      }),
+      // Each respondent of the round in hand: where their envelope stands, and what is left to record.
+      roundService: roundNow
+        ? roundServiceView(roundNow, state.step, `${place.causeBase}/service`, version, place.other)
+        : null,
       timeline,
       // A mailing step offers what it mails: the round's notice, one letter per respondent.
       mailedNotice:
@@ -102,6 +117,9 @@ export async function stepPage(
               href: `${documents.notice}&round=${state.step.round}`,
               // Mailing from the app is the member's own: an editor mails by hand.
               mailHref: place.other ? null : `${place.causeBase}/mail?${new URLSearchParams({ version })}`,
+              // Signing is the member's own too.
+              signHref: place.other ? null : signPageHref(place.causeBase, version, state.step.round),
+              signed: signature ? signedLine({ name: signature.signerName, signedAt: signature.createdAt }) : null,
             }
           : null,
       // The round this step makes, asked for before the last round's window has closed.
@@ -161,6 +179,15 @@ export async function takeStep(
   }
   const next = versionState(await entriesOf(services.db, place.owner.id, place.cause.code), version.data).step;
   return { to: causePage, flash: { kind: "success", message: `Saved. Next: ${next.label}.` } } as const;
+}
+
+/** The newest signature of the round's notice (or bill), when the member signed it. */
+async function roundSignature(services: AppServices, state: VersionState, round: number) {
+  const entry =
+    round <= NOTICE_ROUNDS
+      ? state.creator
+      : (state.bills.find((bill) => bill.tbValue === round - NOTICE_ROUNDS) ?? null);
+  return entry ? latestSignature(services.db, entry.id, round) : null;
 }
 
 function prefillOf(state: VersionState, owner: UserRow, profile: { DailyAmount?: number }) {

@@ -1,4 +1,5 @@
 import type { AppConfig } from "~/config/config.server";
+import type { AppServices } from "~/context";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import { formatDate } from "~/lib/format";
 import {
@@ -9,8 +10,9 @@ import {
   type RoundRecord,
   type Timeline,
 } from "~/domain/nol/timeline";
-import type { LetterView } from "../mailings/view.server";
+import { statusWords, type RespondentService, type RoundService } from "~/domain/nol/service";
 import type { EntryRow, VersionState } from "./entries.server";
+import { versionService } from "./service.server";
 
 /** A version's timeline (decision 034): what its entries recorded, read as rounds. */
 
@@ -24,8 +26,33 @@ export function keptTracking(entry: Pick<EntryRow, "mail" | "data">, round: numb
   return kept && typeof kept === "object" && !Array.isArray(kept) ? (kept as Record<string, string>) : {};
 }
 
-/** Each round's record: the creator entry's three notices, then each true bill. */
-export function roundRecordsOf(state: Pick<VersionState, "creator" | "bills">): RoundRecord[] {
+/** A round's record as the reading of its service gives it. */
+function recordOfService(service: RoundService): RoundRecord {
+  return {
+    round: service.round,
+    mailedOn: service.mailedOn,
+    delivered: service.complete,
+    deliveredOn: service.deliveredOn,
+    tracking: service.tracking.map((t) => t.number),
+    state: service.state,
+  };
+}
+
+/**
+ * Each round's record: the creator entry's three notices, then each true bill; a round whose
+ * service was read (versionService), as that reading gives it.
+ */
+export function roundRecordsOf(
+  state: Pick<VersionState, "creator" | "bills">,
+  services: ReadonlyMap<number, RoundService> = new Map(),
+): RoundRecord[] {
+  return typedRecordsOf(state).map((record) => {
+    const service = services.get(record.round);
+    return service ? recordOfService(service) : record;
+  });
+}
+
+function typedRecordsOf(state: Pick<VersionState, "creator" | "bills">): RoundRecord[] {
   const records: RoundRecord[] = [];
   const { creator } = state;
   if (creator) {
@@ -65,9 +92,10 @@ export function versionTimeline(
   causeWindows: Partial<ResponseWindows>,
   state: Pick<VersionState, "creator" | "bills" | "step">,
   now: Date,
+  services?: ReadonlyMap<number, RoundService>,
 ): Timeline {
   return timelineOf({
-    records: roundRecordsOf(state),
+    records: roundRecordsOf(state, services),
     step: state.step,
     windows: windowsOf(config, causeWindows),
     today: dayOf(now),
@@ -77,11 +105,18 @@ export function versionTimeline(
 /** The addresses of a version's round documents, but for the round (`&round=N`): its notice and its proof of service. */
 export type RoundDocumentBases = { notice: string; proof: string; receipt: (letterId: string) => string };
 
-/** A letter mailed from the app, as a round of the timeline lists it. */
-export type TimelineLetter = Pick<
-  LetterView,
-  "id" | "round" | "to" | "state" | "reason" | "returnedOn" | "hasReturnReceipt"
->;
+/** A respondent of a round as the pages list them: their envelope in words, its number, its return receipt. */
+export function respondentLine(r: RespondentService, bases: Pick<RoundDocumentBases, "receipt"> | null) {
+  return {
+    slot: r.slot,
+    name: r.name,
+    status: r.status,
+    words: statusWords(r, formatDate),
+    by: r.current?.by ?? null,
+    tracking: r.status === "left-out" ? null : (r.current?.tracking ?? null),
+    receiptHref: bases && r.current?.letter?.returnReceipt ? bases.receipt(r.current.letter.id) : null,
+  };
+}
 
 export function roundDocumentBases(causeBase: string, version: string, owner: string | null): RoundDocumentBases {
   const query = new URLSearchParams({ version, ...(owner ? { username: owner } : {}) });
@@ -96,7 +131,11 @@ export function roundDocumentBases(causeBase: string, version: string, owner: st
  * The timeline with its days written out for the page ("Mar 5, 2026"): the page needs no date
  * formats of its own. A written round links to its notice, a mailed one to its proof of service.
  */
-export function timelineView(timeline: Timeline, bases: RoundDocumentBases, letters: readonly TimelineLetter[] = []) {
+export function timelineView(
+  timeline: Timeline,
+  bases: RoundDocumentBases,
+  services: ReadonlyMap<number, RoundService> = new Map(),
+) {
   const day = (value: string | null) => (value ? formatDate(value) : null);
   return {
     ...timeline,
@@ -108,20 +147,29 @@ export function timelineView(timeline: Timeline, bases: RoundDocumentBases, lett
       respondByShown: day(row.respondBy),
       noticeHref: row.state === "next" ? null : `${bases.notice}&round=${row.round}`,
       proofHref: row.mailedOn ? `${bases.proof}&round=${row.round}` : null,
-      // The round's letters mailed from the app: a returned one says so, with why; a delivered one has its receipt.
-      letters: letters
-        .filter((letter) => letter.round === row.round)
-        .map((letter) => ({
-          id: letter.id,
-          to: letter.to,
-          state: letter.state,
-          reason: letter.state === "returned_to_sender" ? letter.reason : null,
-          returnedShown: day(letter.returnedOn),
-          receiptHref: letter.hasReturnReceipt ? bases.receipt(letter.id) : null,
-        })),
+      // Each respondent of the round: where their envelope stands, its number, its receipt.
+      respondents: (services.get(row.round)?.respondents ?? []).map((r) => respondentLine(r, bases)),
     })),
     next: timeline.next ? { ...timeline.next, availableShown: day(timeline.next.availableOn) } : null,
   };
 }
 
 export type TimelineView = ReturnType<typeof timelineView>;
+
+/**
+ * A version's timeline for its pages, its rounds read through the reading of their service
+ * (each respondent's envelope), and the reading itself for what else the page states.
+ */
+export async function versionTimelineView(
+  services: Pick<AppServices, "db" | "config">,
+  input: {
+    windows: Partial<ResponseWindows>;
+    state: Pick<VersionState, "creator" | "bills" | "step">;
+    bases: RoundDocumentBases;
+    now?: Date;
+  },
+) {
+  const read = await versionService(services.db, input.state);
+  const timeline = versionTimeline(services.config, input.windows, input.state, input.now ?? new Date(), read);
+  return { view: timelineView(timeline, input.bases, read), service: read };
+}

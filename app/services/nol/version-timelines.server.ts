@@ -7,8 +7,7 @@ import type { Timeline } from "~/domain/nol/timeline";
 import { formatDate } from "~/lib/format";
 import { getCauseCatalogue } from "../causes.server";
 import { entriesOf, versionsOf, versionState, type EntryRow, type VersionState } from "./entries.server";
-import { memberLetters } from "../mailings/view.server";
-import { roundDocumentBases, timelineView, versionTimeline } from "./timeline.server";
+import { roundDocumentBases, versionTimeline, versionTimelineView } from "./timeline.server";
 
 /**
  * The timelines of every member's versions that have a mailing recorded, for the work that
@@ -115,35 +114,35 @@ export async function waitingRounds(services: AppServices, now = new Date()) {
  * on the member's notices and, for admins, on the member's page.
  */
 export async function memberTimelines(services: AppServices, userId: string, username: string, now = new Date()) {
-  const [rows, catalogue, letters] = await Promise.all([
-    entriesOf(services.db, userId),
-    getCauseCatalogue(services),
-    memberLetters(services, { id: userId }, now),
-  ]);
-  return [...groupRows(rows, (row) => row.causeCode)].flatMap(([causeCode, causeRows]) => {
-    const name = catalogue.causes[causeCode]?.name ?? causeCode;
-    const base = `/nol/creator/${causeSlug(name)}`;
-    return versionsOf(causeRows).flatMap((version) => {
-      const state = versionState(causeRows, version);
-      const timeline = versionTimeline(services.config, catalogue.windows[causeCode] ?? {}, state, now);
-      if (!timeline.rows.some((row) => row.state !== "next")) return [];
+  const [rows, catalogue] = await Promise.all([entriesOf(services.db, userId), getCauseCatalogue(services)]);
+  const versions = [...groupRows(rows, (row) => row.causeCode)].flatMap(([causeCode, causeRows]) =>
+    versionsOf(causeRows).map((version) => ({ causeCode, version, state: versionState(causeRows, version) })),
+  );
+  const shown = await Promise.all(
+    versions.map(async ({ causeCode, version, state }) => {
+      if (!versionTimeline(services.config, {}, state, now).rows.some((row) => row.state !== "next")) return [];
+      const name = catalogue.causes[causeCode]?.name ?? causeCode;
+      const base = `/nol/creator/${causeSlug(name)}`;
       const query = new URLSearchParams({ version, username });
+      const { view } = await versionTimelineView(services, {
+        windows: catalogue.windows[causeCode] ?? {},
+        state,
+        bases: roundDocumentBases(base, version, username),
+        now,
+      });
       return [
         {
           id: `${causeCode}|${version}`,
           cause: name,
           version,
-          timeline: timelineView(
-            timeline,
-            roundDocumentBases(base, version, username),
-            letters.get(`${causeCode}|${version}`) ?? [],
-          ),
+          timeline: view,
           href: `${base}?${query}`,
           calendarHref: `${base}/calendar.ics?${query}`,
         },
       ];
-    });
-  });
+    }),
+  );
+  return shown.flat();
 }
 
 /** The timeline of the version an entry belongs to, for the admins' data browser (/db/nol_entries/{id}). */
@@ -164,16 +163,16 @@ export async function entryTimeline(services: AppServices, entryId: string, now 
     getCauseCatalogue(services),
   ]);
   const name = catalogue.causes[entry.causeCode]?.name ?? entry.causeCode;
-  const timeline = versionTimeline(
-    services.config,
-    catalogue.windows[entry.causeCode] ?? {},
-    versionState(rows, entry.version),
+  const { view } = await versionTimelineView(services, {
+    windows: catalogue.windows[entry.causeCode] ?? {},
+    state: versionState(rows, entry.version),
+    bases: roundDocumentBases(`/nol/creator/${causeSlug(name)}`, entry.version, entry.username),
     now,
-  );
+  });
   const query = new URLSearchParams({ version: entry.version, username: entry.username });
   return {
     title: `Timeline: ${name} · ${entry.version}`,
-    view: timelineView(timeline, roundDocumentBases(`/nol/creator/${causeSlug(name)}`, entry.version, entry.username)),
+    view,
     trackingUrl: services.config.trackingUrl,
     calendarHref: `/nol/creator/${causeSlug(name)}/calendar.ics?${query}`,
   };

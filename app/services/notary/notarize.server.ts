@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
+import { PDFDocument } from "pdf-lib";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { claims, notarizations, notices, type NotarizedDocument } from "~/db/schema";
 import { notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
 import { documentFilename } from "~/domain/documents/document-data";
+import { documentPages, type LetterPages } from "~/domain/documents/notarized-letters";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { noticeIdsSchema, type NoticeIds } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
@@ -21,7 +23,7 @@ import {
 } from "../documents/notices.server";
 import { recordWrittenNotice } from "../documents/records.server";
 import { writtenNoticeEntry } from "../documents/written-notice.server";
-import { renderNoticePdf } from "../documents/render.server";
+import { noticeLetterPages, renderNoticePdf } from "../documents/render.server";
 import { entriesOf, versionState } from "../nol/entries.server";
 import { featuresOf } from "../nol/features.server";
 import type { UserRow, Viewer } from "../session.server";
@@ -146,8 +148,14 @@ export async function openTransaction(services: AppServices, existing: Notarizat
   return current;
 }
 
-/** Which of the notice's documents a transaction notarizes, and the create request's own fields. */
-type NotaryRequest = Omit<CreateTransactionInput, "pdf" | "documentName" | "signer"> & { document: NotarizedDocument };
+/**
+ * Which of the notice's documents a transaction notarizes, the create request's own fields, and
+ * the document's letters with their pages where it is mailed letter by letter.
+ */
+type NotaryRequest = Omit<CreateTransactionInput, "pdf" | "documentName" | "signer"> & {
+  document: NotarizedDocument;
+  letterPages?: LetterPages | null;
+};
 
 /**
  * Sends a member's document to the notary as one transaction to sign, paid with a credit where one is due,
@@ -158,7 +166,7 @@ export async function sendToNotary(
   viewer: Viewer,
   noticeId: number,
   pdf: { bytes: Uint8Array; filename: string },
-  { document, ...request }: NotaryRequest,
+  { document, letterPages = null, ...request }: NotaryRequest,
 ): Promise<NotaryTransaction | null> {
   const { db, config, providers } = services;
   const notary = providers.notary;
@@ -174,7 +182,13 @@ export async function sendToNotary(
   ).catch(giveBackSpend(services, spend));
   await settleSpend(services, spend, made);
   if (!made?.id) return null;
-  const fields = { provider: notary.name, nzId: made.id, cost: config.notarizeCostCents, ...transactionFields(made) };
+  const fields = {
+    provider: notary.name,
+    nzId: made.id,
+    cost: config.notarizeCostCents,
+    letterPages,
+    ...transactionFields(made),
+  };
   await db
     .insert(notarizations)
     .values({ noticeId, document, ...fields })
@@ -199,8 +213,10 @@ export async function notarize(
     return { notice: noticeJson(await noticeOf(db, viewer.member, ids)) };
   }
   const member = viewer.member;
-  const made = await sendToNotary(services, viewer, record.notice.id, await renderNoticePdf(services, record), {
+  const document = await renderNoticePdf(services, record);
+  const made = await sendToNotary(services, viewer, record.notice.id, document, {
     document: "notice",
+    letterPages: await lettersOf(services, record, document.bytes),
     draft,
     idempotencyKey: idempotencyKey(record.notice.id, record.notarization),
     metadata: { notice_id: String(record.notice.id), member_id: member.id },
@@ -216,6 +232,21 @@ export async function notarize(
   }
   logger.info({ noticeId: record.notice.id, nzId: made.id, provider: notary.name }, "notice sent to the notary");
   return { notice: noticeJson(updated) };
+}
+
+/**
+ * The letters of the notice's document as sent, with their pages; null (its letters are then
+ * mailed as rendered when mailed) when they do not add up to the document sent.
+ */
+async function lettersOf(services: AppServices, record: NoticeRecord, sent: Uint8Array): Promise<LetterPages | null> {
+  const letters = await noticeLetterPages(services, record);
+  const pages = (await PDFDocument.load(sent, { updateMetadata: false })).getPageCount();
+  if (documentPages(letters) === pages) return letters;
+  services.logger.warn(
+    { noticeId: record.notice.id, pages, letters: documentPages(letters) },
+    "the notice's letters do not add up to its document",
+  );
+  return null;
 }
 
 /** The member's notarization of a transaction at the current provider; someone else's and a missing one are the same 404. */
