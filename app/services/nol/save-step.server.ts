@@ -18,7 +18,6 @@ import { FORM_ID, type NolForm } from "~/domain/nol/entries";
 import { trueBillName } from "~/domain/nol/rounds";
 import { stepSchema, type StepContext } from "~/domain/nol/step-form";
 import type { ResponseWindows } from "~/domain/nol/timeline";
-import { awaitingProof, onTheirWay, waitingRespondents, type RoundService } from "~/domain/nol/service";
 import type { Step, StepKind } from "~/domain/nol/steps";
 import { newFormHash } from "~/lib/form-hash.server";
 import { recordNotices } from "../documents/records.server";
@@ -37,8 +36,8 @@ import { recordPending } from "./pending.server";
 import { keepVersionFeatures } from "./features.server";
 import { refuseEarly, stepContext } from "./step-rules.server";
 import { versionTimeline } from "./timeline.server";
-import { addServiceRecords, noticeDayOf, roundServiceOf, serviceEntry, stepService } from "./service.server";
-import { recordRound } from "../mailings/records.server";
+import { noticeDayOf, stepService } from "./service.server";
+import { recordService, refuseUnserved } from "./step-service.server";
 
 /** Saving one step of a member version through the built-in forms (spec §4, §5). */
 
@@ -253,79 +252,6 @@ async function saveStep(w: StepWriter, state: VersionState, data: Values): Promi
     case "true-bill":
       return saveTrueBill(w, state, data, await nextBillLines(w.db, state));
   }
-}
-
-/**
- * A mailing or proof step of a round that names its respondents: each respondent's envelope
- * recorded on its own (mailed, with its day and number; delivered, with its day), then the
- * round's fields written from the reading of its service (recordRound). Null for a round that
- * names nobody: its step keeps its one day and number as typed.
- */
-async function recordService(
-  w: StepWriter,
-  state: VersionState,
-  kind: "mailed" | "delivered",
-  data: Values,
-): Promise<string | null> {
-  const round = state.step.round!;
-  const entry = serviceEntry(state, round);
-  if (!entry) return null;
-  const service = await roundServiceOf(w.db, { creator: state.creator, entry, round });
-  if (service.respondents.length === 0) return null;
-  const to = kind === "mailed" ? waitingRespondents(service) : awaitingProof(service);
-  await addServiceRecords(
-    w.db,
-    { userId: w.owner.id, creator: state.creator, entry, round, recordedBy: w.viewer.agent?.id ?? w.viewer.user.id },
-    to.map((r) => ({
-      slot: r.slot,
-      kind,
-      day: (kind === "mailed" ? data.mailingDate : data.deliveredOn) as string,
-      trackingNumber: kind === "mailed" ? ((data[`track${r.slot}`] as string | undefined) ?? null) : null,
-      reason: null,
-    })),
-  );
-  const after = await recordRound(w.tx, {
-    entryId: entry.id,
-    round,
-    userId: w.owner.id,
-    causeCode: w.input.causeCode,
-    descriptiveVersion: w.input.version,
-  });
-  if (kind === "delivered" && !after?.complete) throw invalid(unservedMessage(after ?? service));
-  return entry.id;
-}
-
-/** What a proof of delivery cannot be saved over: a respondent nothing reached yet, a letter still on its way. */
-function unservedMessage(service: RoundService): string {
-  const waiting = waitingRespondents(service);
-  if (waiting.length > 0)
-    return `${names(waiting)} ${waiting.length === 1 ? "has" : "have"} not been served: mail the notice again or leave them out of this round first.`;
-  const going = onTheirWay(service);
-  if (going.length > 0)
-    return `The letter to ${names(going)} is still on its way: its delivery is recorded when USPS reports it.`;
-  return "Record each respondent's delivery first.";
-}
-
-const names = (list: readonly { name: string }[]) =>
-  list.length === 1 ? list[0]!.name : `${list.slice(0, -1).map((r) => r.name).join(", ")} and ${list.at(-1)!.name}`;
-
-/**
- * A proof step is taken when every respondent mailed by hand awaits only their delivery day; a
- * mailing step when someone is left to mail.
- */
-function refuseUnserved(step: Step, service: RoundService | null): void {
-  if (!service || service.respondents.length === 0) return;
-  if (step.kind === "proof" || step.kind === "true-bill-proof") {
-    if (waitingRespondents(service).length > 0 || onTheirWay(service).length > 0)
-      throw invalid(unservedMessage(service));
-    return;
-  }
-  if (waitingRespondents(service).length === 0)
-    throw conflict(
-      onTheirWay(service).length > 0
-        ? "Your letters are at the mail house: this round moves on when USPS takes them."
-        : "Every respondent of this round has been mailed.",
-    );
 }
 
 /** A round's notice: the creator entry (made on round 1), its respondents and profile counts. */

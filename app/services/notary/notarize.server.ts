@@ -1,18 +1,19 @@
 import { and, eq } from "drizzle-orm";
-import { PDFDocument } from "pdf-lib";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { claims, notarizations, notices, type NotarizedDocument } from "~/db/schema";
 import { notarizeOffer, notarizeRefusal } from "~/domain/documents/notarize-offer";
 import { documentFilename } from "~/domain/documents/document-data";
-import { documentPages, type LetterPages } from "~/domain/documents/notarized-letters";
 import { REMOVED_MESSAGE } from "~/domain/documents/notarize-flow";
 import { noticeIdsSchema, type NoticeIds } from "~/domain/documents/notice-ids";
 import { invalid, notFound, unavailable } from "~/domain/errors";
 import { providerErrorCode } from "~/providers/errors";
 import type { CreateTransactionInput, NotaryStatus, NotaryTransaction } from "~/providers/notary/types";
-import { attachSpend, refundOnDelete, refundSpend, spendCredit } from "../billing/credits.server";
+import { refundOnDelete } from "../billing/credits.server";
+import { giveBackSpend, settleSpend, spendForNotarize } from "./notarize-credits.server";
+import { lettersOf } from "./notarized-pages.server";
+import type { LetterPages } from "~/domain/documents/notarized-letters";
 import {
   findNotice,
   noticeIdsOf,
@@ -23,7 +24,7 @@ import {
 } from "../documents/notices.server";
 import { recordWrittenNotice } from "../documents/records.server";
 import { writtenNoticeEntry } from "../documents/written-notice.server";
-import { noticeLetterPages, renderNoticePdf } from "../documents/render.server";
+import { renderNoticePdf } from "../documents/render.server";
 import { entriesOf, versionState } from "../nol/entries.server";
 import { featuresOf } from "../nol/features.server";
 import type { UserRow, Viewer } from "../session.server";
@@ -234,21 +235,6 @@ export async function notarize(
   return { notice: noticeJson(updated) };
 }
 
-/**
- * The letters of the notice's document as sent, with their pages; null (its letters are then
- * mailed as rendered when mailed) when they do not add up to the document sent.
- */
-async function lettersOf(services: AppServices, record: NoticeRecord, sent: Uint8Array): Promise<LetterPages | null> {
-  const letters = await noticeLetterPages(services, record);
-  const pages = (await PDFDocument.load(sent, { updateMetadata: false })).getPageCount();
-  if (documentPages(letters) === pages) return letters;
-  services.logger.warn(
-    { noticeId: record.notice.id, pages, letters: documentPages(letters) },
-    "the notice's letters do not add up to its document",
-  );
-  return null;
-}
-
 /** The member's notarization of a transaction at the current provider; someone else's and a missing one are the same 404. */
 async function ownNotarization(services: AppServices, viewer: Viewer, nzId: string): Promise<NotarizationRow> {
   const [row] = await services.db
@@ -335,33 +321,6 @@ export async function deleteNotarization(services: AppServices, viewer: Viewer, 
   await services.db.delete(notarizations).where(eq(notarizations.id, row.id));
   await refundOnDelete(services.db, nzId, row.nzStatus);
   return { deleted: true };
-}
-
-/**
- * Where notarizing costs money, the notary's transaction is paid with one of the member's
- * credits: spent before it is asked for (null: nothing to pay), given back when the notary
- * refuses it or makes none.
- */
-async function spendForNotarize(services: AppServices, viewer: Viewer, noticeId: number): Promise<number | null> {
-  if (!services.config.notarizeNeedsCredit) return null;
-  return spendCredit(services.db, { userId: viewer.member.id, noticeId, actorUserId: viewer.user.id });
-}
-
-const REFUSED_NOTE = "The notary did not take the document";
-
-/** The provider's refusal or outage: the credit comes back, and the error goes on. */
-function giveBackSpend(services: AppServices, spendId: number | null) {
-  return async (error: unknown): Promise<never> => {
-    if (spendId !== null) await refundSpend(services.db, spendId, REFUSED_NOTE);
-    throw error;
-  };
-}
-
-/** The spend names the transaction it paid for; no transaction made, and it is given back. */
-async function settleSpend(services: AppServices, spendId: number | null, made: NotaryTransaction | null) {
-  if (spendId === null) return;
-  if (made?.id) await attachSpend(services.db, spendId, made.id);
-  else await refundSpend(services.db, spendId, REFUSED_NOTE);
 }
 
 const nzIdSchema = z
