@@ -1,6 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NGINX = process.env.NGINX_BIN ?? "nginx";
@@ -66,6 +68,10 @@ http {
   let output = "";
   child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // nginx takes a moment to bind its ports after it starts: the first request waits for both.
+  for (const address of [options.httpListen, options.httpsListen]) {
+    await accepting(address, () => (child.exitCode === null ? "" : `nginx ended with ${child.exitCode}:\n${output}`));
+  }
   return {
     /** The rendered site, as nginx first read it, and where it is. */
     site: readFileSync(site, "utf8"),
@@ -80,4 +86,25 @@ http {
       await exited;
     },
   };
+}
+
+/** Resolves once `host:port` accepts a connection; fails when nginx ended or after 15 s. */
+async function accepting(address: string, ended: () => string) {
+  const [host, port] = [
+    address.slice(0, address.lastIndexOf(":")),
+    Number(address.slice(address.lastIndexOf(":") + 1)),
+  ];
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, host);
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    const why = ended();
+    if (why) throw new Error(why);
+    if (Date.now() > deadline) throw new Error(`nginx is not accepting on ${address} within 15 s`);
+    await sleep(50);
+  }
 }
