@@ -22,7 +22,7 @@ import { useKeptFlash } from "./components/shell/use-kept-flash";
 import { useLoginRecheck } from "./components/use-login-recheck";
 import { communityFor, footerName } from "./domain/community";
 import { isFrameablePath } from "./domain/framing";
-import { guard, isPublicPath, setupFirstMessage } from "./domain/guard";
+import { firstSegment, guard, isPublicPath, setupFirstMessage } from "./domain/guard";
 import { decodedSegment } from "./domain/requests";
 import { databaseUnavailable, rendersUnavailable } from "./lib/database-unavailable.server";
 import { errorPage, pageRedirect } from "./lib/http.server";
@@ -105,7 +105,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (viewer && config.mfaRequiredFor === "all" && !isPublicPath(url.pathname) && !isSecurityPath(url.pathname)) {
     await requireFactorGate(services, request, viewer, "page");
   }
-  const { flash, clear } = await readFlash(request, config);
+  // The way on after logging in shows no page of its own: a message for the page it leads to waits for that page.
+  const { flash, clear } =
+    firstSegment(url.pathname) === "redirect-login-success"
+      ? { flash: null, clear: null }
+      : await readFlash(request, config);
   const cookies = siteCookies(config);
   const coupon = viewer?.subscription
     ? null

@@ -285,9 +285,13 @@ export const tokenPurpose = pgEnum("token_purpose", [
   "setup",
   "invitation",
   "data_archive",
+  "pending_login",
 ]);
 
-/** Single-use codes: e-mail verification, password reset, learning-site hand-off. Only hashes are kept. */
+/**
+ * Single-use codes: e-mail verification, password reset, learning-site hand-off, a sign-in
+ * waiting for its second factor. Only hashes are kept.
+ */
 export const oneTimeTokens = pgTable(
   "one_time_tokens",
   {
@@ -1057,6 +1061,8 @@ export const mailingOrders = pgTable(
       .references(() => causes.code),
     descriptiveVersion: text("descriptive_version").notNull(),
     round: smallint("round").notNull(),
+    /** The round's orders in turn: a later one mails again the respondents an earlier one's letters did not serve. */
+    sequence: smallint("sequence").notNull().default(1),
     fromAddress: jsonb("from_address").$type<PostalAddress | null>(),
     /** Each respondent's letter as the member left it on the page (domain/mailing/order.ts). */
     recipients: jsonb("recipients").$type<unknown[]>().notNull().default([]),
@@ -1069,7 +1075,7 @@ export const mailingOrders = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("mailing_orders_round_key").on(t.entryId, t.round),
+    uniqueIndex("mailing_orders_round_key").on(t.entryId, t.round, t.sequence),
     uniqueIndex("mailing_orders_checkout_key").on(t.checkoutId),
     index("mailing_orders_user_idx").on(t.userId, t.causeCode, t.descriptiveVersion),
     check("mailing_orders_status_known", sql`${t.status} in ('draft', 'paying', 'paid', 'sent')`),
@@ -1108,6 +1114,11 @@ export const mailings = pgTable(
     letterId: text("letter_id"),
     trackingNumber: text("tracking_number"),
     state: text("state").$type<MailingState>().notNull().default("sending"),
+    /**
+     * The respondent's envelopes of the round in turn: a later one is mailed when an earlier one
+     * was cancelled or returned, and the earlier row stays as the record of what happened to it.
+     */
+    envelope: smallint("envelope").notNull().default(1),
     /** Tries after a refusal: each has its own idempotency key. */
     attempt: smallint("attempt").notNull().default(1),
     idempotencyKey: text("idempotency_key").notNull(),
@@ -1141,7 +1152,7 @@ export const mailings = pgTable(
   },
   (t) => [
     uniqueIndex("mailings_idempotency_key").on(t.idempotencyKey),
-    uniqueIndex("mailings_entry_round_slot_key").on(t.entryId, t.round, t.slot),
+    uniqueIndex("mailings_entry_round_slot_key").on(t.entryId, t.round, t.slot, t.envelope),
     uniqueIndex("mailings_letter_key").on(t.provider, t.letterId),
     index("mailings_user_idx").on(t.userId, t.causeCode, t.descriptiveVersion),
     index("mailings_state_idx").on(t.state, t.lastEventAt),

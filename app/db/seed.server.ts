@@ -17,6 +17,7 @@ import {
   creditAccounts,
   creditEntries,
   documentTemplates,
+  payments,
   plans,
   settings,
   billingCustomers,
@@ -321,19 +322,49 @@ export async function seedDemo(db: Database, options: { demoPassword: string; no
         cardExpYear: 2039,
       })),
     );
-    await tx.insert(subscriptions).values(
-      subscribers.map((u) => ({
-        userId: u.id,
-        planId: "supporter",
-        status: "ACTIVE" as const,
-        provider: "sandbox" as const,
-        providerSubscriptionId: `sub_demo_${u.username}`,
-        providerCustomerId: `cus_demo_${u.username}`,
-        listAmountCents: 500,
-        amountCents: 500,
-        currentPeriodStart: now,
-        currentPeriodEnd: end,
-      })),
+    const started = await tx
+      .insert(subscriptions)
+      .values(
+        subscribers.map((u) => ({
+          userId: u.id,
+          planId: "supporter",
+          status: "ACTIVE" as const,
+          provider: "sandbox" as const,
+          providerSubscriptionId: `sub_demo_${u.username}`,
+          providerCustomerId: `cus_demo_${u.username}`,
+          listAmountCents: 500,
+          amountCents: 500,
+          currentPeriodStart: now,
+          currentPeriodEnd: end,
+        })),
+      )
+      .returning({ id: subscriptions.id, userId: subscriptions.userId });
+    // Each membership began when its member joined, with its first period paid then, as the
+    // checkout does: the billing page lists that payment beside the next one.
+    const usernameOf = new Map(subscribers.map((u) => [u.id, u.username]));
+    await tx.insert(payments).values(
+      started.map((subscription) => {
+        const username = usernameOf.get(subscription.userId)!;
+        return {
+          userId: subscription.userId,
+          planId: "supporter",
+          kind: "subscription" as const,
+          subscriptionId: subscription.id,
+          email: `${username}@memberhall.example`,
+          listAmountCents: supporter.amountCents,
+          amountCents: supporter.amountCents,
+          currency: supporter.currency,
+          status: "succeeded" as const,
+          provider: "sandbox" as const,
+          providerRef: `in_demo_${username}`,
+          cardBrand: "visa",
+          cardLast4: "4242",
+          periodStart: now,
+          periodEnd: end,
+          receiptSentAt: now,
+          createdAt: now,
+        };
+      }),
     );
     return true;
   });

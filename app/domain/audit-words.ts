@@ -1,3 +1,4 @@
+import { roundLabel } from "./nol/rounds";
 import { humanize } from "./words";
 
 /** The audit log's actions in words, for the admins' pages; the log and its CSV keep the codes. */
@@ -49,6 +50,8 @@ const AUDIT_WORDS: Record<string, string> = {
   login: "Logged in",
   "login.handoff": "Logged in from the learning site",
   "login.password": "Gave the right password, the second factor to follow",
+  "login.factor.failed": "Typed a wrong second-factor code after the right password",
+  "login.factor.locked": "Held back after too many wrong second-factor codes (the member was e-mailed)",
   logout: "Logged out",
   "members.bulk.email": "E-mailed members",
   "membership.complimentary.end": "Ended a complimentary membership",
@@ -72,6 +75,7 @@ const AUDIT_WORDS: Record<string, string> = {
   "nol.service.left_out": "Left a respondent out of a round",
   "nol.service.mailed": "Recorded a notice mailed by hand",
   "nol.service.returned": "Recorded an envelope returned to sender",
+  "mailing.cancel": "Cancelled a letter before print",
   "nol.submitted": "Submitted a NoL form",
   "nol.version-features": "Changed what a NoL version may do",
   "notice.correction": "Asked for a notice of correction",
@@ -109,4 +113,71 @@ export function auditActionWords(action: string): string {
     return bulk[1] === "set" ? `Made members ${FLAG_WORDS[bulk[2]!]}s` : `Took ${FLAG_WORDS[bulk[2]!]} from members`;
   }
   return humanize(action);
+}
+
+/** How many members a change reached, and the first of them by name: "3 members: ada, bo and cy". */
+export const NAMED_MEMBERS_MAX = 10;
+
+/** The names of `count` members, the first of them given: "ada, bo and cy", "ada, bo and 8 more"; "" for none. */
+export function namesOf(count: number, usernames: readonly string[]): string {
+  const names = usernames.slice(0, Math.min(count, NAMED_MEMBERS_MAX));
+  if (names.length === 0) return "";
+  const more = count - names.length;
+  if (more > 0) return `${names.join(", ")} and ${more.toLocaleString("en-US")} more`;
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]!;
+}
+
+export function membersNamed(count: number, usernames: readonly string[]): string {
+  if (count === 0) return "No member";
+  const many = `${count.toLocaleString("en-US")} ${count === 1 ? "member" : "members"}`;
+  const names = namesOf(count, usernames);
+  return names ? `${many}: ${names}` : many;
+}
+
+/** What an audit entry was about, as the log's records give it. */
+export type AuditSubject =
+  /** One member, by username; null when the account is gone. */
+  | { kind: "member"; username: string | null }
+  /** A member's NoL entry: whose, which cause and version, which round. */
+  | { kind: "entry"; owner: string | null; cause: string; version: string; round: unknown }
+  /** A change to many members at once. */
+  | { kind: "members"; count: number; usernames: string[] }
+  /** Anything else: its kind, and a code people read (a coupon's, a file's name), never a bare id. */
+  | { kind: "record"; entity: string; name: string | null };
+
+const ENTITY_WORDS: Record<string, string> = {
+  backup: "Backup",
+  cause: "Cause",
+  checkout: "Payment",
+  coupon: "Coupon",
+  coupon_discount: "Coupon offer",
+  document_template: "Document template",
+  form_entry: "Form entry",
+  member_import: "Members import",
+  nol_entry: "A NoL version no longer kept",
+  pending_submission: "NoL form sent",
+  round_signature: "Signature of a round",
+  session: "Session",
+  settings: "Settings",
+  subscription: "Membership",
+  support_request: "Support request",
+};
+
+/** What an audit entry was about, in words: "ada", "ada's Traffic Stop version “Home”, Round 2". */
+export function auditSubjectWords(subject: AuditSubject): string {
+  switch (subject.kind) {
+    case "member":
+      return subject.username ?? "A member whose account is gone";
+    case "entry": {
+      const round = roundLabel(subject.round).label;
+      const whose = subject.owner ? `${subject.owner}'s` : "A deleted member's";
+      return `${whose} ${subject.cause} version “${subject.version}”${round ? `, ${round}` : ""}`;
+    }
+    case "members":
+      return membersNamed(subject.count, subject.usernames);
+    case "record": {
+      const kind = ENTITY_WORDS[subject.entity] ?? humanize(subject.entity);
+      return subject.name ? `${kind} ${subject.name}` : kind;
+    }
+  }
 }

@@ -18,7 +18,7 @@ describe("a membership's status in words", () => {
     ["PAST_DUE", false, "Payment overdue: the last payment did not go through"],
     ["INCOMPLETE", false, "Waiting for the first payment"],
     ["INCOMPLETE_EXPIRED", false, "Not started: the first payment was not made"],
-    ["CANCELED", false, "Canceled"],
+    ["CANCELED", false, "Cancelled"],
     ["UNPAID", false, "Unpaid: ended after payments did not go through"],
     ["PAUSED", false, "Paused"],
   ])("%s (cancel at period end: %s) reads %j", (status, cancelAtPeriodEnd, words) => {

@@ -15,7 +15,7 @@ const STATUS_WORDS: Record<MembershipStatus, string> = {
   PAST_DUE: "Payment overdue: the last payment did not go through",
   INCOMPLETE: "Waiting for the first payment",
   INCOMPLETE_EXPIRED: "Not started: the first payment was not made",
-  CANCELED: "Canceled",
+  CANCELED: "Cancelled",
   UNPAID: "Unpaid: ended after payments did not go through",
   PAUSED: "Paused",
 };

@@ -51,12 +51,22 @@ describe("navigation guard (spec §2.3)", () => {
     expect(guard("/logout", "", newbie)).toEqual({ kind: "allow" });
   });
 
+  it("lets a member who needs setup delete their account, and nothing else of their profile", () => {
+    expect(guard("/profile/delete", "", newbie)).toEqual({ kind: "allow" });
+    expect(guard("/profile/delete/", "", newbie)).toEqual({ kind: "allow" });
+    expect(guard("/profile/security", "", newbie)).toEqual({ kind: "setup" });
+    expect(guard("/profile/delete", "", null)).toEqual({ kind: "login", remember: "/profile/delete" });
+  });
+
   it("says on setup why a page asked for led there, naming the respondents", () => {
     expect(setupFirstMessage("/respondents")).toBe(
       "Finish setup to add respondents: their pages open once it is done.",
     );
     expect(setupFirstMessage("/search-for-a-respondent")).toMatch(/^Finish setup to add respondents/);
     expect(setupFirstMessage("/profile")).toBe("Finish setup first: the page you asked for opens once it is done.");
+    expect(setupFirstMessage("/db/mail_outbox")).toMatch(
+      /^The site's records, the mail outbox among them, are for administrators/,
+    );
     // Logging in leads on to setup without a page asked for: nothing to explain.
     expect(setupFirstMessage("/redirect-login-success")).toBeNull();
   });

@@ -58,6 +58,17 @@ export function isPublicPath(pathname: string): boolean {
   );
 }
 
+/**
+ * Pages a member who has not finished setup may still open: deleting the account is theirs to
+ * do at any step, finished or not.
+ */
+const OPEN_DURING_SETUP = new Set(["/profile/delete"]);
+
+/** Whether a member still in setup may open the page (the guard's allow-list, and the routes' own checks). */
+export function openDuringSetup(pathname: string): boolean {
+  return OPEN_DURING_SETUP.has(pathname.replace(/\/+$/, ""));
+}
+
 export type GuardViewer = { userId: string; needsSetup: boolean } | null;
 
 export type GuardDecision =
@@ -69,7 +80,7 @@ export type GuardDecision =
 export function guard(pathname: string, search: string, viewer: GuardViewer): GuardDecision {
   if (isPublicPath(pathname)) return { kind: "allow" };
   if (!viewer) return { kind: "login", remember: firstSegment(pathname) === "logout" ? null : `${pathname}${search}` };
-  if (viewer.needsSetup) return { kind: "setup" };
+  if (viewer.needsSetup && !openDuringSetup(pathname)) return { kind: "setup" };
   return { kind: "allow" };
 }
 
@@ -89,6 +100,10 @@ export function setupFirstMessage(pathname: string): string | null {
   const segment = firstSegment(pathname);
   if (segment === "redirect-login-success") return null;
   if (RESPONDENT_SEGMENTS.has(segment)) return "Finish setup to add respondents: their pages open once it is done.";
+  // The "check your e-mail" page of a site without mail names the outbox, which only admins read.
+  if (segment === "db") {
+    return "The site's records, the mail outbox among them, are for administrators: log in as admin to read them. Meanwhile, here is your setup.";
+  }
   return "Finish setup first: the page you asked for opens once it is done.";
 }
 

@@ -48,6 +48,48 @@ const member = (cells: string[]): ImportedMember => {
 };
 
 describe("the columns of a members import", () => {
+  it("reads Mailchimp's export: its e-mail, names, country code, opt-in time and tags", () => {
+    const map = mapColumns([
+      "Email Address",
+      "First Name",
+      "Last Name",
+      "MEMBER_RATING",
+      "OPTIN_TIME",
+      "OPTIN_IP",
+      "CONFIRM_TIME",
+      "CC",
+      "REGION",
+      "TAGS",
+    ]);
+    expect(map.map((c) => c.field)).toEqual([
+      "email",
+      "firstName",
+      "lastName",
+      null,
+      "createdAt",
+      null,
+      null,
+      "country",
+      null,
+      "labels",
+    ]);
+    const line = readLine(
+      ["jons@example.se", "Jöns", "Jakob", "2", "2019-03-14 17:22:05", "", "", "AU", "", '"Volunteers","Board, 2021"'],
+      map,
+      facts,
+    );
+    expect(line).toMatchObject({
+      ok: true,
+      member: {
+        name: "Jöns Jakob",
+        country: "AU",
+        createdAt: "2019-03-14T17:22:05.000Z",
+        labels: ["Volunteers", "Board, 2021"],
+        notes: [],
+      },
+    });
+  });
+
   it("knows a header however it is written, reads each field once, and needs an email column", () => {
     const map = mapColumns(["E-mail", "email", "First name", "SURNAME", "joined_at", "what"]);
     expect(map.map((c) => c.field)).toEqual(["email", null, "firstName", "lastName", "createdAt", null]);
@@ -172,6 +214,19 @@ describe("what importing a line does", () => {
   it("makes a username from the e-mail when the file has none", () => {
     expect(usernameFromEmail("Jane.Doe+news@example.org")).toBe("jane-doe-news");
     expect(usernameFromEmail("jo@example.org")).toBe("member-jo");
+  });
+
+  it("keeps the letters people write in a username made from an e-mail, in the letters a username allows", () => {
+    expect(usernameFromEmail("jöns.jakob@example.se")).toBe("jons-jakob");
+    expect(usernameFromEmail("Maïbès@gmail.com")).toBe("maibes");
+    expect(usernameFromEmail("søren.straße@example.dk")).toBe("soren-strasse");
+    expect(usernameFromEmail("łukasz.żółw@example.pl")).toBe("lukasz-zolw");
+    expect(usernameFromEmail("åsa@example.se")).toBe("asa");
+    // What has no a-z spelling leaves a dash, as any other character does.
+    expect(usernameFromEmail("анна.k@example.org")).toBe("member-k");
+  });
+
+  it("lists the usernames to try after the first", () => {
     expect(usernameCandidates("jane")).toEqual([
       "jane",
       "jane-2",

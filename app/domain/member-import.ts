@@ -1,5 +1,6 @@
 import { emailSchema, usernameSchema } from "./account";
 import { complimentaryEnd } from "./complimentary";
+import { cleanLabel, importedLabels } from "./member-labels";
 
 /**
  * Members import from CSV (decision 038): which column is which, what a line holds, and what
@@ -35,7 +36,8 @@ const HEADER_NAMES: Record<ImportField, readonly string[]> = {
   name: ["name", "fullname", "displayname", "membername"],
   firstName: ["firstname", "givenname", "forename"],
   lastName: ["lastname", "surname", "familyname"],
-  country: ["country", "countrycode"],
+  // CC: Mailchimp's export names the country by its code.
+  country: ["country", "countrycode", "cc"],
   createdAt: [
     "createdat",
     "created",
@@ -46,6 +48,8 @@ const HEADER_NAMES: Record<ImportField, readonly string[]> = {
     "joindate",
     "signupdate",
     "since",
+    // Mailchimp's: when the member opted in to the list, the day they joined.
+    "optintime",
   ],
   labels: ["labels", "label", "group", "groups", "tags", "tag"],
   plan: ["complimentaryplan", "complimentary", "plan", "membershipplan", "level", "membershiplevel"],
@@ -126,8 +130,7 @@ export type CatalogueFacts = {
 };
 
 export const NAME_MAX = 120;
-export const LABEL_MAX = 50;
-export const LABELS_MAX = 20;
+export { LABEL_MAX, LABELS_MAX } from "./member-labels";
 
 const TRUE_WORDS = new Set(["true", "yes", "y", "1", "on", "subscribed", "x"]);
 const FALSE_WORDS = new Set(["false", "no", "n", "0", "off", "unsubscribed", ""]);
@@ -202,7 +205,7 @@ export function readLine(record: readonly string[], columns: ColumnMap, facts: C
       createdAt = null;
     }
   }
-  const labels = labelsOf(cells.labels ?? "", notes);
+  const labels = importedLabels(cells.labels ?? "", notes);
   const newsletter = cells.newsletter === undefined ? null : yesNo(cells.newsletter);
   if (cells.newsletter && newsletter === null)
     notes.push(`Newsletter "${cells.newsletter}" is not yes or no: left as it is`);
@@ -211,20 +214,6 @@ export function readLine(record: readonly string[], columns: ColumnMap, facts: C
     ok: true,
     member: { email: email.data, username, name, country, createdAt, labels, plan, planEndsOn, newsletter, notes },
   };
-}
-
-function labelsOf(cell: string, notes: string[]): string[] {
-  const labels = [
-    ...new Set(
-      cell
-        .split(/[,;|]/)
-        .map((label) => label.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (labels.some((label) => label.length > LABEL_MAX)) notes.push(`A label longer than ${LABEL_MAX} characters: cut`);
-  if (labels.length > LABELS_MAX) notes.push(`More than ${LABELS_MAX} labels: the first ${LABELS_MAX} kept`);
-  return labels.slice(0, LABELS_MAX).map((label) => label.slice(0, LABEL_MAX));
 }
 
 /** The complimentary plan a line asks for: a plan's id or title, or yes (Ghost) with its tier or the default plan. */
@@ -289,7 +278,8 @@ export function planLine(member: ImportedMember, existing: ExistingMember | null
   const notes = [...member.notes];
   if (member.name && member.name !== existing.name) changes.push("name");
   if (member.country && member.country !== existing.country) changes.push("country");
-  if (member.labels.some((label) => !existing.labels.includes(label))) changes.push("labels");
+  const had = existing.labels.map(cleanLabel);
+  if (member.labels.some((label) => !had.includes(label))) changes.push("labels");
   if (member.newsletter && !newsletterAnswered) changes.push("newsletter");
   let plan = member.plan;
   if (plan && existing.paying) {
@@ -308,11 +298,31 @@ export function planLine(member: ImportedMember, existing: ExistingMember | null
   };
 }
 
-/** The username a new member's e-mail suggests, when the file gives none. */
+/** Letters that are not a base letter with marks, and how people write them in a-z. */
+const OWN_LETTERS: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  đ: "d",
+  ð: "d",
+  ł: "l",
+  þ: "th",
+  ı: "i",
+};
+
+/**
+ * The username a new member's e-mail suggests, when the file gives none. Usernames are a-z, 0-9,
+ * _ and - (USERNAME_RULE, as sign-up and login take them), so letters with marks lose them
+ * ("jöns.jakob" → "jons-jakob") rather than becoming dashes.
+ */
 export function usernameFromEmail(email: string): string {
   const local = email.split("@")[0] ?? "";
   const base = local
     .toLowerCase()
+    .replace(/[ßæœøđðłþı]/g, (letter) => OWN_LETTERS[letter] ?? letter)
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
     .replace(/[^a-z0-9_-]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 26);

@@ -27,6 +27,12 @@ describe("the members list's bulk actions", () => {
     expect(bulkDoneMessage({ kind: "flag", flag: "nolCreator", value: true, ids: "all" }, 1)).toBe(
       "1 member became NoL creator.",
     );
+    expect(bulkDoneMessage({ kind: "flag", flag: "nolCreator", value: true, ids: "all" }, 3, ["ada", "bo", "cy"])).toBe(
+      "3 members became NoL creator: ada, bo and cy.",
+    );
+    expect(
+      bulkDoneMessage({ kind: "flag", flag: "nolTester", value: false, ids: "all" }, 12, "abcdefghijkl".split("")),
+    ).toBe("12 members are no longer NoL tester: a, b, c, d, e, f, g, h, i, j and 2 more.");
     expect(bulkDoneMessage({ kind: "email", subject: "s", body: "b", ids: [id] }, 3)).toBe(
       "The e-mail is on its way to 3 members.",
     );

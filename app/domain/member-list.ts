@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { namesOf } from "./audit-words";
 import { grantComplimentarySchema } from "./complimentary-inputs";
 import type { SensitiveAction } from "./second-factor";
 
@@ -82,13 +83,14 @@ export function bulkActionOf(form: BulkForm): MemberBulkAction {
 }
 
 /** What a finished bulk action says. */
-export function bulkDoneMessage(action: MemberBulkAction, reached: number): string {
+export function bulkDoneMessage(action: MemberBulkAction, reached: number, names: readonly string[] = []): string {
   const members = `${reached} ${reached === 1 ? "member" : "members"}`;
   if (action.kind === "email") return `The e-mail is on its way to ${members}.`;
   if (action.kind === "export") return `${members} exported.`;
   if (action.kind === "complimentary") return `${members} got a complimentary membership.`;
   const role = action.flag === "nolCreator" ? "NoL creator" : "NoL tester";
-  return action.value ? `${members} became ${role}.` : `${members} are no longer ${role}.`;
+  const who = names.length > 0 ? `: ${namesOf(reached, names)}` : "";
+  return action.value ? `${members} became ${role}${who}.` : `${members} are no longer ${role}${who}.`;
 }
 
 /** The admin's actions on one member's page (/members/{id}). */

@@ -1,6 +1,7 @@
 /**
  * What the member is told of their second factors: the e-mail sent for every factor added,
- * used at sign-in, removed or reset, and the names the pages give them.
+ * used at sign-in, removed or reset, or for a sign-in held back by wrong codes, and the names
+ * the pages give them.
  */
 
 /** The fields a step-up prompt adds to the action's own form: a typed code, or a passkey's answer. */
@@ -13,7 +14,9 @@ export type FactorEvent =
   | { event: "added"; kind: "passkey" | "totp" | "recovery"; name?: string }
   | { event: "removed"; kind: "passkey" | "totp" | "device"; name?: string }
   | { event: "used"; kind: FactorKindWord; use: "sign-in" | "step-up" }
-  | { event: "reset" };
+  | { event: "reset" }
+  /** Wrong codes after a right password held the sign-in back: someone else may know it. */
+  | { event: "locked"; kind: "totp" | "recovery"; failures: number; resetUrl: string };
 
 /** A factor's kind in words: "a passkey", "your authenticator app", "a recovery code". */
 export function factorKindWords(kind: FactorKindWord | "device"): string {
@@ -66,6 +69,11 @@ export function factorEventText(
       return {
         subject: "Your second factors were reset",
         text: `${hello}Every second factor of your account (passkeys, authenticator app, recovery codes and remembered devices) was removed, and every session was signed out. Sign in with your password and set up a second factor again at ${words.securityUrl}.\n\n${notYou}`,
+      };
+    case "locked":
+      return {
+        subject: "Someone who knows your password tried to sign in",
+        text: `${hello}Someone who knows your password tried to sign in to your account, and typed ${event.failures} wrong ${event.kind === "recovery" ? "recovery codes" : "codes for your second factor"}. Such codes are refused for 15 minutes.\n\nIf this was not you, change your password now: this link sets a new one (it works once, within one hour).\n\n${event.resetUrl}\n\nThen review ${words.securityUrl}, and write to ${words.supportEmail} if anything there is not yours.\n\nIf it was you, wait 15 minutes, or sign in with a recovery code or a passkey.`,
       };
   }
 }

@@ -34,6 +34,8 @@ export const SENSITIVE_ACTIONS = [
   "role-change",
   "factor-change",
   "member-erase",
+  // A backup holds every member's data, their sessions and the audit log, in one file.
+  "backup",
 ] as const;
 export type SensitiveAction = (typeof SENSITIVE_ACTIONS)[number];
 
@@ -131,6 +133,7 @@ export const SENSITIVE_ACTION_WORDS: Record<SensitiveAction, string> = {
   "role-change": "change a member's role",
   "factor-change": "change your second factors",
   "member-erase": "erase a member",
+  backup: "make, download or delete a backup",
 };
 
 export { STEP_UP_CODE, STEP_UP_PASSKEY } from "./second-factor-words";

@@ -35,6 +35,7 @@ const JOB_WORDS: Record<string, string> = {
   "member-archive": "A member's data archive",
   "member-archives-sweep": "Removing expired data archives",
   "account-erasure-sweep": "Erasing deleted accounts past their grace period",
+  "recovery-codes-rekey": "Storing older recovery codes under the server's key",
 };
 
 /** The lists of codes a page can show in words: a list column names its vocabulary. */

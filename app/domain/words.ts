@@ -13,7 +13,7 @@ const MEMBERSHIP_WORDS: Record<MembershipStatus | "COMPLIMENTARY", string> = {
   TRIALING: "Trial",
   PAST_DUE: "Payment overdue",
   UNPAID: "Unpaid",
-  CANCELED: "Canceled",
+  CANCELED: "Cancelled",
   INCOMPLETE: "Awaiting the first payment",
   INCOMPLETE_EXPIRED: "First payment never made",
   PAUSED: "Paused",

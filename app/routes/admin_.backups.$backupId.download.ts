@@ -3,12 +3,17 @@ import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remi
 import { backupIdSchema } from "~/domain/backups";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
 import { backupDownload } from "~/services/backups/backups.server";
+import { requireStepUpForLink } from "~/services/factors/step-up.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
 
-/** GET /admin/backups/{id}/download: the backup's file, streamed, for admins (each download audited). */
+/**
+ * GET /admin/backups/{id}/download: the backup's file, streamed, for admins (each download
+ * audited) whose second factor is fresh, as for a members CSV: the file is every member's data.
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { viewer, services } = await requireAdmin(request, context);
+  await requireStepUpForLink(request, viewer, "backup");
   const id = backupIdSchema.safeParse(params.backupId);
   if (!id.success) notFoundPage();
   const download = await withPageErrors(() => backupDownload(services, viewer, id.data));

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CommunityLinksForm } from "~/components/admin/community-links";
 import { MailingSettingsForm, type MailingSettingsValues } from "~/components/admin/mailing-settings";
 import { lastResultOf } from "~/components/forms/fields";
@@ -14,7 +14,7 @@ import { requireAdmin } from "~/services/session.server";
 // admin_: its own page at /admin/settings, not a part drawn inside the /admin page.
 export const handle = { layout: "container" };
 
-export const meta: MetaFunction = () => [{ title: "Community links" }];
+export const meta: MetaFunction = () => [{ title: "Community settings" }];
 
 /** The mailing settings as the form's fields show them. */
 function mailingValues(settings: MailingSettings): MailingSettingsValues {
@@ -72,9 +72,17 @@ export default function Settings() {
   const result = useActionData<typeof action>();
   const mailingResult = result && "mailing" in result ? result.mailing : null;
   return (
-    <>
+    <section className="card" aria-labelledby="settings-title">
+      <p>
+        <Link to="/admin">Admin</Link>
+      </p>
+      <h1 id="settings-title">Community settings</h1>
+      <p className="lead">
+        The community&apos;s links, and how the app mails members&apos; letters: what an envelope costs them and the
+        address letters come back to.
+      </p>
       <CommunityLinksForm links={links} lastResult={lastResultOf(mailingResult ? undefined : result)} />
       <MailingSettingsForm values={mailingResult?.values ?? mailing} errors={mailingResult?.errors} />
-    </>
+    </section>
   );
 }

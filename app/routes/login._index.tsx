@@ -29,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const result = await authenticateLogin(services, request, context.clientIp);
     if (result.kind !== "session") {
-      const cookie = await pendingLoginCookie(services.config, result.pending);
+      const cookie = await pendingLoginCookie(services, result.pending);
       const next = result.kind === "factor" ? "/login/factor" : "/login/undo-delete";
       return redirect(next, { headers: { "Set-Cookie": cookie } });
     }

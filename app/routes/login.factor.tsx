@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FactorForm } from "~/components/factors/factor-form";
 import { Card } from "~/components/identity/card";
+import type { AppServices } from "~/context";
 import { isDomainError } from "~/domain/errors";
 import { errorJson } from "~/lib/http.server";
 import { readForm } from "~/lib/submission.server";
@@ -13,8 +14,11 @@ import { factorOverview } from "~/services/factors/records.server";
 import {
   clearPendingLoginCookie,
   finishLogin,
+  PENDING_LOGIN_USED_MESSAGE,
+  pendingLoginOpen,
   readPendingLogin,
   rememberCookie,
+  type PendingLogin,
 } from "~/services/factors/sign-in.server";
 import { factorFromForm } from "~/services/factors/step-up.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -28,14 +32,25 @@ export const meta: MetaFunction = () => [{ title: "Your second factor" }];
 
 const EXPIRED = "Your sign-in waited too long for its second factor. Log in again.";
 
+/** The sign-in this page finishes; one too old, or finished already, goes back to the login. */
+async function standingSignIn(request: Request, services: AppServices): Promise<PendingLogin> {
+  const { config } = services;
+  const pending = await readPendingLogin(request, config);
+  if (!pending) throw await redirectWithFlash("/login", { kind: "warn", message: EXPIRED }, config);
+  if (!(await pendingLoginOpen(services.db, pending))) {
+    const cleared = { "Set-Cookie": await clearPendingLoginCookie(config) };
+    throw await redirectWithFlash("/login", { kind: "warn", message: PENDING_LOGIN_USED_MESSAGE }, config, cleared);
+  }
+  return pending;
+}
+
 /**
  * /login/factor: the second step of a sign-in whose password passed, for a member with a
  * second factor on a device not remembered (decision 045).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const services = await appServices(context);
-  const pending = await readPendingLogin(request, services.config);
-  if (!pending) throw await redirectWithFlash("/login", { kind: "warn", message: EXPIRED }, services.config);
+  const pending = await standingSignIn(request, services);
   const overview = await factorOverview(services.db, pending.userId);
   return json(
     {
@@ -50,18 +65,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const services = await appServices(context);
-  const pending = await readPendingLogin(request, services.config);
-  if (!pending) throw await redirectWithFlash("/login", { kind: "warn", message: EXPIRED }, services.config);
+  const pending = await standingSignIn(request, services);
   const form = await readForm(request);
   try {
     await ipLimit(services, "login", context.clientIp);
-    const passed = await factorFromForm(services, pending.userId, form, { passkey: "passkey", code: "code" });
+    const passed = await factorFromForm(
+      services,
+      pending.userId,
+      form,
+      { passkey: "passkey", code: "code" },
+      { use: "sign-in", ip: context.clientIp },
+    );
     if (!passed) return json({ error: "Enter a code, or use your passkey" }, { status: 400 });
     const client = clientMeta(request, context.clientIp, pending.devicePublicKey);
-    const { sessionId, rememberToken } = await finishLogin(services, pending.userId, client, {
-      ...passed,
-      remember: form.get("remember") === "on",
-    });
+    const { sessionId, rememberToken } = await finishLogin(
+      services,
+      pending.userId,
+      client,
+      { ...passed, remember: form.get("remember") === "on" },
+      pending.token,
+    );
     const headers = await sessionCookies(services.config, sessionId, pending.redirectTo || undefined);
     headers.append("Set-Cookie", await clearPendingLoginCookie(services.config));
     if (rememberToken) headers.append("Set-Cookie", await rememberCookie(services.config, rememberToken));
@@ -92,18 +115,21 @@ export default function LoginFactor() {
         passkeyOptions={{ url: "/login/passkey", fields: { intent: "factor-options" } }}
         error={error}
         submitLabel="Confirm"
-        extra={(key) => (
+        extra={
           <div className="field">
             <div className="checkbox">
-              <input id={`remember-${key}`} type="checkbox" name="remember" />
-              <label htmlFor={`remember-${key}`}>Remember this device for 30 days</label>
+              <input id="remember" type="checkbox" name="remember" />
+              <label htmlFor="remember">Remember this device for 30 days</label>
             </div>
           </div>
-        )}
+        }
       />
       <p className="muted">
-        Lost your phone or security key? Use one of your recovery codes above, or{" "}
-        <Link to="/login/help">ask for help</Link>. <Link to="/login">Start again</Link>
+        {methods.code
+          ? "Lost your phone or security key? Type one of the recovery codes you saved into the code field, or "
+          : "Lost your passkey? "}
+        <Link to="/login/help">{methods.code ? "ask for help" : "Ask for help"}</Link>.{" "}
+        <Link to="/login">Start again</Link>
       </p>
     </Card>
   );

@@ -8,7 +8,7 @@ import { ipLimit } from "~/services/accounts.server";
 import { appServices } from "~/services/app.server";
 import { sessionCookies } from "~/services/auth.server";
 import { authenticationOptions, readPasskeyField, verifyPasskey } from "~/services/factors/passkeys.server";
-import { finishLogin, readPendingLogin } from "~/services/factors/sign-in.server";
+import { finishLogin, pendingLoginOpen, readPendingLogin } from "~/services/factors/sign-in.server";
 import { clientMeta } from "~/services/session.server";
 
 /**
@@ -32,7 +32,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     if (intent === "factor-options") {
       const pending = await readPendingLogin(request, services.config);
-      if (!pending) return json({ error: "Your sign-in has expired. Log in again." }, { status: 401 });
+      if (!pending || !(await pendingLoginOpen(services.db, pending))) {
+        return json({ error: "Your sign-in has expired. Log in again." }, { status: 401 });
+      }
       return json(await authenticationOptions(services, "factor", pending.userId), {
         headers: { "Cache-Control": "no-store" },
       });
@@ -42,7 +44,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { userId, factorId } = await verifyPasskey(services, "sign-in", null, answer);
     const redirectTo = safeRedirectPath(form.get("redirectTo"), "") || undefined;
     const client = clientMeta(request, context.clientIp, form.get("devicePublicKey"));
-    const { sessionId } = await finishLogin(services, userId, client, { kind: "passkey", factorId, remember: false });
+    const { sessionId } = await finishLogin(
+      services,
+      userId,
+      client,
+      { kind: "passkey", factorId, remember: false },
+      null,
+    );
     const headers = await sessionCookies(services.config, sessionId, redirectTo);
     return redirect("/redirect-login-success", { headers });
   } catch (error) {

@@ -9,7 +9,7 @@ import { readForm } from "~/lib/submission.server";
 import { appServices } from "~/services/app.server";
 import { keepAccountAndLogIn, sessionCookies } from "~/services/auth.server";
 import { clearPendingLoginCookie, readPendingLogin, rememberToken } from "~/services/factors/sign-in.server";
-import { redirectWithFlash } from "~/services/flash.server";
+import { flashHeader, redirectWithFlash } from "~/services/flash.server";
 import { pendingDeletionFor } from "~/services/member-data/deletion.server";
 import { clientMeta } from "~/services/session.server";
 
@@ -18,6 +18,7 @@ export const handle = { layout: "logo" };
 export const meta: MetaFunction = () => [{ title: "Your account is deleted" }];
 
 const EXPIRED = "Your sign-in waited too long. Log in again.";
+const KEPT = "Your account is kept. Any membership you had stays cancelled; you can join again whenever you like.";
 
 /**
  * /login/undo-delete: a member whose deleted account is in its grace period (decision 051) has
@@ -53,9 +54,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   // The pending sign-in stands for its second factor.
-  if (next.kind === "factor") return redirect("/login/factor");
+  if (next.kind === "factor") {
+    return redirect("/login/factor", {
+      headers: { "Set-Cookie": await flashHeader(config, { kind: "success", message: `${KEPT} Confirm it is you.` }) },
+    });
+  }
   const headers = await sessionCookies(config, next.sessionId, pending.redirectTo || undefined);
   headers.append("Set-Cookie", cleared["Set-Cookie"]);
+  headers.append("Set-Cookie", await flashHeader(config, { kind: "success", message: KEPT }));
   headers.set("Location", "/redirect-login-success");
   return new Response(null, { status: 302, headers });
 }
@@ -66,12 +72,12 @@ export default function UndoDelete() {
     <Card
       id="undo-delete-title"
       title="Your account is deleted"
-      lead={`Your data is erased on ${dueOn}. You can still keep your account; your membership stays cancelled, and you can join again.`}
+      lead={`Your data is erased on ${dueOn}. You can still keep your account; any membership you had stays cancelled, and you can join again.`}
     >
-      <Form method="post">
+      <Form method="post" className="actions">
         <button type="submit" name="intent" value="leave" className="button">
           Leave it deleted
-        </button>{" "}
+        </button>
         <SubmitButton name="intent" value="keep" className="button button-primary" pendingText="Keeping it…">
           Keep my account
         </SubmitButton>

@@ -42,11 +42,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const ticked = action.ids === "all" ? [] : action.ids.map((id) => ["ids", id]);
       return redirectDocument(`/members/export.csv?${listSearch(query)}&${new URLSearchParams(ticked)}`);
     }
-    const { reached, queued, skipped = 0 } = await bulkMemberAction(services, viewer, action, query);
+    const { reached, queued, skipped = 0, names } = await bulkMemberAction(services, viewer, action, query);
     const left = skipped ? ` ${skipped} who ${skipped === 1 ? "pays" : "pay"} for a membership left as they are.` : "";
     const message = queued
       ? "The e-mail is being sent to every member of the list; the jobs page shows how it goes."
-      : `${bulkDoneMessage(action, reached)}${left}`;
+      : `${bulkDoneMessage(action, reached, names)}${left}`;
     return redirectWithFlash(`/members?${listSearch(query)}`, { kind: "success", message }, services.config);
   });
 }

@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireStepUp(services, viewer, "factor-change", request, form);
   const overview = await factorOverview(services.db, viewer.user.id);
   if (!overview.hasFactor) throw redirect("/profile/security");
-  const codes = await newRecoveryCodes(services.db, viewer.user.id);
+  const codes = await newRecoveryCodes(services, viewer.user.id);
   await factorChanged(services, actorOf(viewer), viewer.user.id, { event: "added", kind: "recovery" });
   return json({ codes }, { headers: NO_STORE });
 }

@@ -1,5 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
+import { NAMED_MEMBERS_MAX } from "~/domain/audit-words";
 import type { Viewer } from "./viewer.server";
 
 export type AuditActor = { actorUserId: string | null; agentUserId: string | null; ip?: string | null };
@@ -36,5 +37,18 @@ export function actorOf(viewer: Viewer | null): AuditActor {
     actorUserId: viewer?.user.id ?? null,
     agentUserId: viewer?.agent?.id ?? null,
     ip: viewer?.clientIp ?? viewer?.session.ip ?? null,
+  };
+}
+
+/**
+ * What the entry of a change to many members says of them: how many, the first by username (as
+ * the log's pages name them) and every one by id, which puts the entry in each one's archive.
+ */
+export function reachedMembers(members: readonly { id: string; username: string }[]) {
+  const sorted = [...members].sort((a, b) => a.username.localeCompare(b.username));
+  return {
+    reached: sorted.length,
+    members: sorted.slice(0, NAMED_MEMBERS_MAX).map((m) => m.username),
+    memberIds: sorted.map((m) => m.id),
   };
 }

@@ -152,7 +152,7 @@ export async function authenticateLogin(services: AppServices, request: Request,
   }
   type Authenticated =
     | { kind: "session"; sessionId: string; redirectTo: string }
-    | { kind: "factor" | "undo-deletion"; pending: Omit<PendingLogin, "until"> };
+    | { kind: "factor" | "undo-deletion"; pending: Omit<PendingLogin, "until" | "token"> };
   const authenticator = new Authenticator<Authenticated>().use(
     new FormStrategy(async ({ form }) => {
       const submission = submissionOf(form, loginSchema);

@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { KIND_TYPE, type ColumnKind, type SqlType } from "~/domain/listing";
 import type { Vocabulary } from "~/domain/vocabularies";
+import type { Database } from "~/db/client.server";
 import type { Listing, SqlColumn } from "./listing.server";
 
 /**
@@ -30,6 +31,8 @@ export type Entity = {
   link: string;
   /** Columns that name a member, with the column holding that member's id: each opens the member's page. */
   members?: Record<string, string>;
+  /** Words a page of rows gets from other tables (what an audit entry was about), before it is shown. */
+  describe?: (db: Database, rows: Record<string, unknown>[]) => Promise<Record<string, unknown>[]>;
 };
 
 /** Words of column names that are abbreviations or units rather than words people use. */

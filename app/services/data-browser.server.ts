@@ -23,6 +23,7 @@ import {
 } from "~/db/schema";
 import { notFound } from "~/domain/errors";
 import { readListQuery, type ListQuery } from "~/domain/listing";
+import { describeAuditRows } from "./audit-subjects.server";
 import { entity, usernameColumn, type Entity } from "./data-browser-columns.server";
 import { countAfterEstimate, listCsv, listView, listWhere } from "./listing.server";
 import { memberListing } from "./member-listing.server";
@@ -116,17 +117,31 @@ export const ENTITIES: Record<string, Entity> = {
     shown: ["createdAt", "email", "subject", "source"],
     link: "subject",
   }),
-  audit_log: entity(auditLog, {
-    title: "Audit log",
-    shown: ["createdAt", "action", "entity", "entityId", "actor", "agent", "ip"],
-    link: "action",
-    joins: sql`left join ${users} as "actor" on "actor"."id" = ${auditLog.actorUserId}
+  audit_log: {
+    ...entity(auditLog, {
+      title: "Audit log",
+      shown: ["createdAt", "action", "subject", "actor", "agent", "ip"],
+      link: "action",
+      joins: sql`left join ${users} as "actor" on "actor"."id" = ${auditLog.actorUserId}
                left join ${users} as "agent" on "agent"."id" = ${auditLog.agentUserId}`,
-    extra: [usernameColumn("actor", "Who"), usernameColumn("agent", "Representing")],
-    members: { actor: "actorUserId", agent: "agentUserId" },
-    labels: { ip: "Address" },
-    words: { action: "auditAction" },
-  }),
+      extra: [
+        // The page shows it in words (describeAuditRows); the CSV keeps the record's kind and id.
+        {
+          key: "subject",
+          label: "Concerning",
+          kind: "text",
+          sortable: false,
+          select: sql`${auditLog.entity} || coalesce(':' || ${auditLog.entityId}, '')`,
+        },
+        usernameColumn("actor", "Who"),
+        usernameColumn("agent", "Representing"),
+      ],
+      members: { actor: "actorUserId", agent: "agentUserId", subject: "subjectMember" },
+      labels: { ip: "Address" },
+      words: { action: "auditAction" },
+    }),
+    describe: describeAuditRows,
+  },
 };
 
 export function entityOf(name: string): Entity {
@@ -165,7 +180,7 @@ export async function entityList(db: Database, name: string, params: URLSearchPa
       words: words ?? null,
       member: entity.members?.[key] ?? null,
     })),
-    rows: page.rows.map((row) =>
+    rows: (entity.describe ? await entity.describe(db, page.rows) : page.rows).map((row) =>
       Object.fromEntries([
         ["id", row.id],
         ...[...entity.shown, ...Object.values(entity.members ?? {})].map((key) => [key, row[key] ?? null]),

@@ -6,6 +6,7 @@ import { backupJob, dailyBackupJob } from "./backups/backups.server";
 import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
+import { recoveryCodesRekeyJob } from "./factors/codes.server";
 import { mailRetryJob } from "./mail.server";
 import { mailhouseSandboxEventsJob, mailingsPollJob } from "./mailings/jobs.server";
 import { mailingOrderPaidJob, mailingOrderSendJob, mailingRefundJob } from "./mailings/order-jobs.server";
@@ -61,6 +62,7 @@ export const jobs = {
   "member-archive": memberArchiveJob,
   "member-archives-sweep": archiveSweepJob,
   "account-erasure-sweep": erasureSweepJob,
+  "recovery-codes-rekey": recoveryCodesRekeyJob,
 } satisfies JobRegistry;
 
 type DataOf<J> = J extends { data: infer S extends z.ZodTypeAny } ? z.input<S> : never;

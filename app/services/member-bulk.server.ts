@@ -4,7 +4,7 @@ import { users } from "~/db/schema";
 import type { ListQuery } from "~/domain/listing";
 import type { MemberBulkAction } from "~/domain/member-list";
 import { isDomainError } from "~/domain/errors";
-import { audit, actorOf } from "./audit.server";
+import { audit, actorOf, reachedMembers } from "./audit.server";
 import { grantComplimentary, grantorOf } from "./billing/complimentary.server";
 import { listWhere } from "./listing.server";
 import { mailMembers, memberListing, membersMailJob } from "./member-listing.server";
@@ -22,7 +22,7 @@ export async function bulkMemberAction(
   admin: Viewer,
   action: MemberBulkAction,
   query: ListQuery,
-): Promise<{ reached: number; queued: boolean; skipped?: number }> {
+): Promise<{ reached: number; queued: boolean; skipped?: number; names?: string[] }> {
   const { db } = services;
   const actor = actorOf(admin);
   const selection = action.ids === "all" ? { filters: query.filters } : { ids: action.ids.length };
@@ -39,8 +39,8 @@ export async function bulkMemberAction(
       return { reached: 0, queued: true };
     }
     const reached = await mailMembers(services, action.ids, action);
-    await audit(db, actor, "members.bulk.email", "user", null, { selection, reached });
-    return { reached, queued: false };
+    await audit(db, actor, "members.bulk.email", "user", null, { selection, ...reachedMembers(reached) });
+    return { reached: reached.length, queued: false };
   }
   const column = action.flag === "nolCreator" ? users.nolCreator : users.nolTester;
   const chosen = action.ids === "all" ? listWhere(memberListing, query.filters) : inArray(users.id, [...action.ids]);
@@ -48,12 +48,14 @@ export async function bulkMemberAction(
     .update(users)
     .set({ [action.flag]: action.value, updatedAt: new Date() })
     .where(and(chosen, sql`${column} is distinct from ${action.value}`))
-    .returning({ id: users.id });
+    .returning({ id: users.id, username: users.username });
+  // Who was changed, by name: the log and the message say it (the first few, with the count).
+  const names = changed.map((u) => u.username).sort((a, b) => a.localeCompare(b));
   await audit(db, actor, `members.bulk.${action.value ? "set" : "clear"}-${action.flag}`, "user", null, {
     selection,
-    reached: changed.length,
+    ...reachedMembers(changed),
   });
-  return { reached: changed.length, queued: false };
+  return { reached: changed.length, queued: false, names };
 }
 
 /**

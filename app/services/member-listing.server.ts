@@ -16,7 +16,7 @@ import {
 } from "~/db/schema";
 import { z } from "zod";
 import { readListQuery, type FilterValue, type ListQuery } from "~/domain/listing";
-import { audit } from "./audit.server";
+import { audit, reachedMembers } from "./audit.server";
 import type { JobDefinition } from "./queue.server";
 import { listCsv, listIds, listView, type Listing } from "./listing.server";
 
@@ -196,15 +196,15 @@ export function memberCsv(services: AppServices, query: ListQuery) {
   return listCsv(services.db, memberListing, query);
 }
 
-/** E-mails a message to the given members (disabled accounts are left out); how many it reached. */
+/** E-mails a message to the given members (disabled accounts are left out); the members it reached. */
 export async function mailMembers(
   services: AppServices,
   ids: readonly string[],
   message: { subject: string; body: string },
-) {
-  if (ids.length === 0) return 0;
+): Promise<{ id: string; username: string }[]> {
+  if (ids.length === 0) return [];
   const rows = await services.db
-    .select({ email: users.email, username: users.username })
+    .select({ id: users.id, email: users.email, username: users.username })
     .from(users)
     .where(and(inArray(users.id, [...ids]), isNull(users.disabledAt)));
   for (const member of rows) {
@@ -215,7 +215,7 @@ export async function mailMembers(
       text: `Hello ${member.username},\n\n${message.body}\n`,
     });
   }
-  return rows.length;
+  return rows.map(({ id, username }) => ({ id, username }));
 }
 
 const filterValue = z.union([
@@ -245,13 +245,13 @@ export const membersMailJob: JobDefinition<{
   retry: { limit: 0, delaySeconds: 30 },
   timeoutSeconds: 3_600,
   async run(services, data) {
-    let reached = 0;
+    const reached: { id: string; username: string }[] = [];
     for await (const ids of listIds(services.db, memberListing, { ...DEFAULT_ORDER, filters: data.filters })) {
-      reached += await mailMembers(services, ids, data);
+      reached.push(...(await mailMembers(services, ids, data)));
     }
     await audit(services.db, data.actor, "members.bulk.email", "user", null, {
       selection: { filters: data.filters },
-      reached,
+      ...reachedMembers(reached),
     });
   },
 };
@@ -264,12 +264,15 @@ const choiceList = (rows: SQL) =>
 
 /** The filters' choices in one query, its text made once (every view of the list reads it). */
 const CHOICES_QUERY = fixedQuery(sql`select
-    ${choiceList(sql`select ${plans.id} as value, ${plans.title} as label from ${plans}`)} as plans,
+    ${choiceList(sql`select ${plans.id} as value, ${plans.title} as label from ${plans} where ${plans.kind} = 'subscription'`)} as plans,
     ${choiceList(sql`select ${coupons.id} as value, ${coupons.name} as label from ${coupons} order by ${coupons.name} limit 500`)} as coupons,
     ${choiceList(sql`select ${countries.code} as value, ${countries.name} as label from ${countries}`)} as countries,
     ${choiceList(sql`select ${causes.code} as value, ${causes.name} as label from ${causes}`)} as causes`);
 
-/** The choices of the list's filters: the plans, coupons, countries and causes there are. */
+/**
+ * The choices of the list's filters: the membership plans (a donation or a credit is a payment,
+ * not a plan a member is on), coupons, countries and causes there are.
+ */
 export function memberListChoices(services: AppServices) {
   return services.reference.read("member-list-choices", async () => {
     const result = await services.db.execute(CHOICES_QUERY);

@@ -136,8 +136,13 @@ async function readViewer(request: Request, services: AppServices): Promise<View
   return cachedViewer(services, raw);
 }
 
+/**
+ * The state a client holds of the session. A viewer read past getViewer (a recheck, the
+ * learning site's hand-off) is held back here too: an admin without the factor the policy
+ * requires is no admin in the state, as on every page.
+ */
 export function sessionStateCore(viewer: Viewer, config: AppConfig): SessionStateCore {
-  const { user, agent, member, subscription, session } = viewer;
+  const { user, agent, member, subscription, session } = withFactorGate(viewer, config);
   return {
     username: user.username,
     email: user.email,
@@ -244,7 +249,7 @@ export function requireApiViewer(request: Request, context: AppLoadContext) {
 export async function requireApiMember(request: Request, context: AppLoadContext) {
   const result = await requireApiViewer(request, context);
   if (result.viewer.member.needsSetup) {
-    throw errorJson(new DomainError("forbidden", "Finish your setup first", { extra: { needsSetup: true } }));
+    throw errorJson(new DomainError("forbidden", "Finish your setup first.", { extra: { needsSetup: true } }));
   }
   return result;
 }

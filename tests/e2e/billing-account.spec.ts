@@ -54,11 +54,11 @@ test("a member subscribes, cancels at the period's end, and sees CANCELED once a
   ).toBeVisible();
 
   await page.goto("/profile/billing");
-  await expect(page.locator(".warning-bar")).toHaveText(/Your subscription is canceled\./);
-  await expect(facts.getByRole("row", { name: /Status/ })).toContainText("Canceled");
+  await expect(page.locator(".warning-bar")).toHaveText(/Your subscription is cancelled\./);
+  await expect(facts.getByRole("row", { name: /Status/ })).toContainText("Cancelled");
   await expect(page.getByRole("link", { name: "Choose a membership" })).toHaveAttribute("href", "/subscription");
   await page.goto("/");
-  await expect(page.locator(".warning-bar")).toContainText("canceled");
+  await expect(page.locator(".warning-bar")).toContainText("cancelled");
 });
 
 test("the learning site's frame shows the member's membership and opens paying in the top window", async ({

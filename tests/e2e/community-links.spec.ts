@@ -24,9 +24,10 @@ test.describe("without JavaScript", () => {
     test.setTimeout(60_000);
     await signIn("admin");
     await page.goto("/admin");
-    await page.getByRole("link", { name: "Community links" }).click();
+    await page.getByRole("link", { name: /^Community settings/ }).click();
     await expect(page).toHaveURL(/\/admin\/settings$/);
-    await expect(page.getByRole("heading", { name: "Community links" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Community settings" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 2, name: "Community links" })).toBeVisible();
     const before = await catalogue(page);
     const invite = page.getByLabel("Invite link");
     const traffic = page.getByLabel("Traffic Stop (TS)");

@@ -1,16 +1,10 @@
 import { readPdf } from "../helpers/pdf";
 import { newDataDir, startServer } from "../helpers/server";
 import { expect, test } from "./fixtures";
+import { cancelThird, lettersWithNumbers, payForThree, RESPONDENTS, writeNoticeToThree } from "./mail-round";
 import { pageOn, SHIFTED_CLOCK } from "./own-server";
-import { payWithCard } from "./new-member";
 
 const DAY_MS = 86_400_000;
-
-const RESPONDENTS = [
-  { name: "Officer Example", address: "1 Precinct Way, Springfield, IL 62701" },
-  { name: "Clerk Extra", address: "2 Court Street, Springfield, IL 62701" },
-  { name: "Deputy Third", address: "3 Main St, Springfield, IL 62701" },
-];
 
 // A server of its own, then the same data directory five days later by its clock: the sandbox
 // mail house has mailed and delivered the letters by then.
@@ -29,15 +23,7 @@ test("a creator has round 1 mailed to the respondents from the app: addresses ch
   try {
     // The addresses and the payment, without JavaScript: plain forms.
     const plain = await pageOn(browser, today, "creator", { javaScriptEnabled: false });
-    await plain.goto(step("notice"));
-    await plain.getByLabel("Claimant's name").fill("Cara Creator");
-    await plain.getByLabel("Daily amount (USD)").fill("250");
-    for (const [i, respondent] of RESPONDENTS.entries()) {
-      await plain.getByLabel(`Respondent ${i + 1}`, { exact: true }).fill(respondent.name);
-      await plain.getByLabel(`Type of respondent ${i + 1}`).selectOption("Official");
-      await plain.getByLabel(`Mailing address of respondent ${i + 1} (optional)`).fill(respondent.address);
-    }
-    await plain.getByRole("button", { name: "Save Round 1 Notice of Liability" }).click();
+    await writeNoticeToThree(plain, step("notice"));
     await plain.goto(step("mailing"));
     await plain.getByRole("link", { name: "Mail it for me" }).click();
     await expect(
@@ -75,23 +61,12 @@ test("a creator has round 1 mailed to the respondents from the app: addresses ch
     const confirm = plain.getByRole("form", { name: "3. Confirm and pay" });
     await expect(confirm.getByLabel("USPS's address: Clerk Extra, 2 CT ST, SPRINGFIELD, IL 62701")).toBeChecked();
     await expect(confirm).toContainText("3 envelopes × $9.50 = $28.50");
-    for (const respondent of RESPONDENTS)
-      await confirm.getByLabel(`Mail the letter to ${respondent.name} at this address`).check();
-    await confirm.getByRole("button", { name: "Pay $28.50 and mail" }).click();
-    await payWithCard(plain, "4242 4242 4242 4242");
-    await expect(
-      plain.getByText("Thank you: your payment went through, and your letters are being sent."),
-    ).toBeVisible();
+    await payForThree(plain);
     await plain.context().close();
 
     // With JavaScript the page follows the letters until the mail house has them all.
     const creator = await pageOn(browser, today, "creator");
-    await creator.goto(mailPage);
-    const letters = creator.getByRole("table", { name: "The letters" });
-    for (const respondent of RESPONDENTS)
-      await expect(letters.getByRole("row", { name: new RegExp(respondent.name) })).toContainText(/940711\d{16}/, {
-        timeout: 30_000,
-      });
+    const letters = await lettersWithNumbers(creator, mailPage);
     numbers = await Promise.all(
       RESPONDENTS.map(
         async (r) =>
@@ -101,18 +76,11 @@ test("a creator has round 1 mailed to the respondents from the app: addresses ch
     await expect(letters.getByRole("row", { name: /Clerk Extra/ })).toContainText("At the mail house, not yet mailed");
 
     // The third respondent's letter is cancelled before print: its price comes back.
-    await letters
-      .getByRole("row", { name: /Deputy Third/ })
-      .getByRole("button", { name: "Cancel this letter" })
-      .click();
-    await expect(creator.getByText("The letter is cancelled: $9.50 is refunded to your card.")).toBeVisible();
-    await expect(async () => {
-      await creator.reload();
-      await expect(letters.getByRole("row", { name: /Deputy Third/ })).toContainText("$9.50 (refunded)", {
-        timeout: 1_000,
-      });
-    }).toPass({ timeout: 30_000, intervals: [1_000] });
-    await expect(letters.getByRole("row", { name: /Deputy Third/ })).toContainText("Cancelled");
+    await cancelThird(creator, letters);
+    // The cancelled respondent can be mailed again, in an order of their own.
+    const again = creator.getByRole("form", { name: "2. The addresses" });
+    await expect(creator.getByText("Mailing again:")).toBeVisible();
+    await expect(again.getByRole("group", { name: /^Respondent \d/ })).toHaveText([/Respondent 3: Deputy Third/]);
 
     // The mailing step's timeline has the tracking numbers, as if typed.
     await creator.goto(step("mailing"));
@@ -147,6 +115,11 @@ test("a creator has round 1 mailed to the respondents from the app: addresses ch
       "Cancelled before it was mailed",
     );
     await expect(served.getByRole("listitem").filter({ hasText: "Officer Example" })).toContainText("Delivered on");
+    // The step offers the third one a new letter from the app; the member mails it by hand instead.
+    await creator.getByRole("link", { name: "Mail it for me" }).click();
+    await expect(creator.getByRole("group", { name: "Respondent 3: Deputy Third" })).toBeVisible();
+    await expect(creator.getByRole("group", { name: "Respondent 1: Officer Example" })).toHaveCount(0);
+    await creator.goBack();
     // The member mails the third one by hand, with its own tracking number.
     const laterDay = new Date(Date.now() + 5 * DAY_MS).toISOString().slice(0, 10);
     await served.getByRole("link", { name: "Mail again or leave out Deputy Third" }).click();

@@ -82,9 +82,15 @@ test("a member downloads their data, deletes the account, keeps it at login, del
     const link = /http\S+(\/profile\/data\/\S+)/.exec(mail)?.[1];
     expect(link, mail).toBeTruthy();
 
+    // Ready, it is also on the profile for the member signed in (the link is for when they are away).
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Download your data" })).toBeVisible();
+
     const download = await page.request.get(link!);
     expect(download.status()).toBe(200);
     expect(download.headers()["content-type"]).toBe("application/zip");
+    const nosniff = download.headersArray().filter((h) => h.name.toLowerCase() === "x-content-type-options");
+    expect(nosniff.map((h) => h.value)).toEqual(["nosniff"]);
     const files = unzip(await download.body());
     expect(files.get("README.txt")?.toString("utf8")).toContain("records/profile.json");
     const profile = JSON.parse(files.get("records/profile.json")!.toString("utf8")) as Record<string, unknown>;
@@ -93,8 +99,19 @@ test("a member downloads their data, deletes the account, keeps it at login, del
     const pdfs = [...files].filter(([name]) => name.startsWith("documents/") && name.endsWith(".pdf"));
     expect(pdfs.length).toBeGreaterThan(0);
     for (const [name, bytes] of pdfs) expect(bytes.subarray(0, 5).toString("latin1"), name).toBe("%PDF-");
-    // The link works once.
-    expect((await page.request.get(link!)).status()).toBe(404);
+    // The link works once: a second time, or opened by an admin, it is a page that says why and what to do.
+    const again = await page.goto(link!);
+    expect(again!.status()).toBe(410);
+    expect(again!.headers()["content-type"]).toContain("text/html");
+    await expect(page.getByRole("heading", { level: 1, name: "Your data archive" })).toBeVisible();
+    await expect(page.getByText(/^This archive was downloaded already/)).toBeVisible();
+    await expect(page.getByText("Ask for a new archive on your profile: you can ask for one a day.")).toBeVisible();
+    await page.getByRole("link", { name: "Go to your profile" }).click();
+    await expect(page.getByRole("heading", { name: "Download my data" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Download your data" })).toHaveCount(0);
+    const notTheirs = await admin.goto(link!);
+    expect(notTheirs!.status()).toBe(403);
+    await expect(admin.getByText(/^This archive is not yours/)).toBeVisible();
 
     // Deleted with the password: logged out; logging in offers to undo, and keeping it signs in.
     await deleteAccount(page);

@@ -50,6 +50,10 @@ test.describe("notarizing online", () => {
 
     await expect(page.getByRole("heading", { level: 1, name: "Notarize online" })).toBeVisible();
     await expect(page.getByTestId("notarize-status")).toHaveText("Completed: notarized");
+    // Each notice of the cause is listed with its version; the buttons say what they do.
+    const current = page.getByRole("region", { name: "Your notices of this cause" }).locator('tr[aria-current="true"]');
+    await expect(current.getByRole("rowheader")).toHaveText(`Round 1 ${version}`);
+    await expect(page.getByText("Update sends it to the signer")).toBeVisible();
     const downloading = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download the notarized PDF" }).click();
     const download = await downloading;

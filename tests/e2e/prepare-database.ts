@@ -14,7 +14,7 @@ import { loadViewer, sessionState, siteCookies, startSession } from "~/services/
 import { ROLES, writeSessionPool, type PooledSession, type SessionPool } from "./session-pool";
 
 /** Enough for every test to take its own session of any role, several times over. */
-const SESSIONS_PER_ROLE = Number(process.env.E2E_SESSIONS_PER_ROLE ?? 40);
+const SESSIONS_PER_ROLE = Number(process.env.E2E_SESSIONS_PER_ROLE ?? 60);
 const FRAME_SESSIONS_PER_ROLE = Math.ceil(SESSIONS_PER_ROLE / 4);
 
 /** The secrets the test server runs with, so that the sessions made here are valid there. */

@@ -23,7 +23,7 @@ test("the notarize status says where the notice is in words, without the notary'
   const box = page.getByRole("region", { name: "Your notices of this cause" });
   await expect(box).toHaveAttribute("tabindex", "0");
   const current = box.locator('tr[aria-current="true"]');
-  await expect(current.getByRole("rowheader")).toHaveText("Round 1");
+  await expect(current.getByRole("rowheader")).toHaveText(`Round 1 ${version}`);
   await expect(current).toContainText("Sent: waiting for you to sign");
 });
 

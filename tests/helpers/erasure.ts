@@ -1,5 +1,7 @@
-import { rowsOf } from "~/db/client.server";
 import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { rowsOf } from "~/db/client.server";
 import type { AppServices } from "~/context";
 import {
   billingCustomers,
@@ -12,36 +14,121 @@ import {
 } from "~/db/schema";
 import { audit } from "~/services/audit.server";
 import { grantCredits } from "~/services/billing/credits.server";
+import { runSandboxMailHouse } from "~/services/mailings/events.server";
 import { sendRoundLetters } from "~/services/mailings/send.server";
 import { submitDated } from "./steps";
 import { notarize } from "~/services/notary/notarize.server";
 import { loadViewer } from "~/services/session.server";
 import type { TestDatabase } from "./db";
+import { readPdf } from "./pdf";
 import { formOf } from "./requests";
 import { signRoundAs } from "./signatures";
 import { createSession, createUser } from "./users";
+import { unzip } from "./zip";
 
-/** Every text-like column of every table of the app's and the job queue's schemas. */
-async function textColumns(database: TestDatabase) {
-  return rowsOf<{ schema: string; table: string; column: string }>(
-    await database.db.execute(`select c.table_schema as schema, c.table_name as table, c.column_name as column
+/** Every column of every table of the app's and the job queue's schemas that can hold words or a document. */
+async function searchedColumns(database: TestDatabase) {
+  return rowsOf<{ schema: string; table: string; column: string; type: string }>(
+    await database.db
+      .execute(`select c.table_schema as schema, c.table_name as table, c.column_name as column, c.data_type as type
       from information_schema.columns c
       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
       where t.table_type = 'BASE TABLE' and c.table_schema not in ('pg_catalog', 'information_schema')
-        and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED')`),
+        and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED', 'bytea')`),
   );
 }
 
-/** The columns where any of the words is found (case-blind), as "schema.table.column". */
+/** A run of base64 (or base64url) characters long enough to hide a word. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+
+/**
+ * The text a stored document's bytes carry: a PDF's pages (as `readPdf` reads them) and its
+ * title, author, subject and keywords; any other bytes read as UTF-8 and as Latin-1.
+ */
+async function documentText(bytes: Buffer): Promise<string> {
+  if (bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
+    try {
+      const { doc, pages } = await readPdf(bytes);
+      const about = [doc.getTitle(), doc.getAuthor(), doc.getSubject(), doc.getKeywords(), doc.getCreator()];
+      return [...pages, ...about.filter((v): v is string => !!v)].join("\n");
+    } catch {
+      // A PDF that cannot be read is searched as its bytes.
+    }
+  }
+  return `${bytes.toString("utf8")}\n${bytes.toString("latin1")}`;
+}
+
+/** The texts hidden in a value: each base64 run decoded and read as a document, and what base64 those hide in turn. */
+async function hiddenTexts(text: string, depth = 0): Promise<string[]> {
+  const found: string[] = [];
+  for (const [run] of text.matchAll(BASE64_RUN)) {
+    const inner = await documentText(Buffer.from(run, "base64"));
+    found.push(inner);
+    if (depth < 1) found.push(...(await hiddenTexts(inner, depth + 1)));
+  }
+  return found;
+}
+
+const holds = (texts: string[], words: string[]) =>
+  texts.some((text) => words.some((word) => text.toLowerCase().includes(word.toLowerCase())));
+
+/**
+ * The columns where any of the words is found (case-blind), as "schema.table.column": in the
+ * column's text, and (as "schema.table.column, decoded") in what it hides: every base64 value,
+ * in a text or inside a JSON document, decoded, every bytea value, and the text of every PDF
+ * either holds.
+ */
 export async function columnsHolding(database: TestDatabase, words: string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const { schema, table, column } of await textColumns(database)) {
+  for (const { schema, table, column, type } of await searchedColumns(database)) {
     const name = `"${schema}"."${table}"`;
-    const patterns = words.map((w) => `%${w.toLowerCase()}%`);
-    const result = await database.db.execute(
-      `select count(*)::int as n from ${name} where lower("${column}"::text) like any (array[${patterns.map((p) => `'${p.replace(/'/g, "''")}'`).join(",")}])`,
+    if (type !== "bytea") {
+      const patterns = words.map((w) => `%${w.toLowerCase()}%`);
+      const result = await database.db.execute(
+        `select count(*)::int as n from ${name} where lower("${column}"::text) like any (array[${patterns.map((p) => `'${p.replace(/'/g, "''")}'`).join(",")}])`,
+      );
+      if ((rowsOf<{ n: number }>(result)[0]?.n ?? 0) > 0) found.push(`${schema}.${table}.${column}`);
+    }
+    const values = rowsOf<{ value: unknown }>(
+      await database.db.execute(
+        type === "bytea"
+          ? `select "${column}" as value from ${name} where "${column}" is not null`
+          : `select "${column}"::text as value from ${name} where "${column}"::text ~ '[A-Za-z0-9+/_-]{16,}'`,
+      ),
     );
-    if ((rowsOf<{ n: number }>(result)[0]?.n ?? 0) > 0) found.push(`${schema}.${table}.${column}`);
+    for (const { value } of values) {
+      const texts =
+        typeof value === "string"
+          ? await hiddenTexts(value)
+          : [await documentText(Buffer.from(value as Uint8Array)), ...(await hiddenTexts(String(value)))];
+      if (holds(texts, words)) {
+        found.push(`${schema}.${table}.${column}, decoded`);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The files under `dir` (a server's DATA_DIR) where any of the words is found: in the file's
+ * text, a PDF's, each file of a ZIP, and what base64 any of them hides.
+ */
+export async function filesHolding(dir: string, words: string[]): Promise<string[]> {
+  const found: string[] = [];
+  const files = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : [];
+  for (const file of files.filter((f) => f.isFile())) {
+    const full = path.join(file.parentPath, file.name);
+    const bytes = readFileSync(full);
+    const parts = bytes.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))
+      ? [...unzip(bytes).values()]
+      : [bytes];
+    const texts: string[] = [];
+    for (const part of parts) {
+      const text = await documentText(part);
+      texts.push(text, ...(await hiddenTexts(text)));
+    }
+    if (holds(texts, words)) found.push(path.relative(dir, full));
   }
   return found;
 }
@@ -60,7 +147,11 @@ export const YVES: Person = {
   respondentAddress: "88 Cobbler Wynd",
 };
 
-/** A member with a notice to a respondent (and its address), mailed and notarized, a payment, a membership and traces elsewhere. */
+/**
+ * A member with a notice to a respondent (and its address), mailed (the mail house keeps the
+ * printed letter, the letter's return receipt is kept) and notarized, a payment, a membership
+ * and traces elsewhere.
+ */
 export async function memberWithRecords(
   database: TestDatabase,
   services: AppServices,
@@ -171,5 +262,7 @@ export async function memberWithRecords(
     state: { username: row.username },
   });
   await services.providers.mail.send({ to: row.email, subject: "Hello", text: `Dear ${person.name}`, template: "x" });
+  // The letter delivered: the mail house's return receipt (a PDF naming both ends) is kept with it.
+  await runSandboxMailHouse(services, new Date(Date.now() + 10 * 86_400_000));
   return row;
 }

@@ -105,13 +105,13 @@ export const roundOneMailing = (version: string) => ({
   prices: { perEnvelopeCents: 950 },
 });
 
-/** The version's letters, by slot. */
+/** The version's letters, by slot, each respondent's envelopes in turn. */
 export const mailingsOf = (db: Database, userId: string, version: string) =>
   db
     .select()
     .from(mailings)
     .where(and(eq(mailings.userId, userId), eq(mailings.descriptiveVersion, version)))
-    .orderBy(mailings.slot);
+    .orderBy(mailings.slot, mailings.envelope);
 
 /** The events stored of these letters. */
 export const eventsOf = (db: Database, mailingIds: string[]) =>

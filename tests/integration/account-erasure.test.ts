@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/context";
 import {
@@ -6,6 +7,7 @@ import {
   billingCustomers,
   claims,
   mailings,
+  memberArchives,
   notarizations,
   notices,
   payments,
@@ -18,13 +20,16 @@ import {
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { action as loginAction } from "~/routes/login._index";
 import { action as undoAction, loader as undoLoader } from "~/routes/login.undo-delete";
-import { action as profileAction } from "~/routes/profile.delete";
+import { action as profileAction, loader as profileLoader } from "~/routes/profile.delete";
 import { ONLY_ADMIN, undoDeletion, WRONG_FACTOR } from "~/services/member-data/deletion.server";
 import { erasureSweepJob } from "~/services/member-data/erasure.server";
+import { makeArchive } from "~/services/member-data/archive.server";
+import { utcDay } from "~/domain/member-archive";
 import { loadViewer, siteCookies } from "~/services/session.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
-import { columnsHolding, memberWithRecords, YVES, ZOE, type Person } from "../helpers/erasure";
+import { columnsHolding, filesHolding, memberWithRecords, YVES, ZOE, type Person } from "../helpers/erasure";
+import { readPdf } from "../helpers/pdf";
 import { answer, formOf } from "../helpers/requests";
 import { createSession, createUser, TEST_PASSWORD } from "../helpers/users";
 
@@ -47,6 +52,17 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
       body: formOf(values),
     });
     return answer(profileAction({ request, params: {}, context }));
+  };
+
+  const openProfile = async (userId: string) => {
+    const request = new Request("http://localhost/profile/delete", { headers: { cookie: await cookieOf(userId) } });
+    return answer(profileLoader({ request, params: {}, context }));
+  };
+
+  /** The one-time message a response carries to the next page. */
+  const flashOf = async (response: Response) => {
+    const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!);
+    return siteCookies(services.config).flash.parse(cookies.join("; "));
   };
 
   const wordsOf = (person: Person) => {
@@ -157,8 +173,12 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
         context,
       }),
     );
-    // Zoe has a passkey: the sign-in goes on to her second factor.
+    // Zoe has a passkey: the sign-in goes on to her second factor, which says the account is kept.
     expect(kept.headers.get("location")).toBe("/login/factor");
+    expect(await flashOf(kept)).toMatchObject({
+      kind: "success",
+      message: expect.stringMatching(/^Your account is kept\./),
+    });
     const zoe = await readMember("zoe");
     expect([zoe.deletionRequestedAt, zoe.deletionDueAt]).toEqual([null, null]);
     const [undone] = await database.db
@@ -168,15 +188,36 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     expect(undone).toBeDefined();
   });
 
-  it("erases after the grace period: no text column holds the member's e-mail, name or addresses; payments keep amounts and dates", async () => {
+  it("erases after the grace period: no text column, stored document or file holds the member's e-mail, name or addresses; payments keep amounts and dates", async () => {
     // Without her passkey, her password confirms the deletion again.
     await database.db.delete(userFactors).where(eq(userFactors.userId, member.zoe!.id));
     const deleted = await postProfile(member.zoe!.id, { intent: "delete-account", password: TEST_PASSWORD });
     expect(deleted.status).toBe(302);
-    // Her letter's addresses and her notarization are there before the erasure.
+    // Her letter's addresses and her notarization are there before the erasure, and the
+    // documents that hide them: the letter the mail house printed, the PDF at the notary, the
+    // return receipt (base64), and her data archive (a ZIP under DATA_DIR).
+    const [archive] = await database.db
+      .insert(memberArchives)
+      .values({ userId: member.zoe!.id, requestedOn: utcDay(new Date()) })
+      .returning();
+    await makeArchive(services, archive!.id);
     expect(await columnsHolding(database, wordsOf(ZOE))).toEqual(
-      expect.arrayContaining(["public.mailings.from_address", "public.mailings.to_address"]),
+      expect.arrayContaining([
+        "public.mailings.from_address",
+        "public.mailings.to_address",
+        "public.mailings.return_receipt_pdf, decoded",
+        "public.sandbox_objects.data, decoded",
+      ]),
     );
+    expect(await filesHolding(services.config.dataDir, wordsOf(ZOE))).toEqual([`archives/${archive!.id}.zip`]);
+    // A document of another member's that names her (a witness's letter, say) stays, made again without her.
+    const witness = await PDFDocument.create();
+    const font = await witness.embedFont(StandardFonts.Helvetica);
+    witness.addPage().drawText(`Witness: ${ZOE.name}, ${ZOE.address}. Signed: Bo Other`, { x: 72, y: 700, font });
+    const witnessPdf = Buffer.from(await witness.save()).toString("base64");
+    await database.db
+      .insert(sandboxObjects)
+      .values({ id: "ltr_sb_witness.pdf", type: "mail_pdf", data: { pdf: witnessPdf } });
     expect(await notarizationsOf(member.zoe!.id)).toHaveLength(1);
     await database.db
       .update(users)
@@ -185,6 +226,10 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     await erasureSweepJob.run(services);
 
     expect(await columnsHolding(database, wordsOf(ZOE))).toEqual([]);
+    expect(await filesHolding(services.config.dataDir, wordsOf(ZOE))).toEqual([]);
+    const [remade] = await database.db.select().from(sandboxObjects).where(eq(sandboxObjects.id, "ltr_sb_witness.pdf"));
+    const { pages } = await readPdf(Buffer.from(remade!.data.pdf as string, "base64"));
+    expect(pages).toEqual(["Witness: [erased], [erased]. Signed: Bo Other"]);
     expect(await database.db.select().from(mailings).where(eq(mailings.userId, member.zoe!.id))).toEqual([]);
     expect(await notarizationsOf(member.zoe!.id)).toEqual([]);
     // Yves, not erased, is all still there.
@@ -194,6 +239,10 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
         "public.mailings.from_address",
         "public.mailings.to_address",
       ]),
+    );
+    // His documents too: his letter as printed, at the notary, and its return receipt.
+    expect(await columnsHolding(database, [YVES.name, YVES.address])).toEqual(
+      expect.arrayContaining(["public.mailings.return_receipt_pdf, decoded", "public.sandbox_objects.data, decoded"]),
     );
     expect(await notarizationsOf(member.yves!.id)).toHaveLength(1);
     const zoe = await readMember("zoe");
@@ -225,6 +274,53 @@ describe.each(drivers)("deleting and erasing an account (%s)", (driver) => {
     );
     expect(login.status).toBe(400);
     expect(await undoDeletion(services, member.zoe!.id, null)).toBe(false);
+  });
+
+  it("opens the page to a member who has not finished setup, who deletes and keeps the account, told so on the way home", async () => {
+    const newcomer = await createUser(database.db, { needsSetup: true, setupStep: "profile" });
+    const page = await openProfile(newcomer.id);
+    expect(page.status).toBe(200);
+    expect(await page.json()).toMatchObject({ confirm: null, onlyAdmin: false, inSetup: true });
+    const deleted = await postProfile(newcomer.id, { intent: "delete-account", password: TEST_PASSWORD });
+    expect(deleted.status).toBe(302);
+
+    const login = await answer(
+      loginAction({
+        request: new Request("http://localhost/login", {
+          method: "POST",
+          body: formOf({ login: newcomer.username, password: TEST_PASSWORD }),
+        }),
+        params: {},
+        context,
+      }),
+    );
+    expect(login.headers.get("location")).toBe("/login/undo-delete");
+    const kept = await answer(
+      undoAction({
+        request: new Request("http://localhost/login/undo-delete", {
+          method: "POST",
+          headers: { cookie: login.headers.get("set-cookie")!.split(";")[0]! },
+          body: formOf({ intent: "keep" }),
+        }),
+        params: {},
+        context,
+      }),
+    );
+    expect(kept.headers.get("location")).toBe("/redirect-login-success");
+    expect(await flashOf(kept)).toEqual({
+      kind: "success",
+      message: "Your account is kept. Any membership you had stays cancelled; you can join again whenever you like.",
+    });
+  });
+
+  it("tells the only admin on the page that they cannot delete, and refuses them before any password", async () => {
+    const page = await openProfile(adminId);
+    expect(await page.json()).toMatchObject({ onlyAdmin: true, inSetup: false });
+    const refused = await postProfile(adminId, { intent: "delete-account", password: "not it" });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: ONLY_ADMIN });
+    // Yves is no admin: his page offers the form.
+    expect(await (await openProfile(member.yves!.id)).json()).toMatchObject({ onlyAdmin: false });
   });
 
   it("refuses the only admin's deletion until another member is an admin; a disabled admin does not count", async () => {

@@ -3,7 +3,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppServices } from "~/context";
-import { auditLog, billingCustomers, checkouts, mailOutbox, payments, subscriptions } from "~/db/schema";
+import { auditLog, billingCustomers, checkouts, mailOutbox, payments, subscriptions, users } from "~/db/schema";
 import { seedDemo } from "~/db/seed.server";
 import { SANDBOX_CARDS } from "~/providers/payments/sandbox.server";
 import { PaymentDeclined, PaymentsUnavailable } from "~/providers/payments/types";
@@ -127,6 +127,26 @@ describe.each(drivers)("a member's billing (%s)", (driver) => {
         profilePageLoader({ request: get("/profile/bills", m.cookie), params: { page: "bills" }, context }),
       );
       expect(response.status).toBe(404);
+    });
+
+    it("shows a demo member the first payment of their membership, made when it began, at its plan's price", async () => {
+      const [demo] = await database.db.select().from(users).where(eq(users.username, "tester"));
+      const session = await createSession(database.db, demo!.id);
+      const page = await billing({
+        cookie: await siteCookies(services.config).session.serialize(session.id),
+      } as Member);
+      expect(page.membership).toMatchObject({ plan: "Supporter membership", status: "ACTIVE", amountCents: 500 });
+      expect(page.payments).toMatchObject([
+        {
+          what: "Supporter membership",
+          amountCents: 500,
+          status: "succeeded",
+          card: "Visa ending in 4242",
+          hasReceipt: true,
+        },
+      ]);
+      // The payment paid the period the membership is in: the next one is due at its end.
+      expect(page.payments[0]!.periodEnd).toBe(page.membership.renewsOn);
     });
 
     it("shows no membership to a member without one", async () => {

@@ -182,7 +182,12 @@ describe.each(drivers)("the data browser (%s)", (driver) => {
       agent: "member",
       agentUserId: member!.id,
       ip: "198.51.100.77",
+      // What it was about: the member by name, opening their page, not the table and the id.
+      subject: "member",
+      subjectMember: member!.id,
     });
+    expect(columns).toEqual(expect.arrayContaining([["subject", "Concerning", "subjectMember"]]));
+    expect(columns.map((c: string[]) => c[0])).not.toContain("entityId");
     // Filtered by the name shown, and whole in the record and the CSV.
     const byName = await (
       await call(recordsLoader, "/db/audit_log?actor=ADMI&action=browser.audit-names", { entity: "audit_log" })

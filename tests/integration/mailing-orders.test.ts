@@ -1,9 +1,14 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppServices } from "~/context";
-import { checkouts, mailingOrders, payments, sandboxObjects } from "~/db/schema";
+import { auditLog, checkouts, mailingOrders, mailOutbox, payments, sandboxObjects } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { SANDBOX_CARDS } from "~/providers/payments/sandbox.server";
+import { SANDBOX_SCHEDULE } from "~/providers/mailhouse/sandbox.server";
+import { runSandboxMailHouse } from "~/services/mailings/events.server";
+import { entriesOf, versionState } from "~/services/nol/entries.server";
+import { respondentServicePage } from "~/services/nol/respondent-service.server";
+import { roundServiceOf } from "~/services/nol/service.server";
 import { MailHouseUnavailable } from "~/providers/mailhouse/types";
 import { payWithSandboxCard } from "~/services/billing/pages.server";
 import { mailingOrderPaidJob, mailingOrderSendJob, refundLetter } from "~/services/mailings/order-jobs.server";
@@ -53,8 +58,15 @@ describe.each(drivers)("mailing a round for the member, paid (%s)", (driver) => 
       attempt,
       pagePath: PAGE(version),
     });
+  /** The version's latest order. */
   const orderOf = async (version: string) =>
-    (await database.db.select().from(mailingOrders).where(eq(mailingOrders.descriptiveVersion, version)))[0]!;
+    (
+      await database.db
+        .select()
+        .from(mailingOrders)
+        .where(eq(mailingOrders.descriptiveVersion, version))
+        .orderBy(desc(mailingOrders.sequence))
+    )[0]!;
   const payByCard = async (version: string) => {
     const order = await orderOf(version);
     const [checkout] = await database.db.select().from(checkouts).where(eq(checkouts.id, order.checkoutId!));
@@ -197,6 +209,21 @@ describe.each(drivers)("mailing a round for the member, paid (%s)", (driver) => 
     expect(await cancelOrderLetter(services, creator, officerLetter!.id)).toBe(
       "The letter is cancelled: $9.50 is refunded to your card.",
     );
+    // Cancelled twice (a second click): one audit entry, one e-mail.
+    await cancelOrderLetter(services, creator, officerLetter!.id);
+    const entries = await database.db.select().from(auditLog).where(eq(auditLog.entityId, officerLetter!.id));
+    expect(entries.map((e) => [e.action, e.actorUserId, e.data])).toEqual([
+      [
+        "mailing.cancel",
+        creator.user.id,
+        { round: 1, slot: 1, to: "Officer Example", version: "Refunded", refund: "$9.50" },
+      ],
+    ]);
+    const mail = await database.db.select().from(mailOutbox).where(eq(mailOutbox.template, "mailing-cancelled"));
+    expect(mail.map((m) => [m.to, m.subject])).toEqual([
+      [creator.member.email, "Your Round 1 Notice of Liability to Officer Example is cancelled"],
+    ]);
+    expect(mail[0]!.text).toContain("$9.50 is refunded to the card you paid with");
     const refunded = vi.spyOn(services.providers.payments, "refundPayment");
     expect(await refundLetter(services, officerLetter!.id)).toBe(true);
     expect(await refundLetter(services, officerLetter!.id)).toBe(false);
@@ -245,5 +272,92 @@ describe.each(drivers)("mailing a round for the member, paid (%s)", (driver) => 
     const [payment] = await database.db.select().from(payments).where(eq(payments.checkoutId, checkout!.id));
     expect(payment).toMatchObject({ refundedCents: 1900, status: "refunded" });
     expect(await mailingsOf(database.db, creator.member.id, "Orphan")).toEqual([]);
+  });
+
+  it("mails again from the app, in an order of its own, a respondent whose letter was cancelled or came back", async () => {
+    const version = "Again";
+    await writeRoundOne(services, creator, version);
+    // The officer's first letter comes back; the clerk's is delivered.
+    await check(version, addressesForm({ "to.1.line1": "1 Return To Sender Ln" }));
+    await pay(version, crypto.randomUUID(), { "confirm.1": "on", "confirm.2": "on", "use.1": "typed" });
+    await mailingOrderPaidJob.run(services, { checkoutId: (await payByCard(version)).id });
+    const [first] = await mailingsOf(database.db, creator.member.id, version);
+    await runSandboxMailHouse(services, new Date(first!.sendDate!.getTime() + SANDBOX_SCHEDULE.returned_to_sender + 1));
+    const stateOf = async () => versionState(await entriesOf(database.db, creator.member.id, "TS"), version);
+    expect((await stateOf()).step).toMatchObject({ kind: "proof", round: 1 });
+    // The officer's own page, and only theirs, offers a new letter from the app.
+    const servicePage = (slot: string) =>
+      respondentServicePage(services, creator, address, { cause: "traffic-stop", version, round: "1", slot });
+    expect((await servicePage("1")).mailAgainHref).toBe(PAGE(version));
+    expect((await servicePage("2")).mailAgainHref).toBeNull();
+
+    // At the proof step the page offers the officer alone, in a new order.
+    const again = await page(version);
+    if (!("recipients" in again)) throw new Error("no recipients");
+    expect(again).toMatchObject({ stage: "draft", again: true });
+    expect(again.recipients.map((r) => r.slot)).toEqual([1]);
+    expect((await check(version)).ok).toBe(true);
+    const attempt = crypto.randomUUID();
+    await pay(version, attempt, { "confirm.1": "on" });
+    const orders = await database.db
+      .select()
+      .from(mailingOrders)
+      .where(eq(mailingOrders.descriptiveVersion, version))
+      .orderBy(mailingOrders.sequence);
+    expect(orders.map((o) => [o.sequence, o.status, o.totalCents])).toEqual([
+      [1, "sent", 1900],
+      [2, "paying", 950],
+    ]);
+    const checkout = await payByCard(version);
+    await mailingOrderPaidJob.run(services, { checkoutId: checkout.id });
+    // The order sent again makes no third envelope.
+    await mailingOrderSendJob.run(services, { orderId: orders[1]!.id });
+    const letters = await mailingsOf(database.db, creator.member.id, version);
+    expect(letters.map((l) => [l.slot, l.envelope, l.state, l.orderId])).toEqual([
+      [1, 1, "returned_to_sender", orders[0]!.id],
+      [1, 2, "created", orders[1]!.id],
+      [2, 1, "delivered", orders[0]!.id],
+    ]);
+    expect(letters[1]!.idempotencyKey).toMatch(/:r1:s1:e2$/);
+    expect(letters[1]!.trackingNumber).not.toBe(letters[0]!.trackingNumber);
+
+    // The reading: the new envelope stands for the officer, the returned one before it.
+    const state = await stateOf();
+    const service = await roundServiceOf(database.db, { creator: state.creator, entry: state.creator!, round: 1 });
+    const officerService = service.respondents.find((r) => r.slot === 1)!;
+    expect(officerService.current).toMatchObject({
+      by: "app",
+      status: "sending",
+      tracking: letters[1]!.trackingNumber,
+    });
+    expect(officerService.earlier.map((e) => [e.status, e.tracking])).toEqual([
+      ["returned", letters[0]!.trackingNumber],
+    ]);
+    expect(await page(version)).toMatchObject({ stage: "sent" });
+
+    // Once the new envelope is delivered the round is served, and the next round follows.
+    await runSandboxMailHouse(services, new Date(letters[1]!.sendDate!.getTime() + SANDBOX_SCHEDULE.delivered + 1));
+    const served = await stateOf();
+    expect(served.creator!.nolProofOfDelivery).toEqual([true]);
+    expect(served.step).toMatchObject({ kind: "notice", round: 2 });
+  });
+
+  it("offers a respondent whose letter was cancelled before print a new letter once the order's letters went out", async () => {
+    const version = "Cancelled again";
+    await writeRoundOne(services, creator, version);
+    await check(version);
+    await pay(version, crypto.randomUUID());
+    await mailingOrderPaidJob.run(services, { checkoutId: (await payByCard(version)).id });
+    const [officerLetter] = await mailingsOf(database.db, creator.member.id, version);
+    await cancelOrderLetter(services, creator, officerLetter!.id);
+    const shown = await page(version);
+    if (!("recipients" in shown)) throw new Error("no recipients");
+    expect(shown).toMatchObject({ stage: "draft", again: true });
+    expect(shown.recipients.map((r) => r.respondent)).toEqual(["Officer Example"]);
+    // Both letters' rows stay on the page: the cancelled one and the clerk's.
+    expect(shown.letters.map((l) => [l.slot, l.state])).toEqual([
+      [1, "cancelled"],
+      [2, "created"],
+    ]);
   });
 });

@@ -269,8 +269,15 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
       cents: 950,
       currency: "usd",
     };
-    expect(cancelled).toEqual({ outcome: "cancelled", refund });
-    expect(await cancelLetter(services, creator.member, officerLetter!.id)).toEqual({ outcome: "cancelled", refund });
+    const letter = { id: officerLetter!.id, round: 1, slot: 1, to: "Officer Example", version: "Cancelled" };
+    expect(cancelled).toEqual({ outcome: "cancelled", refund, first: true, letter });
+    // Cancelled again: the same refund, and nothing new to tell.
+    expect(await cancelLetter(services, creator.member, officerLetter!.id)).toEqual({
+      outcome: "cancelled",
+      refund,
+      first: false,
+      letter,
+    });
     expect((await services.providers.mailhouse.getLetter(officerLetter!.letterId!))!.state).toBe("cancelled");
     const { creator: entry } = await creatorEntry("Cancelled");
     expect(entry!.mail).toMatchObject({
@@ -288,7 +295,7 @@ describe.each(drivers)("mailing a round from the app (%s)", (driver) => {
         to: "Officer Example",
         state: "cancelled",
         cancelUntil: null,
-        cancelRefusal: CANCEL_REFUSALS.ended,
+        cancelRefusal: null,
       }),
       expect.objectContaining({
         slot: 2,

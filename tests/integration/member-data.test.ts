@@ -16,7 +16,8 @@ import {
 } from "~/db/schema";
 import { seedDemo, seedDocumentDefaults } from "~/db/seed.server";
 import { NotaryUnavailable } from "~/providers/notary/types";
-import { loader as downloadLoader } from "~/routes/profile.data.$token";
+import { loader as linkLoader } from "~/routes/profile.data.$token";
+import { action as downloadAction, loader as downloadLoader } from "~/routes/profile.data.download";
 import { action as profileAction, loader as profileLoader } from "~/routes/profile.($page)";
 import { audit } from "~/services/audit.server";
 import { deliverNotarySandboxEvents } from "~/services/notary/events.server";
@@ -71,7 +72,12 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     viewer[key] = (await loadViewer(database.db, (await createSession(database.db, row.id)).id))!;
     cookie[key] = await cookieFor(row.id);
     const step = (kind: "notice" | "mailing" | "proof", values: Record<string, string>) =>
-      submitDated(services, viewer[key]!, row, { causeCode: "TS", version: person.version, kind, form: formOf(values) });
+      submitDated(services, viewer[key]!, row, {
+        causeCode: "TS",
+        version: person.version,
+        kind,
+        form: formOf(values),
+      });
     const { entryId } = await step("notice", {
       claimantName: person.name,
       dailyAmount: "250",
@@ -145,17 +151,37 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     return /\/profile\/data\/([A-Za-z0-9_-]{43})$/m.exec(mail?.text ?? "")?.[1] ?? "";
   };
 
-  const download = (token: string, withCookie: string | null) =>
+  /** The e-mailed link as a browser follows it: its page, which leads to the file when it gives one. */
+  const download = async (token: string, withCookie: string | null) => {
+    const init = withCookie ? { headers: { cookie: withCookie } } : {};
+    const page = await answer(
+      linkLoader({ request: new Request(`http://localhost/profile/data/${token}`, init), params: { token }, context }),
+    );
+    const to = page.headers.get("location");
+    if (!to?.startsWith("/profile/data/download?")) return page;
+    return answer(downloadLoader({ request: new Request(`http://localhost${to}`, init), params: {}, context }));
+  };
+
+  /** The profile's "Download your data" button, as its form sends it. */
+  const downloadOwn = (withCookie: string, archiveId: string) =>
     answer(
-      downloadLoader({
-        request: new Request(
-          `http://localhost/profile/data/${token}`,
-          withCookie ? { headers: { cookie: withCookie } } : {},
-        ),
-        params: { token },
+      downloadAction({
+        request: new Request("http://localhost/profile/data/download", {
+          method: "POST",
+          body: formOf({ archive: archiveId }),
+          headers: { cookie: withCookie },
+        }),
+        params: {},
         context,
       }),
     );
+
+  /** The profile's section on the archive, as the member (or an admin acting for them) reads it. */
+  const archiveOnProfile = async (withCookie: string) => {
+    const request = new Request("http://localhost/profile", { headers: { cookie: withCookie } });
+    const page = await answer(profileLoader({ request, params: {}, context }));
+    return ((await page.json()) as { archive: { state: string; download: { archiveId: string } | null } }).archive;
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase(driver);
@@ -250,8 +276,12 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     const file = path.join(archiveDir(services), `${row.id}.zip`);
     expect(existsSync(file)).toBe(true);
 
-    expect((await download(fresh, cookie.bea!)).status).toBe(404);
-    expect((await download(fresh, await cookieFor(adminId, member.ada!.id))).status).toBe(404);
+    // Not theirs: a page that says so (403), for another member and for an admin acting for her.
+    const other = await download(fresh, cookie.bea!);
+    expect(other.status).toBe(403);
+    expect(((await other.json()) as { why: string }).why).toContain("This archive is not yours");
+    expect((await download(fresh, await cookieFor(adminId, member.ada!.id))).status).toBe(403);
+    expect((await download(fresh, await cookieFor(adminId))).status).toBe(403);
     const visitor = await download(fresh, null);
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(`/profile/data/${fresh}`)}`);
@@ -259,8 +289,15 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     const first = await download(fresh, cookie.ada!);
     expect(first.status).toBe(200);
     expect(unzip(new Uint8Array(await first.arrayBuffer())).has("records/profile.json")).toBe(true);
-    expect((await download(fresh, cookie.ada!)).status).toBe(404);
-    expect((await download(token, cookie.ada!)).status).toBe(404);
+    // A second time: a page that says it was downloaded and what to do (410).
+    const again = await download(fresh, cookie.ada!);
+    expect(again.status).toBe(410);
+    const words = (await again.json()) as { why: string; todo: string };
+    expect(words.why).toMatch(/^This archive was downloaded already \([A-Z][a-z]{2} \d{1,2}, \d{4}, /);
+    expect(words.todo).toBe("Ask for a new archive on your profile: you can ask for one a day.");
+    expect((await download(token, cookie.ada!)).status).toBe(410);
+    // A code that is none of ours is not found.
+    expect((await download("A".repeat(43), cookie.ada!)).status).toBe(404);
     // Once sent, its file is gone; the row says when.
     await eventually(() => !existsSync(file), "the downloaded archive's removal");
     const [after] = await database.db.select().from(memberArchives).where(eq(memberArchives.id, row.id));
@@ -275,7 +312,9 @@ describe.each(drivers)("download my data (%s)", (driver) => {
       .update(oneTimeTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(oneTimeTokens.purpose, "data_archive"));
-    expect((await download(expired, cookie.ada!)).status).toBe(404);
+    const refused = await download(expired, cookie.ada!);
+    expect(refused.status).toBe(410);
+    expect(((await refused.json()) as { why: string }).why).toContain("This archive has expired");
   });
 
   it("makes one archive a day: a second request says when the next is possible; a failed one does not count", async () => {
@@ -296,7 +335,9 @@ describe.each(drivers)("download my data (%s)", (driver) => {
     expect(await count()).toBe(before);
     const page = await (await answer(profileLoader({ request: request(), params: {}, context }))).json();
     expect(page.archive).toMatchObject({ running: false, progress: null });
-    expect(page.archive.state).toContain(`is ready: we e-mailed a link to ${member.ada!.email}. It works once`);
+    expect(page.archive.state).toContain(
+      `is ready: download it here, or with the link we e-mailed to ${member.ada!.email}. It can be downloaded once`,
+    );
     expect(page.archive.nextAt).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00 AM UTC$/);
 
     // Bea's first archive fails (say, its server stopped); she may ask again the same day.
@@ -345,5 +386,42 @@ describe.each(drivers)("download my data (%s)", (driver) => {
       .where(and(eq(memberArchives.status, "done"), isNull(memberArchives.downloadedAt)));
     expect(kept.length).toBeGreaterThan(0);
     expect(readdirSync(archiveDir(services)).sort()).toEqual(kept.map((k) => `${k.id}.zip`).sort());
+  });
+
+  it("gives the ready archive on the profile to the member signed in as themselves, once; the e-mailed link then says so", async () => {
+    await askedOn("ada", "2000-01-06");
+    const row = await makeArchiveOf("ada");
+    const link = await linkOf(member.ada!.email);
+    const file = path.join(archiveDir(services), `${row.id}.zip`);
+    const own = await archiveOnProfile(cookie.ada!);
+    expect(own.download).toEqual({ archiveId: row.id });
+    expect(own.state).toContain("is ready: download it here, or with the link we e-mailed to");
+    // An admin acting for her has no button: the data is hers alone to take.
+    const agent = await cookieFor(adminId, member.ada!.id);
+    expect((await archiveOnProfile(agent)).download).toBeNull();
+
+    // Another member, or the admin acting for her, asking for her archive: back to the profile, told why, no file.
+    for (const stranger of [cookie.bea!, agent]) {
+      const refused = await downloadOwn(stranger, row.id);
+      expect(refused.status).toBe(302);
+      expect(refused.headers.get("location")).toBe("/profile");
+      expect(refused.headers.get("set-cookie")).toBeTruthy();
+    }
+    expect(existsSync(file)).toBe(true);
+    expect((await downloadOwn(cookie.bea!, "not-an-id")).status).toBe(302);
+
+    const taken = await downloadOwn(cookie.ada!, row.id);
+    expect(taken.status).toBe(200);
+    expect(taken.headers.get("content-type")).toBe("application/zip");
+    expect(taken.headers.get("content-disposition")).toMatch(/^attachment; filename="my-data-\d{4}-\d{2}-\d{2}\.zip"$/);
+    expect(unzip(new Uint8Array(await taken.arrayBuffer())).has("records/profile.json")).toBe(true);
+    await eventually(() => !existsSync(file), "the downloaded archive's removal");
+
+    // Once: the button is gone, a second try is refused, and the e-mailed link says it was downloaded.
+    expect((await archiveOnProfile(cookie.ada!)).download).toBeNull();
+    expect((await downloadOwn(cookie.ada!, row.id)).status).toBe(302);
+    const viaLink = await download(link, cookie.ada!);
+    expect(viaLink.status).toBe(410);
+    expect(((await viaLink.json()) as { why: string }).why).toContain("This archive was downloaded already");
   });
 });

@@ -255,6 +255,44 @@ describe.each(drivers)("members import from CSV (%s)", (driver) => {
     expect(checked).toMatchObject({ toCreate: 0, toUpdate: 0, toSkip: 3 });
   });
 
+  it("imports Mailchimp's audience export: the country, the day they joined, and the tags as labels without quotes", async () => {
+    const earlier = await createUser(database.db, {
+      email: "known.chimp@example.org",
+      labels: ['"Volunteers"'],
+      countryCode: "US",
+    });
+    const file = [
+      "Email Address,First Name,Last Name,MEMBER_RATING,OPTIN_TIME,OPTIN_IP,CONFIRM_TIME,CONFIRM_IP,LATITUDE,LONGITUDE,GMTOFF,DSTOFF,TIMEZONE,CC,REGION,LAST_CHANGED,LEID,EUID,NOTES,TAGS",
+      `jöns.jakob@example.se,Jöns,Jakob,2,2019-03-14 17:22:05,203.0.113.4,2019-03-14 17:25:00,203.0.113.4,,,,,,GB,,2024-01-02 10:00:00,11,aa11,,"""Volunteers"",""Board, 2021"""`,
+      `known.chimp@example.org,Known,Chimp,3,2018-01-05 08:00:00,,,,,,,,,AU,,,12,bb22,,"""Volunteers"",""Donors"""`,
+    ].join("\r\n");
+    const { importId } = await upload(file);
+    const [checked] = await database.db.select().from(memberImports).where(eq(memberImports.id, importId!));
+    const readAs = Object.fromEntries(
+      (checked!.columns as { header: string; field: string | null }[]).map((c) => [c.header, c.field]),
+    );
+    expect(readAs).toMatchObject({ CC: "country", OPTIN_TIME: "createdAt", TAGS: "labels", CONFIRM_TIME: null });
+    const usernameOf = (member: unknown) => (member as { username: string | null } | null)?.username;
+    expect((await rowsOf(importId!)).map((r) => [r.line, r.action, usernameOf(r.member), r.reason])).toEqual([
+      [2, "create", "jons-jakob", ""],
+      [3, "update", "", "Already a member: name, country, labels"],
+    ]);
+    expect((await post(importId!, "start")).status).toBe(302);
+    await importChunk(services, importId!, 0);
+
+    const [made] = await database.db.select().from(users).where(eq(users.email, "jöns.jakob@example.se"));
+    expect(made).toMatchObject({
+      username: "jons-jakob",
+      name: "Jöns Jakob",
+      countryCode: "GB",
+      labels: ["Volunteers", "Board, 2021"],
+    });
+    expect(made!.createdAt.toISOString()).toBe("2019-03-14T17:22:05.000Z");
+    // A label an earlier import kept with its quotes is the same label: one of it, without them.
+    const [known] = await database.db.select().from(users).where(eq(users.id, earlier.id));
+    expect(known).toMatchObject({ countryCode: "AU", labels: ["Donors", "Volunteers"] });
+  });
+
   it("gives no complimentary membership to a member who pays for one, and reads their newsletter answer as theirs", async () => {
     const [paying] = await database.db.select().from(users).where(eq(users.username, "member"));
     const file = ["email,complimentary_plan,subscribed_to_emails", `${paying!.email},true,true`].join("\n");

@@ -196,14 +196,17 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     expect(listed((await list("seen_to=2025-01-01")).rows)).toEqual([]);
   });
 
-  it("offers every plan, coupon, country and cause as a filter's choice, each list in the order of its names", async () => {
+  it("offers every membership plan, coupon, country and cause as a filter's choice, each list in the order of its names", async () => {
     const response = await call(membersLoader, "/members", { as: "admin" });
     const { choices } = (
       (await response.json()) as { list: { choices: Record<string, { value: string; label: string }[]> } }
     ).list;
     const { db } = database;
     const expected = {
-      plans: (await db.select({ value: plans.id, label: plans.title }).from(plans)).sort(byLabel),
+      // A donation or a credit is a payment, not a plan a member is on.
+      plans: (
+        await db.select({ value: plans.id, label: plans.title }).from(plans).where(eq(plans.kind, "subscription"))
+      ).sort(byLabel),
       coupons: (await db.select({ value: coupons.id, label: coupons.name }).from(coupons)).sort(byLabel),
       countries: (await db.select({ value: countries.code, label: countries.name }).from(countries)).sort(byLabel),
       causes: (await db.select({ value: causes.code, label: causes.name }).from(causes)).sort(byLabel),
@@ -463,6 +466,16 @@ describe.each(drivers)("the members list (%s)", (driver) => {
     expect(testers.filter((t) => t.country === "CA")).toHaveLength(40);
     const [entry] = await database.db.select().from(auditLog).where(eq(auditLog.action, "members.bulk.set-nolTester"));
     expect(entry!.data).toMatchObject({ selection: { filters: { country: "CA", q: "lm" } } });
+    // Whom it changed, by name: the first ten, in order.
+    const { reached, members } = entry!.data as { reached: number; members: string[] };
+    expect(reached).toBeGreaterThan(10);
+    expect(members).toEqual([...members].sort());
+    expect(members).toHaveLength(10);
+    const [ticking] = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "members.bulk.set-nolCreator"));
+    expect(ticking!.data).toMatchObject({ reached: 2, members: ["lm020", "lm021"] });
   });
 
   it("e-mails the members ticked through the mail provider, and queues a whole filter's e-mail", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/context";
 import { recoveryCodes, rememberedDevices, sessions, userFactors } from "~/db/schema";
 import { newRecoveryCodes } from "~/services/factors/codes.server";
-import { securityChange } from "~/services/factors/security-page.server";
+import { securityChange, securityOverview } from "~/services/factors/security-page.server";
 import { requireStepUpForApi } from "~/services/factors/step-up.server";
 import { finishLogin } from "~/services/factors/sign-in.server";
 import { loadViewer } from "~/services/session.server";
@@ -34,7 +34,7 @@ describe.each(drivers)("the security page's changes on %s", (driver) => {
   async function memberWithApp(passedMinutesAgo: number) {
     const user = await createUser(database.db);
     const { factorId } = await addAuthenticator(services, user.id, user.username);
-    await newRecoveryCodes(database.db, user.id);
+    await newRecoveryCodes(services, user.id);
     const remembered = await finishLogin(
       services,
       user.id,
@@ -44,6 +44,7 @@ describe.each(drivers)("the security page's changes on %s", (driver) => {
         factorId,
         remember: true,
       },
+      null,
     );
     const session = await createSession(database.db, user.id);
     await database.db
@@ -52,6 +53,18 @@ describe.each(drivers)("the security page's changes on %s", (driver) => {
       .where(eq(sessions.id, session.id));
     return { user, viewer: (await loadViewer(database.db, session.id))!, remembered };
   }
+
+  it("tells a member what the community asks of them only: admins are asked, a plain member hears nothing of it", async () => {
+    const { viewer: plain } = await memberWithApp(1);
+    const adminUser = await createUser(database.db, { admin: true });
+    const admin = (await loadViewer(database.db, (await createSession(database.db, adminUser.id)).id))!;
+    const asking = (policy: "admin" | "all" | "none") =>
+      ({ ...services, config: { ...services.config, mfaRequiredFor: policy, demo: false } }) as AppServices;
+    expect((await securityOverview(asking("admin"), plain)).requiredOf).toBeNull();
+    expect((await securityOverview(asking("admin"), admin)).requiredOf).toBe("admins");
+    expect((await securityOverview(asking("all"), plain)).requiredOf).toBe("everyone");
+    expect((await securityOverview(asking("none"), admin)).requiredOf).toBeNull();
+  });
 
   it("removes the authenticator app with a fresh factor: the recovery codes and remembered devices go with it", async () => {
     const { user, viewer } = await memberWithApp(1);

@@ -73,11 +73,13 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
     it("opens the session once the factor passed: marked passed, audited, and e-mailed", async () => {
       const user = await createUser(database.db);
       const { factorId } = await addAuthenticator(services, user.id, user.username);
-      const { sessionId } = await finishLogin(services, user.id, client(), {
-        kind: "totp",
-        factorId,
-        remember: false,
-      });
+      const { sessionId } = await finishLogin(
+        services,
+        user.id,
+        client(),
+        { kind: "totp", factorId, remember: false },
+        null,
+      );
 
       const session = await sessionRow(sessionId);
       expect(session.userId).toBe(user.id);
@@ -97,7 +99,13 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
       const user = await createUser(database.db);
       const { factorId } = await addAuthenticator(services, user.id, user.username);
       const device = newDeviceKey().publicKey;
-      const first = await finishLogin(services, user.id, client(device), { kind: "totp", factorId, remember: true });
+      const first = await finishLogin(
+        services,
+        user.id,
+        client(device),
+        { kind: "totp", factorId, remember: true },
+        null,
+      );
       expect(first.rememberToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const [remembered] = await database.db
         .select()
@@ -245,7 +253,7 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
 
     it("sends an admin whose session has not passed the factor to pass it, then lets them in", async () => {
       const admin = await createUser(database.db, { admin: true });
-      const [code] = await newRecoveryCodes(database.db, admin.id);
+      const [code] = await newRecoveryCodes(strict.app!, admin.id);
       await addAuthenticator(services, admin.id, admin.username);
       const session = await createSession(database.db, admin.id);
 
@@ -290,12 +298,14 @@ describe.each(drivers)("signing in with a second factor on %s", (driver) => {
         passkeyAnswerSchema.parse(postedAnswer(challengeId, device.register(options))),
         "Phone",
       );
-      await newRecoveryCodes(database.db, user.id);
-      await finishLogin(services, user.id, client(newDeviceKey().publicKey), {
-        kind: "totp",
-        factorId,
-        remember: true,
-      });
+      await newRecoveryCodes(services, user.id);
+      await finishLogin(
+        services,
+        user.id,
+        client(newDeviceKey().publicKey),
+        { kind: "totp", factorId, remember: true },
+        null,
+      );
       await createSession(database.db, user.id);
       const bystanderSession = await createSession(database.db, bystander.id);
 

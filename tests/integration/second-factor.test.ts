@@ -9,6 +9,8 @@ import {
   confirmTotp,
   newRecoveryCodes,
   totpSetup,
+  USED_RECOVERY_CODE_MESSAGE,
+  USED_TOTP_CODE_MESSAGE,
   WRONG_CODE_MESSAGE,
 } from "~/services/factors/codes.server";
 import {
@@ -120,7 +122,7 @@ describe.each(drivers)("second factors on %s", (driver) => {
       expect(rows[0]!.secretSealed).toBe(kept!.secretSealed);
     });
 
-    it("accepts a current code once and refuses the same code again", async () => {
+    it("accepts a current code once and refuses the same code again, saying it was used", async () => {
       const user = await createUser(database.db);
       const { factorId, app } = await addAuthenticator(services, user.id, user.username);
       await clearOfStepEnd();
@@ -133,8 +135,9 @@ describe.each(drivers)("second factors on %s", (driver) => {
 
       await expect(checkTypedCode(services, user.id, code)).rejects.toMatchObject({
         kind: "invalid",
-        fieldErrors: { code: [WRONG_CODE_MESSAGE] },
+        fieldErrors: { code: [USED_TOTP_CODE_MESSAGE] },
       });
+      expect(USED_TOTP_CODE_MESSAGE).toMatch(/^That code has been used already\./);
       const [again] = await factorsOf(user.id);
       expect(again!.lastStep).toBe(after!.lastStep);
     });
@@ -191,7 +194,7 @@ describe.each(drivers)("second factors on %s", (driver) => {
 
     it("gives ten distinct codes and stores only their hashes", async () => {
       const user = await createUser(database.db);
-      const codes = await newRecoveryCodes(database.db, user.id);
+      const codes = await newRecoveryCodes(services, user.id);
       expect(codes).toHaveLength(10);
       expect(new Set(codes).size).toBe(10);
       for (const code of codes) expect(code).toMatch(shape);
@@ -207,13 +210,18 @@ describe.each(drivers)("second factors on %s", (driver) => {
       expect((await factorOverview(database.db, user.id)).recoveryCodesLeft).toBe(10);
     });
 
-    it("accepts each code once, however it is typed", async () => {
+    it("accepts each code once, however it is typed, and says so of a code used already", async () => {
       const user = await createUser(database.db);
-      const [first, second] = await newRecoveryCodes(database.db, user.id);
+      const [first, second] = await newRecoveryCodes(services, user.id);
 
       expect(await checkTypedCode(services, user.id, first!)).toEqual({ kind: "recovery", factorId: null });
       await expect(checkTypedCode(services, user.id, first!)).rejects.toMatchObject({
         kind: "invalid",
+        fieldErrors: { code: [USED_RECOVERY_CODE_MESSAGE] },
+      });
+      expect(USED_RECOVERY_CODE_MESSAGE).toMatch(/^That code has been used already/);
+      // A code never given is still only wrong: "used" tells nothing of codes the member does not hold.
+      await expect(checkTypedCode(services, user.id, "aaaaa-aaaaa")).rejects.toMatchObject({
         fieldErrors: { code: [WRONG_CODE_MESSAGE] },
       });
 
@@ -228,7 +236,7 @@ describe.each(drivers)("second factors on %s", (driver) => {
 
     it("uses a code once when two requests bring it together", async () => {
       const user = await createUser(database.db);
-      const [code] = await newRecoveryCodes(database.db, user.id);
+      const [code] = await newRecoveryCodes(services, user.id);
       const results = await Promise.allSettled([
         checkTypedCode(services, user.id, code!),
         checkTypedCode(services, user.id, code!),
@@ -239,9 +247,9 @@ describe.each(drivers)("second factors on %s", (driver) => {
 
     it("ends the earlier set when a new one is made", async () => {
       const user = await createUser(database.db);
-      const old = await newRecoveryCodes(database.db, user.id);
+      const old = await newRecoveryCodes(services, user.id);
       await checkTypedCode(services, user.id, old[0]!);
-      const fresh = await newRecoveryCodes(database.db, user.id);
+      const fresh = await newRecoveryCodes(services, user.id);
 
       await expect(checkTypedCode(services, user.id, old[1]!)).rejects.toMatchObject({ kind: "invalid" });
       const rows = await codesOf(user.id);
@@ -253,7 +261,7 @@ describe.each(drivers)("second factors on %s", (driver) => {
     it("does not accept another member's code", async () => {
       const owner = await createUser(database.db);
       const other = await createUser(database.db);
-      const [code] = await newRecoveryCodes(database.db, owner.id);
+      const [code] = await newRecoveryCodes(services, owner.id);
       await expect(checkTypedCode(services, other.id, code!)).rejects.toMatchObject({ kind: "invalid" });
       expect((await codesOf(owner.id)).every((row) => row.usedAt === null)).toBe(true);
     });

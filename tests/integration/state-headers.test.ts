@@ -3,11 +3,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "~/db/schema";
 import { loader as recheckLoader } from "~/routes/api.login.recheck";
-import { loadViewer, sessionState } from "~/services/session.server";
+import { action as verifyAction } from "~/routes/profile.security.verify";
+import { getViewer, loadViewer, sessionState, siteCookies } from "~/services/session.server";
 import { encodeState, hmacHex } from "~/services/state-header.server";
 import { testContext } from "../helpers/context";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { formOf } from "../helpers/requests";
 import { signedRequest } from "../helpers/state";
+import { addAuthenticator } from "../helpers/totp";
 import { createSession, createUser, newDeviceKey } from "../helpers/users";
 
 async function status(response: Promise<Response>): Promise<number> {
@@ -148,5 +151,56 @@ describe("state headers (DESIGN.md §4)", () => {
 
   it("answers 401 to a request with neither cookie nor state", async () => {
     expect(await call(new Request("http://localhost/api/login/recheck"))).toBe(401);
+  });
+});
+
+/**
+ * Where a second factor is required of admins, an admin without one, or whose session has not
+ * passed it, is no admin to any page (decision 045): the recheck's state says the same.
+ */
+describe("the recheck of an admin held back by the second factor", () => {
+  let database: TestDatabase;
+  let context: AppLoadContext;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    context = testContext(database, { MFA_REQUIRED_FOR: "admin" });
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const recheckRequest = (cookie: string) => new Request("http://localhost/api/login/recheck", { headers: { cookie } });
+  /** What the recheck says of the admin: in its body, and in the state headers it sends. */
+  async function recheck(cookie: string) {
+    const response = (await recheckLoader({ request: recheckRequest(cookie), params: {}, context })) as Response;
+    expect(response.status).toBe(200);
+    const { state } = (await response.json()) as { state: { admin: boolean; stateString: string } };
+    const header = response.headers.get("state");
+    if (header) expect(header).toBe(state.stateString);
+    expect(state.stateString).toContain(encodeURIComponent(`"admin":${state.admin}`));
+    return state.admin;
+  }
+  /** What every page sees of them (the root's navigation, requireAdmin). */
+  const pagesSee = async (cookie: string) => (await getViewer(recheckRequest(cookie), context.app!))!.member.admin;
+
+  it("answers admin: false before the factor is set up and passed, as every page sees them, then true", async () => {
+    const services = context.app!;
+    const user = await createUser(database.db, { admin: true });
+    const session = await createSession(database.db, user.id);
+    const cookie = await siteCookies(services.config).session.serialize(session.id);
+    expect([await recheck(cookie), await pagesSee(cookie)]).toEqual([false, false]);
+
+    const { app } = await addAuthenticator(services, user.id, user.username);
+    expect([await recheck(cookie), await pagesSee(cookie)]).toEqual([false, false]);
+
+    const verify = new Request("http://localhost/profile/security/verify", {
+      method: "POST",
+      headers: { cookie },
+      body: formOf({ stepUpCode: app.at(Date.now()), redirectTo: "/admin" }),
+    });
+    const passed = (await verifyAction({ request: verify, params: {}, context })) as Response;
+    expect(passed.status).toBe(302);
+    expect([await recheck(cookie), await pagesSee(cookie)]).toEqual([true, true]);
   });
 });

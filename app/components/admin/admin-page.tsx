@@ -14,7 +14,7 @@ const ADMIN_LINKS = [
   { to: "/members/deletions", label: "Deleted accounts" },
   { to: "/admin/templates", label: "Document templates" },
   { to: "/admin/mailings", label: "Letters mailed from the app" },
-  { to: "/admin/settings", label: "Community links and mailing" },
+  { to: "/admin/settings", label: "Community settings: links and mailing" },
   ...RECORDS,
 ];
 

@@ -12,7 +12,8 @@ export type BackupRow = {
   kind: string;
   status: string;
   fileName: string;
-  host: string | null;
+  /** The server whose folder holds the file, when it is not this one. */
+  elsewhere: string | null;
   progressDone: number;
   progressTotal: number;
   bytes: number | null;
@@ -52,7 +53,7 @@ function BackupProgress({ backup }: { backup: BackupRow }) {
 }
 
 const COLUMNS: Column<BackupRow>[] = [
-  { header: "When", cell: (b) => formatDateTime(b.createdAt) },
+  { header: "When", cell: (b) => <span className="nowrap">{formatDateTime(b.createdAt)}</span> },
   { header: "Kind", cell: (b) => KIND_WORDS[b.kind] ?? b.kind },
   { header: "By", cell: (b) => b.admin ?? "–" },
   {
@@ -70,16 +71,16 @@ const COLUMNS: Column<BackupRow>[] = [
     cell: (b) => (
       <>
         {b.status === "done" ? (
-          <a href={`/admin/backups/${b.id}/download`} download>
-            {b.fileName}
-          </a>
+          // No download attribute: with a stale second factor the link goes to the factor's page
+          // first, which a download would save as the file. The answer's own header downloads it.
+          <a href={`/admin/backups/${b.id}/download`}>{b.fileName}</a>
         ) : (
           b.fileName
         )}
-        {b.host ? <div className="muted">on {b.host}</div> : null}
+        {b.elsewhere ? <div className="muted">on another server: {b.elsewhere}</div> : null}
         {b.sha256 ? (
           <div className="muted">
-            SHA-256 <code>{b.sha256}</code>
+            SHA-256 <code className="fingerprint">{b.sha256}</code>
           </div>
         ) : null}
       </>
@@ -100,14 +101,13 @@ const COLUMNS: Column<BackupRow>[] = [
 export function BackupsPage({
   backups,
   retentionDays,
-  cron,
-  host,
+  schedule,
   message,
 }: {
   backups: BackupRow[];
   retentionDays: number;
-  cron: string;
-  host: string;
+  /** When the daily backup is made, in words ("every day at 03:17 UTC"). */
+  schedule: string;
   message: string | null;
 }) {
   const running = backups.find((b) => b.status === "queued" || b.status === "running") ?? null;
@@ -116,9 +116,9 @@ export function BackupsPage({
       <ProgressRefresh running={running !== null} />
       <p>
         A backup holds the whole database: members, NoL entries, payments, documents and the jobs waiting. It does not
-        hold the server&apos;s settings and secrets. A daily backup is made at <code>{cron}</code> (UTC) and kept{" "}
-        {retentionDays} days; the backups asked for here stay until deleted. Files are written on the server that makes
-        them; this is {host}.
+        hold the server&apos;s settings and secrets. A backup is made automatically {schedule} and kept {retentionDays}{" "}
+        days; the backups asked for here stay until deleted. Each file is written on the server that makes it, and is
+        downloaded from there.
       </p>
       {message ? <Alert kind="error">{message}</Alert> : null}
       {running ? (

@@ -1,14 +1,13 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { Link } from "@remix-run/react";
 import { Field, useSchemaForm } from "~/components/forms/fields";
-import { FormCard } from "~/components/identity/card";
+import { PostedForm } from "~/components/identity/card";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { communityLinks } from "~/services/community-links.server";
 
 type Links = SerializeFrom<Awaited<ReturnType<typeof communityLinks>>>;
 
-/** /admin/settings: the community's invite link and each cause's community space. */
+/** /admin/settings' first part: the community's invite link and each cause's community space. */
 export function CommunityLinksForm({
   links,
   lastResult,
@@ -22,36 +21,34 @@ export function CommunityLinksForm({
   });
   const spaces = fields.mightyLinks.getFieldset();
   return (
-    <FormCard
-      id="settings-title"
-      title="Community links"
-      lead={
-        <>
-          The links members' apps read with the cause catalogue (<code>/api/config/causes</code>). Leave a field empty
-          to leave its link out.
-        </>
-      }
-      form={form}
-      submit={<SubmitButton pendingText="Saving…">Save the links</SubmitButton>}
-      after={
-        <p className="muted">
-          <Link to="/admin">Back to Admin</Link>
+    <section aria-labelledby="community-links-title">
+      <h2 id="community-links-title">Community links</h2>
+      <p>
+        Where members are invited to join the community, and the community space of each cause, as members&apos; apps
+        show them. Leave a field empty to leave its link out.
+      </p>
+      <PostedForm form={form} submit={<SubmitButton pendingText="Saving…">Save the links</SubmitButton>}>
+        <input type="hidden" name="intent" value="save-links" />
+        <Field
+          meta={fields.mnInviteLink}
+          label="Invite link"
+          type="url"
+          hint="Where a member is invited to join the community."
+        />
+        <fieldset>
+          <legend>Community space of each cause</legend>
+          {links.causes.map((cause) => (
+            <Field key={cause.code} meta={spaces[cause.code]!} label={`${cause.name} (${cause.code})`} type="url" />
+          ))}
+        </fieldset>
+      </PostedForm>
+      <details>
+        <summary>For the server&apos;s operator: where apps read these links</summary>
+        <p>
+          Members&apos; apps read the links with the cause catalogue, from <code>/api/config/causes</code>; a change
+          shows there at once.
         </p>
-      }
-    >
-      <input type="hidden" name="intent" value="save-links" />
-      <Field
-        meta={fields.mnInviteLink}
-        label="Invite link"
-        type="url"
-        hint="Where a member is invited to join the community."
-      />
-      <fieldset>
-        <legend>Community space of each cause</legend>
-        {links.causes.map((cause) => (
-          <Field key={cause.code} meta={spaces[cause.code]!} label={`${cause.name} (${cause.code})`} type="url" />
-        ))}
-      </fieldset>
-    </FormCard>
+      </details>
+    </section>
   );
 }

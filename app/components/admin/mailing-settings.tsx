@@ -41,7 +41,7 @@ export function MailingSettingsForm({
   errors?: Partial<Record<string, string>>;
 }) {
   return (
-    <section className="card" aria-labelledby="mailing-settings-title">
+    <section aria-labelledby="mailing-settings-title">
       <h2 id="mailing-settings-title">Mailing from the app</h2>
       <p>
         Members pay the price per envelope when they have a round mailed by Certified Mail. Leave the return address

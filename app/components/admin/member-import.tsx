@@ -31,6 +31,9 @@ const STATUS_WORDS: Record<string, string> = {
 
 const number = (n: number) => n.toLocaleString("en-US");
 
+/** "1 update", "2 updates". */
+const counted = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
+
 /** What each column is read as, in words. */
 const FIELD_WORDS: Record<string, string> = {
   email: "e-mail",
@@ -74,8 +77,8 @@ export function ImportStart({
         column it needs; it may also have <em>username</em>, <em>name</em> (or first and last name), <em>country</em>{" "}
         (its code or name), <em>created</em> (the date they joined, YYYY-MM-DD), <em>labels</em> (or group, separated by
         commas), <em>complimentary plan</em> (a plan&apos;s name, or yes for the first plan) with{" "}
-        <em>complimentary until</em> (YYYY-MM-DD), and <em>newsletter</em> (yes or no). Ghost&apos;s members export
-        reads as it is. Up to {limit.mb} MB, in UTF-8 or Latin-1.
+        <em>complimentary until</em> (YYYY-MM-DD), and <em>newsletter</em> (yes or no). Ghost&apos;s members export and
+        Mailchimp&apos;s audience export read as they are. Up to {limit.mb} MB, in UTF-8 or Latin-1.
       </p>
       <p>
         First comes a dry run: a report of what each row would do, and nothing is changed. A member whose e-mail is here
@@ -213,14 +216,14 @@ export function ImportReport({ page, message }: { page: ImportDetail; message: s
       <h2>Dry run</h2>
       <ul>
         <li>
-          {number(record.total)} rows: {number(record.toCreate)} new members, {number(record.toUpdate)} updates,{" "}
-          {number(record.toSkip)} skipped.
+          {counted(record.total, "row", "rows")}: {counted(record.toCreate, "new member", "new members")},{" "}
+          {counted(record.toUpdate, "update", "updates")}, {number(record.toSkip)} skipped.
         </li>
       </ul>
       {checked ? (
         <div className="actions">
           <IntentForm intent="start" pendingText="Starting…">
-            Import {number(record.toCreate + record.toUpdate)} members
+            Import {counted(record.toCreate + record.toUpdate, "member", "members")}
           </IntentForm>
           <IntentForm intent="discard" className="button" pendingText="Discarding…">
             Discard
@@ -293,7 +296,7 @@ function ImportProgress({ record, perMinute }: { record: ImportDetail["import"];
       <h2>Import</h2>
       <p role="status" aria-live="polite">
         <progress max={record.total} value={record.processed} aria-label="Rows imported" /> {number(record.processed)}{" "}
-        of {number(record.total)} rows done
+        of {counted(record.total, "row", "rows")} done
         {done
           ? `: ${number(record.created)} created, ${number(record.updated)} updated, ${number(record.skipped)} skipped.`
           : "."}

@@ -103,7 +103,7 @@ function MemberFilters({ list }: { list: List }) {
           name="q"
           type="search"
           defaultValue={filterText(query, "q")}
-          placeholder="Username, e-mail or name"
+          placeholder="Name or e-mail"
         />
       </div>
       <FilterSelect name="role" label="Role" query={query} options={ROLES} />

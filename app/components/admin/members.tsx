@@ -13,6 +13,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { membershipLine } from "~/domain/words";
 import { inWords } from "~/domain/vocabularies";
 import { auditActionWords } from "~/domain/audit-words";
+import { cleanLabel } from "~/domain/member-labels";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
 import type { memberPage } from "~/services/member-page.server";
 import { RowAction } from "~/components/ui/row-action";
@@ -85,7 +86,7 @@ export function MemberDetail({ page }: { page: Page }) {
           facts={[
             ...commonFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)"),
             ["Roles", m.roles.join(", ") || "Member"],
-            ["Labels", m.labels.join(", ") || "None"],
+            ["Labels", [...new Set(m.labels.map(cleanLabel).filter(Boolean))].join(", ") || "None"],
             ["Setup", m.needsSetup ? "Not finished" : "Done"],
             ["Membership", membershipLine(page.billing.membership, formatDate)],
             ["Joined", formatDate(m.createdAt)],

@@ -27,8 +27,10 @@ export function EmbedSubscription({ data }: { data: Data }) {
   const { session } = useFrameSession(supportEmail);
   const [membership, setMembership] = useState<MembershipData | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
+  const inSetup = session.status === "signed-in" && session.state.needsSetup;
   useEffect(() => {
-    if (session.status !== "signed-in") return;
+    // A member still in setup has no membership to read yet: the page says where to finish.
+    if (session.status !== "signed-in" || inSetup) return;
     api<{ membership?: MembershipData | null }>("/api/billing/membership")
       .then(({ data: answer, error: failed }) => {
         if (failed || !answer || answer.membership === undefined) {
@@ -39,7 +41,7 @@ export function EmbedSubscription({ data }: { data: Data }) {
       .catch((e: unknown) =>
         setError(failureMessage(e, supportEmail, e instanceof Error ? e.message : "Your membership could not be read")),
       );
-  }, [session.status, supportEmail]);
+  }, [session.status, inSetup, supportEmail]);
   const manage = `${baseUrl}/profile/billing`;
   // A member with a membership in force changes it from their billing page; anything else is paid on /subscription.
   const planLink = (plan: Plan) =>
@@ -51,7 +53,14 @@ export function EmbedSubscription({ data }: { data: Data }) {
       <h1 id="embed-title">Your membership</h1>
       <FrameStatus session={session}>
         {() =>
-          error ? (
+          inSetup ? (
+            <Alert kind="warn">
+              Finish your setup first, then your membership shows here.{" "}
+              <a href={`${baseUrl}/setup`} target="_top">
+                Go to your setup
+              </a>
+            </Alert>
+          ) : error ? (
             <Alert kind="error">{error}</Alert>
           ) : membership === undefined ? (
             <p role="status">Loading your membership…</p>

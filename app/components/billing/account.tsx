@@ -3,6 +3,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormErrors, useSchemaForm, useServerForm } from "~/components/forms/fields";
+import { ProfileNav } from "~/components/members/profile-card";
 import { RadioField } from "~/components/forms/radio-field";
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
@@ -37,9 +38,7 @@ export function BillingView({ data, lastResult }: { data: Data; lastResult: Repl
   ) : null;
   return (
     <section className="card" aria-labelledby="billing-title">
-      <p>
-        <Link to="/profile">Your profile</Link>
-      </p>
+      <ProfileNav current="billing" />
       <h1 id="billing-title">Billing and payments</h1>
       {membership ? null : (
         <>

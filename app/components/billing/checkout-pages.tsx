@@ -10,6 +10,7 @@ import { PlanFieldset } from "./plan-choices";
 import type { AuthenticatePage, CardPage, CheckoutSummary, ReturnPage } from "~/services/billing/pages.server";
 import type { SubscriptionPageData } from "~/services/billing/subscription-page.server";
 import { formatMoney } from "~/lib/format";
+import { membershipIs } from "~/domain/membership-is";
 
 type Reply = SubmissionResult<string[]> | undefined;
 
@@ -35,7 +36,7 @@ export function SubscriptionView({ data, lastResult }: { data: SubscriptionPageD
   const offered = data.membership ? data.plans.filter((entry) => entry.plan.kind !== "subscription") : data.plans;
   const lead = data.membership ? (
     <>
-      You have the {data.membership.plan} ({data.membership.status.toLowerCase()}). Change your plan, your card or
+      You have the {data.membership.plan} ({membershipIs(data.membership.status)}). Change your plan, your card or
       cancel from <Link to="/profile/billing">your profile</Link>. You can also give a donation or buy a notarize
       credit; your membership stays as it is.
     </>

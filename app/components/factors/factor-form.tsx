@@ -14,7 +14,8 @@ export type FactorMethods = { passkey: boolean; code: boolean };
 
 /**
  * One form that passes a factor: a passkey (when the member has one and the browser can), or
- * a typed code. `hidden` carries what the form posts besides (an action's own fields).
+ * a typed code. `hidden` carries what the form posts besides (an action's own fields). Both
+ * ways are one form, so what goes with them (remember this device) is asked once.
  */
 export function FactorForm({
   action,
@@ -35,9 +36,17 @@ export function FactorForm({
   passkeyOptions: { url: string; fields: Record<string, string> };
   error: string | null;
   submitLabel: string;
-  /** Fields shown in each form (remember this device), given the form's key for their ids. */
-  extra?: (formKey: "passkey" | "code") => ReactNode;
+  /** Fields sent with either way (remember this device), shown before them. */
+  extra?: ReactNode;
 }) {
+  if (!methods.passkey && !methods.code) {
+    return (
+      <p>
+        You have no way left to pass your second factor here. Ask an admin of the community to reset your second
+        factors.
+      </p>
+    );
+  }
   return (
     <>
       {error && !methods.code ? (
@@ -45,35 +54,25 @@ export function FactorForm({
           {error}
         </p>
       ) : null}
-      {methods.passkey ? (
-        <Form method="post" action={action} className="form">
-          {hidden.map(([name, value], index) => (
-            <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
-          ))}
-          {extra?.("passkey")}
+      <Form method="post" action={action} className="form">
+        {hidden.map(([name, value], index) => (
+          <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+        ))}
+        {extra}
+        {methods.passkey ? (
           <PasskeyField name={passkeyName} optionsUrl={passkeyOptions.url} optionsFields={passkeyOptions.fields}>
             Use your passkey
           </PasskeyField>
-        </Form>
-      ) : null}
-      {methods.code ? (
-        <Form method="post" action={action} className="form">
-          {hidden.map(([name, value], index) => (
-            <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
-          ))}
-          <CodeField name={codeName} error={error} autoFocus={!methods.passkey} />
-          {extra?.("code")}
-          <div className="actions">
-            <SubmitButton pendingText="Checking…">{submitLabel}</SubmitButton>
-          </div>
-        </Form>
-      ) : null}
-      {!methods.passkey && !methods.code ? (
-        <p>
-          You have no way left to pass your second factor here. Ask an admin of the community to reset your second
-          factors.
-        </p>
-      ) : null}
+        ) : null}
+        {methods.code ? (
+          <>
+            <CodeField name={codeName} error={error} autoFocus={!methods.passkey} />
+            <div className="actions">
+              <SubmitButton pendingText="Checking…">{submitLabel}</SubmitButton>
+            </div>
+          </>
+        ) : null}
+      </Form>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
-import { formatDateTime } from "~/lib/format";
+import { formatDate, formatDateTime } from "~/lib/format";
 import type { securityOverview } from "~/services/factors/security-page.server";
 import { PasskeyField } from "./passkey-button";
 import { RowAction } from "~/components/ui/row-action";
@@ -9,14 +9,22 @@ import { IntentForm } from "~/components/ui/intent-form";
 
 export type SecurityData = SerializeFrom<Awaited<ReturnType<typeof securityOverview>>> & { redirectTo: string | null };
 
-const lastUse = (at: string | null) => (at ? formatDateTime(at) : "Not used yet");
+/** "added Dec 3, 2026 · not used yet": when a factor came and when it last signed the member in. */
+const factorDates = (verb: string, created: string, lastUsed: string | null) =>
+  `${verb} ${formatDate(created)} · ${lastUsed ? `last used ${formatDateTime(lastUsed)}` : "not used yet"}`;
+
+/** What the community asks of this member, in their words: nothing where it asks nothing of them. */
+const REQUIRED_OF_WORDS = {
+  admins: "Your community asks admins to use a second factor.",
+  everyone: "Your community asks every member to use a second factor.",
+} as const;
 
 /**
  * /profile/security's second factors: passkeys (added with JavaScript, named, removable), the
  * authenticator app, recovery codes, and the devices that skip the factor at sign-in.
  */
 export function SecurityFactors({ security, error }: { security: SecurityData; error: string | null }) {
-  const { factors, devices, required, redirectTo } = security;
+  const { factors, devices, required, requiredOf, redirectTo } = security;
   const back = redirectTo ? [["redirectTo", redirectTo] as const] : [];
   const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
   return (
@@ -24,8 +32,8 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
       <h2 id="factors-title">Second factor</h2>
       {factors.hasFactor ? (
         <p>
-          Signing in asks for your password and then your passkey or authenticator app, unless this device is
-          remembered.
+          {requiredOf ? `${REQUIRED_OF_WORDS[requiredOf]} ` : null}Signing in asks for your password and then your
+          passkey or authenticator app, unless this device is remembered.
         </p>
       ) : (
         <Alert kind={required ? "warn" : "success"}>
@@ -47,9 +55,8 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
       {error ? <Alert kind="error">{error}</Alert> : null}
       {security.demo ? (
         <p className="hint">
-          This demo requires a second factor of no one. Add an authenticator app or a passkey here, then log out and in
-          again to see it asked for; a demo started with <code>MFA_REQUIRED_FOR=admin</code> takes an admin here before
-          any admin page.
+          This demo asks no one for a second factor. Add an authenticator app or a passkey here, then log out and in
+          again to see it asked for.
         </p>
       ) : null}
 
@@ -58,8 +65,7 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
         <ul className="factor-list">
           {factors.passkeys.map((passkey) => (
             <li key={passkey.id}>
-              <strong>{passkey.name}</strong> · added {formatDateTime(passkey.createdAt)} · last used{" "}
-              {lastUse(passkey.lastUsedAt)}
+              <strong>{passkey.name}</strong> · {factorDates("added", passkey.createdAt, passkey.lastUsedAt)}
               <RowAction
                 intent="remove-passkey"
                 field="factor"
@@ -76,7 +82,8 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
       ) : (
         <p>No passkey yet. A passkey signs you in with your device&apos;s lock (fingerprint, face or PIN).</p>
       )}
-      <Form method="post" className="form">
+      {/* A new key once a passkey is added: the name field starts empty for the next one. */}
+      <Form method="post" className="form" key={factors.passkeys.map((passkey) => passkey.id).join()}>
         <input type="hidden" name="intent" value="add-passkey" />
         {back.map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
@@ -101,9 +108,7 @@ export function SecurityFactors({ security, error }: { security: SecurityData; e
       <h3>Authenticator app</h3>
       {factors.totp ? (
         <>
-          <p>
-            Set up {formatDateTime(factors.totp.createdAt)} · last used {lastUse(factors.totp.lastUsedAt)}
-          </p>
+          <p>{factorDates("Set up", factors.totp.createdAt, factors.totp.lastUsedAt)}</p>
           <IntentForm intent="remove-totp" className="button" pendingText="Removing…">
             Remove the authenticator app
           </IntentForm>

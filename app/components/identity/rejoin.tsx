@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { RejoinStanding } from "~/domain/account";
+import { membershipIs } from "~/domain/membership-is";
 import { Card } from "./card";
 
 /** /re-join: a lapsed member's way back through the membership step; nothing to do for anyone else. */
@@ -28,7 +29,7 @@ export function RejoinView({ status, standing }: { status: string | null; standi
   return (
     <Card id="rejoin-title" title="Welcome back">
       <p>
-        Your membership is {status?.toLowerCase().replace(/_/g, " ")}. Re-join to use the notice creator and the rest of
+        Your membership is {status ? membershipIs(status) : "over"}. Re-join to use the notice creator and the rest of
         the site again; your notices and documents are kept.
       </p>
       <Form method="post" className="actions">

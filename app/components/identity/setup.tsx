@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { Link } from "@remix-run/react";
 import { Field, SelectField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { PlanFieldset } from "~/components/billing/plan-choices";
@@ -21,7 +22,13 @@ function StepForm<Schema extends Record<string, unknown>>({
       ))}
     </ol>
   );
-  return <FormCard id="setup-title" before={steps} {...card} />;
+  // Leaving is open at every step: the deletion page is the one page setup does not stand before.
+  const leave = (
+    <p className="muted">
+      Changed your mind? <Link to="/profile/delete">Delete my account</Link>
+    </p>
+  );
+  return <FormCard id="setup-title" before={steps} after={leave} {...card} />;
 }
 
 function ProfileStep({ data, lastResult }: { data: SetupPage; lastResult: Reply }) {

@@ -5,6 +5,7 @@ import { useFrameSession, type FrameSession } from "~/components/frame-session";
 import { FrameStatus } from "~/components/frame-status";
 import { useRequest } from "~/components/use-request";
 import { formatLocalTime } from "~/lib/format";
+import { membershipIs } from "~/domain/membership-is";
 import type { framePageLoader } from "~/services/frame-pages.server";
 
 type SignedIn = Extract<FrameSession, { status: "signed-in" }>["state"];
@@ -47,7 +48,7 @@ export function LrmEntry() {
         <>
           <p>
             Signed in as <strong data-testid="frame-username">{state.username}</strong>
-            {state.sub_status ? ` · membership ${state.sub_status.toLowerCase()}` : null}
+            {state.sub_status ? ` · membership ${membershipIs(state.sub_status)}` : null}
           </p>
           <p className="muted">
             Checked {formatLocalTime(state.login_at_checked)}.{" "}
@@ -84,7 +85,7 @@ export function LrmFrame() {
           <li>
             Member: <strong>{state.username}</strong>
           </li>
-          <li>Membership: {state.sub_status ? state.sub_status.toLowerCase() : "none"}</li>
+          <li>Membership: {state.sub_status ? membershipIs(state.sub_status) : "none"}</li>
           <li>
             <a href="/embed/nols">Your notices</a>
           </li>

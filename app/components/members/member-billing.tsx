@@ -6,6 +6,18 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDate } from "~/lib/format";
 import type { memberBilling } from "~/services/members.server";
 
+type Membership = NonNullable<SerializeFrom<typeof memberBilling>["membership"]>;
+
+/** What the period's end brings, with its day: a complimentary membership with an end date ends then. */
+function periodEndWords(m: Membership): string {
+  if (m.endedOn) return `Ended on ${formatDate(m.endedOn)}`;
+  if (m.endsOn) return `Ends on ${formatDate(m.endsOn)}`;
+  if (m.renewsOn) return `Renews on ${formatDate(m.renewsOn)}`;
+  if (m.ended) return "Ended";
+  if (m.cancelAtPeriodEnd) return "Ends";
+  return m.periodEnd ? "Renews" : "Goes on until an admin ends it";
+}
+
 /** /members/{id}'s Billing section: the member's membership, latest payments, and (sandbox) "Renew now". */
 export function MemberBilling({ billing }: { billing: SerializeFrom<typeof memberBilling> }) {
   const m = billing.membership;
@@ -18,7 +30,7 @@ export function MemberBilling({ billing }: { billing: SerializeFrom<typeof membe
             ["Plan", m.plan],
             ["Status", m.statusText],
             ["Period ends", m.periodEnd ? formatDate(m.periodEnd) : "—"],
-            ["At the period's end", m.cancelAtPeriodEnd ? "Ends" : "Renews"],
+            ["At the period's end", periodEndWords(m)],
           ]}
         />
       ) : (

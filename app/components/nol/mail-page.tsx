@@ -9,6 +9,7 @@ import { MAILING_STATE_WORDS } from "~/domain/mailing/state-words";
 import type { mailPage } from "~/services/mailings/order.server";
 import { IntentForm } from "~/components/ui/intent-form";
 import { PlainField } from "~/components/forms/inputs";
+import { formatDate, formatDateTime } from "~/lib/format";
 
 export type MailData = SerializeFrom<Awaited<ReturnType<typeof mailPage>>>;
 type Draft = Extract<MailData, { recipients: unknown }>;
@@ -56,7 +57,7 @@ function Order({ data, result }: { data: Draft; result?: Result }) {
       {data.stage === "closed" && data.letters.length === 0 ? (
         <Closed next={data.next} href={data.versionHref} />
       ) : null}
-      {data.letters.length > 0 ? <Letters letters={data.letters} /> : null}
+      {data.letters.length > 0 ? <Letters letters={data.letters} trackingBase={data.trackingUrl} /> : null}
       <p>
         <Link to={data.versionHref}>Back to the version</Link>
       </p>
@@ -89,6 +90,13 @@ function DraftForms({ data, result }: { data: Draft; result?: Result }) {
   return (
     <>
       {data.sign ? <SignStep sign={data.sign} /> : null}
+      {data.again ? (
+        <p>
+          <strong>Mailing again:</strong> these respondents have not been served yet (their letter was cancelled, came
+          back or was not sent). Each gets a new letter in an order of its own; the letters before stay in the round's
+          record, listed below.
+        </p>
+      ) : null}
       <p>
         Each respondent gets the notice in an envelope of its own, by USPS Certified Mail with an electronic return
         receipt. The addresses are checked against USPS's records first: nothing is sent to an address you have not
@@ -121,7 +129,7 @@ function DraftForms({ data, result }: { data: Draft; result?: Result }) {
             <legend>
               Respondent {r.slot}: {r.respondent}
             </legend>
-            <div className="field field-check">
+            <div className="checkbox">
               <input id={`send-${r.slot}`} type="checkbox" name={`send.${r.slot}`} defaultChecked={r.send} />
               <label htmlFor={`send-${r.slot}`}>Mail the notice to this respondent</label>
             </div>
@@ -169,7 +177,7 @@ function AddressFields({
 }) {
   const id = (part: string) => `${prefix.replace(".", "-")}-${part}`;
   return (
-    <>
+    <div className="address-fields">
       {(Object.entries(PART_LABELS) as [TypedAddressPart, string][]).map(([part, label]) => (
         <PlainField
           key={part}
@@ -181,7 +189,7 @@ function AddressFields({
           error={errors[part]}
         />
       ))}
-    </>
+    </div>
   );
 }
 
@@ -196,11 +204,11 @@ function ConfirmForm({ data, quote }: { data: Draft; quote: NonNullable<Draft["q
           <legend>{r.respondent}</legend>
           {r.suggestion && r.typedLines ? (
             <>
-              <div className="field field-check">
+              <div className="checkbox">
                 <input id={`use-usps-${r.slot}`} type="radio" name={`use.${r.slot}`} value="usps" defaultChecked />
                 <label htmlFor={`use-usps-${r.slot}`}>USPS's address: {r.suggestion.join(", ")}</label>
               </div>
-              <div className="field field-check">
+              <div className="checkbox">
                 <input id={`use-typed-${r.slot}`} type="radio" name={`use.${r.slot}`} value="typed" />
                 <label htmlFor={`use-typed-${r.slot}`}>The address as I typed it: {r.typedLines.join(", ")}</label>
               </div>
@@ -208,7 +216,7 @@ function ConfirmForm({ data, quote }: { data: Draft; quote: NonNullable<Draft["q
           ) : (
             <p>{r.typedLines?.join(", ")}</p>
           )}
-          <div className="field field-check">
+          <div className="checkbox">
             <input id={`confirm-${r.slot}`} type="checkbox" name={`confirm.${r.slot}`} required />
             <label htmlFor={`confirm-${r.slot}`}>Mail the letter to {r.respondent} at this address</label>
           </div>
@@ -270,43 +278,92 @@ function Sending() {
   );
 }
 
-const LETTER_COLUMNS: Column<Letter>[] = [
-  { header: "To", rowHeader: true, cell: (letter) => letter.to },
-  {
-    header: "State",
-    cell: (letter) => `${MAILING_STATE_WORDS[letter.state]}${letter.reason ? `: ${letter.reason}` : ""}`,
-  },
-  { header: "Tracking number", cell: (letter) => letter.trackingNumber ?? "—" },
-  { header: "Dates", cell: (letter) => letterDates(letter) },
-  { header: "Price", cell: (letter) => `${letter.cost}${letter.refunded ? " (refunded)" : ""}` },
-  {
-    header: "Cancel",
-    cell: (letter) =>
-      letter.cancelUntil ? (
-        <Form method="post">
-          <input type="hidden" name="mailing" value={letter.id} />
-          <SubmitButton name="intent" value="cancel" className="button" pendingText="Cancelling…">
-            Cancel this letter
-          </SubmitButton>
-        </Form>
-      ) : (
-        (letter.cancelRefusal ?? "—")
+function letterColumns(trackingBase: string, cancellable: boolean): Column<Letter>[] {
+  const columns: Column<Letter>[] = [
+    {
+      header: "To",
+      rowHeader: true,
+      cell: (letter) => (letter.envelope > 1 ? `${letter.to} (mailed again)` : letter.to),
+    },
+    {
+      header: "Where it is",
+      cell: (letter) => (
+        <>
+          {MAILING_STATE_WORDS[letter.state]}
+          {letter.reason ? `: ${letter.reason}` : ""}
+          <br />
+          <span className="field-hint">{letterDates(letter)}</span>
+        </>
       ),
-  },
-];
+    },
+    {
+      header: "Tracking number",
+      cell: (letter) =>
+        letter.trackingNumber ? (
+          <a
+            className="tracking-number"
+            href={`${trackingBase}${encodeURIComponent(letter.trackingNumber)}`}
+            rel="noreferrer"
+            target="_blank"
+          >
+            {letter.trackingNumber}
+          </a>
+        ) : (
+          "—"
+        ),
+    },
+    { header: "Price", cell: (letter) => `${letter.cost}${letter.refunded ? " (refunded)" : ""}` },
+  ];
+  if (!cancellable) return columns;
+  return [
+    ...columns,
+    {
+      header: "Cancel",
+      cell: (letter) =>
+        letter.cancelUntil ? (
+          <Form method="post" className="letter-cancel">
+            <input type="hidden" name="mailing" value={letter.id} />
+            <SubmitButton
+              name="intent"
+              value="cancel"
+              className="button"
+              pendingText="Cancelling…"
+              aria-label={`Cancel the letter to ${letter.to}`}
+            >
+              Cancel
+            </SubmitButton>
+            <span className="field-hint">until {formatDateTime(letter.cancelUntil)}</span>
+          </Form>
+        ) : (
+          (letter.cancelRefusal ?? "—")
+        ),
+    },
+  ];
+}
 
-function Letters({ letters }: { letters: Letter[] }) {
-  return <DataTable rows={letters} columns={LETTER_COLUMNS} caption="The letters" />;
+function Letters({ letters, trackingBase }: { letters: Letter[]; trackingBase: string }) {
+  const cancellable = letters.some((letter) => letter.cancelUntil !== null);
+  return (
+    <>
+      <DataTable rows={letters} columns={letterColumns(trackingBase, cancellable)} caption="The letters" />
+      {cancellable ? (
+        <p className="field-hint">
+          A letter can be cancelled, its price refunded to your card, until the mail house prints it (a few minutes
+          after it was paid for).
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 function letterDates(letter: Letter): string {
   const dates = [
-    letter.mailedOn ? `mailed ${letter.mailedOn}` : null,
-    letter.deliveredOn ? `delivered ${letter.deliveredOn}` : null,
-    letter.returnedOn ? `returned ${letter.returnedOn}` : null,
-    !letter.deliveredOn && !letter.returnedOn && letter.expectedDeliveryOn
-      ? `expected ${letter.expectedDeliveryOn}`
+    letter.mailedOn ? `mailed ${formatDate(letter.mailedOn)}` : null,
+    letter.deliveredOn ? `delivered ${formatDate(letter.deliveredOn)}` : null,
+    letter.returnedOn ? `returned ${formatDate(letter.returnedOn)}` : null,
+    !letter.deliveredOn && !letter.returnedOn && letter.expectedDeliveryOn && letter.state !== "cancelled"
+      ? `expected to arrive ${formatDate(letter.expectedDeliveryOn)}`
       : null,
   ].filter(Boolean);
-  return dates.length > 0 ? dates.join(", ") : "—";
+  return dates.length > 0 ? dates.join(", ") : "";
 }

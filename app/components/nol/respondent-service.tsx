@@ -66,6 +66,12 @@ export function RespondentServicePage({ data, result }: { data: Data; result?: R
           Nothing is left to record for {r.name} in this round. <Link to={data.versionHref}>Back to the version</Link>
         </p>
       ) : null}
+      {data.mailAgainHref ? (
+        <p>
+          Have the notice mailed to {r.name} again from here, by USPS Certified Mail with a return receipt:{" "}
+          <Link to={data.mailAgainHref}>Mail it for me</Link>. Or record below a letter you mailed yourself.
+        </p>
+      ) : null}
       {data.intents.includes("mailed") ? (
         <IntentForm intent="mailed" title={`I mailed the notice to ${r.name} by hand`} button="Record the mailing">
           <p>Each envelope has its own tracking number: give the one of the envelope to {r.name}.</p>

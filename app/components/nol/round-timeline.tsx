@@ -115,7 +115,11 @@ function RoundItem({
         ) : null}
       </dl>
       {row.respondents.length > 0 ? (
-        <RespondentList respondents={row.respondents} trackingBase={trackingBase} label={`Respondents of ${row.name}`} />
+        <RespondentList
+          respondents={row.respondents}
+          trackingBase={trackingBase}
+          label={`Respondents of ${row.name}`}
+        />
       ) : null}
       {row.noticeHref || row.proofHref ? (
         <p className="timeline-documents">
@@ -138,9 +142,21 @@ function RoundItem({
 }
 
 function TrackingLink({ number, trackingBase }: { number: string; trackingBase: string }) {
+  // Groups of four, as USPS prints them: where a line too narrow for the whole number breaks it.
+  const groups = number.match(/.{1,4}/g) ?? [number];
   return (
-    <a className="tracking-number" href={`${trackingBase}${encodeURIComponent(number)}`} rel="noreferrer" target="_blank">
-      {number}
+    <a
+      className="tracking-number"
+      href={`${trackingBase}${encodeURIComponent(number)}`}
+      rel="noreferrer"
+      target="_blank"
+    >
+      {groups.map((group, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {group}
+        </Fragment>
+      ))}
       <span className="visually-hidden"> (the carrier's tracking page, in a new tab)</span>
     </a>
   );

@@ -36,6 +36,12 @@ export function StepPage({ data, lastResult }: { data: StepData; lastResult?: Su
       ) : null}
       {data.mailedNotice ? <MailedNotice notice={data.mailedNotice} /> : null}
       {data.roundService ? <RoundServicePanel service={data.roundService} trackingBase={data.trackingUrl} /> : null}
+      {data.roundService?.mailAgainHref ? (
+        <p>
+          Those not served yet can be mailed again from here, each a new letter by USPS Certified Mail:{" "}
+          <Link to={data.roundService.mailAgainHref}>Mail it for me</Link>
+        </p>
+      ) : null}
       {data.hosted ? (
         <HostedStep hosted={data.hosted} testMode={data.testMode} />
       ) : data.roundService?.held ? null : (

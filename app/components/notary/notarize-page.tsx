@@ -69,7 +69,7 @@ export function NotarizePageView({ data, outcome }: { data: Data; outcome: Notar
                 </Link>{" "}
                 <span className="muted">
                   ({v.step}
-                  {v.ready ? ", can be notarized now" : ""})
+                  {v.ready ? ", can be notarized now" : v.notarized ? ", its notice notarized" : ""})
                 </span>
               </li>
             ))}
@@ -88,6 +88,22 @@ export function NotarizePageView({ data, outcome }: { data: Data; outcome: Notar
       ) : null}
     </section>
   );
+}
+
+/** Where the page shows the notice through its links alone (app.css, .preview-phone-note). */
+const PHONE_WIDTH = "(max-width: 699.98px)";
+
+/** Whether the screen is a phone's width, followed as it turns; null until the page runs. */
+function usePhoneWidth(): boolean | null {
+  const [phone, setPhone] = useState<boolean | null>(null);
+  useEffect(() => {
+    const query = window.matchMedia(PHONE_WIDTH);
+    const follow = () => setPhone(query.matches);
+    follow();
+    query.addEventListener("change", follow);
+    return () => query.removeEventListener("change", follow);
+  }, []);
+  return phone;
 }
 
 type Send = (kind: NotarizeAction, input: { nzId?: string; draft?: boolean }) => Promise<void>;
@@ -121,8 +137,10 @@ function useNotarizeFlow(chosen: Chosen, causeCode: string) {
   });
 
   // "Preview of the NoL is requested automatically when notarize-online is allowed and a current NoL exists."
+  // A phone shows no PDF inside a page (it offers the links alone): it is not kept waiting for one.
+  const phone = usePhoneWidth();
   useEffect(() => {
-    if (!shouldRequestPreview(flow) || !flow.current) return;
+    if (!shouldRequestPreview(flow) || !flow.current || phone !== false) return;
     const current = flow.current;
     dispatch({ type: "preview-started" });
     void runRequest(async () => {
@@ -275,7 +293,7 @@ function VersionNotarize({
               <p>
                 <label>
                   <input type="checkbox" name="draft" /> Prepare it as a draft, and send it to the signer later with
-                  Update
+                  Update (below, once it is made)
                 </label>
               </p>
               <ActionButton permission={submit} id="why-not-submit">
@@ -297,6 +315,13 @@ function VersionNotarize({
                 </NzForm>
               ) : null}
             </div>
+          ) : null}
+          {notarize?.nz_id ? (
+            <p className="field-hint">
+              Refresh status asks the notary where the notice stands. Update sends it to the signer: a draft for the
+              first time, or again when the e-mail with the signing link went astray.
+              {canDeleteNotarize(notarize) ? " Delete withdraws it from the notary, to start again." : ""}
+            </p>
           ) : null}
         </section>
       ) : null}
@@ -423,7 +448,7 @@ function NoticeTable({
         <caption>Your notices of this cause</caption>
         <thead>
           <tr>
-            <th scope="col">Round</th>
+            <th scope="col">Round and version</th>
             <th scope="col">Notarize online</th>
             <th scope="col">Links</th>
           </tr>
@@ -434,7 +459,10 @@ function NoticeTable({
             const notarized = notarizedHref(n.notarize);
             return (
               <tr key={n.notice_id} aria-current={n === current ? "true" : undefined}>
-                <th scope="row">{roundLabel(n.round_cnt).label ?? n.round_cnt}</th>
+                <th scope="row">
+                  {roundLabel(n.round_cnt).label ?? n.round_cnt}{" "}
+                  <span className="notice-version">{n.notice_cf.cf_version}</span>
+                </th>
                 <td>{notarizeStatusLabel(n.notarize)}</td>
                 <td>
                   {signing ? <a href={signing}>Signing page</a> : null}

@@ -60,7 +60,8 @@ export function CouponBanner({
 export function WarningBar({ status }: { status: string }) {
   return (
     <div className="warning-bar" role="status">
-      Your subscription is {status.toLowerCase().replace(/_/g, " ")}.{" "}
+      {/* A status has one underscore at most; "canceled" is the one with "led", spelt here as the product spells it. */}
+      Your subscription is {status.toLowerCase().replace("_", " ").replace("led", "lled")}.{" "}
       <PageLink to="/profile">See your profile</PageLink>
     </div>
   );

@@ -22,15 +22,19 @@ export function errorMessage(error: unknown, status: number): string {
 
 /**
  * spec §2.4 "Error page: shows the message, and for 404 a 'Back to the home page' link."
+ * Every error page has that way back: a refusal (403) leaves the member as stuck as a page
+ * not found. The message is the heading; the status is a small note under it.
  * A page may add a plain line under the message (`children`).
  */
 export function ErrorCard({ status, message, children }: { status: number; message: string; children?: ReactNode }) {
   return (
     <section className="card error-page" aria-labelledby="error-title">
-      <p className="error-status">{status}</p>
       <h1 id="error-title">{message}</h1>
       {children ? <p>{children}</p> : null}
-      {status === 404 ? <PageLink to="/">Back to the home page</PageLink> : null}
+      <p>
+        <PageLink to="/">Back to the home page</PageLink>
+      </p>
+      <p className="error-status">Error {status}</p>
     </section>
   );
 }

@@ -137,3 +137,28 @@ export function verdictWords(verdict: Verdict): string {
       return "USPS cannot deliver to this address.";
   }
 }
+
+/** Where a round's last order stands, as the rule below reads it. */
+type OrderStatus = "draft" | "paying" | "paid" | "sent";
+
+/**
+ * Whether the round can be ordered from the app now, and for whom. At the round's mailing step
+ * every respondent the round names; at its proof step, and at its mailing step once an order's
+ * letters went out, the respondents still waiting to be served (a letter cancelled, returned or
+ * refused, or none sent) in a new order, the earlier letters kept as they are. An order being
+ * paid for or sent comes first. `null`: nothing to order now.
+ */
+export function orderableSlots(input: {
+  step: "mailing" | "proof" | "other";
+  lastOrder: OrderStatus | null;
+  named: readonly number[];
+  waiting: readonly number[];
+}): { slots: number[]; again: boolean } | null {
+  const { step, lastOrder } = input;
+  if (step === "other") return null;
+  if (lastOrder === "draft") return { slots: [...input.named], again: false };
+  if (lastOrder === "paying" || lastOrder === "paid") return null;
+  if (step === "mailing" && lastOrder === null) return { slots: [...input.named], again: false };
+  const waiting = input.waiting.filter((slot) => input.named.includes(slot));
+  return waiting.length > 0 ? { slots: waiting, again: true } : null;
+}

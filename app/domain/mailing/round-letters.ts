@@ -15,12 +15,20 @@ export const MAILING_STATES = ["sending", ...LETTER_STATES] as const;
 export type MailingState = (typeof MAILING_STATES)[number];
 
 /**
- * The key a letter is sent with: the same for every try of one respondent's letter of one
+ * The key a letter is sent with: the same for every try of one respondent's envelope of one
  * round, so however many requests send it the mail house makes one letter. A letter the mail
- * house refused (nothing was made) is tried again under the next attempt's key.
+ * house refused (nothing was made) is tried again under the next attempt's key; an envelope
+ * mailed again after one cancelled or returned has a key of its own.
  */
-export function letterKey(letter: { entryId: string; round: number; slot: number; attempt: number }): string {
-  const key = `mailing:${letter.entryId}:r${letter.round}:s${letter.slot}`;
+export function letterKey(letter: {
+  entryId: string;
+  round: number;
+  slot: number;
+  envelope?: number;
+  attempt: number;
+}): string {
+  const envelope = letter.envelope ?? 1;
+  const key = `mailing:${letter.entryId}:r${letter.round}:s${letter.slot}${envelope > 1 ? `:e${envelope}` : ""}`;
   return letter.attempt > 1 ? `${key}:a${letter.attempt}` : key;
 }
 
@@ -40,5 +48,17 @@ export const dayOfDate = (at: Date) => at.toISOString().slice(0, 10);
 /** Whether the letter is a refusal that left nothing at the mail house, so it may be sent again. */
 export const mayResend = (letter: { state: MailingState; letterId: string | null }) =>
   letter.state === "failed" && letter.letterId === null;
+
+const STILL_GOING: ReadonlySet<MailingState> = new Set(["sending", "created", "mailed", "in_transit", "delivered"]);
+
+/**
+ * Whether a new envelope may follow this one to its respondent: this one came to nothing
+ * (cancelled, returned, or refused after the mail house made it), and another order than the
+ * one that paid for it asks, so sending one order again never makes a second envelope.
+ */
+export const mayMailAgain = (
+  letter: { state: MailingState; letterId: string | null; orderId: string | null },
+  orderId: string | null | undefined,
+) => !STILL_GOING.has(letter.state) && !mayResend(letter) && Boolean(orderId) && letter.orderId !== orderId;
 
 export const isLetterState = (state: MailingState): state is LetterState => state !== "sending";

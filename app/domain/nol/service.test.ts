@@ -15,7 +15,7 @@ import { timelineOf } from "./timeline";
 /**
  * The reading of a round's service against random histories of its envelopes: for 2 to 12
  * respondents, a letter from the app (paid, then cancelled, refused, mailed, delivered or
- * returned) and the member's hand records after it (mailed again with a number of its own,
+ * returned, then perhaps a second from the app) and the member's hand records after it (mailed again with a number of its own,
  * delivered, returned, left out). A plain model of the same history says what each respondent's
  * envelope is; the reading, the letters, the proof of service and the timeline must agree.
  */
@@ -26,10 +26,17 @@ const dayAt = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10
 
 type AppPath = "none" | "sending" | "created" | "cancelled" | "failed" | "mailed" | "delivered" | "returned";
 type HandStep = { kind: "mailed" | "delivered" | "returned" | "left_out" };
-type History = { app: AppPath; hand: HandStep[] };
+/**
+ * A respondent's history: the app's letter, a second one from the app when the first was
+ * cancelled or came back (mailed again), then the member's hand records.
+ */
+type History = { app: AppPath; again: AppPath; hand: HandStep[] };
+
+const APP_PATHS: AppPath[] = ["none", "sending", "created", "cancelled", "failed", "mailed", "delivered", "returned"];
 
 const history: fc.Arbitrary<History> = fc.record({
-  app: fc.constantFrom<AppPath>("none", "sending", "created", "cancelled", "failed", "mailed", "delivered", "returned"),
+  app: fc.constantFrom(...APP_PATHS),
+  again: fc.constantFrom(...APP_PATHS),
   hand: fc.array(
     fc.record({ kind: fc.constantFrom<HandStep["kind"]>("mailed", "delivered", "returned", "left_out") }),
     { maxLength: 5 },
@@ -44,18 +51,28 @@ type Envelope = {
   deliveredOn: string | null;
 };
 
+/** The app's letters of a history: the second only after a first cancelled or returned. */
+const appPaths = (h: History): Exclude<AppPath, "none">[] =>
+  h.app === "none"
+    ? []
+    : (h.app === "cancelled" || h.app === "returned") && h.again !== "none"
+      ? [h.app, h.again]
+      : [h.app];
+
+/** The app's n-th envelope to the slot: mailed the day after it was made, delivered two days on. */
+const appTracking = (slot: number, n: number) => `9407${String(slot).padStart(2, "0")}0000000000000000${n}`;
+const appStart = (n: number) => (n - 1) * 2;
+
 /** What the model says of a respondent: their envelopes and whether they were left out after the last. */
 function model(slot: number, h: History) {
   const envelopes: Envelope[] = [];
   let leftOut = false;
-  let clock = 1;
-  const app = h.app;
-  if (app !== "none") {
-    const tracking = app === "sending" ? null : `9407${String(slot).padStart(2, "0")}00000000000000001`;
+  for (const [i, app] of appPaths(h).entries()) {
+    const start = appStart(i + 1);
     const mailed = app === "mailed" || app === "delivered" || app === "returned";
     envelopes.push({
-      tracking: app === "cancelled" || app === "failed" ? null : tracking,
-      mailedOn: mailed ? dayAt(clock) : null,
+      tracking: app === "cancelled" || app === "failed" || app === "sending" ? null : appTracking(slot, i + 1),
+      mailedOn: mailed ? dayAt(start + 1) : null,
       end:
         app === "cancelled" || app === "failed"
           ? "void"
@@ -64,10 +81,10 @@ function model(slot: number, h: History) {
             : app === "returned"
               ? "returned"
               : "open",
-      deliveredOn: app === "delivered" ? dayAt(clock + 2) : null,
+      deliveredOn: app === "delivered" ? dayAt(start + 3) : null,
     });
   }
-  clock = 5;
+  let clock = 5;
   let n = 0;
   for (const step of h.hand) {
     clock += 1;
@@ -104,24 +121,25 @@ const APP_STATE: Record<Exclude<AppPath, "none">, MailingState> = {
 
 /** The same history as the app keeps it: the mail house's row and the member's records. */
 function recordsOf(slot: number, h: History, ids: { next: number }): { letters: AppLetter[]; records: HandRecord[] } {
-  const letters: AppLetter[] = [];
-  if (h.app !== "none") {
-    const mailed = h.app === "mailed" || h.app === "delivered" || h.app === "returned";
-    letters.push({
-      id: `m${slot}`,
-      letterId: `ltr_${slot}`,
+  const letters: AppLetter[] = appPaths(h).map((app, i) => {
+    const start = START + appStart(i + 1) * DAY;
+    const mailed = app === "mailed" || app === "delivered" || app === "returned";
+    return {
+      id: `m${slot}-${i + 1}`,
+      letterId: `ltr_${slot}_${i + 1}`,
       slot,
-      state: APP_STATE[h.app],
-      trackingNumber: h.app === "sending" ? null : `9407${String(slot).padStart(2, "0")}00000000000000001`,
-      mailedAt: mailed ? new Date(START + DAY + 3_600_000) : null,
-      deliveredAt: h.app === "delivered" ? new Date(START + 3 * DAY + 3_600_000) : null,
-      returnedAt: h.app === "returned" ? new Date(START + 4 * DAY) : null,
-      reason: h.app === "returned" ? "Unclaimed" : null,
+      state: APP_STATE[app],
+      // A letter cancelled before print still had its number from the mail house.
+      trackingNumber: app === "sending" ? null : appTracking(slot, i + 1),
+      mailedAt: mailed ? new Date(start + DAY + 3_600_000) : null,
+      deliveredAt: app === "delivered" ? new Date(start + 3 * DAY + 3_600_000) : null,
+      returnedAt: app === "returned" ? new Date(start + 4 * DAY) : null,
+      reason: app === "returned" ? "Unclaimed" : null,
       address: `${slot} Main St, Springfield, IL 62701`,
-      returnReceipt: h.app === "delivered",
-      createdAt: new Date(START),
-    });
-  }
+      returnReceipt: app === "delivered",
+      createdAt: new Date(start),
+    };
+  });
   let clock = 5;
   let n = 0;
   const records = h.hand.map((step): HandRecord => {

@@ -8,6 +8,7 @@ import type { AppServices } from "~/context";
 import { rowsOf } from "~/db/client.server";
 import { backups, users } from "~/db/schema";
 import { backupFileName, dumpedTable, expiredBackups, type BackupKind } from "~/domain/backups";
+import { cronWords } from "~/domain/cron-words";
 import { conflict, notFound } from "~/domain/errors";
 import { isAlive } from "~/lib/process.server";
 import { actorOf, audit } from "../audit.server";
@@ -289,11 +290,12 @@ export async function listBackups(services: AppServices) {
     .leftJoin(users, eq(users.id, backups.adminId))
     .orderBy(desc(backups.createdAt))
     .limit(100);
+  const here = hostName();
   return {
-    backups: rows,
+    // A file on another server is downloaded there, so that server is named; this one goes without saying.
+    backups: rows.map(({ host, ...row }) => ({ ...row, elsewhere: host && host !== here ? host : null })),
     retentionDays: services.config.backups.retentionDays,
-    cron: services.config.backups.cron,
-    host: hostName(),
+    schedule: cronWords(services.config.backups.cron),
   };
 }
 

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { createHash, hkdfSync, randomBytes } from "node:crypto";
+import { and, eq, isNull, notLike, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { z } from "zod";
+import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { recoveryCodes, userFactors } from "~/db/schema";
@@ -16,12 +17,17 @@ import {
   totpCodeSchema,
   totpStepAccepted,
 } from "~/domain/second-factor";
-import { seal, unseal } from "~/lib/crypto.server";
+import { hmacHex, seal, unseal } from "~/lib/crypto.server";
+import { audit } from "../audit.server";
+import { sweepJob } from "../queue.server";
 import { hitRateLimit, rateLimitCount } from "../rate-limit.server";
+import { issueToken } from "../tokens.server";
+import { tellMember, type FactorUse } from "./records.server";
 
 /**
  * Authenticator codes (TOTP, RFC 6238: SHA-1, 6 digits, 30 s, one step either side) and
  * recovery codes: set up, checked once each, and rate-limited as passwords are (decision 045).
+ * Recovery codes are stored under the server's key, and count their failures apart (decision 062).
  */
 
 const SEAL_PURPOSE = "totp-secret";
@@ -32,8 +38,35 @@ const PERIOD = 30;
 
 /** Failed codes for one account before it must wait, as failed passwords (auth.server.ts). */
 export const CODE_FAILURES = { hits: 5, windowSeconds: 900 };
+/**
+ * Wrong recovery codes from one address before it must wait: counted apart from the app's, so
+ * that whoever holds the password and types wrong codes elsewhere does not keep the member out.
+ * Ten letters of 31 stay out of reach of guessing at this rate, even from many addresses.
+ */
+export const RECOVERY_FAILURES = { hits: 10, windowSeconds: 900 };
+/** A reset link in the lock-out's e-mail works this long, as one asked for at /login/help. */
+const RESET_LINK_MS = 3_600_000;
 
 export const WRONG_CODE_MESSAGE = "That code is not right. Check the code and try again.";
+export const USED_RECOVERY_CODE_MESSAGE =
+  "That code has been used already: each recovery code works once. Use another.";
+export const USED_TOTP_CODE_MESSAGE = "That code has been used already. Wait for the next code in your app.";
+export const CODES_LOCKED_MESSAGE =
+  "Too many wrong codes. Wait 15 minutes and try again, or use a recovery code or a passkey.";
+export const RECOVERY_LOCKED_MESSAGE =
+  "Too many wrong recovery codes from your network. Wait 15 minutes and try again.";
+
+/** Where a typed code comes from: at a sign-in, every wrong one is audited and a lock-out told. */
+export type CodeAttempt = { use: FactorUse; ip: string | null };
+const QUIET: CodeAttempt = { use: "step-up", ip: null };
+
+type Counter = { kind: "totp" | "recovery"; key: string; hits: number; windowSeconds: number };
+
+function counterOf(kind: Counter["kind"], userId: string, ip: string | null): Counter {
+  return kind === "totp"
+    ? { kind, key: `factor-fail:${userId}`, ...CODE_FAILURES }
+    : { kind, key: `recovery-fail:${userId}:${ip ?? "unknown"}`, ...RECOVERY_FAILURES };
+}
 
 function totpOf(secretBase32: string, label: string, issuer: string): TOTP {
   return new TOTP({
@@ -104,9 +137,10 @@ export async function confirmTotp(
 ): Promise<string> {
   const secret = setupSecret(services, userId, input.sealed);
   if (!secret) throw invalid("This set-up has expired. Start again.");
-  await refuseWhileLimited(services.db, userId);
+  const counter = counterOf("totp", userId, null);
+  await refuseWhileLimited(services, userId, counter, QUIET);
   const step = matchingStep(secret, input.code, Date.now());
-  if (step === null) throw await wrongCode(services.db, userId);
+  if (step === null) throw await wrongCode(services, userId, counter, QUIET);
   const [row] = await services.db
     .insert(userFactors)
     .values({
@@ -123,17 +157,66 @@ export async function confirmTotp(
   return row.id;
 }
 
-async function refuseWhileLimited(db: Database, userId: string): Promise<void> {
-  const key = `factor-fail:${userId}`;
-  if ((await rateLimitCount(db, key, CODE_FAILURES.windowSeconds)) >= CODE_FAILURES.hits) {
-    throw tooMany("Too many wrong codes. Wait 15 minutes and try again.", CODE_FAILURES.windowSeconds);
-  }
+async function refuseWhileLimited(services: AppServices, userId: string, counter: Counter, attempt: CodeAttempt) {
+  if ((await rateLimitCount(services.db, counter.key, counter.windowSeconds)) < counter.hits) return;
+  // The log shows the tries a lock-out turned away too: someone kept at it.
+  if (attempt.use === "sign-in") await failedAtSignIn(services, userId, attempt, { kind: counter.kind, locked: true });
+  throw tooMany(counter.kind === "totp" ? CODES_LOCKED_MESSAGE : RECOVERY_LOCKED_MESSAGE, counter.windowSeconds);
 }
 
-/** Counts a wrong code and answers the error to throw. */
-async function wrongCode(db: Database, userId: string) {
-  await hitRateLimit(db, `factor-fail:${userId}`, CODE_FAILURES.hits, CODE_FAILURES.windowSeconds);
-  return invalid(WRONG_CODE_MESSAGE, { code: [WRONG_CODE_MESSAGE] });
+/**
+ * Counts a wrong code and answers the error to throw. A code used already counts as wrong too
+ * (it does not sign in), but says so: the member typed the right code a second time. Wrong
+ * codes after a right password are the surest sign that someone else knows it: at a sign-in
+ * each is audited, and the lock-out they start is audited and e-mailed.
+ */
+async function wrongCode(
+  services: AppServices,
+  userId: string,
+  counter: Counter,
+  attempt: CodeAttempt,
+  message = WRONG_CODE_MESSAGE,
+) {
+  const { db } = services;
+  await hitRateLimit(db, counter.key, counter.hits, counter.windowSeconds);
+  if (attempt.use === "sign-in") {
+    await failedAtSignIn(services, userId, attempt, { kind: counter.kind });
+    if ((await rateLimitCount(db, counter.key, counter.windowSeconds)) >= counter.hits) {
+      await lockedOut(services, userId, counter, attempt);
+    }
+  }
+  return invalid(message, { code: [message] });
+}
+
+const actorAt = (userId: string, attempt: CodeAttempt) => ({ actorUserId: userId, agentUserId: null, ip: attempt.ip });
+
+async function failedAtSignIn(
+  services: AppServices,
+  userId: string,
+  attempt: CodeAttempt,
+  data: Record<string, unknown>,
+) {
+  await audit(services.db, actorAt(userId, attempt), "login.factor.failed", "user", userId, data);
+}
+
+/**
+ * A lock-out begins: audited, and the member e-mailed with a link to set a new password. Once
+ * per lock-out, however many requests reach it together: the first to count in its window tells.
+ */
+async function lockedOut(services: AppServices, userId: string, counter: Counter, attempt: CodeAttempt) {
+  const { db, config } = services;
+  if (!(await hitRateLimit(db, `${counter.key}:told`, 1, counter.windowSeconds)).ok) return;
+  await audit(db, actorAt(userId, attempt), "login.factor.locked", "user", userId, {
+    kind: counter.kind,
+    failures: counter.hits,
+  });
+  const token = await issueToken(db, "password_reset", userId, RESET_LINK_MS);
+  await tellMember(services, userId, {
+    event: "locked",
+    kind: counter.kind,
+    failures: counter.hits,
+    resetUrl: `${config.baseUrl}/login/reset?token=${token}`,
+  });
 }
 
 /** A code as typed: six digits from an app, or a recovery code. */
@@ -146,16 +229,20 @@ export const typedCodeSchema = z
 /**
  * Checks a typed code: an authenticator code (each time step accepted once) or a recovery code
  * (each used once). Answers which it was; a wrong code is counted and refused with a field error.
+ * Recovery codes have a count of their own: a lock-out of the app's codes leaves them open.
  */
 export async function checkTypedCode(
   services: AppServices,
   userId: string,
   typed: string,
   now = Date.now(),
+  attempt: CodeAttempt = QUIET,
 ): Promise<{ kind: "totp" | "recovery"; factorId: string | null }> {
   const { db } = services;
-  await refuseWhileLimited(db, userId);
   const digits = totpCodeSchema.safeParse(typed);
+  const code = digits.success ? null : normalizeRecoveryCode(typed);
+  const counter = counterOf(code ? "recovery" : "totp", userId, attempt.ip);
+  await refuseWhileLimited(services, userId, counter, attempt);
   if (digits.success) {
     const [factor] = await db
       .select({ id: userFactors.id, secretSealed: userFactors.secretSealed, lastStep: userFactors.lastStep })
@@ -179,25 +266,74 @@ export async function checkTypedCode(
         .returning({ id: userFactors.id });
       if (taken) return { kind: "totp", factorId: factor.id };
     }
-    throw await wrongCode(db, userId);
+    const used = factor !== undefined && step !== null;
+    throw await wrongCode(services, userId, counter, attempt, used ? USED_TOTP_CODE_MESSAGE : WRONG_CODE_MESSAGE);
   }
-  const code = normalizeRecoveryCode(typed);
   if (code) {
+    await rekeyRecoveryCodes(services, userId);
+    const hash = storedCode(services.config, code);
     const [used] = await db
       .update(recoveryCodes)
       .set({ usedAt: new Date() })
-      .where(
-        and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashCode(code)), isNull(recoveryCodes.usedAt)),
-      )
+      .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hash), isNull(recoveryCodes.usedAt)))
       .returning({ id: recoveryCodes.id });
     if (used) return { kind: "recovery", factorId: null };
+    const [spent] = await db
+      .select({ id: recoveryCodes.id })
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hash)));
+    if (spent) throw await wrongCode(services, userId, counter, attempt, USED_RECOVERY_CODE_MESSAGE);
   }
-  throw await wrongCode(db, userId);
+  throw await wrongCode(services, userId, counter, attempt);
 }
 
-function hashCode(code: string): string {
-  return createHash("sha256").update(code).digest("hex");
+/** What marks a recovery code stored under the server's key; a bare SHA-256 was stored before. */
+const KEYED = "hmac1:";
+
+/**
+ * The key of the recovery codes: the server's own, derived from SESSION_SECRET, never in the
+ * database, so a copy of it (a backup) cracks no code (decision 062).
+ */
+function recoveryKey(config: AppConfig): Buffer {
+  return Buffer.from(hkdfSync("sha256", config.sessionSecret, "memberhall-recovery-codes", "recovery-code", 32));
 }
+
+/** Keyed over the code's SHA-256, so that a code stored as that digest alone is rekeyed without the code. */
+function keyedDigest(config: AppConfig, digestHex: string): string {
+  return KEYED + hmacHex(recoveryKey(config), digestHex);
+}
+
+function storedCode(config: AppConfig, code: string): string {
+  return keyedDigest(config, createHash("sha256").update(code).digest("hex"));
+}
+
+/**
+ * Rewrites the codes still stored as a bare SHA-256, the member's or everyone's, under the
+ * server's key: they work as before, and no longer crack from a backup. Answers how many.
+ */
+export async function rekeyRecoveryCodes(services: AppServices, userId?: string): Promise<number> {
+  const { db, config } = services;
+  const old = await db
+    .select({ id: recoveryCodes.id, codeHash: recoveryCodes.codeHash })
+    .from(recoveryCodes)
+    .where(and(notLike(recoveryCodes.codeHash, `${KEYED}%`), userId ? eq(recoveryCodes.userId, userId) : undefined));
+  for (const row of old) {
+    await db
+      .update(recoveryCodes)
+      .set({ codeHash: keyedDigest(config, row.codeHash) })
+      .where(and(eq(recoveryCodes.id, row.id), eq(recoveryCodes.codeHash, row.codeHash)));
+  }
+  return old.length;
+}
+
+/** The codes stored before decision 062 that no member has typed since, rekeyed within the hour. */
+export const recoveryCodesRekeyJob = sweepJob({
+  name: "recovery-codes-rekey",
+  schedule: "17 * * * *",
+  async run(services) {
+    await rekeyRecoveryCodes(services);
+  },
+});
 
 function newCode(): string {
   for (;;) {
@@ -207,12 +343,14 @@ function newCode(): string {
 }
 
 /** A new set of recovery codes, shown once: the earlier set ends. */
-export async function newRecoveryCodes(db: Database, userId: string): Promise<string[]> {
+export async function newRecoveryCodes(services: AppServices, userId: string): Promise<string[]> {
   const codes = new Set<string>();
   while (codes.size < RECOVERY_CODE_COUNT) codes.add(newCode());
-  await db.transaction(async (tx) => {
+  await services.db.transaction(async (tx) => {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await tx.insert(recoveryCodes).values([...codes].map((code) => ({ userId, codeHash: hashCode(code) })));
+    await tx
+      .insert(recoveryCodes)
+      .values([...codes].map((code) => ({ userId, codeHash: storedCode(services.config, code) })));
   });
   return [...codes].map(formatRecoveryCode);
 }

@@ -5,7 +5,7 @@ import type { Database } from "~/db/client.server";
 import { recoveryCodes, sessions } from "~/db/schema";
 import { invalid } from "~/domain/errors";
 import { deviceOf } from "~/domain/profile";
-import { factorRequired, stepUpFresh } from "~/domain/second-factor";
+import { factorRequired, stepUpFresh, type MfaPolicy } from "~/domain/second-factor";
 import { actorOf } from "../audit.server";
 import type { Viewer } from "../viewer.server";
 import { removeTotp } from "./codes.server";
@@ -31,10 +31,17 @@ export async function securityOverview(services: AppServices, viewer: Viewer) {
     required:
       viewer.adminLocked !== undefined ||
       factorRequired(services.config.mfaRequiredFor, { isAdmin: viewer.user.admin }),
+    /** Whom the community asks for a second factor, where that includes this member. */
+    requiredOf: requiredOfViewer(services.config.mfaRequiredFor, viewer.user.admin),
     fresh: factors.hasFactor && stepUpFresh(viewer.session.factorPassedAt, new Date()),
     /** The demo requires no factor: the page says how to try one. */
     demo: services.config.demo && services.config.mfaRequiredFor === "none",
   };
+}
+
+function requiredOfViewer(policy: MfaPolicy, isAdmin: boolean): "admins" | "everyone" | null {
+  if (policy === "all") return "everyone";
+  return policy === "admin" && isAdmin ? "admins" : null;
 }
 
 export const PASSKEY_NAME_MAX = 60;

@@ -1,20 +1,23 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AppConfig } from "~/config/config.server";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
-import { rememberedDevices } from "~/db/schema";
+import { oneTimeTokens, rememberedDevices } from "~/db/schema";
+import { invalid } from "~/domain/errors";
 import { deviceRemembered, rememberedUntil } from "~/domain/second-factor";
 import { audit } from "../audit.server";
 import { siteCookies } from "../site-cookies.server";
 import { startSession, type ClientMeta } from "../session.server";
+import { consumeToken, issueToken, tokenOwner } from "../tokens.server";
 import { factorPassed, hasFactor, type PassedKind } from "./records.server";
 
 /**
  * Signing in with a second factor: after the password, a member with a factor is held in a
  * short-lived signed cookie (no session yet) until the factor passes at /login/factor; a
- * device whose key passed one within REMEMBER_DEVICE_DAYS skips it (decision 045).
+ * device whose key passed one within REMEMBER_DEVICE_DAYS skips it (decision 045). The cookie
+ * names a record on the server, used once by the session it opens (decision 062).
  */
 
 /** Minutes a password stands while the second factor is asked for. */
@@ -24,13 +27,32 @@ const pendingSchema = z.object({
   userId: z.string().uuid(),
   redirectTo: z.string().max(2_000),
   devicePublicKey: z.string().nullable(),
+  /** The sign-in's one-time token: a signed cookie can be sent again, the token is taken once. */
+  token: z.string().min(1).max(100),
   until: z.number(),
 });
 export type PendingLogin = z.infer<typeof pendingSchema>;
 
-export async function pendingLoginCookie(config: AppConfig, pending: Omit<PendingLogin, "until">): Promise<string> {
-  const value: PendingLogin = { ...pending, until: Date.now() + PENDING_LOGIN_MINUTES * 60_000 };
+export const PENDING_LOGIN_USED_MESSAGE = "This sign-in was finished already. Log in again.";
+
+export async function pendingLoginCookie(
+  services: AppServices,
+  pending: Omit<PendingLogin, "until" | "token">,
+): Promise<string> {
+  const { db, config } = services;
+  const ttl = PENDING_LOGIN_MINUTES * 60_000;
+  // Tokens past their time go with the next one made: their cookies are past it too.
+  await db
+    .delete(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.purpose, "pending_login"), lt(oneTimeTokens.expiresAt, new Date())));
+  const token = await issueToken(db, "pending_login", pending.userId, ttl);
+  const value: PendingLogin = { ...pending, token, until: Date.now() + ttl };
   return siteCookies(config).pendingLogin.serialize(value);
+}
+
+/** Whether the sign-in is still to finish: its token not taken by a session yet, nor too old. */
+export async function pendingLoginOpen(db: Database, pending: PendingLogin): Promise<boolean> {
+  return (await tokenOwner(db, "pending_login", pending.token))?.userId === pending.userId;
 }
 
 export async function clearPendingLoginCookie(config: AppConfig): Promise<string> {
@@ -97,16 +119,25 @@ export async function afterPassword(
 
 /**
  * Opens the session of a sign-in whose factor passed: audited and e-mailed, and the browser
- * remembered when the member asked (answers the secret its cookie keeps).
+ * remembered when the member asked (answers the secret its cookie keeps). A sign-in that waited
+ * for its factor gives its token, taken in the transaction that opens the session: its cookie
+ * opens one session, sent again later or twice at once (a passkey alone brings none).
  */
 export async function finishLogin(
   services: AppServices,
   userId: string,
   client: ClientMeta,
   passed: { kind: PassedKind; factorId: string | null; remember: boolean },
+  pendingToken: string | null,
 ): Promise<{ sessionId: string; rememberToken: string | null }> {
   const { db } = services;
-  const session = await startSession(db, { userId, carrier: "cookie", ...client });
+  const session = await db.transaction(async (tx) => {
+    if (pendingToken !== null) {
+      const taken = await consumeToken(tx, "pending_login", pendingToken);
+      if (taken?.userId !== userId) throw invalid(PENDING_LOGIN_USED_MESSAGE);
+    }
+    return startSession(tx, { userId, carrier: "cookie", ...client });
+  });
   const actor = { actorUserId: userId, agentUserId: null, ip: client.ip };
   await factorPassed(services, { userId, sessionId: session.id, ...passed, use: "sign-in", actor });
   let token: string | null = null;

@@ -14,7 +14,7 @@ import { errorJson } from "~/lib/http.server";
 import { actorOf } from "../audit.server";
 import { flashHeader } from "../flash.server";
 import type { Viewer } from "../viewer.server";
-import { checkTypedCode } from "./codes.server";
+import { checkTypedCode, type CodeAttempt } from "./codes.server";
 import { readPasskeyField, verifyPasskey } from "./passkeys.server";
 import { factorOverview, factorPassed, type PassedKind } from "./records.server";
 
@@ -47,6 +47,7 @@ export async function factorFromForm(
   userId: string,
   form: FormData,
   names: { passkey: string; code: string },
+  attempt?: CodeAttempt,
 ): Promise<{ kind: PassedKind; factorId: string | null } | null> {
   const passkey = readPasskeyField(form.get(names.passkey));
   if (passkey) {
@@ -54,7 +55,8 @@ export async function factorFromForm(
     return { kind: "passkey", factorId };
   }
   const code = form.get(names.code);
-  if (typeof code === "string" && code.trim() !== "") return checkTypedCode(services, userId, code);
+  if (typeof code === "string" && code.trim() !== "")
+    return checkTypedCode(services, userId, code, Date.now(), attempt);
   return null;
 }
 
@@ -63,7 +65,13 @@ export async function factorFromForm(
  * Answers false when the form carries none.
  */
 export async function passPostedFactor(services: AppServices, viewer: Viewer, form: FormData): Promise<boolean> {
-  const passed = await factorFromForm(services, viewer.user.id, form, { passkey: STEP_UP_PASSKEY, code: STEP_UP_CODE });
+  const passed = await factorFromForm(
+    services,
+    viewer.user.id,
+    form,
+    { passkey: STEP_UP_PASSKEY, code: STEP_UP_CODE },
+    { use: "step-up", ip: actorOf(viewer).ip ?? null },
+  );
   if (!passed) return false;
   await factorPassed(services, {
     userId: viewer.user.id,

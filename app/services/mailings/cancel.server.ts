@@ -21,8 +21,13 @@ export type MailingRefund = {
   currency: "usd";
 };
 
+/** The letter cancelled, as the member's e-mail and the audit log name it. */
+export type CancelledLetter = { id: string; round: number; slot: number; to: string; version: string };
+
+/** Cancelled: `first` when this request cancelled it (a repeat finds it cancelled already). */
 export type CancelOutcome =
-  { outcome: "cancelled"; refund: MailingRefund } | { outcome: "refused"; message: string; refund: null };
+  | { outcome: "cancelled"; refund: MailingRefund; first: boolean; letter: CancelledLetter }
+  | { outcome: "refused"; message: string; refund: null };
 
 const BEING_SENT = "This letter is being sent: try again in a minute.";
 
@@ -49,7 +54,14 @@ export async function cancelLetter(
     cents: row.costCents,
     currency: "usd",
   };
-  if (row.state === "cancelled") return { outcome: "cancelled", refund };
+  const letter = {
+    id: row.id,
+    round: row.round,
+    slot: row.slot,
+    to: row.toAddress.name,
+    version: row.descriptiveVersion,
+  };
+  if (row.state === "cancelled") return { outcome: "cancelled", refund, first: false, letter };
   if (row.state === "sending" || !row.letterId) return { outcome: "refused", message: BEING_SENT, refund: null };
   const check = cancelCheck({ state: row.state, cancelUntil: row.sendDate }, now);
   if (!check.ok) return { outcome: "refused", message: CANCEL_REFUSALS[check.why], refund: null };
@@ -68,5 +80,5 @@ export async function cancelLetter(
     reason: null,
     occurredAt: now,
   });
-  return { outcome: "cancelled", refund };
+  return { outcome: "cancelled", refund, first: true, letter };
 }

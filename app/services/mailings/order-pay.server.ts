@@ -12,7 +12,9 @@ import { requireSigned } from "../documents/signatures.server";
 import type { PageAddress } from "../nol/pages.server";
 import { enqueue } from "../queue.server";
 import type { Viewer } from "../session.server";
-import { cancelLetter } from "./cancel.server";
+import { roundName } from "~/domain/nol/timeline";
+import { actorOf, audit } from "../audit.server";
+import { cancelLetter, type CancelledLetter } from "./cancel.server";
 import { MAIL_HOUSE_DOWN, placeOf, recipientsOf } from "./order.server";
 import { mailingOrderSendJob, queueRefund } from "./order-jobs.server";
 import { mailingSettings } from "./settings.server";
@@ -121,7 +123,31 @@ export async function cancelOrderLetter(services: AppServices, viewer: Viewer, m
   }
   if (outcome.outcome === "refused") throw conflict(outcome.message);
   if (outcome.refund.cents > 0) await queueRefund(services, mailingId);
-  return outcome.refund.cents > 0
-    ? `The letter is cancelled: ${formatMoney(outcome.refund.cents, "usd")} is refunded to your card.`
-    : "The letter is cancelled.";
+  const refund = outcome.refund.cents > 0 ? formatMoney(outcome.refund.cents, "usd") : null;
+  if (outcome.first) await cancelled(services, viewer, outcome.letter, refund);
+  return refund ? `The letter is cancelled: ${refund} is refunded to your card.` : "The letter is cancelled.";
+}
+
+/** A letter just cancelled: in the audit log, and an e-mail to the member saying what is given back. */
+async function cancelled(services: AppServices, viewer: Viewer, letter: CancelledLetter, refund: string | null) {
+  await audit(services.db, actorOf(viewer), "mailing.cancel", "mailing", letter.id, {
+    round: letter.round,
+    slot: letter.slot,
+    to: letter.to,
+    version: letter.version,
+    refund,
+  });
+  const name = roundName(letter.round);
+  await services.providers.mail.send({
+    to: viewer.member.email,
+    template: "mailing-cancelled",
+    subject: `Your ${name} to ${letter.to} is cancelled`,
+    text: [
+      `Your ${name} to ${letter.to} (${letter.version}) is cancelled: the mail house will not print or mail it.`,
+      refund
+        ? `${refund} is refunded to the card you paid with; it shows on your statement in 5 to 10 days.`
+        : "Nothing was charged for it.",
+      `${letter.to} is not served by this letter: mail the notice again from the version's page when you are ready.`,
+    ].join("\n\n"),
+  });
 }

@@ -9,6 +9,7 @@ import {
   chosen,
   partsFromForm,
   readAddress,
+  orderableSlots,
   startingRecipients,
   verdictWords,
   type OrderRecipient,
@@ -22,7 +23,9 @@ import { formatMoney } from "~/lib/format";
 import { isProviderError } from "~/providers/errors";
 import { checkoutPagePath } from "../billing/pages.server";
 import { latestSignature } from "../documents/signatures.server";
-import { mailingRecipients, respondentsOf, versionState, type VersionState } from "../nol/entries.server";
+import { waitingRespondents } from "~/domain/nol/service";
+import { respondentsOf, versionState, type VersionState } from "../nol/entries.server";
+import { addressedIn, roundServiceOf, serviceEntry } from "../nol/service.server";
 import { causeOf, type PageAddress } from "../nol/pages.server";
 import { roundDocumentBases } from "../nol/timeline.server";
 import type { Viewer } from "../session.server";
@@ -43,7 +46,14 @@ export const MAIL_HOUSE_DOWN =
 
 type Input = { cause: string; version: unknown };
 
-/** The member's own version and the round it mails now (or mailed last from the app). */
+const MAILING_STEPS = new Set(["mailing", "true-bill-mailing"]);
+const PROOF_STEPS = new Set(["proof", "true-bill-proof"]);
+
+/**
+ * The member's own version, the round it mails now (or mailed last from the app), its order as
+ * it stands, and who may be ordered for now: the round's respondents at its mailing step, or
+ * those still waiting to be served, in a new order after the ones before (domain/mailing/order.ts).
+ */
 export async function placeOf(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
   const place = await causeOf(services, viewer, address, input.cause);
   if (place.other) throw forbidden("Only the member can mail their notice from the app.");
@@ -51,16 +61,41 @@ export async function placeOf(services: AppServices, viewer: Viewer, address: Pa
   if (!version.success) throw notFound("Choose a version to mail");
   const state = versionState(place.rows, version.data);
   if (!state.creator) throw notFound("This version has no notice yet");
-  const mailing = state.step.kind === "mailing" || state.step.kind === "true-bill-mailing";
+  const { step } = state;
+  const atService = MAILING_STEPS.has(step.kind) || PROOF_STEPS.has(step.kind);
   const [last] = await services.db
     .select()
     .from(mailingOrders)
     .where(ofVersion(mailingOrders, place.owner.id, place.cause.code, version.data))
-    .orderBy(desc(mailingOrders.round))
+    .orderBy(desc(mailingOrders.round), desc(mailingOrders.sequence))
     .limit(1);
-  const round = mailing && state.step.round ? state.step.round : (last?.round ?? null);
-  const order = last && last.round === round ? last : null;
-  return { place, state, version: version.data, round, mailing: mailing && round === state.step.round, order };
+  const round = atService && step.round ? step.round : (last?.round ?? null);
+  const lastOfRound = last && last.round === round ? last : null;
+  const entry = round ? serviceEntry(state, round) : null;
+  const orderable =
+    atService && round && round === step.round && entry
+      ? orderableSlots({
+          step: MAILING_STEPS.has(step.kind) ? "mailing" : "proof",
+          lastOrder: lastOfRound?.status ?? null,
+          named: (await roundRespondents(services, state, round)).map((r) => r.slot),
+          waiting: waitingRespondents(await roundServiceOf(services.db, { creator: state.creator, entry, round })).map(
+            (r) => r.slot,
+          ),
+        })
+      : null;
+  // Mailing again after the round's orders went out starts an order of its own.
+  const order = orderable?.again && lastOfRound?.status !== "draft" ? null : lastOfRound;
+  return {
+    place,
+    state,
+    version: version.data,
+    round,
+    mailing: orderable !== null,
+    again: Boolean(orderable?.again) || (order?.sequence ?? 1) > 1 || PROOF_STEPS.has(step.kind),
+    slots: orderable?.slots ?? [],
+    sequence: order ? order.sequence : (lastOfRound?.sequence ?? 0) + 1,
+    order,
+  };
 }
 
 /** The round's entry: the notice's for a notice, the true bill's own for a bill. */
@@ -69,11 +104,17 @@ function roundEntryId(state: VersionState, round: number): string | null {
   return state.bills.find((bill) => bill.tbValue === round - NOTICE_ROUNDS)?.id ?? null;
 }
 
-/** The respondents of the round with what the notice has of their addresses. */
-async function namedRecipients(services: AppServices, state: VersionState) {
-  const slots = new Set((await mailingRecipients(services.db, state)).map((r) => r.slot));
+/** The respondents the round is addressed to, with what the notice has of their addresses. */
+async function roundRespondents(services: AppServices, state: VersionState, round: number) {
   const named = await respondentsOf(services.db, [state.creator!.id]);
-  return named.filter((r) => slots.has(r.slot));
+  const entry = serviceEntry(state, round);
+  const addressed = new Set(entry ? addressedIn(named, entry, round).map((r) => r.slot) : []);
+  return named.filter((r) => addressed.has(r.slot));
+}
+
+/** The respondents the order may mail, as they start. */
+async function startingFor(services: AppServices, state: VersionState, round: number, slots: readonly number[]) {
+  return startingRecipients((await roundRespondents(services, state, round)).filter((r) => slots.includes(r.slot)));
 }
 
 /** The member's own return address as the notice has it (the claimant's), read into its parts. */
@@ -91,7 +132,12 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
   // The sandbox mail house moves its letters as far as its clock says when they are looked at,
   // as its minute's job would.
   if (services.providers.mailhouseSandbox) await runSandboxMailHouse(services);
-  const { place, state, version, round, mailing, order } = await placeOf(services, viewer, address, input);
+  const { place, state, version, round, mailing, again, slots, order } = await placeOf(
+    services,
+    viewer,
+    address,
+    input,
+  );
   const settings = await mailingSettings(services);
   const versionHref = `${place.causeBase}?${new URLSearchParams({ version })}`;
   const entryId = round ? roundEntryId(state, round) : null;
@@ -99,6 +145,7 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
   const base = {
     title: "Mail it for me",
     causeName: place.cause.name,
+    trackingUrl: services.config.trackingUrl,
     version,
     versionHref,
     round,
@@ -127,8 +174,8 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
   const recipients =
     order && recipientsOf(order).length > 0
       ? recipientsOf(order)
-      : mailing
-        ? startingRecipients(await namedRecipients(services, state))
+      : mailing && round
+        ? await startingFor(services, state, round, slots)
         : [];
   const fixedSender = settings.returnAddress
     ? postalLines(senderOf(settings, viewer.member.name ?? viewer.member.username, null)!)
@@ -146,6 +193,7 @@ export async function mailPage(services: AppServices, viewer: Viewer, address: P
   return {
     ...base,
     stage,
+    again,
     next: state.step.label,
     sender: { fixed: fixedSender, parts: senderParts as Record<string, string | undefined> },
     recipients: recipients.map((r) => ({
@@ -185,15 +233,18 @@ export async function checkAddresses(
   address: PageAddress,
   input: Input & { form: FormData },
 ): Promise<{ ok: boolean; from: { parts: Record<string, string | undefined>; errors: Record<string, string> } }> {
-  const { place, state, version, round, mailing, order } = await placeOf(services, viewer, address, input);
-  if (!round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
+  const { place, state, version, round, mailing, slots, sequence, order } = await placeOf(
+    services,
+    viewer,
+    address,
+    input,
+  );
   if (order && order.status !== "draft") throw conflict("These letters are paid for already.");
+  if (!round || !mailing) throw conflict(`The next step of this version is ${state.step.label}.`);
   const settings = await mailingSettings(services);
   const form = input.form;
   const known =
-    order && recipientsOf(order).length > 0
-      ? recipientsOf(order)
-      : startingRecipients(await namedRecipients(services, state));
+    order && recipientsOf(order).length > 0 ? recipientsOf(order) : await startingFor(services, state, round, slots);
   const fromParts = partsFromForm(form, "from");
   const from = settings.returnAddress ? null : readAddress(fromParts);
   const recipients: OrderRecipient[] = [];
@@ -220,7 +271,7 @@ export async function checkAddresses(
   await saveDraft(
     services,
     place.owner.id,
-    { entryId: roundEntryId(state, round)!, causeCode: place.cause.code, version, round },
+    { entryId: roundEntryId(state, round)!, causeCode: place.cause.code, version, round, sequence },
     {
       fromAddress,
       recipients,
@@ -248,7 +299,7 @@ async function verify(services: AppServices, address: PostalAddress) {
   }
 }
 
-type Key = { entryId: string; causeCode: string; version: string; round: number };
+type Key = { entryId: string; causeCode: string; version: string; round: number; sequence: number };
 
 async function saveDraft(
   services: AppServices,
@@ -271,10 +322,11 @@ async function saveDraft(
       causeCode: key.causeCode,
       descriptiveVersion: key.version,
       round: key.round,
+      sequence: key.sequence,
       ...values,
     })
     .onConflictDoUpdate({
-      target: [mailingOrders.entryId, mailingOrders.round],
+      target: [mailingOrders.entryId, mailingOrders.round, mailingOrders.sequence],
       set: values,
       setWhere: eq(mailingOrders.status, "draft"),
     });

@@ -1,24 +1,29 @@
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
-import { PDFDocument } from "pdf-lib";
+import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
-import { mailings, nolEntries } from "~/db/schema";
-import { letterPagesSchema, notarizedLetterPages } from "~/domain/documents/notarized-letters";
+import { mailings } from "~/db/schema";
 import { postalAddressSchema } from "~/domain/mailing/address";
 import { mailingPricesSchema } from "~/domain/mailing/quote";
-import { letterKey, mayResend, RECOVERABLE_FOR_MS, SENDING_CLAIM_MS } from "~/domain/mailing/round-letters";
+import {
+  letterKey,
+  mayMailAgain,
+  mayResend,
+  RECOVERABLE_FOR_MS,
+  SENDING_CLAIM_MS,
+} from "~/domain/mailing/round-letters";
 import { conflict, invalid, notFound } from "~/domain/errors";
 import { versionSchema } from "~/domain/nol/entries";
 import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import { roundName } from "~/domain/nol/timeline";
 import { isProviderError } from "~/providers/errors";
 import type { MailedLetter } from "~/providers/mailhouse/types";
-import { findNotice, type NoticeRecord } from "../documents/notices.server";
-import { renderRespondentLetterPdf } from "../documents/render.server";
-import { latestSignature, requireSigned } from "../documents/signatures.server";
-import { entriesOf, mailingRecipients, versionState } from "../nol/entries.server";
+import { requireSigned } from "../documents/signatures.server";
+import { waitingRespondents } from "~/domain/nol/service";
+import { entriesOf, mailingRecipients, versionState, type EntryRow } from "../nol/entries.server";
+import { roundServiceOf } from "../nol/service.server";
 import type { UserRow } from "../viewer.server";
 import { adoptEarlyEvents, applyMailEvent } from "./events.server";
+import { letterPdf } from "./letter-pdf.server";
 import { lockVersion, recordRound, type MailingRow } from "./records.server";
 
 /**
@@ -91,13 +96,11 @@ export async function sendRoundLetters(
   const entry = roundEntry(state, mailing.round);
   if (!entry) throw notFound("This round has not been written yet");
   await requireSigned(services.db, entry.id, mailing.round);
-  const mailingNow =
-    (state.step.kind === "mailing" || state.step.kind === "true-bill-mailing") && state.step.round === mailing.round;
-  const named = new Set((await mailingRecipients(services.db, state)).map((r) => r.slot));
+  const { mailingNow, named, waiting } = await whoIsMailed(services, state, entry, mailing.round);
   const outcomes: LetterOutcome[] = [];
   for (const recipient of parsed.data) {
-    if (mailingNow && !named.has(recipient.slot))
-      throw invalid(`Respondent ${recipient.slot} is not mailed this round`);
+    const allowed = named.has(recipient.slot) || waiting.has(recipient.slot);
+    if (mailingNow && !allowed) throw invalid(`Respondent ${recipient.slot} is not mailed this round`);
     const values = {
       userId: member.id,
       entryId: entry.id,
@@ -111,7 +114,7 @@ export async function sendRoundLetters(
       costCents: mailing.prices.perEnvelopeCents,
       orderId: mailing.orderId ?? null,
     };
-    const claim = await claimLetter(services, values, mailingNow, now);
+    const claim = await claimLetter(services, values, { mailingNow, again: waiting.has(recipient.slot) }, now);
     if (!claim) throw conflict(`The next step of this version is ${state.step.label}.`);
     if (!claim.mine) {
       outcomes.push(standing(claim.row, now));
@@ -122,46 +125,99 @@ export async function sendRoundLetters(
   return outcomes;
 }
 
+const MAILING_STEPS = new Set(["mailing", "true-bill-mailing"]);
+const PROOF_STEPS = new Set(["proof", "true-bill-proof"]);
+
+/**
+ * Who the round's letters may go to now: while the version is at the round's mailing step,
+ * each respondent the round names; at its mailing or proof step, each respondent the reading
+ * of its service leaves waiting (their envelope cancelled, returned or refused, or none sent).
+ */
+async function whoIsMailed(
+  services: AppServices,
+  state: ReturnType<typeof versionState>,
+  entry: EntryRow,
+  round: number,
+) {
+  const atRound = state.step.round === round;
+  const atService = atRound && (MAILING_STEPS.has(state.step.kind) || PROOF_STEPS.has(state.step.kind));
+  const named = new Set(
+    atRound && MAILING_STEPS.has(state.step.kind)
+      ? (await mailingRecipients(services.db, state)).map((r) => r.slot)
+      : [],
+  );
+  const service = atService ? await roundServiceOf(services.db, { creator: state.creator, entry, round }) : null;
+  const waiting = new Set(service ? waitingRespondents(service).map((r) => r.slot) : []);
+  return { mailingNow: named.size > 0 || waiting.size > 0, named, waiting };
+}
+
 type NewLetter = Omit<typeof mailings.$inferInsert, "idempotencyKey" | "state">;
 
 /**
  * The respondent's letter, claimed by this request when it is to be sent now: a new row, a
- * refused one sent again (mailing only), or one left sending that no request holds. Null when
- * there is none and the round is no longer being mailed.
+ * refused one sent again, a new envelope after one that came to nothing (a respondent still
+ * waiting, another order), or one left sending that no request holds. Null when there is none
+ * and the round is no longer being mailed.
  */
-async function claimLetter(services: AppServices, values: NewLetter, mailingNow: boolean, now: Date) {
+async function claimLetter(
+  services: AppServices,
+  values: NewLetter,
+  now: { mailingNow: boolean; again: boolean },
+  at: Date,
+): Promise<Claim | null> {
   const { db } = services;
-  if (mailingNow) {
+  const insert = async (envelope: number) => {
     const [inserted] = await db
       .insert(mailings)
       .values({
         ...values,
-        idempotencyKey: letterKey({ ...values, attempt: 1 }),
+        envelope,
+        idempotencyKey: letterKey({ ...values, envelope, attempt: 1 }),
         state: "sending",
-        sendingSince: now,
-        createdAt: now,
+        sendingSince: at,
+        createdAt: at,
       })
       .onConflictDoNothing()
       .returning();
-    if (inserted) return { row: inserted, mine: true } satisfies Claim;
+    return inserted ? ({ row: inserted, mine: true } satisfies Claim) : null;
+  };
+  const latest = async () =>
+    (
+      await db
+        .select()
+        .from(mailings)
+        .where(
+          and(eq(mailings.entryId, values.entryId), eq(mailings.round, values.round), eq(mailings.slot, values.slot)),
+        )
+        .orderBy(desc(mailings.envelope))
+        .limit(1)
+    )[0];
+  if (now.mailingNow) {
+    const first = await insert(1);
+    if (first) return first;
   }
-  const [row] = await db
-    .select()
-    .from(mailings)
-    .where(and(eq(mailings.entryId, values.entryId), eq(mailings.round, values.round), eq(mailings.slot, values.slot)));
+  const row = await latest();
   if (!row) return null;
-  if (row.state === "sending") return (await takeOver(services, row, now)) ?? { row, mine: false };
-  if (!mailingNow || !mayResend(row)) return { row, mine: false } satisfies Claim;
+  if (row.state === "sending") return (await takeOver(services, row, at)) ?? { row, mine: false };
+  if (!now.mailingNow) return { row, mine: false } satisfies Claim;
+  if (now.again && mayMailAgain(row, values.orderId)) {
+    const next = await insert(row.envelope + 1);
+    if (next) return next;
+    // Another request made the envelope at the same moment: it stands for the respondent.
+    const made = await latest();
+    return made ? { row: made, mine: false } : null;
+  }
+  if (!mayResend(row)) return { row, mine: false } satisfies Claim;
   const attempt = row.attempt + 1;
   const [again] = await db
     .update(mailings)
     .set({
       ...values,
       attempt,
-      idempotencyKey: letterKey({ ...values, round: row.round, attempt }),
+      idempotencyKey: letterKey({ ...values, round: row.round, envelope: row.envelope, attempt }),
       state: "sending",
       reason: null,
-      sendingSince: now,
+      sendingSince: at,
     })
     .where(and(eq(mailings.id, row.id), eq(mailings.state, "failed"), eq(mailings.attempt, row.attempt)))
     .returning();
@@ -238,69 +294,6 @@ export async function sendClaimed(services: AppServices, row: MailingRow): Promi
   }
   const mailing = await letterMade(services, row, letter);
   return { ...base, outcome: "sent", mailing };
-}
-
-/**
- * The letter's PDF: the round's notice to this respondent, cut from the notice's notarized PDF
- * while that is the notice as it stands, else as the documents service makes it.
- */
-async function letterPdf(services: AppServices, row: MailingRow): Promise<Uint8Array> {
-  const [entry] = await services.db
-    .select({ entryNumber: nolEntries.entryNumber })
-    .from(nolEntries)
-    .where(eq(nolEntries.id, row.entryId));
-  const record = entry
-    ? await findNotice(
-        services.db,
-        { id: row.userId },
-        { cf_number: entry.entryNumber, cf_version: row.descriptiveVersion, round_cnt: row.round },
-      )
-    : null;
-  if (!record) throw notFound("This round has not been written yet");
-  return (await notarizedLetter(services, record, row)) ?? renderRespondentLetterPdf(services, record, row.slot);
-}
-
-/**
- * The respondent's letter as the notary notarized it: its pages of the notice's notarized PDF,
- * then the notary's own pages, so the letter mailed on its own carries the notary's mark on
- * every page (docs/decisions/059-notarized-letters.md). Null, and the letter is rendered as it
- * stands, when there is no such copy to cut it from: the notice is not notarized (or not at the
- * notary in use), the notary no longer has the PDF, the member signed the notice after it went
- * to the notary, or the PDF's pages are not those of the letters counted when it was sent.
- * While the notary cannot be reached the letter waits (the mail house is not asked).
- */
-async function notarizedLetter(
-  services: AppServices,
-  { notarization }: NoticeRecord,
-  row: MailingRow,
-): Promise<Uint8Array | null> {
-  const notary = services.providers.notary;
-  if (!notarization?.nzId || notarization.nzStatus !== "completed" || notarization.provider !== notary.name)
-    return null;
-  const letters = letterPagesSchema.safeParse(notarization.letterPages);
-  if (!letters.success) return null;
-  const signature = await latestSignature(services.db, row.entryId, row.round);
-  if (signature && !(notarization.nzCreated && signature.createdAt < notarization.nzCreated)) return null;
-  const nzId = notarization.nzId;
-  const pdf = await notary.notarizedDocument(nzId).catch((error: unknown) => {
-    if (isProviderError(error, "notary_refused")) return null;
-    throw error;
-  });
-  if (!pdf) return null;
-  const notarized = await PDFDocument.load(pdf, { updateMetadata: false }).catch(() => null);
-  const pages = notarized && notarizedLetterPages(letters.data, notarized.getPageCount(), row.slot);
-  if (!notarized || !pages) {
-    services.logger.warn(
-      { mailing: row.id, nzId },
-      "the notarized notice does not match its letters: mailed as rendered",
-    );
-    return null;
-  }
-  const letter = await PDFDocument.create();
-  for (const page of await letter.copyPages(notarized, pages)) letter.addPage(page);
-  const title = notarized.getTitle();
-  if (title) letter.setTitle(title);
-  return letter.save();
 }
 
 /** Keeps the mail house's letter on the row and its number on the round, then applies the events it already has. */

@@ -13,6 +13,8 @@ export type LetterView = {
   id: string;
   round: number;
   slot: number;
+  /** The respondent's envelopes of the round in turn: 2 and on were mailed again. */
+  envelope: number;
   to: string;
   state: MailingState;
   trackingNumber: string | null;
@@ -66,7 +68,7 @@ export async function versionLetters(
         ...(version.round === undefined ? [] : [eq(mailings.round, version.round)]),
       ),
     )
-    .orderBy(asc(mailings.round), asc(mailings.slot));
+    .orderBy(asc(mailings.round), asc(mailings.slot), asc(mailings.envelope));
   return rows.map((row) => letterView(row, now));
 }
 
@@ -76,7 +78,7 @@ export async function memberLetters(services: AppServices, member: Pick<UserRow,
     .select()
     .from(mailings)
     .where(eq(mailings.userId, member.id))
-    .orderBy(asc(mailings.round), asc(mailings.slot));
+    .orderBy(asc(mailings.round), asc(mailings.slot), asc(mailings.envelope));
   const byVersion = new Map<string, LetterView[]>();
   for (const row of rows) {
     const key = `${row.causeCode}|${row.descriptiveVersion}`;
@@ -91,6 +93,7 @@ function letterView(row: typeof mailings.$inferSelect, now: Date): LetterView {
     id: row.id,
     round: row.round,
     slot: row.slot,
+    envelope: row.envelope,
     to: row.toAddress.name,
     state: row.state,
     trackingNumber: row.trackingNumber,
@@ -101,7 +104,8 @@ function letterView(row: typeof mailings.$inferSelect, now: Date): LetterView {
     returnedOn: day(row.returnedAt),
     reason: row.reason,
     cancelUntil: check?.ok ? row.sendDate : null,
-    cancelRefusal: check === null ? null : check.ok ? null : CANCEL_REFUSALS[check.why],
+    // A letter cancelled or refused says so in its state: there is nothing to refuse.
+    cancelRefusal: check === null || check.ok || check.why === "ended" ? null : CANCEL_REFUSALS[check.why],
     refunded: row.refundedAt !== null,
     hasReturnReceipt: row.returnReceiptAt !== null,
   };

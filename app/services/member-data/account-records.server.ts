@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { auditLog, recoveryCodes, rememberedDevices, sessions, users } from "~/db/schema";
 import { deviceOf } from "~/domain/profile";
@@ -15,7 +15,9 @@ const OWN_ENTITIES = ["session", "checkout", "form_entry", "pending_submission",
 
 /**
  * The audit trail of the member's account: what they did, what admins did to it or for it
- * (agent mode). An admin is named by role only, and their address is not the member's to see.
+ * (agent mode), and each change to many members that reached them (its entry lists them all
+ * by id). An admin is named by role only, and their address is not the member's to see; of a
+ * change to many, how many it reached, not who the others were nor the admin's search.
  */
 export async function auditTrail(db: Database, memberId: string) {
   const rows = await db
@@ -24,6 +26,11 @@ export async function auditTrail(db: Database, memberId: string) {
     .where(
       or(
         and(eq(auditLog.entity, "user"), eq(auditLog.entityId, memberId)),
+        and(
+          eq(auditLog.entity, "user"),
+          isNull(auditLog.entityId),
+          sql`${auditLog.data}->'memberIds' @> ${JSON.stringify([memberId])}::jsonb`,
+        ),
         eq(auditLog.agentUserId, memberId),
         and(eq(auditLog.actorUserId, memberId), isNull(auditLog.agentUserId), inArray(auditLog.entity, OWN_ENTITIES)),
       ),
@@ -31,13 +38,14 @@ export async function auditTrail(db: Database, memberId: string) {
     .orderBy(asc(auditLog.createdAt), asc(auditLog.id));
   return rows.map((row) => {
     const byMember = row.actorUserId === memberId && row.agentUserId === null;
+    const many = row.entity === "user" && row.entityId === null;
     return {
       at: row.createdAt,
       action: row.action,
       entity: row.entity,
       entityId: row.entityId,
       by: byMember ? "you" : row.agentUserId === memberId ? "an admin acting for you" : "an admin",
-      data: row.data,
+      data: many ? { reached: (row.data as { reached?: number } | null)?.reached ?? null } : row.data,
       ip: byMember ? row.ip : null,
     };
   });

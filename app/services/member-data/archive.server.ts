@@ -1,21 +1,13 @@
-import { createReadStream, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { memberArchives, users } from "~/db/schema";
-import { conflict, forbidden, notFound } from "~/domain/errors";
-import {
-  ARCHIVE_DAYS,
-  archiveDownloadName,
-  archiveReadme,
-  nextArchiveAt,
-  utcDay,
-  type ArchiveFile,
-} from "~/domain/member-archive";
+import { conflict, forbidden } from "~/domain/errors";
+import { ARCHIVE_DAYS, archiveReadme, nextArchiveAt, utcDay, type ArchiveFile } from "~/domain/member-archive";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { giveWay } from "~/lib/give-way.server";
 import { createZip } from "~/lib/zip.server";
@@ -23,7 +15,7 @@ import { communityName } from "../accounts.server";
 import { actorOf, audit } from "../audit.server";
 import { enqueue, type JobDefinition, sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
-import { consumeToken, issueToken, tokenOwner } from "../tokens.server";
+import { issueToken } from "../tokens.server";
 import { memberDocuments } from "./documents.server";
 import { memberRecords } from "./records.server";
 
@@ -41,7 +33,7 @@ const UNTAKEN_AFTER_MS = 30 * 60_000;
 const PROGRESS_EVERY_MS = 500;
 
 export const archiveDir = (services: AppServices) => path.join(services.config.dataDir, "archives");
-const fileOf = (services: AppServices, id: string) => path.join(archiveDir(services), `${id}.zip`);
+export const archiveFileOf = (services: AppServices, id: string) => path.join(archiveDir(services), `${id}.zip`);
 const partialOf = (services: AppServices, id: string) => path.join(archiveDir(services), `.${id}.zip.partial`);
 
 const archiveData = z.object({ archiveId: z.string().uuid() });
@@ -158,7 +150,7 @@ export async function makeArchive(services: AppServices, archiveId: string, sign
     await zip.add("README.txt", readme);
     const bytes = await zip.close();
     zip = null;
-    await rename(partial, fileOf(services, archiveId));
+    await rename(partial, archiveFileOf(services, archiveId));
     const expiresAt = new Date(madeAt.getTime() + ARCHIVE_DAYS * DAY_MS);
     // Done once its link is mailed: an archive whose mail failed is failed, and its file swept.
     await mailLink(services, member, archiveId, expiresAt);
@@ -175,7 +167,7 @@ export async function makeArchive(services: AppServices, archiveId: string, sign
     });
   } catch (error) {
     await zip?.abort();
-    for (const file of [partial, fileOf(services, archiveId)]) await rm(file, { force: true }).catch(() => {});
+    for (const file of [partial, archiveFileOf(services, archiveId)]) await rm(file, { force: true }).catch(() => {});
     await markFailed(services, archiveId, error instanceof Error ? error.message : String(error));
     throw error;
   } finally {
@@ -208,53 +200,6 @@ async function mailLink(services: AppServices, member: typeof users.$inferSelect
       `If you did not ask for it, change your password and write to ${config.supportEmail}.`,
     ].join("\n"),
   });
-}
-
-export type ArchiveDownload = { body: ReadableStream<Uint8Array>; bytes: number | null; fileName: string };
-
-/**
- * The e-mailed link: the archive's file for the member it was made for, signed in as themselves
- * (an admin acting for them is not). It is used once; the file goes once it is sent.
- */
-export async function openArchive(services: AppServices, viewer: Viewer, token: string): Promise<ArchiveDownload> {
-  const { db } = services;
-  const refused = notFound(
-    "This link is not yours, was used already or has expired. Ask for your data again on your profile.",
-  );
-  const owner = await tokenOwner(db, "data_archive", token);
-  const archiveId = z.string().uuid().safeParse(owner?.data?.archiveId);
-  if (!owner || !archiveId.success || owner.userId !== viewer.user.id || viewer.agent) throw refused;
-  const [archive] = await db
-    .select()
-    .from(memberArchives)
-    .where(
-      and(
-        eq(memberArchives.id, archiveId.data),
-        eq(memberArchives.userId, viewer.user.id),
-        eq(memberArchives.status, "done"),
-      ),
-    );
-  const file = archive ? fileOf(services, archive.id) : null;
-  if (!archive || !file || !existsSync(file)) {
-    const elsewhere = archive?.host && archive.host !== os.hostname();
-    throw notFound(
-      elsewhere
-        ? `Your archive is on another of our servers (${archive.host}): try the link again in a moment.`
-        : "Your archive is no longer here. Ask for your data again on your profile.",
-    );
-  }
-  if (!(await consumeToken(db, "data_archive", token))) throw refused;
-  await db.update(memberArchives).set({ downloadedAt: new Date() }).where(eq(memberArchives.id, archive.id));
-  await audit(db, actorOf(viewer), "data.archive-downloaded", "user", viewer.user.id, { archiveId: archive.id });
-  const stream = createReadStream(file);
-  stream.once("close", () => {
-    void rm(file, { force: true }).catch(() => {});
-  });
-  return {
-    body: createReadableStreamFromReadable(stream),
-    bytes: archive.bytes,
-    fileName: archiveDownloadName(archive.createdAt),
-  };
 }
 
 /**
@@ -297,8 +242,11 @@ export async function sweepArchives(services: AppServices): Promise<void> {
   }
 }
 
-/** Where an archive stands, in the words of the profile's section. */
-function archiveState(archive: typeof memberArchives.$inferSelect, email: string): string {
+/**
+ * Where an archive stands, in the words of the profile's section; a ready one is downloaded there
+ * by the member signed in as themselves (`own`), by an admin acting for them only through the link.
+ */
+function archiveState(archive: typeof memberArchives.$inferSelect, email: string, own: boolean): string {
   const asked = formatDateTime(archive.createdAt);
   switch (archive.status) {
     case "queued":
@@ -309,7 +257,9 @@ function archiveState(archive: typeof memberArchives.$inferSelect, email: string
     case "done":
       return archive.downloadedAt
         ? `You downloaded your archive of ${asked}.`
-        : `Your archive of ${asked} is ready: we e-mailed a link to ${email}. It works once, for you signed in, until ${formatDate(archive.expiresAt!)}.`;
+        : own
+          ? `Your archive of ${asked} is ready: download it here, or with the link we e-mailed to ${email}. It can be downloaded once, until ${formatDate(archive.expiresAt!)}.`
+          : `Your archive of ${asked} is ready: we e-mailed a link to ${email}. It works once, for you signed in, until ${formatDate(archive.expiresAt!)}.`;
     case "failed":
       return `Your archive of ${asked} could not be made. Please ask again.`;
     case "expired":
@@ -327,8 +277,12 @@ export async function archiveSection(services: AppServices, viewer: Viewer) {
     .limit(1);
   const now = new Date();
   const running = latest?.status === "queued" || latest?.status === "running";
+  const own = !viewer.agent;
+  const ready = latest?.status === "done" && !latest.downloadedAt && latest.expiresAt! > now;
   return {
-    state: latest ? archiveState(latest, viewer.member.email) : null,
+    state: latest ? archiveState(latest, viewer.member.email, own) : null,
+    /** The ready archive the profile's "Download your data" gives (openOwnArchive checks it again). */
+    download: ready && own ? { archiveId: latest.id } : null,
     running,
     progress: running && latest.progressTotal > 0 ? { done: latest.progressDone, total: latest.progressTotal } : null,
     nextAt:

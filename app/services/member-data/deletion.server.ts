@@ -49,6 +49,20 @@ export async function pendingDeletionFor(services: AppServices, userId: string):
   return member ? pendingDeletionOf(member) : null;
 }
 
+/** The admins who keep the community running: not deleted, not erased, not disabled. */
+const standingAdmin = and(
+  eq(users.admin, true),
+  isNull(users.deletionRequestedAt),
+  isNull(users.erasedAt),
+  isNull(users.disabledAt),
+);
+
+/** Whether the account is the community's only admin, who cannot delete it (ONLY_ADMIN). */
+export async function isOnlyAdmin(services: AppServices, userId: string): Promise<boolean> {
+  const admins = await services.db.select({ id: users.id }).from(users).where(standingAdmin).limit(2);
+  return admins.length === 1 && admins[0]!.id === userId;
+}
+
 /** The password, or the second factor where the member has one: throws a field error when it fails. */
 async function confirmIdentity(services: AppServices, userId: string, form: FormData): Promise<void> {
   const input = deleteAccountFormSchema.parse(Object.fromEntries(form));
@@ -109,13 +123,7 @@ export async function markForDeletion(
   const due = dueAt ?? new Date(now.getTime() + config.accountDeletionGraceDays * DAY_MS);
   const marked = await db.transaction(async (tx) => {
     // The admins' rows locked, two admins deleting at once are counted one after the other.
-    const admins = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(
-        and(eq(users.admin, true), isNull(users.deletionRequestedAt), isNull(users.erasedAt), isNull(users.disabledAt)),
-      )
-      .for("update");
+    const admins = await tx.select({ id: users.id }).from(users).where(standingAdmin).for("update");
     if (admins.length === 1 && admins[0]!.id === userId) throw conflict(ONLY_ADMIN);
     const [row] = await tx
       .update(users)
@@ -156,6 +164,8 @@ export async function deleteOwnAccount(
   // An admin acting for a member is not the member: "Erase now" is the admins' way.
   if (viewer.agent) throw forbidden("Only the member can delete their own account.");
   const member = viewer.member;
+  // Said before the password is checked: no password makes the only admin's deletion possible.
+  if (await isOnlyAdmin(services, member.id)) throw conflict(ONLY_ADMIN);
   await confirmIdentity(services, member.id, form);
   const pending = await markForDeletion(services, member.id, actorOf(viewer));
   // A form sent twice at once: the request that marked the account tells the member.

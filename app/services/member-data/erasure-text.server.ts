@@ -14,7 +14,13 @@ export const ERASED_MARK = "[erased]";
 const searchable = (value: unknown): value is string =>
   typeof value === "string" && value.trim().length >= 6 && /\s/.test(value.trim());
 
-export async function memberWords(tx: Database, member: typeof users.$inferSelect): Promise<string[]> {
+/**
+ * `all` for the text of loose records; `own` (theirs alone: not their respondents', whom
+ * another member may name too) for the documents of others made again without them.
+ */
+export type MemberWords = { all: string[]; own: string[] };
+
+export async function memberWords(tx: Database, member: typeof users.$inferSelect): Promise<MemberWords> {
   const entryIds = tx.select({ id: nolEntries.id }).from(nolEntries).where(eq(nolEntries.userId, member.id));
   const given = await tx
     .select({ address: respondents.address })
@@ -28,22 +34,38 @@ export async function memberWords(tx: Database, member: typeof users.$inferSelec
     .select({ profile: nolEntries.profile, mail: nolEntries.mail })
     .from(nolEntries)
     .where(eq(nolEntries.userId, member.id));
-  const addressParts = [
-    ...given.flatMap((r) => Object.values(r.address ?? {})),
-    ...mailed.flatMap((m) => [...Object.values(m.from), ...Object.values(m.to)]),
+  const ownParts = [
+    ...mailed.flatMap((m) => Object.values(m.from)),
     ...profiles.flatMap((p) =>
       Object.entries({ ...p.profile, ...p.mail })
         .filter(([key]) => /address|street|line/i.test(key))
         .map(([, value]) => value),
     ),
   ].filter(searchable);
-  const words = [member.email, member.username, member.name, ...addressParts].filter(
-    (w): w is string => typeof w === "string" && w.trim().length >= 3,
-  );
-  return [...new Set(words.map((w) => w.trim()))];
+  const respondentParts = [
+    ...given.flatMap((r) => Object.values(r.address ?? {})),
+    ...mailed.flatMap((m) => Object.values(m.to)),
+  ].filter(searchable);
+  const wordsOf = (parts: string[]) => {
+    const words = [member.email, member.username, member.name, ...parts].filter(
+      (w): w is string => typeof w === "string" && w.trim().length >= 3,
+    );
+    return [...new Set(words.map((w) => w.trim()))];
+  };
+  return { all: wordsOf([...ownParts, ...respondentParts]), own: wordsOf(ownParts) };
 }
 
 const regexEscape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The words as one case-blind pattern to replace, the longest first: a name goes whole, not its first word only. */
+export const wordsRegExp = (words: string[]) =>
+  new RegExp(
+    [...words]
+      .sort((a, b) => b.length - a.length)
+      .map(regexEscape)
+      .join("|"),
+    "gi",
+  );
 
 /**
  * One case-blind pattern for all the words, as they are written inside a JSON document's text
@@ -103,7 +125,7 @@ export async function rewriteColumn(tx: Database, { table, column, json }: Loose
       sql`select ctid::text as at, ${name} as value from ${sql.raw(`"${table}"`)} where ${name}::text ~* ${wordsPattern(words)}`,
     ),
   );
-  const plain = new RegExp(words.map(regexEscape).join("|"), "gi");
+  const plain = wordsRegExp(words);
   for (const row of found) {
     const value = json
       ? JSON.stringify(eraseWords(typeof row.value === "string" ? JSON.parse(row.value) : row.value, plain))

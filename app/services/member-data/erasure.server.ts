@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
-import path from "node:path";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
@@ -42,9 +40,10 @@ import { communityName } from "../accounts.server";
 import { actorOf, audit, type AuditActor } from "../audit.server";
 import { sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
-import { archiveDir } from "./archive.server";
+import { sweepArchives } from "./archive.server";
 import { dueForErasure, markForDeletion } from "./deletion.server";
-import { LOOSE_COLUMNS, memberWords, rewriteColumn, wordsPattern } from "./erasure-text.server";
+import { deleteSandboxDocuments, rewriteBlobs, sandboxDocumentsOf } from "./erasure-documents.server";
+import { LOOSE_COLUMNS, memberWords, rewriteColumn, wordsPattern, wordsRegExp } from "./erasure-text.server";
 
 /**
  * The erasure (decision 051): after the grace period, or at once when an admin erases on the
@@ -169,38 +168,42 @@ export async function eraseMember(
   const outcome = await services.db.transaction(async (tx) => {
     const [member] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
     if (!member) throw notFound("No such account");
-    if (member.erasedAt) return { kind: "already-erased" as const, archives: [] };
+    if (member.erasedAt) return "already-erased" as const;
     const [sending] = await tx
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
       .where(and(sql`lower(${mailOutbox.to}) = ${member.email.toLowerCase()}`, eq(mailOutbox.status, "pending")))
       .limit(1);
-    if (sending) return { kind: "waiting-for-mail" as const, archives: [] };
+    if (sending) return "waiting-for-mail" as const;
     const words = await memberWords(tx, member);
+    // Read while the member's mailings and notarizations, which point to them, are there.
+    const documents = await sandboxDocumentsOf(tx, userId);
     await forgetProviderCopies(tx, userId, member.email);
-    const archives = await tx
-      .select({ id: memberArchives.id })
-      .from(memberArchives)
-      .where(eq(memberArchives.userId, userId));
     await deleteOwnRecords(tx, userId, member.email);
+    await deleteSandboxDocuments(tx, documents);
     await anonymiseKeptRecords(tx, userId, member.email, opaqueName());
     // The audit log refuses changes but this one (its trigger, migration 0019): the member's
     // words out of the entries' data, and their network address out of what they did.
     await tx.execute(sql`select set_config('memberhall.erasure', 'on', true)`);
-    for (const column of LOOSE_COLUMNS) await rewriteColumn(tx, column, words);
+    for (const column of LOOSE_COLUMNS) await rewriteColumn(tx, column, words.all);
+    await rewriteBlobs(tx, wordsRegExp(words.own));
     await tx.execute(
       sql`update audit_log set ip = null where ip is not null and (actor_user_id = ${userId} or agent_user_id = ${userId})`,
     );
     await tx.execute(sql`select set_config('memberhall.erasure', 'off', true)`);
     // That an erasure happened, never whom: the account's id is all that is left of them.
     await audit(tx, { ...actor, ip: null }, "account.erased", "user", userId, { reason });
-    return { kind: "erased" as const, archives: archives.map((a) => a.id) };
+    return "erased" as const;
   });
-  for (const id of outcome.archives) {
-    await rm(path.join(archiveDir(services), `${id}.zip`), { force: true }).catch(() => {});
+  // The files of their archives (one being made too) have no row now: this server's go at once,
+  // another server's with its hourly sweep.
+  if (outcome === "erased") {
+    await sweepArchives(services).catch((error: unknown) => {
+      services.logger.warn({ err: error }, "the archives' files were not swept after an erasure");
+    });
   }
   services.viewers.forget(userId);
-  return outcome.kind;
+  return outcome;
 }
 
 /**

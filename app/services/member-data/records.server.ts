@@ -317,8 +317,10 @@ export async function memberRecords(services: AppServices, member: Member): Prom
       "the e-mails we sent you (subject and date), error reports from your browser, your data archives",
       () => messages(db, member),
     ),
-    record("audit-trail", "what you did and what admins did to or for your account, with when", () =>
-      auditTrail(db, member.id),
+    record(
+      "audit-trail",
+      "what you did, what admins did to or for your account and the changes to many members that reached you, with when",
+      () => auditTrail(db, member.id),
     ),
     ...receipts,
   ];

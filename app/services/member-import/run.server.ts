@@ -216,6 +216,8 @@ async function createMembers(
   });
 }
 
+const LABEL_QUOTES = `"'“”‘’„«» `;
+
 /** What the file gives of a member already here: a name or country it has, labels added to theirs. */
 async function updateMember(tx: Tx, id: string, member: ImportedMember): Promise<void> {
   await tx
@@ -223,8 +225,10 @@ async function updateMember(tx: Tx, id: string, member: ImportedMember): Promise
     .set({
       ...(member.name ? { name: member.name } : {}),
       ...(member.country ? { countryCode: member.country } : {}),
-      labels: sql`array(select distinct label from unnest(${users.labels}
-        || array(select jsonb_array_elements_text(${JSON.stringify(member.labels)}::jsonb))) label order by 1)`,
+      // Labels an earlier import kept with their quotes (`"Volunteers"`) lose them as the new ones join.
+      labels: sql`array(select distinct label from (select btrim(l, ${LABEL_QUOTES}) as label from unnest(${users.labels}
+        || array(select jsonb_array_elements_text(${JSON.stringify(member.labels)}::jsonb))) l) cleaned
+        where label <> '' order by 1)`,
       updatedAt: new Date(),
     })
     .where(eq(users.id, id));

@@ -44,12 +44,7 @@ async function respondentOf(services: AppServices, viewer: Viewer, address: Page
   return { place, version: version.data, round: at.data.round, state, entry, service, respondent, noticeOn };
 }
 
-export async function respondentServicePage(
-  services: AppServices,
-  viewer: Viewer,
-  address: PageAddress,
-  input: Input,
-) {
+export async function respondentServicePage(services: AppServices, viewer: Viewer, address: PageAddress, input: Input) {
   const found = await respondentOf(services, viewer, address, input);
   const { place, respondent: r, round, version } = found;
   return {
@@ -74,6 +69,11 @@ export async function respondentServicePage(
       })),
     },
     intents: intentsOf(r),
+    // A respondent still to serve can be mailed again from the app, by the member, while the round is being served.
+    mailAgainHref:
+      r.waiting && !place.other && found.state.step.round === round
+        ? `${place.causeBase}/mail?${new URLSearchParams({ version })}`
+        : null,
     today: dayOf(new Date()),
     noticeOn: found.noticeOn,
     mailedOn: r.current?.mailedOn ?? null,
@@ -121,8 +121,7 @@ export async function recordRespondentService(
     // Read again under the lock: another tab or a letter's event may have moved the respondent on.
     const again = await roundServiceOf(db, { creator: found.state.creator, entry: found.entry, round: found.round });
     const now = again.respondents.find((x) => x.slot === r.slot);
-    if (!now || !intentsOf(now).includes(form.intent))
-      throw conflict(`${r.name} moved on meanwhile: reload the page.`);
+    if (!now || !intentsOf(now).includes(form.intent)) throw conflict(`${r.name} moved on meanwhile: reload the page.`);
     await addServiceRecords(
       db,
       {
@@ -156,4 +155,3 @@ export async function recordRespondentService(
     back: versionStepHref(found.place, found.version, versionState(rows, found.version).step.kind),
   };
 }
-

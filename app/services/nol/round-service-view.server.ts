@@ -38,6 +38,14 @@ export function roundServiceView(
   return {
     round: service.round,
     state: service.state,
+    /** "Mail it for me" for the respondents still to serve: the member's own, while someone waits. */
+    mailAgainHref:
+      !other &&
+      step.round === service.round &&
+      // At the mailing step the notice offers its own link until a letter has gone and come to nothing.
+      waitingRespondents(service).some((r) => proof || r.status !== "not-sent")
+        ? `${servicePath.replace(/\/service$/, "/mail")}?${new URLSearchParams({ version })}`
+        : null,
     /** Why the step's form cannot be saved now; null when it can. */
     held,
     respondents: service.respondents.map((r) => ({

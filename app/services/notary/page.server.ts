@@ -72,13 +72,20 @@ export async function notarizePage(
     returnPath,
     disclaimer: await documentDisclaimer(db),
     cost: formatMoney(config.notarizeCostCents),
-    versions: offers.map((o) => ({
-      version: o.version,
-      href: versionHref(o.version),
-      step: o.state.step.label,
-      chosen: o === chosen,
-      ready: o.offer.round !== null,
-    })),
+    versions: offers.map((o) => {
+      const notarized =
+        o.offer.round !== null &&
+        o.records.find((r) => r.notice.roundCnt === o.offer.round)?.notarization?.nzStatus === "completed";
+      return {
+        version: o.version,
+        href: versionHref(o.version),
+        step: o.state.step.label,
+        chosen: o === chosen,
+        // Its notice can be notarized now, or it was notarized already.
+        ready: o.offer.round !== null && !notarized,
+        notarized,
+      };
+    }),
     chosen: chosen
       ? {
           version: chosen.version,
