@@ -8,7 +8,7 @@ import { SubmitButton } from "~/components/ui/submit-button";
 import { safeRedirectPath } from "~/domain/guard";
 import { readForm } from "~/lib/submission.server";
 import { actorOf } from "~/services/audit.server";
-import { newRecoveryCodes } from "~/services/factors/codes.server";
+import { newRecoveryCodes } from "~/services/factors/recovery-codes.server";
 import { factorChanged, factorOverview } from "~/services/factors/records.server";
 import { requireStepUp } from "~/services/factors/step-up.server";
 import { requireViewer } from "~/services/session.server";

@@ -6,7 +6,7 @@ import { backupJob, dailyBackupJob } from "./backups/backups.server";
 import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
-import { recoveryCodesRekeyJob } from "./factors/codes.server";
+import { recoveryCodesRekeyJob } from "./factors/recovery-codes.server";
 import { mailRetryJob } from "./mail.server";
 import { mailhouseSandboxEventsJob, mailingsPollJob } from "./mailings/jobs.server";
 import { mailingOrderPaidJob, mailingOrderSendJob, mailingRefundJob } from "./mailings/order-jobs.server";

@@ -9,11 +9,10 @@ import { action as factorAction, loader as factorLoader } from "~/routes/login.f
 import {
   checkTypedCode,
   CODE_FAILURES,
-  newRecoveryCodes,
-  rekeyRecoveryCodes,
   RECOVERY_FAILURES,
   USED_RECOVERY_CODE_MESSAGE,
 } from "~/services/factors/codes.server";
+import { newRecoveryCodes, rekeyRecoveryCodes } from "~/services/factors/recovery-codes.server";
 import {
   addPasskey,
   authenticationOptions,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/context";
 import { recoveryCodes, rememberedDevices, sessions, userFactors } from "~/db/schema";
-import { newRecoveryCodes } from "~/services/factors/codes.server";
+import { newRecoveryCodes } from "~/services/factors/recovery-codes.server";
 import { securityChange, securityOverview } from "~/services/factors/security-page.server";
 import { requireStepUpForApi } from "~/services/factors/step-up.server";
 import { finishLogin } from "~/services/factors/sign-in.server";

@@ -7,12 +7,12 @@ import {
   checkTypedCode,
   CODE_FAILURES,
   confirmTotp,
-  newRecoveryCodes,
   totpSetup,
   USED_RECOVERY_CODE_MESSAGE,
   USED_TOTP_CODE_MESSAGE,
   WRONG_CODE_MESSAGE,
 } from "~/services/factors/codes.server";
+import { newRecoveryCodes } from "~/services/factors/recovery-codes.server";
 import {
   addPasskey,
   authenticationOptions,
