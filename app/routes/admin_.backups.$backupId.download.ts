@@ -26,7 +26,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       ...(download.bytes !== null ? { "Content-Length": String(download.bytes) } : {}),
       ...(download.sha256 ? { "X-Checksum-Sha256": download.sha256 } : {}),
       "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
     },
   });
 }

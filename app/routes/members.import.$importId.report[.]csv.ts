@@ -20,7 +20,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${base}-import-report.csv"`,
       "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
     },
   });
 }

@@ -19,7 +19,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="members-${day}.csv"`,
       "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
     },
   });
 }

@@ -16,7 +16,6 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       "Content-Disposition": `inline; filename="${fileName}"`,
       "Content-Length": String(document.pdf.byteLength),
       "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
     },
   });
 }

@@ -276,6 +276,9 @@ describe("access matrix", () => {
       else if (response.status === 302 && target === "/setup" && expected[i] === "setup") got = "setup";
       else if (response.status === 302) got = `→${target}`;
       else got = String(response.status);
+      // Every answer, a file's too, says nosniff once (two would read "nosniff, nosniff").
+      const nosniff = response.headers.get("x-content-type-options");
+      if (nosniff !== "nosniff") got += ` with X-Content-Type-Options: ${nosniff}`;
       results.push(`${role}: ${got}`);
       wanted.push(`${role}: ${typeof expected[i] === "number" ? String(expected[i]) : expected[i]}`);
     }
