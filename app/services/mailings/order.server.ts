@@ -72,17 +72,19 @@ export async function placeOf(services: AppServices, viewer: Viewer, address: Pa
   const round = atService && step.round ? step.round : (last?.round ?? null);
   const lastOfRound = last && last.round === round ? last : null;
   const entry = round ? serviceEntry(state, round) : null;
-  const orderable =
+  // One reading of the round's service: whom it is addressed to, and who of them still waits.
+  const service =
     atService && round && round === step.round && entry
-      ? orderableSlots({
-          step: MAILING_STEPS.has(step.kind) ? "mailing" : "proof",
-          lastOrder: lastOfRound?.status ?? null,
-          named: (await roundRespondents(services, state, round)).map((r) => r.slot),
-          waiting: waitingRespondents(await roundServiceOf(services.db, { creator: state.creator, entry, round })).map(
-            (r) => r.slot,
-          ),
-        })
+      ? await roundServiceOf(services.db, { creator: state.creator, entry, round })
       : null;
+  const orderable = service
+    ? orderableSlots({
+        step: MAILING_STEPS.has(step.kind) ? "mailing" : "proof",
+        lastOrder: lastOfRound?.status ?? null,
+        named: service.respondents.map((r) => r.slot),
+        waiting: waitingRespondents(service).map((r) => r.slot),
+      })
+    : null;
   // Mailing again after the round's orders went out starts an order of its own.
   const order = orderable?.again && lastOfRound?.status !== "draft" ? null : lastOfRound;
   return {
