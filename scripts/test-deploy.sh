@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run test:deploy: the production recipe in deploy/ run for real on this machine: nginx
-# in front of two built servers and a PostgreSQL of its own. Needs `npm run build` first.
+# in front of two built servers and a PostgreSQL of its own, whose backup goes to an S3
+# stand-in and is restored onto a new PostgreSQL. Needs `npm run build` first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +28,7 @@ if [ -z "$nginx_path" ]; then
     exit 1
   fi
 fi
-for tool in openssl pg_ctl initdb; do
+for tool in openssl pg_ctl initdb pg_dump pg_restore; do
   if ! command -v "$tool" >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/"$tool" >/dev/null 2>&1; then
     echo "The deploy test needs $tool (Debian/Ubuntu: sudo apt-get install openssl postgresql)." >&2
     exit 1

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig, publicConfig } from "./config.server";
+import { loadConfig, publicConfig, type BackupStoreSettings } from "./config.server";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "memberhall-config-"));
 
@@ -108,5 +108,48 @@ describe("publicConfig", () => {
     for (const secret of [config.sessionSecret, config.stateSecret, config.statePrivateKey]) {
       expect(sent).not.toContain(secret);
     }
+  });
+});
+
+describe("backup store settings", () => {
+  const storeOf = (env: Record<string, string>): BackupStoreSettings =>
+    loadConfig({ DATA_DIR: tempDir(), ...env }).backupStore;
+
+  it("keeps backups in BACKUP_DIR unless told otherwise", () => {
+    expect(storeOf({})).toEqual({ kind: "local" });
+  });
+
+  it("reads the S3 settings, the prefix as a folder", () => {
+    expect(
+      storeOf({
+        BACKUP_STORE: "s3",
+        S3_ENDPOINT: "http://minio.internal:9000/",
+        S3_BUCKET: "backups",
+        S3_ACCESS_KEY_ID: "minio",
+        S3_SECRET_ACCESS_KEY: "minio-secret",
+        S3_PREFIX: "/memberhall/",
+        S3_FORCE_PATH_STYLE: "true",
+      }),
+    ).toEqual({
+      kind: "s3",
+      endpoint: "http://minio.internal:9000",
+      bucket: "backups",
+      region: "us-east-1",
+      accessKeyId: "minio",
+      secretAccessKey: "minio-secret",
+      prefix: "memberhall/",
+      forcePathStyle: true,
+    });
+  });
+
+  it("requires the bucket and both keys with BACKUP_STORE=s3, in every mode", () => {
+    expect(() => storeOf({ BACKUP_STORE: "s3" })).toThrow(
+      /S3_BUCKET is required when BACKUP_STORE=s3; S3_ACCESS_KEY_ID is required when BACKUP_STORE=s3; S3_SECRET_ACCESS_KEY is required/,
+    );
+    expect(() => storeOf({ BACKUP_STORE: "s3", S3_BUCKET: "Bad_Bucket", S3_SECRET_ACCESS_KEY: "x" })).toThrow(
+      /S3_BUCKET must be a bucket name/,
+    );
+    expect(() => storeOf({ BACKUP_STORE: "s3", S3_PREFIX: "a/../b" })).toThrow(/S3_PREFIX must be a folder/);
+    expect(() => storeOf({ BACKUP_STORE: "nas" })).toThrow(/BACKUP_STORE must be local or s3 \(got "nas"\)/);
   });
 });

@@ -82,7 +82,22 @@ export type AppConfig = {
   /** The carrier's tracking page, a tracking number put at its end. */
   trackingUrl: string;
   /** Backups (docs/decisions/043-backups.md): their folder, the daily one's cron line, days a daily one is kept, pg_dump's folder. */
-  backups: { dir: string; cron: string; retentionDays: number; pgBinDir: string | undefined };
+  backups: {
+    dir: string;
+    cron: string;
+    retentionDays: number;
+    pgBinDir: string | undefined;
+    /** The age public key backups are encrypted to (decision 064); undefined: as dumped. */
+    encryptionRecipient: string | undefined;
+    /** Whether a file stays in BACKUP_DIR once the remote store has it. */
+    keepLocal: boolean;
+    /** Whether each daily backup is test-restored as it is made. */
+    verifyDaily: boolean;
+    /** The scratch PostgreSQL database of a test restore; undefined on the embedded database. */
+    verifyDatabaseUrl: string | undefined;
+  };
+  /** Where backup files are kept (BACKUP_STORE): the server's own BACKUP_DIR, or an S3-compatible store. */
+  backupStore: BackupStoreSettings;
   /** When the NoL reminders are due and how often they are looked for (decision 035). */
   reminders: { proofAfterDays: number; billAheadDays: number; cron: string };
   supportEmail: string;
@@ -156,6 +171,30 @@ function resolveSecrets(env: Env, dataDir: string): Required<StoredSecrets> {
     writeFileSync(file, JSON.stringify(toStore, null, 2) + "\n", { mode: 0o600 });
   }
   return resolved;
+}
+
+/** The backup store's settings: the local folder needs none beyond BACKUP_DIR. */
+export type BackupStoreSettings =
+  | { kind: "local" }
+  | {
+      kind: "s3";
+      /** Unset: AWS S3 itself, in `region`. */
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      /** "" or a folder ending in "/". */
+      prefix: string;
+      forcePathStyle: boolean;
+    };
+
+/** The test restore's scratch database beside the app's own: its name with "_restore_check" added. */
+function scratchDatabaseUrl(databaseUrl: string | undefined): string | undefined {
+  if (!databaseUrl) return undefined;
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname.replace(/^\//, "") || "postgres"}_restore_check`;
+  return url.toString();
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
@@ -233,7 +272,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       cron: env.BACKUP_CRON,
       retentionDays: env.BACKUP_RETENTION_DAYS,
       pgBinDir: env.PG_BIN_DIR ? path.resolve(env.PG_BIN_DIR) : undefined,
+      encryptionRecipient: env.BACKUP_ENCRYPTION_RECIPIENT,
+      keepLocal: env.BACKUP_KEEP_LOCAL,
+      verifyDaily: env.BACKUP_VERIFY === "daily",
+      verifyDatabaseUrl: env.BACKUP_VERIFY_DATABASE_URL ?? scratchDatabaseUrl(env.DATABASE_URL),
     },
+    backupStore:
+      env.BACKUP_STORE === "s3"
+        ? {
+            kind: "s3",
+            endpoint: env.S3_ENDPOINT,
+            bucket: env.S3_BUCKET!,
+            region: env.S3_REGION,
+            accessKeyId: env.S3_ACCESS_KEY_ID!,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+            prefix: env.S3_PREFIX ?? "",
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          }
+        : { kind: "local" },
     reminders: {
       proofAfterDays: env.NOL_PROOF_REMINDER_DAYS,
       billAheadDays: env.NOL_TRUE_BILL_REMINDER_DAYS,

@@ -6,7 +6,7 @@ import { z } from "zod";
  * Secrets may be absent here: `resolveSecrets` fills them in outside production.
  */
 
-const booleanFlag = z
+export const booleanFlag = z
   .string()
   .trim()
   .toLowerCase()
@@ -266,6 +266,58 @@ export const envSchema = z
       }),
     /** Days a daily backup is kept. */
     BACKUP_RETENTION_DAYS: wholeNumber(1, 3650, "14"),
+    /** Where backup files are kept: the server's own BACKUP_DIR, or an S3-compatible object store. */
+    BACKUP_STORE: z.enum(["local", "s3"], { errorMap: () => ({ message: "must be local or s3" }) }).default("local"),
+    /** The store's API; unset: AWS S3 in S3_REGION. */
+    S3_ENDPOINT: optionalHttpUrl,
+    S3_BUCKET: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+          message: "must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens",
+        })
+        .optional(),
+    ),
+    /** AWS's region, or the word the provider asks for ("auto" on Cloudflare R2). */
+    S3_REGION: z
+      .string()
+      .trim()
+      .default("us-east-1")
+      .refine((v) => /^[a-z0-9-]+$/.test(v), { message: "must be a region such as us-east-1 (or auto)" }),
+    S3_ACCESS_KEY_ID: optionalText,
+    // A secret is taken as written: spaces are part of it.
+    S3_SECRET_ACCESS_KEY: omittable(z.string(), { trim: false }),
+    /** A folder of the bucket that holds the backups, so that one bucket can serve more than one site. */
+    S3_PREFIX: optionalText.pipe(
+      z
+        .string()
+        .refine((v) => !/(^|\/)\.{1,2}(\/|$)/.test(v) && !v.includes("//"), {
+          message: 'must be a folder such as "memberhall/backups" (no "." or ".." parts, no empty ones)',
+        })
+        .transform((v) => `${v.replace(/^\/+|\/+$/g, "")}/`.replace(/^\/$/, ""))
+        .optional(),
+    ),
+    /** Bucket in the path (MinIO, most self-hosted stores) rather than in the host name. */
+    S3_FORCE_PATH_STYLE: booleanFlag.default("false"),
+    /**
+     * The age public key (age1…) every backup is encrypted to before it is written; its
+     * private half is kept off the server (decision 064). Unset: backups are as dumped.
+     */
+    BACKUP_ENCRYPTION_RECIPIENT: omittable(
+      z.string().regex(/^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$/, {
+        message: "must be an age public key: age1 and 58 more letters and digits, as age-keygen prints it",
+      }),
+    ),
+    /** Sends backups to a remote store in the clear: only when the operator says so. */
+    BACKUP_ALLOW_UNENCRYPTED: booleanFlag.default("false"),
+    /** Keeps each backup's file in BACKUP_DIR too once the store has it. */
+    BACKUP_KEEP_LOCAL: booleanFlag.default("false"),
+    /** "daily": each daily backup is test-restored into a scratch database as it is made. */
+    BACKUP_VERIFY: z.enum(["off", "daily"], { errorMap: () => ({ message: "must be off or daily" }) }).default("off"),
+    /** The scratch PostgreSQL database a test restore may empty and fill; unset: DATABASE_URL's with "_restore_check" added. */
+    BACKUP_VERIFY_DATABASE_URL: omittable(
+      z.string().regex(/^postgres(ql)?:\/\//, { message: "must be a postgres:// connection string" }),
+    ),
     /** Days a deleted account waits, undoable at login, before it is erased. */
     ACCOUNT_DELETION_GRACE_DAYS: wholeNumber(0, 365, "14"),
     /** The folder of pg_dump and pg_restore; unset: the PATH's. */
@@ -341,6 +393,19 @@ export const envSchema = z
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when FORMS=cognito" });
       }
     }
+    if (env.BACKUP_STORE === "s3") {
+      // Never a default: a store's keys are the one thing that can read or erase every backup.
+      for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when BACKUP_STORE=s3" });
+      }
+      if (!env.BACKUP_ENCRYPTION_RECIPIENT && !env.BACKUP_ALLOW_UNENCRYPTED)
+        ctx.addIssue({
+          code: "custom",
+          path: ["BACKUP_ENCRYPTION_RECIPIENT"],
+          message:
+            "is required when BACKUP_STORE=s3: backups leave this server only encrypted (an age public key, see README's Backups), unless BACKUP_ALLOW_UNENCRYPTED=true",
+        });
+    }
     if (env.MAIL === "smtp" && !env.SMTP_URL) {
       ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when MAIL=smtp" });
     }
@@ -388,8 +453,24 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return parseWith(envSchema, source);
 }
 
-/** The settings that say where the database is, as the server reads them: what a restore needs. */
-const storageSchema = envSchema._def.schema.pick({ DATA_DIR: true, DATABASE_URL: true, PG_BIN_DIR: true });
+/**
+ * What a restore needs, as the server reads it: where the database is, and the backup store a
+ * backup is read from (`s3://…` or `--latest`). The store's keys are checked when a restore reads
+ * the store, not here: a restore from a file needs none.
+ */
+const storageSchema = envSchema._def.schema.pick({
+  DATA_DIR: true,
+  DATABASE_URL: true,
+  PG_BIN_DIR: true,
+  BACKUP_STORE: true,
+  S3_ENDPOINT: true,
+  S3_BUCKET: true,
+  S3_REGION: true,
+  S3_ACCESS_KEY_ID: true,
+  S3_SECRET_ACCESS_KEY: true,
+  S3_PREFIX: true,
+  S3_FORCE_PATH_STYLE: true,
+});
 
 export function parseStorageEnv(source: Record<string, string | undefined>): z.infer<typeof storageSchema> {
   return parseWith(storageSchema, source);

@@ -26,6 +26,7 @@ import type { MailingState } from "../domain/mailing/round-letters";
 import type { ReminderKind } from "../domain/nol/reminders";
 import type { WindowKind } from "../domain/nol/timeline";
 import type { ServiceRecordKind } from "../domain/nol/service";
+import type { BackupVerifyReport } from "../domain/backups";
 
 /**
  * One schema for the embedded database (PGlite) and PostgreSQL. Money is integer cents;
@@ -1512,8 +1513,23 @@ export const backups = pgTable(
     progressDone: integer("progress_done").notNull().default(0),
     progressTotal: integer("progress_total").notNull().default(0),
     bytes: bigint("bytes", { mode: "number" }),
+    /** Of the file as it is kept: encrypted when `encryption` is set (decision 064). */
     sha256: text("sha256"),
     error: text("error"),
+    /** "age" when the file is encrypted to BACKUP_ENCRYPTION_RECIPIENT; null: as dumped. */
+    encryption: text("encryption").$type<"age">(),
+    /** Whether BACKUP_DIR on `host` holds the file (until it is sent to the store, or for good with the local store). */
+    localCopy: boolean("local_copy").notNull().default(true),
+    /** When the file reached the S3-compatible store; null: it is not there (yet). */
+    storedAt: timestamp("stored_at", { withTimezone: true }),
+    /** Rows of each table in the snapshot the dump was made from, for the test restore to compare. */
+    tableCounts: jsonb("table_counts").$type<Record<string, number>>(),
+    /** Asked to be test-restored as it is made (the only time the server can read an encrypted one). */
+    verify: boolean("verify").notNull().default(false),
+    verifyStatus: text("verify_status").$type<"passed" | "failed">(),
+    /** What the test restore found: tables compared, those that differ, the stored copy's check. */
+    verifyReport: jsonb("verify_report").$type<BackupVerifyReport>(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     /** Written as the work goes on: a running backup whose heartbeat stopped long ago has died with its server. */

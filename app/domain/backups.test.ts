@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  backupPlace,
+  countDifferences,
+  isAgeFile,
+  verifyPassed,
+  type BackupVerifyReport,
   backupFileName,
   dumpedTable,
   dumpErrors,
@@ -108,5 +113,66 @@ describe("a backup file's format", () => {
   it("names a file by when it was asked for, its kind and its format", () => {
     expect(backupFileName("daily", "postgres", now)).toBe("memberhall-2026-11-28T031700Z-daily.dump");
     expect(backupFileName("manual", "pglite", now)).toBe("memberhall-2026-11-28T031700Z-manual.tar.gz");
+  });
+});
+
+describe("a test restore's comparison", () => {
+  it("names each table whose rows differ, and a table missing on either side", () => {
+    expect(
+      countDifferences({ "public.users": 3, "public.plans": 2 }, { "public.users": 3, "public.plans": 2 }),
+    ).toEqual([]);
+    expect(
+      countDifferences(
+        { "public.users": 3, "public.plans": 2, "public.gone": 1 },
+        { "public.users": 2, "public.plans": 2, "public.new": 0 },
+      ),
+    ).toEqual([
+      { table: "public.gone", expected: 1, found: null },
+      { table: "public.new", expected: null, found: 0 },
+      { table: "public.users", expected: 3, found: 2 },
+    ]);
+  });
+
+  it("leaves aside the tables written to during an embedded dump, which have no count", () => {
+    expect(countDifferences({ "public.users": 3 }, { "public.users": 3, "pgboss.job": 6 }, ["pgboss.job"])).toEqual([]);
+    expect(countDifferences({ "public.users": 3 }, { "public.users": 2, "pgboss.job": 6 }, ["pgboss.job"])).toEqual([
+      { table: "public.users", expected: 3, found: 2 },
+    ]);
+  });
+
+  it("passes only with no difference, no error, and a stored copy that was not found changed", () => {
+    const report: BackupVerifyReport = {
+      tables: 2,
+      rows: 5,
+      differences: [],
+      notCompared: [],
+      storedCopyMatches: null,
+      error: null,
+      ms: 1,
+    };
+    expect(verifyPassed(report)).toBe(true);
+    expect(verifyPassed({ ...report, storedCopyMatches: true })).toBe(true);
+    expect(verifyPassed({ ...report, storedCopyMatches: false })).toBe(false);
+    expect(verifyPassed({ ...report, error: "pg_restore failed" })).toBe(false);
+    expect(verifyPassed({ ...report, differences: [{ table: "public.users", expected: 3, found: 2 }] })).toBe(false);
+  });
+});
+
+describe("where a backup is, and what it is", () => {
+  it("tells the places from the local copy and the store's time", () => {
+    const at = new Date();
+    expect(backupPlace({ localCopy: true, storedAt: null })).toBe("local");
+    expect(backupPlace({ localCopy: false, storedAt: at })).toBe("store");
+    expect(backupPlace({ localCopy: true, storedAt: at })).toBe("both");
+    expect(backupPlace({ localCopy: false, storedAt: null })).toBe("nowhere");
+  });
+
+  it("names an encrypted file with .age added, and knows an age file by its first line", () => {
+    const at = new Date("2026-12-07T03:17:00.123Z");
+    expect(backupFileName("daily", "postgres", at, true)).toBe("memberhall-2026-12-07T031700Z-daily.dump.age");
+    expect(backupFileName("manual", "pglite", at)).toBe("memberhall-2026-12-07T031700Z-manual.tar.gz");
+    expect(isAgeFile(Buffer.from("age-encryption.org/v1\n-> X25519 abc\n"))).toBe(true);
+    expect(isAgeFile(Buffer.from("age-encryption.org/v2\n"))).toBe(false);
+    expect(isAgeFile(Buffer.from("PGDMP"))).toBe(false);
   });
 });

@@ -6,13 +6,13 @@ export type BackupKind = "manual" | "daily";
 export type BackupDriver = "postgres" | "pglite";
 export type BackupStatus = "queued" | "running" | "done" | "failed";
 
-/** A backup's file name: when it was asked for (UTC), its kind, and its format's extension. */
-export function backupFileName(kind: BackupKind, driver: BackupDriver, at: Date): string {
+/** A backup's file name: when it was asked for (UTC), its kind, and its format's extension (".age" added when encrypted). */
+export function backupFileName(kind: BackupKind, driver: BackupDriver, at: Date, encrypted = false): string {
   const stamp = at
     .toISOString()
     .replace(/\.\d{3}Z$/, "Z")
     .replaceAll(":", "");
-  return `memberhall-${stamp}-${kind}${driver === "postgres" ? ".dump" : ".tar.gz"}`;
+  return `memberhall-${stamp}-${kind}${driver === "postgres" ? ".dump" : ".tar.gz"}${encrypted ? ".age" : ""}`;
 }
 
 /**
@@ -73,10 +73,64 @@ export function expiredBackups(backups: readonly RetainedBackup[], now: Date, da
     .map((b) => b.id);
 }
 
-/** The backups page's form: make one now, or delete one that is finished. */
+/** The backups page's form: make one now (test-restored as it is made, if asked), or delete one that is finished. */
 export const backupIntentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("start") }),
+  z.object({ intent: z.literal("test-restore") }),
   z.object({ intent: z.literal("delete"), backupId: z.string().uuid({ message: "No such backup" }) }),
 ]);
 
 export const backupIdSchema = z.string().uuid();
+
+/** A table whose rows the test restore found other than the backup's snapshot held; null: the table is missing there. */
+export type CountDifference = { table: string; expected: number | null; found: number | null };
+
+/** What a test restore found (decision 064). */
+export type BackupVerifyReport = {
+  /** Tables compared, and their rows in the backup's snapshot. */
+  tables: number;
+  rows: number;
+  differences: CountDifference[];
+  /** Tables written to while the embedded database was dumped: no count of theirs to compare with. */
+  notCompared: string[];
+  /** The stored copy read back from where it is kept: whether its SHA-256 is the one recorded; null: not read back. */
+  storedCopyMatches: boolean | null;
+  /** Why the test restore could not finish, in the tool's or store's words. */
+  error: string | null;
+  ms: number;
+};
+
+/**
+ * The tables whose row counts differ between the backup's snapshot and what its restore holds,
+ * by name; the tables `notCompared` (written to during the dump, so with no count) left aside.
+ */
+export function countDifferences(
+  expected: Readonly<Record<string, number>>,
+  found: Readonly<Record<string, number>>,
+  notCompared: readonly string[] = [],
+): CountDifference[] {
+  const aside = new Set(notCompared);
+  const names = [...new Set([...Object.keys(expected), ...Object.keys(found)])].sort();
+  return names
+    .filter((table) => !aside.has(table) && expected[table] !== found[table])
+    .map((table) => ({ table, expected: expected[table] ?? null, found: found[table] ?? null }));
+}
+
+/** Whether a test restore passed: every table there with its rows, and the stored copy unchanged where it was read. */
+export const verifyPassed = (report: BackupVerifyReport): boolean =>
+  report.error === null && report.differences.length === 0 && report.storedCopyMatches !== false;
+
+/** The opening of every age file (age-encryption.org/v1). */
+export const AGE_HEADER = "age-encryption.org/v1\n";
+
+export const isAgeFile = (head: Uint8Array): boolean =>
+  head.length >= AGE_HEADER.length && String.fromCharCode(...head.subarray(0, AGE_HEADER.length)) === AGE_HEADER;
+
+/** Where a backup's file is: in BACKUP_DIR on its server, in the remote store, or both. */
+export type BackupPlace = "local" | "store" | "both" | "nowhere";
+
+export function backupPlace(backup: { localCopy: boolean; storedAt: Date | null }): BackupPlace {
+  if (backup.localCopy && backup.storedAt) return "both";
+  if (backup.storedAt) return "store";
+  return backup.localCopy ? "local" : "nowhere";
+}

@@ -32,6 +32,7 @@ const JOB_WORDS: Record<string, string> = {
   "members-import-invitations": "Members import: invitations",
   backup: "Backup",
   "backups-daily": "Daily backup",
+  "backups-send": "Sending backups to the store",
   "member-archive": "A member's data archive",
   "member-archives-sweep": "Removing expired data archives",
   "account-erasure-sweep": "Erasing deleted accounts past their grace period",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { BackupStoreRefused, BackupStoreUnavailable } from "./backup-store/types";
 import { isProviderError, providerErrorCode } from "./errors";
 import { InvalidMailWebhook, MailHouseUnavailable, MailRefused } from "./mailhouse/types";
 import { InvalidNotaryWebhook, NotaryRefused, NotaryUnavailable } from "./notary/types";
@@ -19,6 +20,8 @@ describe("providerErrorCode", () => {
     [new MailHouseUnavailable("down"), "provider_unavailable"],
     [new MailRefused("letter not deletable", 422, "not_deletable"), "mail_refused"],
     [new InvalidMailWebhook("stale"), "invalid_signature"],
+    [new BackupStoreUnavailable("down"), "provider_unavailable"],
+    [new BackupStoreRefused("Access Denied", 403, "AccessDenied"), "store_refused"],
   ])("reads %s as %s", (error, code) => {
     expect(providerErrorCode(error)).toBe(code);
   });

@@ -13,6 +13,8 @@ export const PROVIDER_ERROR_CODES = [
   "notary_refused",
   /** The mail house refused the request (4xx: an address it will not mail to, a letter past cancelling); the message is its own. */
   "mail_refused",
+  /** The backup store refused the request (4xx: a key it does not accept, a bucket it does not have); the message is its own. */
+  "store_refused",
   /** A webhook delivery whose signature does not check out, or that the provider cannot have sent. */
   "invalid_signature",
   /** A correctly signed delivery the app cannot read: kept for admins and acknowledged, as a resend would not read better. */
@@ -21,9 +23,9 @@ export const PROVIDER_ERROR_CODES = [
 
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
-export type ProviderArea = "payments" | "notary" | "mailhouse";
+export type ProviderArea = "payments" | "notary" | "mailhouse" | "backup-store";
 
-const AREAS: ReadonlySet<string> = new Set<ProviderArea>(["payments", "notary", "mailhouse"]);
+const AREAS: ReadonlySet<string> = new Set<ProviderArea>(["payments", "notary", "mailhouse", "backup-store"]);
 
 export class ProviderError extends Error {
   readonly code: ProviderErrorCode;

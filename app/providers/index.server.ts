@@ -2,6 +2,9 @@ import type { Logger } from "pino";
 import type { AppConfig } from "~/config/config.server";
 import type { Database } from "~/db/client.server";
 import { communityFor } from "~/domain/community";
+import { localBackupStore } from "./backup-store/local.server";
+import { s3BackupStore } from "./backup-store/s3.server";
+import type { BackupStore } from "./backup-store/types";
 import { builtinForms } from "./forms/builtin.server";
 import { cognitoForms } from "./forms/cognito.server";
 import type { FormsProvider } from "./forms/types";
@@ -44,6 +47,8 @@ export type Providers = {
   forms: FormsProvider;
   mail: Mailer;
   learningSite: LearningSiteProvider;
+  /** Where backup files are kept: BACKUP_DIR here, or the S3-compatible store. */
+  backupStore: BackupStore;
 };
 
 function mailerFrom(config: AppConfig, db: Database, logger: Logger, countMail: MailCount): Mailer {
@@ -106,5 +111,7 @@ export function buildProviders(config: AppConfig, db: Database, logger: Logger, 
       ssoUrl: config.lrmSsoUrl,
       ssoSecret: config.lrmSsoSecret,
     }),
+    backupStore:
+      config.backupStore.kind === "s3" ? s3BackupStore(config.backupStore) : localBackupStore(config.backups.dir),
   };
 }

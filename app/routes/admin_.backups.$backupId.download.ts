@@ -1,4 +1,3 @@
-import { createReadStream } from "node:fs";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { backupIdSchema } from "~/domain/backups";
 import { notFoundPage, withPageErrors } from "~/lib/http.server";
@@ -8,7 +7,8 @@ import { redirectWithFlash } from "~/services/flash.server";
 import { requireAdmin } from "~/services/session.server";
 
 /**
- * GET /admin/backups/{id}/download: the backup's file, streamed, for admins (each download
+ * GET /admin/backups/{id}/download: the backup's file, streamed from this server's BACKUP_DIR or
+ * from the store, for admins (each download
  * audited) whose second factor is fresh, as for a members CSV: the file is every member's data.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -19,7 +19,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const download = await withPageErrors(() => backupDownload(services, viewer, id.data));
   if (!download.found)
     return redirectWithFlash("/admin/backups", { kind: "error", message: download.message }, services.config);
-  return new Response(createReadableStreamFromReadable(createReadStream(download.file)), {
+  const body = await withPageErrors(download.body);
+  return new Response(createReadableStreamFromReadable(body), {
     headers: {
       "Content-Type": "application/octet-stream",
       "Content-Disposition": `attachment; filename="${download.fileName}"`,

@@ -15,14 +15,15 @@ export const handle = { layout: "container" };
 
 export const meta: MetaFunction = () => [{ title: "Backups" }];
 
-/** /admin/backups: the backups, the one under way with its progress, and the button that makes one now. */
+/** /admin/backups: the backups and where each is kept, the one under way with its progress, the test restores. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
   return json(await listBackups(services), { headers: { "Cache-Control": "no-store" } });
 }
 
 /**
- * POST /admin/backups: make a backup now (a background job), or delete a finished one. Both ask
+ * POST /admin/backups: make a backup now (a background job), test-restored as it is made if asked,
+ * or delete a finished one. Both ask
  * for a fresh second factor: a backup is the whole database, and deleting one can take away
  * the copy an admin would restore from.
  */
@@ -37,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const fileName = await deleteBackup(services, viewer, intent.data.backupId);
       return redirectWithFlash("/admin/backups", { kind: "success", message: `Deleted ${fileName}.` }, services.config);
     }
-    await startBackup(services, viewer);
+    await startBackup(services, viewer, intent.data.intent === "test-restore");
     // No message: the page shows the backup under way, and its end, where a message would stay on.
     return redirect("/admin/backups");
   } catch (error) {

@@ -11,8 +11,12 @@ import { demoLogins } from "~/db/seed.server";
 import { UNSUPPORTED_METHOD_MESSAGE } from "~/domain/requests";
 import { demoBanner, demoReminder, remindingTerminal } from "~/lib/demo-banner.server";
 import { textDestination } from "~/lib/log-text.server";
+import { s3BackupStore } from "~/providers/backup-store/s3.server";
+import { setServerScript } from "~/lib/process.server";
 import { failInterruptedBackups } from "~/services/backups/backups.server";
-import { RestoreRefused, restoreBackup } from "~/services/backups/restore.server";
+import { identityFrom } from "~/services/backups/encryption.server";
+import { RestoreRefused, restoreBackup, type RestoreTarget } from "~/services/backups/restore.server";
+import { countsAsked, RESTORE_USAGE } from "~/services/backups/restore-source.server";
 import { startJobs } from "~/services/jobs.server";
 import { createApp, type Served } from "./http.server";
 import { listenForMetrics } from "./metrics-endpoint.server";
@@ -169,25 +173,67 @@ const RESTORE = "restore";
 const MFA_RESET = "mfa-reset";
 
 /**
- * `npm run restore -- FILE`: the backup into the database this configuration names, which must be
- * empty. A refusal is one line on stderr and exit code 2, anything else failing exit code 1.
+ * `npm run restore -- FILE | s3://bucket/key | --latest`: the backup into the database this
+ * configuration names, which must be empty; an encrypted one with the private key in
+ * BACKUP_IDENTITY or BACKUP_IDENTITY_FILE, a stored one from the store S3_* names.
+ * RESTORE_PRINT_COUNTS=1 (`--counts`) prints the restored tables' rows as a last line
+ * `counts {json}`, for a test restore to compare. A refusal is one line on stderr and exit code
+ * 2, a configuration that cannot be read 78, anything else failing exit code 1.
  */
-async function restoreTask(file: string | undefined) {
+async function restoreTask(source: string | undefined) {
   const fail = (message: string, code: number) => {
     process.stderr.write(`${message}\n`);
     process.exit(code);
   };
-  if (!file) return fail("Name the backup file: npm run restore -- FILE", 2);
-  let target;
+  if (!source) return fail(`Name the backup: ${RESTORE_USAGE}`, 2);
+  let target: RestoreTarget;
+  let printCounts: boolean;
   try {
     const env = parseStorageEnv(process.env);
-    target = { dataDir: path.resolve(env.DATA_DIR), databaseUrl: env.DATABASE_URL, pgBinDir: env.PG_BIN_DIR };
+    // The keys are asked for only when the restore reads the store: a file needs none.
+    const keys =
+      env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+        : null;
+    target = {
+      dataDir: path.resolve(env.DATA_DIR),
+      databaseUrl: env.DATABASE_URL,
+      pgBinDir: env.PG_BIN_DIR,
+      identity: await identityFrom(process.env),
+      store: {
+        configured:
+          env.BACKUP_STORE === "s3" && env.S3_BUCKET ? { bucket: env.S3_BUCKET, prefix: env.S3_PREFIX ?? "" } : null,
+        open: keys
+          ? (bucket, prefix) =>
+              s3BackupStore({
+                kind: "s3",
+                endpoint: env.S3_ENDPOINT,
+                region: env.S3_REGION,
+                forcePathStyle: env.S3_FORCE_PATH_STYLE,
+                ...keys,
+                bucket,
+                prefix,
+              })
+          : null,
+      },
+    };
+    printCounts = countsAsked(process.env);
   } catch (error) {
     if (error instanceof ConfigError) return fail(error.message, 78);
-    throw error;
+    // The private key named cannot be read, or the flag is neither true nor false.
+    return fail(`Not restored: ${(error as Error).message}`, 78);
   }
+  // Ctrl-C or a stop ends the process through its exit, which removes the restore's temporary files.
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)
+    process.once(signal, () => process.exit(code));
   try {
-    await restoreBackup(target, file, (message) => process.stdout.write(`${message}\n`));
+    const restored = await restoreBackup(target, source, (message) => process.stdout.write(`${message}\n`), {
+      count: printCounts,
+    });
+    if (restored.counts) process.stdout.write(`counts ${JSON.stringify(restored.counts)}\n`);
   } catch (error) {
     if (error instanceof RestoreRefused) return fail(`Not restored: ${error.message}`, 2);
     return fail((error as Error).message, 1);
@@ -211,6 +257,7 @@ const HEAP_GROWING_PERCENT = 50;
  * restoring a backup.
  */
 export async function runServerProcess(launch: Launch): Promise<void> {
+  setServerScript(launch.script);
   // Read by V8 at each full collection, so it holds although the heap already exists. A
   // deployment's own flag on the command line wins (NODE_OPTIONS cannot carry it).
   if (!process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg)))

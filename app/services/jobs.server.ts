@@ -2,7 +2,7 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { passwordResetJob } from "./accounts.server";
-import { backupJob, dailyBackupJob } from "./backups/backups.server";
+import { backupJob, dailyBackupJob, sendWaitingBackupsJob } from "./backups/backups.server";
 import { complimentaryEndsJob } from "./billing/complimentary.server";
 import { paymentFailedNoticeJob, paymentReceiptJob } from "./billing/notices.server";
 import { sandboxEventsJob, sandboxRenewalsJob } from "./billing/sandbox.server";
@@ -59,6 +59,7 @@ export const jobs = {
   "members-import-invitations": importInvitationsJob,
   backup: backupJob,
   "backups-daily": dailyBackupJob,
+  "backups-send": sendWaitingBackupsJob,
   "member-archive": memberArchiveJob,
   "member-archives-sweep": archiveSweepJob,
   "account-erasure-sweep": erasureSweepJob,

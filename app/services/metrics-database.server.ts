@@ -116,21 +116,69 @@ export function watchDatabase(metrics: Metrics, database: DatabaseHandle, logger
     },
   });
 
-  new Gauge({
-    name: `${PREFIX}backup_last_success_timestamp_seconds`,
-    help: "When the newest finished backup was done, in seconds since 1970 (0 before the first)",
-    registers,
-    async collect() {
-      this.reset();
-      await scraped("the last backup", async () => {
-        const [row] = rowsOf<{ at: number | null }>(
-          await database.db.execute(
-            sql`select extract(epoch from max(${backups.finishedAt}))::float8 as at
-                from ${backups} where ${backups.status} = 'done'`,
-          ),
-        );
-        this.set(Number(row?.at ?? 0));
-      });
-    },
-  });
+  /** A gauge of one figure read from the backups table at each scrape; absent when `read` gives null. */
+  const backupGauge = (name: string, help: string, what: string, read: () => Promise<number | null>) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      registers,
+      async collect() {
+        this.reset();
+        await scraped(what, async () => {
+          const value = await read();
+          if (value !== null) this.set(value);
+        });
+      },
+    });
+  const one = async (query: ReturnType<typeof sql>) =>
+    rowsOf<{ value: number | null }>(await database.db.execute(query))[0]?.value ?? null;
+
+  backupGauge(
+    "backup_last_success_timestamp_seconds",
+    "When the newest finished backup was done, in seconds since 1970 (0 before the first)",
+    "the last backup",
+    async () =>
+      Number(
+        (await one(
+          sql`select extract(epoch from max(${backups.finishedAt}))::float8 as value from ${backups} where ${backups.status} = 'done'`,
+        )) ?? 0,
+      ),
+  );
+  backupGauge(
+    "backup_last_stored_timestamp_seconds",
+    "When the newest backup reached the remote store, in seconds since 1970 (0 before the first, and with the local store)",
+    "the last backup stored",
+    async () =>
+      Number(
+        (await one(sql`select extract(epoch from max(${backups.storedAt}))::float8 as value from ${backups}`)) ?? 0,
+      ),
+  );
+  backupGauge(
+    "backup_last_stored_age_seconds",
+    "Seconds since the newest backup reached the remote store (absent before the first)",
+    "the last backup stored",
+    () =>
+      one(sql`select extract(epoch from now() - max(${backups.storedAt}))::float8 as value from ${backups}`).then(
+        (value) => (value === null ? null : Number(value)),
+      ),
+  );
+  const lastTest = sql`from ${backups} where ${backups.verifiedAt} is not null order by ${backups.verifiedAt} desc limit 1`;
+  backupGauge(
+    "backup_test_restore_passed",
+    "Whether the newest test restore passed: 1, or 0 when it failed (absent before the first)",
+    "the last test restore",
+    () =>
+      one(sql`select (${backups.verifyStatus} = 'passed')::int as value ${lastTest}`).then((value) =>
+        value === null ? null : Number(value),
+      ),
+  );
+  backupGauge(
+    "backup_test_restore_timestamp_seconds",
+    "When the newest test restore ran, in seconds since 1970 (absent before the first)",
+    "the last test restore",
+    () =>
+      one(sql`select extract(epoch from ${backups.verifiedAt})::float8 as value ${lastTest}`).then((value) =>
+        value === null ? null : Number(value),
+      ),
+  );
 }

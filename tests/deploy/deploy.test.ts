@@ -7,7 +7,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queriesOf } from "~/db/query-count.server";
+import { ROUND_ONE_FIELDS } from "../helpers/mailings";
+import { readPdf } from "../helpers/pdf";
+import { startS3Standin, type S3Standin } from "../helpers/s3-standin";
 import { freePort, SERVER_BUNDLE } from "../helpers/server";
+import {
+  BACKUPS_DATA,
+  newestBackupOnceSettled,
+  STORE_PREFIX,
+  storeEnv,
+  type BackupsPage,
+} from "../helpers/backup-store";
 import { httpsClient, sessionCookie, setCookies, type Answer } from "./client";
 import { startNginx } from "./nginx";
 import { startPostgres, type PostgresInstance } from "./postgres-instance";
@@ -24,6 +34,27 @@ const NOTIFIED_WITHIN_MS = 1_000;
 const POSTGRES_AWAY_MS = 5_000;
 /** A page that reads the database on every request (the servers keep viewers, not notices). */
 const NOTICE_PAGE = "/nol/creator/traffic-stop/notice?version=Deploy";
+/** A notice the creator saves before the backup: the round's mailing page and its letter are read again after the restore. */
+const RESTORED_NOTICE = "/nol/creator/traffic-stop/notice?version=Restored";
+const RESTORED_MAILING_PAGE = "/nol/creator/traffic-stop/mailing?version=Restored";
+const RESTORED_LETTER = "/nol/creator/traffic-stop/notice.pdf?version=Restored&round=1";
+/** How long a backup of the demo database, sent to the stand-in, may take. */
+const BACKUP_WITHIN_MS = 60_000;
+
+/** Runs a command to its end, not holding the event loop (the S3 stand-in answers in this process); its code and output. */
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: env as NodeJS.ProcessEnv });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
 
 /** The recipe's environment file, as systemd reads it: KEY=VALUE lines, quotes taken off. */
 function envTemplate(): Record<string, string> {
@@ -50,6 +81,12 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
   let work: string;
   let postgres: PostgresInstance;
   let databaseUrl: string;
+  let env: Record<string, string>;
+  let serverPorts: number[];
+  let pidDir: string;
+  let standin: S3Standin;
+  /** The operator's private key file, kept off the servers. */
+  let keyFile: string;
   const servers: Supervised[] = [];
   let nginx: Awaited<ReturnType<typeof startNginx>>;
   let origin: string;
@@ -71,6 +108,15 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     }
   };
 
+  /** Both servers on their ports: the first migrates (and seeds a new database), the second finds it made. */
+  const startServers = async () => {
+    for (const port of serverPorts) {
+      const server = supervise(port, env, pidDir);
+      servers.push(server);
+      await server.listening();
+    }
+  };
+
   const logIn = async (login: string, through = client) => {
     const answer = await through.request("POST", "/login", { form: { login, password: PASSWORD } });
     cookiesSeen.push(...setCookies(answer));
@@ -81,20 +127,23 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     if (!existsSync(SERVER_BUNDLE)) throw new Error("Build the app first: npm run build");
     work = mkdtempSync(path.join(os.tmpdir(), "memberhall-deploy-"));
     postgres = await startPostgres();
-    const admin = new pg.Client({ connectionString: postgres.url });
-    await admin.connect();
-    await admin.query("create database memberhall");
-    await admin.end();
-    databaseUrl = postgres.url.replace(/\/postgres$/, "/memberhall");
+    databaseUrl = await createSiteDatabase(postgres);
+    standin = await startS3Standin({ dir: path.join(work, "store") });
+    // The operator's key pair, made as the README says: only the public half goes to the servers.
+    keyFile = path.join(work, "memberhall-backup-key.txt");
+    const keygen = await run("npm", ["run", "--silent", "backup:keygen", "--", keyFile], process.env);
+    expect(keygen.code, keygen.output).toBe(0);
+    const recipient = /^BACKUP_ENCRYPTION_RECIPIENT=(age1\w+)$/m.exec(keygen.output)![1]!;
 
     const certificates = makeCertificates(work);
     ca = certificates.ca;
     const ports = new Set<number>();
     while (ports.size < 4) ports.add(await freePort());
-    const [httpPort, httpsPort, ...serverPorts] = [...ports] as [number, number, number, number];
+    const [httpPort, httpsPort, ...appPorts] = [...ports] as [number, number, number, number];
+    serverPorts = appPorts;
     origin = `https://localhost:${httpsPort}`;
 
-    const env = {
+    env = {
       ...envTemplate(),
       BASE_URL: origin,
       DATABASE_URL: databaseUrl,
@@ -109,15 +158,11 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
       MFA_REQUIRED_FOR: "none",
       // Each answer names its query count: a cache that keeps tells that its LISTEN is heard.
       SERVER_TIMING: "1",
+      ...storeEnv(standin, recipient),
     };
-    const pidDir = path.join(work, "pids");
+    pidDir = path.join(work, "pids");
     mkdirSync(pidDir);
-    // The first server migrates and seeds the new database; the second finds it made.
-    for (const port of serverPorts) {
-      const server = supervise(port, env, pidDir);
-      servers.push(server);
-      await server.listening();
-    }
+    await startServers();
     nginx = await startNginx({
       dir: work,
       baseUrl: origin,
@@ -140,6 +185,7 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     await nginx?.stop();
     await Promise.all(servers.map((s) => s.stop()));
     await postgres?.remove();
+    await standin?.close();
     if (work) rmSync(work, { recursive: true, force: true });
     process.stdout.write(`\n== deploy report\n${report.join("\n")}\n\n`);
   }, 120_000);
@@ -264,26 +310,13 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
   it("drops no request through a rolling restart of both servers under load", async () => {
     const pidsBefore = servers.map((s) => s.pid());
     const resentBefore = client.resent();
-    const { result, tally } = await underLoad(
-      () =>
-        new Promise<{ code: number | null; output: string }>((resolve) => {
-          const script = spawn(
-            "bash",
-            [path.join(ROOT, "deploy/rolling-restart.sh"), ...servers.map((s) => String(s.port))],
-            {
-              env: {
-                ...process.env,
-                RESTART_CMD: `bash ${path.join(ROOT, "tests/deploy/restart-server.sh")} ${path.join(work, "pids")} `,
-                NGINX_SITE: nginx.sitePath,
-                NGINX_RELOAD_CMD: nginx.reloadCommand,
-              },
-            },
-          );
-          let output = "";
-          script.stdout.on("data", (chunk) => (output += chunk));
-          script.stderr.on("data", (chunk) => (output += chunk));
-          script.on("exit", (code) => resolve({ code, output }));
-        }),
+    const { result, tally } = await underLoad(() =>
+      run("bash", [path.join(ROOT, "deploy/rolling-restart.sh"), ...servers.map((s) => String(s.port))], {
+        ...process.env,
+        RESTART_CMD: `bash ${path.join(ROOT, "tests/deploy/restart-server.sh")} ${pidDir} `,
+        NGINX_SITE: nginx.sitePath,
+        NGINX_RELOAD_CMD: nginx.reloadCommand,
+      }),
     );
     report.push(
       `rolling restart: ${tally.requests} requests, ${tally.failures.length} failed ${JSON.stringify(tally.byStatus)}; ` +
@@ -453,7 +486,106 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     expect(insecure).toEqual([]);
     expect(forwarded.status).toBe(403);
   });
+
+  /**
+   * What the site shows of its data, read through nginx with the sessions signed in before the
+   * backup: the members (their number and the demo member as the admin's list has them), the
+   * member's home, the creator's notice (its round's mailing page), the admin's members list, and
+   * the notice's letter.
+   */
+  async function whatTheSiteShows(admin: string) {
+    type Members = { list: { count: { n: number }; rows: Array<Record<string, unknown>> } };
+    const listed = await client.request("GET", `/members?_data=${encodeURIComponent("routes/members._index")}`, {
+      cookie: admin,
+    });
+    const { list } = JSON.parse(listed.body) as Members;
+    // When a member was last seen changes with each visit, not with a restore.
+    const { seen: _seen, ...named } = list.rows.find((row) => row.username === "member")!;
+    const shown = async (pathname: string, cookie: string, words: string) => {
+      const answer = await client.request("GET", pathname, { cookie });
+      return { pathname, status: answer.status, shows: answer.body.includes(words) };
+    };
+    // A letter is a download, read from a server directly: the test's client reads text.
+    const letter = await direct(servers[0]!, RESTORED_LETTER);
+    return {
+      members: list.count.n,
+      named,
+      pages: [
+        await shown("/", member, String(named.email)),
+        await shown(RESTORED_MAILING_PAGE, creator, ROUND_ONE_FIELDS.r1Name),
+        await shown("/members", admin, String(named.email)),
+      ],
+      letter: { status: letter.status, text: (await readPdf(await letter.arrayBuffer())).pages },
+    };
+  }
+
+  it("restores the whole site from the store onto a new PostgreSQL: the same members, pages, documents and sessions", async () => {
+    const admin = await logIn("admin");
+    const notice = await client.request("POST", RESTORED_NOTICE, {
+      cookie: creator,
+      form: { version: "Restored", ...ROUND_ONE_FIELDS },
+    });
+    expect(notice.status).toBe(302);
+    const before = await whatTheSiteShows(admin);
+    expect(before.pages.map((page) => [page.pathname, page.status, page.shows])).toEqual(
+      before.pages.map((page) => [page.pathname, 200, true]),
+    );
+    expect(before.letter.text.join("\n")).toContain(ROUND_ONE_FIELDS.r1Name);
+
+    const asked = performance.now();
+    expect((await client.request("POST", "/admin/backups", { cookie: admin, form: { intent: "start" } })).status).toBe(
+      302,
+    );
+    const backup = await newestBackupOnceSettled(
+      async () => JSON.parse((await client.request("GET", BACKUPS_DATA, { cookie: admin })).body) as BackupsPage,
+      BACKUP_WITHIN_MS,
+    );
+    expect(backup).toMatchObject({ status: "done", error: null, place: "store", encryption: "age" });
+    expect(existsSync(standin.objectPath(`${STORE_PREFIX}${backup.fileName}`))).toBe(true);
+    const backedUp = (performance.now() - asked) / 1_000;
+
+    // The site is lost: its servers, their data directory, and PostgreSQL with its files.
+    const lost = performance.now();
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    await postgres.remove();
+    rmSync(env.DATA_DIR!, { recursive: true, force: true });
+
+    // A new machine's PostgreSQL with an empty database, the servers' settings, and the key.
+    postgres = await startPostgres();
+    databaseUrl = await createSiteDatabase(postgres);
+    env = { ...env, DATABASE_URL: databaseUrl };
+    const restoring = performance.now();
+    const restored = await run("npm", ["run", "--silent", "restore", "--", "--latest"], {
+      PATH: process.env.PATH,
+      ...env,
+      BACKUP_IDENTITY_FILE: keyFile,
+    });
+    expect(restored.code, restored.output).toBe(0);
+    expect(restored.output).toContain(`is ${backup.fileName}`);
+    const restoredIn = (performance.now() - restoring) / 1_000;
+    await startServers();
+    const after = await whatTheSiteShows(admin);
+    report.push(
+      `backup: ${backup.fileName} (${Math.round(backup.bytes! / 1024)} KiB, age) made and sent to the store in ${backedUp.toFixed(1)} s`,
+    );
+    report.push(
+      `site thrown away and restored from the store: npm run restore -- --latest ${restoredIn.toFixed(1)} s, ` +
+        `serving again ${((performance.now() - lost) / 1_000).toFixed(1)} s after it was lost; ` +
+        `${after.members} members, pages ${after.pages.map((page) => `${page.pathname} ${page.status}`).join(", ")}, letter ${after.letter.status}`,
+    );
+    // The sessions signed in before the backup still sign in: the pages answer, not /login.
+    expect(after).toEqual(before);
+  });
 });
+
+/** The site's own database, made new on the instance; its URL. */
+async function createSiteDatabase(instance: PostgresInstance): Promise<string> {
+  const admin = new pg.Client({ connectionString: instance.url });
+  await admin.connect();
+  await admin.query("create database memberhall");
+  await admin.end();
+  return instance.url.replace(/\/postgres$/, "/memberhall");
+}
 
 /** The nginx the test runs, as `nginx -v` names it. */
 function nginxVersion(): string {

@@ -60,11 +60,11 @@ test("the community settings are titled for what they hold, with no API path in 
   expect(await mainText(page)).not.toMatch(UUID);
 });
 
-test("the backups page says when backups are made in words, names no host, and its banner goes once the backup is done", async ({
+test("the backups page says when backups are made in words, names no host, its banner goes once the backup is done, and a test restore says what it found", async ({
   page,
   signIn,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(240_000);
   await signIn("admin");
   await page.goto("/admin/backups");
   await expect(page.getByText(/made automatically every day at 03:17 UTC/)).toBeVisible();
@@ -83,6 +83,18 @@ test("the backups page says when backups are made in words, names no host, and i
   expect(shown).not.toMatch(ISO_DAY);
   // The day and time read on one line, however long the file's fingerprint.
   expect(await linesOf(table.getByRole("row").nth(1).getByRole("cell").first())).toBe(1);
+  await expect(table.getByRole("row").nth(1)).toContainText("On the server");
+  await expect(page.getByText("None has been made yet.")).toBeVisible();
+
+  // A test restore: a backup made, restored into a scratch database in the background, its rows
+  // counted against the database's and the kept file read back.
+  await page.getByRole("button", { name: "Make a backup and test-restore it" }).click();
+  const newest = table.getByRole("row").nth(1);
+  await expect(newest).toContainText("Passed", { timeout: 120_000 });
+  await expect(newest).toContainText(
+    /Restored with the same rows \(\d+ tables, [\d,]+ rows[^)]*\); the kept copy read back unchanged\./,
+  );
+  await expect(page.getByText(/The last one, of .+: passed\./)).toBeVisible();
 });
 
 test("the audit log names the member viewed, the version saved and the members a bulk change reached", async ({

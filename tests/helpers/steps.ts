@@ -11,7 +11,10 @@ import { submitStep } from "~/services/nol/save-step.server";
 
 /** Dates the owner's notices made after `day` as made on `day`. */
 export async function backdateNotices(db: Database, ownerId: string, day = "2026-01-01"): Promise<void> {
-  const theirs = db.select({ id: claims.id }).from(claims).where(sql`${claims.claimantId} = ${ownerId}`);
+  const theirs = db
+    .select({ id: claims.id })
+    .from(claims)
+    .where(sql`${claims.claimantId} = ${ownerId}`);
   const at = new Date(`${day}T12:00:00Z`);
   await db
     .update(notices)
@@ -28,4 +31,3 @@ export async function submitDated(...args: Args): ReturnType<typeof submitStep> 
   if (input.kind === "notice" || input.kind === "true-bill") await backdateNotices(services.db, owner.id);
   return saved;
 }
-

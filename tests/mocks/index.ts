@@ -2,6 +2,7 @@ import type { RequestHandler } from "msw";
 import { handlers as cognito } from "./cognito";
 import { handlers as lob } from "./lob";
 import { handlers as proof } from "./proof";
+import { handlers as s3 } from "./s3";
 import { handlers as stripe } from "./stripe";
 
 /**
@@ -9,4 +10,4 @@ import { handlers as stripe } from "./stripe";
  * exporting `handlers` in the provider's own wire format. They are added here as the
  * providers arrive; any request no handler answers fails the test.
  */
-export const handlers: RequestHandler[] = [...cognito, ...stripe, ...proof, ...lob];
+export const handlers: RequestHandler[] = [...cognito, ...stripe, ...proof, ...lob, ...s3];

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, logInAs, removeMadeDataDirs, startServer, type RunningServer } from "../helpers/server";
+import { valueOf } from "../helpers/metrics";
 
 afterAll(removeMadeDataDirs);
 
@@ -19,12 +20,6 @@ function promtoolCheck(body: string): Promise<{ code: number | null; output: str
     child.on("close", (code) => resolve({ code, output }));
     child.stdin.end(body);
   });
-}
-
-/** The value of one series in an exposition, or null when it is absent. */
-function valueOf(body: string, series: string): number | null {
-  const line = body.split("\n").find((l) => l.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1)) : null;
 }
 
 async function scrape(url: string, token?: string) {

@@ -1,35 +1,32 @@
-import { existsSync } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
-import os from "node:os";
+import { createReadStream, existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import type { Readable } from "node:stream";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
-import { rowsOf } from "~/db/client.server";
 import { backups, users } from "~/db/schema";
-import { backupFileName, dumpedTable, expiredBackups, type BackupKind } from "~/domain/backups";
+import { backupFileName, backupPlace, expiredBackups, type BackupKind } from "~/domain/backups";
 import { cronWords } from "~/domain/cron-words";
 import { conflict, notFound } from "~/domain/errors";
 import { isAlive } from "~/lib/process.server";
 import { actorOf, audit } from "../audit.server";
 import { enqueue, type JobDefinition, sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
-import { checkTool, connectionFor, dumpEmbedded, fileSha256, runTool, toolFailure } from "./dump.server";
+import { finishFailed, HEARTBEAT_MS, hostName, makeBackup, sendBackup } from "./making.server";
 
 /**
- * Backups (docs/decisions/043-backups.md): a job writes the database's dump to BACKUP_DIR on the
- * server that runs it, under a temporary name renamed once whole, and records its size and
- * SHA-256 on its row. The admins' page asks for one and shows its progress; a daily one runs on
- * BACKUP_CRON and the daily ones older than BACKUP_RETENTION_DAYS go.
+ * Backups (decisions 043 and 064): a job writes the database's dump to BACKUP_DIR on the
+ * server that runs it, encrypts it to the operator's key when one is set, records its size and
+ * SHA-256 on its row and, with a remote store, sends it there. The admins' page asks for one
+ * (tested by a restore if the admin asks) and shows its progress; a daily one runs on
+ * BACKUP_CRON and the daily ones older than BACKUP_RETENTION_DAYS go, from the store too.
  */
 
-/** How often a running backup says it is alive, and how long without a word means its server died. */
-const HEARTBEAT_MS = 30_000;
+/** How long without a heartbeat means a running backup's server died. */
 const DEAD_AFTER_MS = 4 * HEARTBEAT_MS;
 /** A queued backup no server took in this long (no job runner anywhere) is given up. */
 const UNTAKEN_AFTER_MS = 10 * 60_000;
-/** Progress is written at most this often. */
-const PROGRESS_EVERY_MS = 1_000;
 
 const backupData = z.object({ backupId: z.string().uuid() });
 
@@ -53,7 +50,7 @@ export const dailyBackupJob = sweepJob({
   timeoutSeconds: RUN_LIMIT_SECONDS,
   async run(services, _data, job) {
     try {
-      const backupId = await queueBackup(services, "daily", null);
+      const backupId = await queueBackup(services, "daily", null, services.config.backups.verifyDaily);
       if (backupId) await makeBackup(services, backupId, job.signal);
       else services.logger.warn("the daily backup was not made: another backup is under way");
     } finally {
@@ -61,8 +58,6 @@ export const dailyBackupJob = sweepJob({
     }
   },
 });
-
-const hostName = () => os.hostname();
 
 /**
  * Marks failed the backups a stopped server left under way: those of a process on this host that
@@ -104,146 +99,51 @@ export async function failInterruptedBackups(services: AppServices): Promise<num
 }
 
 /** A new backup row, queued; null when another backup is queued or running. */
-async function queueBackup(services: AppServices, kind: BackupKind, adminId: string | null): Promise<string | null> {
+async function queueBackup(
+  services: AppServices,
+  kind: BackupKind,
+  adminId: string | null,
+  verify: boolean,
+): Promise<string | null> {
   await failInterruptedBackups(services);
   const now = new Date();
   const driver = services.database.driver;
+  const encrypted = Boolean(services.config.backups.encryptionRecipient);
   const [made] = await services.db
     .insert(backups)
-    .values({ kind, adminId, driver, fileName: backupFileName(kind, driver, now), createdAt: now })
+    .values({
+      kind,
+      adminId,
+      driver,
+      fileName: backupFileName(kind, driver, now, encrypted),
+      encryption: encrypted ? "age" : null,
+      verify,
+      createdAt: now,
+    })
     .onConflictDoNothing()
     .returning({ id: backups.id });
   return made?.id ?? null;
 }
 
-/** An admin asks for a backup now: it is queued, audited, and its progress shows on the page. */
-export async function startBackup(services: AppServices, admin: Viewer): Promise<string> {
-  const backupId = await queueBackup(services, "manual", admin.user.id);
+/** An admin asks for a backup now, test-restored as it is made if asked: queued, audited, its progress on the page. */
+export async function startBackup(services: AppServices, admin: Viewer, verify = false): Promise<string> {
+  const backupId = await queueBackup(services, "manual", admin.user.id, verify);
   if (!backupId) throw conflict("A backup is under way already: wait for it to finish, then ask again.");
-  await audit(services.db, actorOf(admin), "backups.start", "backup", backupId);
+  await audit(services.db, actorOf(admin), "backups.start", "backup", backupId, verify ? { testRestore: true } : {});
   await enqueue(services, backupJob, { backupId });
   return backupId;
 }
 
-async function finishFailed(services: AppServices, backupId: string, reason: string) {
-  const [failed] = await services.db
-    .update(backups)
-    .set({ status: "failed", error: reason.slice(0, 1000), finishedAt: new Date() })
-    .where(and(eq(backups.id, backupId), inArray(backups.status, ["queued", "running"])))
-    .returning({ adminId: backups.adminId });
-  if (failed)
-    await audit(services.db, { actorUserId: failed.adminId, agentUserId: null }, "backups.failed", "backup", backupId, {
-      reason,
-    });
+/** Removes a backup's file wherever it is: this server's BACKUP_DIR, and the remote store. */
+async function removeFiles(services: AppServices, backup: { fileName: string; storedAt: Date | null }) {
+  await rm(path.join(services.config.backups.dir, backup.fileName), { force: true });
+  const store = services.providers.backupStore;
+  if (store.name !== "local" && backup.storedAt) await store.delete(backup.fileName);
 }
 
-/** Writes the backup's file: pg_dump on PostgreSQL, the embedded database's own dump on PGlite. */
-export async function makeBackup(services: AppServices, backupId: string, signal?: AbortSignal): Promise<void> {
-  const { db, config, logger } = services;
-  const [backup] = await db
-    .update(backups)
-    .set({ status: "running", host: hostName(), pid: process.pid, startedAt: new Date(), heartbeatAt: new Date() })
-    .where(and(eq(backups.id, backupId), eq(backups.status, "queued")))
-    .returning();
-  if (!backup) return;
-  const dir = config.backups.dir;
-  const file = path.join(dir, backup.fileName);
-  const partial = path.join(dir, `.${backup.fileName}.partial`);
-  const heartbeat = setInterval(() => {
-    void db
-      .update(backups)
-      .set({ heartbeatAt: new Date() })
-      .where(eq(backups.id, backupId))
-      .catch(() => {});
-  }, HEARTBEAT_MS);
-  const started = Date.now();
-  try {
-    await mkdir(dir, { recursive: true });
-    if (services.database.driver === "postgres") {
-      await pgDump(services, backupId, partial, signal);
-    } else {
-      await db.update(backups).set({ progressTotal: 1 }).where(eq(backups.id, backupId));
-      const { heldMs } = await dumpEmbedded(services.database, partial);
-      logger.info({ backupId, heldMs }, `the embedded database's dump held the event loop for up to ${heldMs} ms`);
-    }
-    if (signal?.aborted) throw new Error("The server stopped during the backup.");
-    const sha256 = await fileSha256(partial);
-    const { size } = await stat(partial);
-    await rename(partial, file);
-    await db
-      .update(backups)
-      .set({ status: "done", bytes: size, sha256, finishedAt: new Date(), progressDone: sql`${backups.progressTotal}` })
-      .where(eq(backups.id, backupId));
-    logger.info({ backupId, bytes: size, ms: Date.now() - started }, `backup made: ${backup.fileName}`);
-    await audit(db, { actorUserId: backup.adminId, agentUserId: null }, "backups.done", "backup", backupId, {
-      file: backup.fileName,
-      bytes: size,
-      sha256,
-    });
-  } catch (error) {
-    // A folder that cannot be written may refuse the removal too; the row says why either way.
-    await rm(partial, { force: true }).catch((failure: Error) =>
-      logger.warn({ err: failure, backupId }, "a failed backup's partial file could not be removed"),
-    );
-    const reason = signal?.aborted
-      ? "The server stopped during the backup."
-      : error instanceof Error
-        ? error.message
-        : String(error);
-    await finishFailed(services, backupId, reason);
-    throw error;
-  } finally {
-    clearInterval(heartbeat);
-  }
-}
-
-/** pg_dump of the whole database (the app's tables, its migrations' record, pg-boss's jobs) in its custom format. */
-async function pgDump(services: AppServices, backupId: string, file: string, signal?: AbortSignal): Promise<void> {
-  const { db, config } = services;
-  const url = config.databaseUrl!;
-  const [facts] = rowsOf<{ version: number; tables: number }>(
-    await db.execute(sql`
-      select current_setting('server_version_num')::int / 10000 as version,
-        (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
-         where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema')
-           and n.nspname not like 'pg\\_%') as tables`),
-  );
-  await checkTool(config.backups.pgBinDir, "pg_dump", facts!.version);
-  await db.update(backups).set({ progressTotal: facts!.tables }).where(eq(backups.id, backupId));
-  let tables = 0;
-  let written = 0;
-  let writing: Promise<unknown> = Promise.resolve();
-  const { dbname, env } = connectionFor(url);
-  const run = await runTool(
-    config.backups.pgBinDir,
-    "pg_dump",
-    ["--format=custom", "--verbose", `--file=${file}`, `--dbname=${dbname}`],
-    {
-      env,
-      signal,
-      onLine(line) {
-        if (!dumpedTable(line)) return;
-        tables += 1;
-        if (Date.now() - written < PROGRESS_EVERY_MS) return;
-        written = Date.now();
-        const done = Math.min(tables, facts!.tables);
-        writing = writing.then(() =>
-          db
-            .update(backups)
-            .set({ progressDone: done, heartbeatAt: new Date() })
-            .where(eq(backups.id, backupId))
-            .catch(() => {}),
-        );
-      },
-    },
-  );
-  await writing;
-  if (run.code !== 0) throw new Error(`pg_dump failed: ${toolFailure("pg_dump", run)}`);
-}
-
-/** Removes the daily backups past their retention (domain/backups.ts expiredBackups): files here and rows. */
+/** Removes the daily backups past their retention (domain/backups.ts expiredBackups): files here and in the store, and rows. */
 export async function applyRetention(services: AppServices): Promise<number> {
-  const { db, config, logger } = services;
+  const { db, logger } = services;
   const all = await db
     .select({
       id: backups.id,
@@ -252,23 +152,81 @@ export async function applyRetention(services: AppServices): Promise<number> {
       createdAt: backups.createdAt,
       fileName: backups.fileName,
       host: backups.host,
+      localCopy: backups.localCopy,
+      storedAt: backups.storedAt,
     })
     .from(backups);
-  const expired = new Set(expiredBackups(all, new Date(), config.backups.retentionDays));
+  const expired = new Set(expiredBackups(all, new Date(), services.config.backups.retentionDays));
+  let removed = 0;
   for (const backup of all.filter((b) => expired.has(b.id))) {
-    const file = path.join(config.backups.dir, backup.fileName);
-    if (existsSync(file)) await rm(file, { force: true });
-    else if (backup.status === "done" && backup.host && backup.host !== hostName())
+    if (backup.localCopy && backup.host && backup.host !== hostName()) {
       logger.warn(
         { backupId: backup.id, host: backup.host },
         `an expired backup's file is on ${backup.host}, not here: delete ${backup.fileName} there`,
       );
+    }
+    try {
+      await removeFiles(services, backup);
+    } catch (error) {
+      // Its row stays, so that the next run removes it once the store answers.
+      logger.warn({ err: error, backupId: backup.id }, `an expired backup could not be removed from the store`);
+      continue;
+    }
     await db.delete(backups).where(eq(backups.id, backup.id));
+    removed += 1;
   }
-  return expired.size;
+  return removed;
 }
 
-/** The backups page: the latest backups, newest first, with who asked for each. */
+/**
+ * Sends again the backups whose store did not answer when they were made, from the BACKUP_DIR
+ * of the server that made them: each is done once the store has it.
+ */
+export const sendWaitingBackupsJob = sweepJob({
+  name: "backups-send",
+  schedule: "*/15 * * * *",
+  enabled: (services) => services.providers.backupStore.name !== "local",
+  retry: { limit: 0, delaySeconds: 0 },
+  timeoutSeconds: 4 * 3600,
+  async run(services) {
+    await sendWaitingBackups(services);
+  },
+});
+
+export async function sendWaitingBackups(services: AppServices): Promise<number> {
+  const { db, logger } = services;
+  const waiting = await db
+    .select()
+    .from(backups)
+    .where(
+      and(
+        eq(backups.status, "failed"),
+        eq(backups.localCopy, true),
+        eq(backups.host, hostName()),
+        isNull(backups.storedAt),
+        isNotNull(backups.sha256),
+      ),
+    );
+  let sent = 0;
+  for (const backup of waiting) {
+    if (!existsSync(path.join(services.config.backups.dir, backup.fileName))) continue;
+    try {
+      await sendBackup(services, { ...backup, verify: false });
+    } catch (error) {
+      logger.warn({ err: error, backupId: backup.id }, "a backup waiting for the store is still not sent");
+      break;
+    }
+    await db.update(backups).set({ status: "done", error: null }).where(eq(backups.id, backup.id));
+    await audit(db, { actorUserId: null, agentUserId: null }, "backups.sent", "backup", backup.id, {
+      file: backup.fileName,
+      store: services.providers.backupStore.location,
+    });
+    sent += 1;
+  }
+  return sent;
+}
+
+/** The backups page: the latest backups, newest first, with who asked for each and where each is kept. */
 export async function listBackups(services: AppServices) {
   const rows = await services.db
     .select({
@@ -282,6 +240,13 @@ export async function listBackups(services: AppServices) {
       bytes: backups.bytes,
       sha256: backups.sha256,
       error: backups.error,
+      encryption: backups.encryption,
+      localCopy: backups.localCopy,
+      storedAt: backups.storedAt,
+      verify: backups.verify,
+      verifyStatus: backups.verifyStatus,
+      verifyReport: backups.verifyReport,
+      verifiedAt: backups.verifiedAt,
       createdAt: backups.createdAt,
       finishedAt: backups.finishedAt,
       admin: users.username,
@@ -291,25 +256,51 @@ export async function listBackups(services: AppServices) {
     .orderBy(desc(backups.createdAt))
     .limit(100);
   const here = hostName();
+  const { config, providers } = services;
   return {
     // A file on another server is downloaded there, so that server is named; this one goes without saying.
-    backups: rows.map(({ host, ...row }) => ({ ...row, elsewhere: host && host !== here ? host : null })),
-    retentionDays: services.config.backups.retentionDays,
-    schedule: cronWords(services.config.backups.cron),
+    backups: rows.map(({ host, localCopy, storedAt, ...row }) => ({
+      ...row,
+      storedAt,
+      // A file is somewhere once it is whole: its SHA-256 is written then.
+      place: backupPlace({ localCopy: row.sha256 ? localCopy : false, storedAt }),
+      elsewhere: localCopy && !storedAt && host && host !== here ? host : null,
+    })),
+    retentionDays: config.backups.retentionDays,
+    schedule: cronWords(config.backups.cron),
+    store: providers.backupStore.name === "local" ? null : providers.backupStore.location,
+    encrypted: Boolean(config.backups.encryptionRecipient),
+    verifyDaily: config.backups.verifyDaily,
   };
 }
 
 export type BackupDownload =
-  | { found: true; file: string; fileName: string; bytes: number | null; sha256: string | null }
+  | {
+      found: true;
+      body: () => Promise<Readable>;
+      fileName: string;
+      bytes: number | null;
+      sha256: string | null;
+    }
   | { found: false; message: string };
 
-/** A finished backup's file on this server, for its download (audited), or why this server cannot give it. */
+/** A finished backup's file, here or from the store, for its download (audited), or why this server cannot give it. */
 export async function backupDownload(services: AppServices, admin: Viewer, backupId: string): Promise<BackupDownload> {
   const [backup] = await services.db.select().from(backups).where(eq(backups.id, backupId));
-  if (!backup || backup.status !== "done") throw notFound("No such backup");
+  if (!backup || !backup.sha256 || (backup.status !== "done" && !backup.localCopy)) throw notFound("No such backup");
   const file = path.join(services.config.backups.dir, backup.fileName);
-  if (!existsSync(file)) {
-    const elsewhere = backup.host && backup.host !== hostName();
+  const store = services.providers.backupStore;
+  let body: (() => Promise<Readable>) | null = null;
+  if (backup.localCopy && existsSync(file)) body = async () => createReadStream(file);
+  else if (backup.storedAt && store.name !== "local") {
+    body = async () => {
+      const stored = await store.get(backup.fileName);
+      if (!stored) throw notFound(`The store (${store.location}) no longer has ${backup.fileName}.`);
+      return stored;
+    };
+  }
+  if (!body) {
+    const elsewhere = backup.localCopy && backup.host && backup.host !== hostName();
     return {
       found: false,
       message: elsewhere
@@ -318,17 +309,18 @@ export async function backupDownload(services: AppServices, admin: Viewer, backu
     };
   }
   await audit(services.db, actorOf(admin), "backups.download", "backup", backupId, { file: backup.fileName });
-  return { found: true, file, fileName: backup.fileName, bytes: backup.bytes, sha256: backup.sha256 };
+  return { found: true, body, fileName: backup.fileName, bytes: backup.bytes, sha256: backup.sha256 };
 }
 
-/** An admin deletes a finished backup: its file here, and its row. */
+/** An admin deletes a finished backup: its file here and in the store, and its row. */
 export async function deleteBackup(services: AppServices, admin: Viewer, backupId: string): Promise<string> {
-  const [gone] = await services.db
-    .delete(backups)
-    .where(and(eq(backups.id, backupId), inArray(backups.status, ["done", "failed"])))
-    .returning({ fileName: backups.fileName });
-  if (!gone) throw notFound("No such backup, or it is still under way");
-  await rm(path.join(services.config.backups.dir, gone.fileName), { force: true });
-  await audit(services.db, actorOf(admin), "backups.delete", "backup", backupId, { file: gone.fileName });
-  return gone.fileName;
+  const [backup] = await services.db
+    .select()
+    .from(backups)
+    .where(and(eq(backups.id, backupId), inArray(backups.status, ["done", "failed"])));
+  if (!backup) throw notFound("No such backup, or it is still under way");
+  await removeFiles(services, backup);
+  await services.db.delete(backups).where(eq(backups.id, backupId));
+  await audit(services.db, actorOf(admin), "backups.delete", "backup", backupId, { file: backup.fileName });
+  return backup.fileName;
 }

@@ -121,3 +121,35 @@ export async function dumpEmbedded(database: DatabaseHandle, file: string): Prom
   }
   return { heldMs: Math.round(delay.max / 1e6) };
 }
+
+/** The rows of each table in a dump's snapshot, and the tables that had none to count (written to during an embedded dump). */
+export type DumpCounts = { counts: Record<string, number>; notCompared: string[] };
+
+/** Runs a query and gives its rows: a pg client's, PGlite's or drizzle's `execute` adapted to one shape. */
+export type RowQuery = (text: string) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * The rows of every table outside PostgreSQL's own schemas ("schema.table" → rows): the
+ * app's, its migrations' record, the job queue's. A backup's snapshot and its test restore
+ * count the same way, so their figures compare.
+ */
+export async function countRows(query: RowQuery): Promise<Record<string, number>> {
+  const tables = await query(
+    `select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as name from pg_class c
+     join pg_namespace n on n.oid = c.relnamespace
+     where c.relkind in ('r', 'p') and not c.relispartition
+       and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+     order by 1`,
+  );
+  const names = tables.map((row) => String(row.name));
+  const counts: Record<string, number> = {};
+  // One statement for all tables: a snapshot's transaction, or PGlite's one connection, answers it at once.
+  for (let start = 0; start < names.length; start += 200) {
+    const part = names.slice(start, start + 200);
+    const [row] = await query(
+      `select ${part.map((name, i) => `(select count(*) from ${name})::bigint as c${i}`).join(", ")}`,
+    );
+    part.forEach((name, i) => (counts[name] = Number(row![`c${i}`])));
+  }
+  return counts;
+}

@@ -6,57 +6,46 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { PGLITE_OPTIONS } from "~/db/client.server";
 import { dumpFormat, isTarHeader, type BackupDriver } from "~/domain/backups";
-import { checkTool, connectionFor, fileSha256, runTool, toolFailure } from "./dump.server";
+import { checkTool, connectionFor, countRows, fileSha256, runTool, toolFailure } from "./dump.server";
+import { plainCopy, privateFolder, type PlainCopy, type PrivateFolder } from "./restore-fetch.server";
+import { settledWords, settleUnfinished, type Query } from "./restore-settle.server";
+import {
+  driverOfName,
+  locateBackup,
+  missingIdentity,
+  restoreSourceOf,
+  RestoreRefused,
+  type StoreAccess,
+} from "./restore-source.server";
+
+export { RestoreRefused } from "./restore-source.server";
 
 /**
- * `npm run restore -- FILE` (decision 043): a backup into an EMPTY database, the one the server
- * would open (DATABASE_URL, else DATA_DIR/pgdata). Everything is checked before anything is
- * written: the file's format, that it is of the configured database's kind, that the target is
- * empty. The server started afterwards applies the migrations newer than the backup.
+ * `npm run restore -- FILE | s3://bucket/key | --latest` (decisions 043 and 064): a backup into
+ * an EMPTY database, the one the server would open (DATABASE_URL, else DATA_DIR/pgdata).
+ * Everything is checked before anything is written: that the backup is there, its key when it
+ * is encrypted, that it is of the configured database's kind, that the target is empty. The
+ * server started afterwards applies the migrations newer than the backup.
  */
 
-export type RestoreTarget = { dataDir: string; databaseUrl: string | undefined; pgBinDir: string | undefined };
+export type RestoreTarget = {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  pgBinDir: string | undefined;
+  /** The age private key an encrypted backup is read with (BACKUP_IDENTITY, BACKUP_IDENTITY_FILE). */
+  identity?: string | null;
+  /** The store `s3://…` and `--latest` read (BACKUP_STORE, S3_*). */
+  store?: StoreAccess;
+};
 
-/** A restore refused before anything changed: its message is the one line the operator reads. */
-export class RestoreRefused extends Error {
-  override name = "RestoreRefused";
-}
+export type Restored = {
+  fileName: string;
+  driver: BackupDriver;
+  /** The restored tables' rows ("schema.table" → rows), when they were asked for. */
+  counts: Record<string, number> | null;
+};
 
-type Query = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
-
-/**
- * The backup being restored was under way when it was made, and holds itself as running: it is
- * done, with this file's size and SHA-256 (found by its file name). Any other backup under way
- * then is marked failed: its outcome there is not known. A backup older than the backups table
- * has none.
- */
-async function settleUnfinished(query: Query, file: string) {
-  const { rows } = await query("select to_regclass('public.backups') is not null as present");
-  if (!(rows[0] as { present: boolean }).present) return;
-  const { size } = statSync(file);
-  await query(
-    `update backups set status = 'done', bytes = $2, sha256 = $3, progress_done = progress_total,
-       finished_at = coalesce(finished_at, now())
-     where status in ('queued', 'running') and file_name = $1`,
-    [path.basename(file), size, await fileSha256(file)],
-  );
-  await query(
-    `update backups set status = 'failed', finished_at = now(),
-       error = 'It was under way when the backup this database was restored from was made.'
-     where status in ('queued', 'running')`,
-  );
-}
-
-async function firstBytes(file: string, length: number): Promise<Uint8Array> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
+type Log = (message: string) => void;
 
 /** The first 512 bytes of a gzip stream, or what there is of them; null when it is not gzip at all. */
 function gunzippedHead(file: string): Promise<Uint8Array | null> {
@@ -82,18 +71,33 @@ function gunzippedHead(file: string): Promise<Uint8Array | null> {
   });
 }
 
-/** What the file is, checked before anything else is touched. */
-export async function backupKindOf(file: string): Promise<BackupDriver> {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new RestoreRefused(`${file} is not a file`);
-  const kind = dumpFormat(await firstBytes(file, 5));
+/** What the (decrypted) file is, checked before anything else is touched; `name` is how the operator knows it. */
+export async function backupKindOf(file: string, name = file): Promise<BackupDriver> {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new RestoreRefused(`${name} is not a file`);
+  const handle = await open(file, "r");
+  const head = Buffer.alloc(5);
+  const { bytesRead } = await handle.read(head, 0, 5, 0).finally(() => handle.close());
+  const kind = dumpFormat(head.subarray(0, bytesRead));
   if (kind === "pglite") {
-    const head = await gunzippedHead(file);
-    if (head && isTarHeader(head)) return kind;
+    const inner = await gunzippedHead(file);
+    if (inner && isTarHeader(inner)) return kind;
   }
   if (kind === "postgres") return kind;
   throw new RestoreRefused(
-    `${file} is not a memberhall backup: neither pg_dump's custom format nor an embedded database's .tar.gz`,
+    `${name} is not a memberhall backup: neither pg_dump's custom format nor an embedded database's .tar.gz`,
   );
+}
+
+/** Refuses a backup of the other database's kind, in words that say what to set. */
+function checkKind(kind: BackupDriver, target: RestoreTarget, name: string) {
+  if (kind === "postgres" && !target.databaseUrl)
+    throw new RestoreRefused(
+      `${name} is a PostgreSQL backup (pg_dump): set DATABASE_URL to the new, empty database to restore it into`,
+    );
+  if (kind === "pglite" && target.databaseUrl)
+    throw new RestoreRefused(
+      `${name} is a backup of the embedded database: unset DATABASE_URL to restore it into DATA_DIR (${target.dataDir})`,
+    );
 }
 
 const where = (url: string) => {
@@ -112,11 +116,8 @@ async function relationsIn(client: pg.Client): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-async function restorePostgres(
-  target: RestoreTarget & { databaseUrl: string },
-  file: string,
-  log: (m: string) => void,
-) {
+/** A connection to the target database that is empty and that this pg_restore can fill; refused otherwise. */
+async function emptyPostgres(target: RestoreTarget & { databaseUrl: string }): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: target.databaseUrl, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
@@ -141,25 +142,15 @@ async function restorePostgres(
     } catch (error) {
       throw new RestoreRefused((error as Error).message);
     }
-    log(`restoring ${path.basename(file)} into ${where(target.databaseUrl)} with pg_restore`);
-    const { dbname, env } = connectionFor(target.databaseUrl);
-    // One transaction: a restore that fails part-way leaves the database as empty as it was.
-    const run = await runTool(
-      target.pgBinDir,
-      "pg_restore",
-      ["--exit-on-error", "--single-transaction", "--no-owner", "--no-privileges", `--dbname=${dbname}`, file],
-      { env },
-    );
-    if (run.code !== 0) throw new Error(`pg_restore failed, nothing was restored: ${toolFailure("pg_restore", run)}`);
-    await settleUnfinished((text, values) => client.query(text, values), file);
-    // A restore brings rows, not the planner's statistics: the lists' estimates need them.
-    await client.query("analyze");
-  } finally {
-    await client.end();
+    return client;
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw error;
   }
 }
 
-async function restoreEmbedded(target: RestoreTarget, file: string, log: (m: string) => void) {
+/** The embedded database's folder, refused unless it is empty and no server has it open. */
+function emptyEmbedded(target: RestoreTarget): string {
   const dir = path.join(target.dataDir, "pgdata");
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     const what = existsSync(path.join(dir, "PG_VERSION")) ? "an embedded database" : "files";
@@ -168,15 +159,62 @@ async function restoreEmbedded(target: RestoreTarget, file: string, log: (m: str
     );
   }
   if (existsSync(`${dir}.lock`)) throw new RestoreRefused(`${dir} is in use by a server (${dir}.lock): stop it first`);
-  log(`restoring ${path.basename(file)} into ${dir}`);
+  return dir;
+}
+
+/** Checks the target before a backup is downloaded or decrypted: a refusal costs no download. */
+async function checkTarget(target: RestoreTarget) {
+  if (target.databaseUrl) await (await emptyPostgres({ ...target, databaseUrl: target.databaseUrl })).end();
+  else emptyEmbedded(target);
+}
+
+/** Settles the work under way in the backup (restore-settle.server.ts) and counts the rows when asked. */
+async function afterRestore(query: Query, copy: PlainCopy, count: boolean, log: Log) {
+  const settled = await settleUnfinished(query, copy.kept);
+  const words = settledWords(settled);
+  if (words) log(words);
+  return count ? countRows(async (text) => (await query(text)).rows as Array<Record<string, unknown>>) : null;
+}
+
+async function restorePostgres(
+  target: RestoreTarget & { databaseUrl: string },
+  copy: PlainCopy,
+  count: boolean,
+  log: Log,
+) {
+  const client = await emptyPostgres(target);
+  try {
+    log(`restoring ${copy.kept.fileName} into ${where(target.databaseUrl)} with pg_restore`);
+    const { dbname, env } = connectionFor(target.databaseUrl);
+    // One transaction: a restore that fails part-way leaves the database as empty as it was.
+    const run = await runTool(
+      target.pgBinDir,
+      "pg_restore",
+      ["--exit-on-error", "--single-transaction", "--no-owner", "--no-privileges", `--dbname=${dbname}`, copy.file],
+      { env },
+    );
+    if (run.code !== 0) throw new Error(`pg_restore failed, nothing was restored: ${toolFailure("pg_restore", run)}`);
+    const query: Query = (text, values) => client.query(text, values);
+    // A restore brings rows, not the planner's statistics: the lists' estimates need them.
+    const counts = await afterRestore(query, copy, count, log);
+    await client.query("analyze");
+    return counts;
+  } finally {
+    await client.end();
+  }
+}
+
+async function restoreEmbedded(target: RestoreTarget, copy: PlainCopy, count: boolean, log: Log) {
+  const dir = emptyEmbedded(target);
+  log(`restoring ${copy.kept.fileName} into ${dir}`);
   await mkdir(dir, { recursive: true });
   try {
     const client = await PGlite.create(dir, {
-      loadDataDir: await openAsBlob(file),
+      loadDataDir: await openAsBlob(copy.file),
       ...PGLITE_OPTIONS,
     });
     try {
-      await settleUnfinished((text, values) => client.query(text, values), file);
+      return await afterRestore((text, values) => client.query(text, values), copy, count, log);
     } finally {
       await client.close();
     }
@@ -187,19 +225,56 @@ async function restoreEmbedded(target: RestoreTarget, file: string, log: (m: str
   }
 }
 
-/** Restores the file into the configured, empty database; refuses (RestoreRefused) before changing anything. */
-export async function restoreBackup(target: RestoreTarget, file: string, log: (message: string) => void) {
-  const resolved = path.resolve(file);
-  const kind = await backupKindOf(resolved);
-  if (kind === "postgres" && !target.databaseUrl)
-    throw new RestoreRefused(
-      `${file} is a PostgreSQL backup (pg_dump): set DATABASE_URL to the new, empty database to restore it into`,
-    );
-  if (kind === "pglite" && target.databaseUrl)
-    throw new RestoreRefused(
-      `${file} is a backup of the embedded database: unset DATABASE_URL to restore it into DATA_DIR (${target.dataDir})`,
-    );
-  if (target.databaseUrl) await restorePostgres({ ...target, databaseUrl: target.databaseUrl }, resolved, log);
-  else await restoreEmbedded(target, resolved, log);
-  log("restored: start the server on this database; it applies any newer migrations as it starts");
+/**
+ * Restores the backup `source` names (a file, `s3://bucket/key` or `--latest`) into the
+ * configured, empty database; refuses (RestoreRefused) before changing anything.
+ */
+export async function restoreBackup(
+  target: RestoreTarget,
+  source: string,
+  log: Log,
+  options: { count?: boolean } = {},
+): Promise<Restored> {
+  const driver: BackupDriver = target.databaseUrl ? "postgres" : "pglite";
+  const located = await locateBackup(restoreSourceOf(source), target.store, driver, log);
+  if (located.encrypted && !target.identity) throw missingIdentity(located.name);
+  // A plain file's kind is in its header; an encrypted or stored one's in its name until it is read
+  // (and in its header once it is).
+  if (located.from === "file" && !located.encrypted) checkKind(await backupKindOf(located.file), target, source);
+  else {
+    const named = driverOfName(located.name);
+    if (named) checkKind(named, target, located.name);
+  }
+  await checkTarget(target);
+  let folder: PrivateFolder | null = null;
+  try {
+    let copy: PlainCopy;
+    if (located.from === "file" && !located.encrypted) {
+      const kept = { fileName: located.name, bytes: located.bytes, encrypted: false, storedAt: null };
+      copy = { file: located.file, kept: { ...kept, sha256: await fileSha256(located.file) } };
+    } else {
+      // The embedded database's DATA_DIR is made now, so that the copy is on the disk it goes to.
+      if (!target.databaseUrl) await mkdir(target.dataDir, { recursive: true });
+      folder = await privateFolder(target.dataDir);
+      copy = await plainCopy(located, target.identity ?? null, folder.dir, log);
+      checkKind(await backupKindOf(copy.file, located.name), target, located.name);
+    }
+    const count = options.count ?? false;
+    const counts = target.databaseUrl
+      ? await restorePostgres({ ...target, databaseUrl: target.databaseUrl }, copy, count, log)
+      : await restoreEmbedded(target, copy, count, log);
+    log("restored: start the server on this database; it applies any newer migrations as it starts");
+    return { fileName: located.name, driver, counts };
+  } finally {
+    await folder?.dispose();
+  }
+}
+
+/**
+ * A restore whose tables' rows are counted once it is done, for the test restore that compares
+ * them with the backup's snapshot (and `npm run restore -- FILE --counts`, which prints them).
+ */
+export async function restoreAndCount(target: RestoreTarget, file: string, log: Log): Promise<Record<string, number>> {
+  const restored = await restoreBackup(target, file, log, { count: true });
+  return restored.counts ?? {};
 }
