@@ -15,6 +15,26 @@ export function backupFileName(kind: BackupKind, driver: BackupDriver, at: Date,
   return `memberhall-${stamp}-${kind}${driver === "postgres" ? ".dump" : ".tar.gz"}${encrypted ? ".age" : ""}`;
 }
 
+/** backupFileName's names, the date written with or without its dashes. */
+const BACKUP_NAME = /^memberhall-(\d{4})-?(\d{2})-?(\d{2})T(\d{2})(\d{2})(\d{2})Z-(manual|daily)\.(dump|tar\.gz)(\.age)?$/;
+
+export type BackupNameFacts = { kind: BackupKind; driver: BackupDriver; at: Date; encrypted: boolean };
+
+/** What a backup's file name says of it (backupFileName's inverse); null for a file this app did not name. */
+export function backupNameFacts(name: string): BackupNameFacts | null {
+  const match = BACKUP_NAME.exec(name);
+  if (!match) return null;
+  const [, year, month, day, hours, minutes, seconds, kind, extension, age] = match;
+  const at = new Date(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}Z`);
+  if (Number.isNaN(at.getTime())) return null;
+  return {
+    kind: kind as BackupKind,
+    driver: extension === "dump" ? "postgres" : "pglite",
+    at,
+    encrypted: Boolean(age),
+  };
+}
+
 /**
  * What a file is, from its first bytes: pg_dump's custom format opens with "PGDMP"; the
  * embedded database's dump is a gzip stream (whose content `isTarHeader` checks).

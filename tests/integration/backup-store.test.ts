@@ -15,9 +15,9 @@ import {
   backupDownload,
   dailyBackupJob,
   listBackups,
-  sendWaitingBackups,
   startBackup,
 } from "~/services/backups/backups.server";
+import { adoptStoredBackups, sendWaitingBackups } from "~/services/backups/stored.server";
 import { decryptToFile } from "~/services/backups/encryption.server";
 import { makeBackup } from "~/services/backups/making.server";
 import type { Viewer } from "~/services/session.server";
@@ -166,6 +166,42 @@ describe.each(drivers)("backups in an S3-compatible store (%s)", (driver) => {
     expect(stored(old.fileName)).toBeUndefined();
     expect((await services.db.select().from(backups)).map((b) => b.id)).not.toContain(old.id);
     expect(await applyRetention(services)).toBe(0);
+  });
+
+  it("lists the store's backups this database has no row of (made after the one it was restored from), and expires them", async () => {
+    await services.db.delete(backups);
+    await dailyBackupJob.run(services, {}, job);
+    const made = await newest();
+    // The database goes back to before a backup of Nov 2 that the store still has, beside
+    // a backup of the other kind of database and a file that is no backup.
+    await services.db.delete(backups);
+    const bucket = s3.buckets.get(S3_BUCKET)!;
+    const ext = driver === "postgres" ? "dump" : "tar.gz";
+    const older = `memberhall-2026-11-02T031700Z-daily.${ext}.age`;
+    bucket.set(`${PREFIX}${older}`, stored(made.fileName)!);
+    bucket.set(
+      `${PREFIX}memberhall-2026-11-02T031700Z-daily.${ext === "dump" ? "tar.gz" : "dump"}.age`,
+      stored(made.fileName)!,
+    );
+    bucket.set(`${PREFIX}notes.txt`, stored(made.fileName)!);
+    expect(await adoptStoredBackups(services)).toBe(2);
+    expect(await adoptStoredBackups(services)).toBe(0);
+    const [adopted] = await services.db.select().from(backups).where(eq(backups.fileName, older));
+    expect(adopted).toMatchObject({
+      kind: "daily",
+      status: "done",
+      encryption: "age",
+      localCopy: false,
+      bytes: made.bytes,
+      sha256: null,
+      createdAt: new Date("2026-11-02T03:17:00Z"),
+    });
+    const download = await backupDownload(services, admin, adopted!.id);
+    expect(download.found).toBe(true);
+    // Past its retention, it goes from the store like any daily backup, once a newer one is done.
+    await dailyBackupJob.run(services, {}, job);
+    expect(stored(older)).toBeUndefined();
+    expect(stored(made.fileName)).toBeDefined();
   });
 
   it("test-restores a backup as it is made: the same rows in every table, and the stored copy read back", async () => {

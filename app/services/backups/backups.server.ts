@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import type { AppServices } from "~/context";
 import { backups, users } from "~/db/schema";
@@ -13,7 +13,8 @@ import { isAlive } from "~/lib/process.server";
 import { actorOf, audit } from "../audit.server";
 import { enqueue, type JobDefinition, sweepJob } from "../queue.server";
 import type { Viewer } from "../session.server";
-import { finishFailed, HEARTBEAT_MS, hostName, makeBackup, sendBackup } from "./making.server";
+import { finishFailed, HEARTBEAT_MS, hostName, makeBackup } from "./making.server";
+import { adoptStoredBackups } from "./stored.server";
 
 /**
  * Backups (decisions 043 and 064): a job writes the database's dump to BACKUP_DIR on the
@@ -54,6 +55,9 @@ export const dailyBackupJob = sweepJob({
       if (backupId) await makeBackup(services, backupId, job.signal);
       else services.logger.warn("the daily backup was not made: another backup is under way");
     } finally {
+      await adoptStoredBackups(services).catch((error: Error) =>
+        services.logger.warn({ err: error }, "the store's backups could not be listed"),
+      );
       await applyRetention(services);
     }
   },
@@ -178,54 +182,6 @@ export async function applyRetention(services: AppServices): Promise<number> {
   return removed;
 }
 
-/**
- * Sends again the backups whose store did not answer when they were made, from the BACKUP_DIR
- * of the server that made them: each is done once the store has it.
- */
-export const sendWaitingBackupsJob = sweepJob({
-  name: "backups-send",
-  schedule: "*/15 * * * *",
-  enabled: (services) => services.providers.backupStore.name !== "local",
-  retry: { limit: 0, delaySeconds: 0 },
-  timeoutSeconds: 4 * 3600,
-  async run(services) {
-    await sendWaitingBackups(services);
-  },
-});
-
-export async function sendWaitingBackups(services: AppServices): Promise<number> {
-  const { db, logger } = services;
-  const waiting = await db
-    .select()
-    .from(backups)
-    .where(
-      and(
-        eq(backups.status, "failed"),
-        eq(backups.localCopy, true),
-        eq(backups.host, hostName()),
-        isNull(backups.storedAt),
-        isNotNull(backups.sha256),
-      ),
-    );
-  let sent = 0;
-  for (const backup of waiting) {
-    if (!existsSync(path.join(services.config.backups.dir, backup.fileName))) continue;
-    try {
-      await sendBackup(services, { ...backup, verify: false });
-    } catch (error) {
-      logger.warn({ err: error, backupId: backup.id }, "a backup waiting for the store is still not sent");
-      break;
-    }
-    await db.update(backups).set({ status: "done", error: null }).where(eq(backups.id, backup.id));
-    await audit(db, { actorUserId: null, agentUserId: null }, "backups.sent", "backup", backup.id, {
-      file: backup.fileName,
-      store: services.providers.backupStore.location,
-    });
-    sent += 1;
-  }
-  return sent;
-}
-
 /** The backups page: the latest backups, newest first, with who asked for each and where each is kept. */
 export async function listBackups(services: AppServices) {
   const rows = await services.db
@@ -287,7 +243,8 @@ export type BackupDownload =
 /** A finished backup's file, here or from the store, for its download (audited), or why this server cannot give it. */
 export async function backupDownload(services: AppServices, admin: Viewer, backupId: string): Promise<BackupDownload> {
   const [backup] = await services.db.select().from(backups).where(eq(backups.id, backupId));
-  if (!backup || !backup.sha256 || (backup.status !== "done" && !backup.localCopy)) throw notFound("No such backup");
+  // A failed backup has a file only when it was made whole and the store did not take it.
+  if (!backup || (backup.status !== "done" && !(backup.sha256 && backup.localCopy))) throw notFound("No such backup");
   const file = path.join(services.config.backups.dir, backup.fileName);
   const store = services.providers.backupStore;
   let body: (() => Promise<Readable>) | null = null;

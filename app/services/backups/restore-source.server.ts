@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
-import { isAgeFile, type BackupDriver } from "~/domain/backups";
+import { backupNameFacts, isAgeFile, type BackupDriver, type BackupNameFacts } from "~/domain/backups";
 import { isBackupKey, type BackupStore } from "~/providers/backup-store/types";
 import { booleanFlag } from "~/config/env.server";
 
@@ -48,19 +48,15 @@ export function driverOfName(name: string): BackupDriver | null {
   return null;
 }
 
-/** backupFileName's names, with the date written with or without its dashes. */
-const BACKUP_NAME = /^memberhall-(\d{4})-?(\d{2})-?(\d{2})T(\d{6})Z-(manual|daily)\.(dump|tar\.gz)(\.age)?$/;
-
 /**
- * The newest backup of the database's kind among a store's files, by the time in its name
- * (backupFileName writes it sortable); null when there is none. Files of other names are not
- * backups this app made.
+ * The newest backup of the database's kind among a store's files, by the time in its name;
+ * null when there is none. Files of other names are not backups this app made.
  */
 export function newestBackupName(names: readonly string[], driver: BackupDriver): string | null {
   const candidates = names
-    .map((name) => ({ name, stamp: BACKUP_NAME.exec(name)?.slice(1, 5).join("") }))
-    .filter((c): c is { name: string; stamp: string } => c.stamp !== undefined && driverOfName(c.name) === driver)
-    .sort((a, b) => (a.stamp === b.stamp ? a.name.localeCompare(b.name) : a.stamp.localeCompare(b.stamp)));
+    .map((name) => ({ name, facts: backupNameFacts(name) }))
+    .filter((c): c is { name: string; facts: BackupNameFacts } => c.facts?.driver === driver)
+    .sort((a, b) => a.facts.at.getTime() - b.facts.at.getTime() || a.name.localeCompare(b.name));
   return candidates.at(-1)?.name ?? null;
 }
 
