@@ -33,6 +33,9 @@ import {
  * BENCH_SKIP_BUILD=1 to reuse the current build, BENCH_SCALE=0 to skip the scale runs,
  * BENCH_SCALE_SIZES (members, default 1000,10000,100000) to choose them.
  *
+ * Each page is measured twice: asked again unchanged (a copy the server keeps may answer), and
+ * as a first view (a new query string each request, so it is rendered whole).
+ *
  * Each ratio is made against the bare app measured right before and right after the target
  * (the better of the two): this machine's speed drifts by half from one minute to the next,
  * so a baseline measured minutes earlier said more about that drift than about the page.
@@ -59,6 +62,11 @@ const TARGETS = {
     "NoL step page": { pglite: 0.35, postgres: 0.5 },
     "admin members list": { pglite: 0.35, postgres: 0.5 },
     "/api/entry/nol-member-versions": { pglite: 0.2, postgres: 0.3 },
+  },
+  // A page asked for the first time, or after what it shows changed: rendered whole.
+  firstView: {
+    "home (member)": { pglite: 0.7, postgres: 0.6 },
+    "home (visitor)": { pglite: 1.0, postgres: 1.0 },
   },
   signedInP99Ms: { pglite: 200, postgres: 100 },
   peakRssMb: { pglite: 450, postgres: 350 },
@@ -98,6 +106,22 @@ function cannon(options) {
 /** One autocannon measurement: requests per second and latency percentiles. */
 function measure(url, connections, headers = {}, duration = DURATION, sampleRss = null) {
   return measureRun({ url, connections, duration, headers, pipelining: 1 }, sampleRss);
+}
+
+/**
+ * A page asked for the first time, each request: a new query string on every request, so no
+ * copy the server keeps (decisions 053 and 056) can answer, and the whole page is rendered.
+ */
+function measureFirstView(url, connections, headers = {}, duration = DURATION, sampleRss = null) {
+  const { pathname, search } = new URL(url);
+  let n = 0;
+  const requests = [
+    {
+      method: "GET",
+      setupRequest: (request) => ({ ...request, path: `${pathname}${search ? `${search}&` : "?"}view=${(n += 1)}` }),
+    },
+  ];
+  return measureRun({ url, connections, duration, headers, pipelining: 1, requests }, sampleRss);
 }
 
 /** An autocannon run of `options`, with the peak RSS of the process `sampleRss` when given. */
@@ -289,6 +313,10 @@ async function benchApp(label, databaseUrl, baselines) {
       const measured = await measure(`${app.url}${target.path}`, connections, headers, DURATION, app.child.pid);
       const bareAfter = await measure(`${baselines.bareUrl}${barePath}`, connections);
       const raw = api ? await measure(`${baselines.rawUrl}${target.path}`, connections) : null;
+      // A page also as it is first seen: nothing kept can answer it (an API is always answered whole).
+      const firstView = api
+        ? null
+        : await measureFirstView(`${app.url}${target.path}`, connections, headers, DURATION, app.child.pid);
       peakRssMb = Math.max(peakRssMb, measured.peakRssMb ?? 0);
       const bareRps = Math.max(bareBefore.rps, bareAfter.rps);
       rows.push({
@@ -304,6 +332,23 @@ async function benchApp(label, databaseUrl, baselines) {
         ratioTarget: ratioTarget(target.name, db),
         p99TargetMs: connections === 50 ? p99Target(target.name, db) : null,
       });
+      if (firstView) {
+        peakRssMb = Math.max(peakRssMb, firstView.peakRssMb ?? 0);
+        rows.push({
+          target: `${target.name}, first view`,
+          kind: "page",
+          view: "first",
+          connections,
+          ...firstView,
+          bareRps,
+          bareRuns: [bareBefore.rps, bareAfter.rps],
+          rawRps: null,
+          ratio: Math.round((firstView.rps / bareRps) * 100) / 100,
+          queries,
+          ratioTarget: TARGETS.firstView[target.name]?.[db] ?? null,
+          p99TargetMs: null,
+        });
+      }
     }
   }
   const idle = await afterIdle(
@@ -579,7 +624,7 @@ function printTable(run, baselines) {
         r.ratio.toFixed(2).padStart(6),
         String(r.rawRps ?? "").padStart(8),
         String(r.queries ?? "—").padStart(8),
-        `${mark(r.ratio >= r.ratioTarget)} ≥${r.ratioTarget.toFixed(2)}×`.padStart(11),
+        (r.ratioTarget === null ? "—" : `${mark(r.ratio >= r.ratioTarget)} ≥${r.ratioTarget.toFixed(2)}×`).padStart(11),
         r.p99TargetMs === null ? "" : `${mark(r.p99 < r.p99TargetMs)} <${r.p99TargetMs} ms`.padStart(13),
       ].join(" "),
     );
