@@ -129,6 +129,7 @@ describe("backup store settings", () => {
         S3_SECRET_ACCESS_KEY: "minio-secret",
         S3_PREFIX: "/memberhall/",
         S3_FORCE_PATH_STYLE: "true",
+        BACKUP_ALLOW_UNENCRYPTED: "true",
       }),
     ).toEqual({
       kind: "s3",

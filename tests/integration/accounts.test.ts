@@ -171,6 +171,17 @@ describe.each(drivers)("accounts on %s", (driver) => {
   });
 
   describe("login", () => {
+    /** Failures are counted in fixed windows of 15 minutes: a test that counts them runs inside one, whatever the clock says. */
+    async function inOneWindow(run: () => Promise<void>) {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(new Date("2030-01-01T00:15:05Z"));
+      try {
+        await run();
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+
     it("starts a new session on every login, by username or e-mail", async () => {
       const first = await logIn(services, { login: "member", password: "memberhall-demo" }, meta);
       const second = await logIn(services, { login: "MEMBER@memberhall.example", password: "memberhall-demo" }, meta);
@@ -185,54 +196,59 @@ describe.each(drivers)("accounts on %s", (driver) => {
       expect(wrong).toEqual(unknown);
     });
 
-    it("slows an account down from the address that keeps failing, not from the owner's", async () => {
-      const target = await createUser(database.db);
-      const attacker = { ip: "192.0.2.66", userAgent: "x" };
-      for (let i = 0; i < 5; i += 1) {
-        expect(await outcome(logIn(services, { login: target.username, password: "guess" }, attacker))).toMatchObject({
-          status: 400,
-        });
-      }
-      const blocked = await outcome(logIn(services, { login: target.username, password: TEST_PASSWORD }, attacker));
-      expect(blocked).toMatchObject({ status: 429, retryAfterSeconds: 900 });
-      const owner = await outcome(
-        logIn(services, { login: target.username, password: TEST_PASSWORD }, { ip: "198.51.100.99", userAgent: "x" }),
-      );
-      expect(owner).toBe("signed in");
-    });
+    it("slows an account down from the address that keeps failing, not from the owner's", () =>
+      inOneWindow(async () => {
+        const target = await createUser(database.db);
+        const attacker = { ip: "192.0.2.66", userAgent: "x" };
+        for (let i = 0; i < 5; i += 1) {
+          expect(await outcome(logIn(services, { login: target.username, password: "guess" }, attacker))).toMatchObject(
+            {
+              status: 400,
+            },
+          );
+        }
+        const blocked = await outcome(logIn(services, { login: target.username, password: TEST_PASSWORD }, attacker));
+        expect(blocked).toMatchObject({ status: 429, retryAfterSeconds: 900 });
+        const owner = await outcome(
+          logIn(services, { login: target.username, password: TEST_PASSWORD }, { ip: "198.51.100.99", userAgent: "x" }),
+        );
+        expect(owner).toBe("signed in");
+      }));
 
-    it("answers a name that matches nobody exactly as it answers a real account, 429 included", async () => {
-      const target = await createUser(database.db);
-      const from = { ip: "192.0.2.67", userAgent: "x" };
-      const answers = async (login: string) => {
-        const seen = [];
-        for (let i = 0; i < 6; i += 1) seen.push(await outcome(logIn(services, { login, password: "guess" }, from)));
-        return seen;
-      };
-      const real = await answers(target.username);
-      const ghost = await answers(`ghost-${target.username}`);
-      expect(ghost).toEqual(real);
-      expect(real.at(-1)).toMatchObject({ status: 429 });
-    });
+    it("answers a name that matches nobody exactly as it answers a real account, 429 included", () =>
+      inOneWindow(async () => {
+        const target = await createUser(database.db);
+        const from = { ip: "192.0.2.67", userAgent: "x" };
+        const answers = async (login: string) => {
+          const seen = [];
+          for (let i = 0; i < 6; i += 1) seen.push(await outcome(logIn(services, { login, password: "guess" }, from)));
+          return seen;
+        };
+        const real = await answers(target.username);
+        const ghost = await answers(`ghost-${target.username}`);
+        expect(ghost).toEqual(real);
+        expect(real.at(-1)).toMatchObject({ status: 429 });
+      }));
 
-    it("counts failures per account, by username and e-mail alike, and only from the failing address", async () => {
-      const target = await createUser(database.db);
-      const attacker = { ip: "192.0.2.68", userAgent: "x" };
-      const tries = [target.username, target.username, target.username, target.email, target.email];
-      for (const login of tries) {
-        expect(await outcome(logIn(services, { login, password: "guess" }, attacker))).toMatchObject({ status: 400 });
-      }
-      for (const login of [target.username, target.email.toUpperCase()]) {
-        expect(await outcome(logIn(services, { login, password: TEST_PASSWORD }, attacker))).toMatchObject({
-          status: 429,
-          retryAfterSeconds: 900,
-        });
-      }
-      const elsewhere = { ip: "198.51.100.98", userAgent: "x" };
-      expect(await outcome(logIn(services, { login: target.email, password: TEST_PASSWORD }, elsewhere))).toBe(
-        "signed in",
-      );
-    });
+    it("counts failures per account, by username and e-mail alike, and only from the failing address", () =>
+      inOneWindow(async () => {
+        const target = await createUser(database.db);
+        const attacker = { ip: "192.0.2.68", userAgent: "x" };
+        const tries = [target.username, target.username, target.username, target.email, target.email];
+        for (const login of tries) {
+          expect(await outcome(logIn(services, { login, password: "guess" }, attacker))).toMatchObject({ status: 400 });
+        }
+        for (const login of [target.username, target.email.toUpperCase()]) {
+          expect(await outcome(logIn(services, { login, password: TEST_PASSWORD }, attacker))).toMatchObject({
+            status: 429,
+            retryAfterSeconds: 900,
+          });
+        }
+        const elsewhere = { ip: "198.51.100.98", userAgent: "x" };
+        expect(await outcome(logIn(services, { login: target.email, password: TEST_PASSWORD }, elsewhere))).toBe(
+          "signed in",
+        );
+      }));
 
     it("answers the 11th login attempt in a minute from one address with 429", async () => {
       // All attempts fall in one minute whatever the wall clock says.

@@ -166,6 +166,7 @@ describe("starting and stopping", () => {
     expect(result.stderr).toContain("SESSION_SECRET is required when NODE_ENV=production");
   });
 
+  // Two starts, the first of them making the embedded database: each may take a minute under load.
   it("keeps data, secrets and the seed across a restart, and seeds only once", async () => {
     const dataDir = tempDataDir();
     const first = await startServer({ dataDir });
@@ -195,7 +196,7 @@ describe("starting and stopping", () => {
     const check = await openDatabase({ driver: "pglite", dir: path.join(dataDir, "pgdata") });
     expect(await check.db.select().from(causes).where(eq(causes.code, "RS"))).toHaveLength(1);
     await check.close();
-  });
+  }, 240_000);
 
   it("does not seed demo members in production unless SEED_DEMO is set", async () => {
     const production = {
