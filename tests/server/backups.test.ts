@@ -148,10 +148,11 @@ describe.each(drivers)("a backup restored into a new database (%s)", (driver) =>
     for (const database of made) await database.drop();
   });
 
-  // Two servers, a backup and a restore: its waits are bounded by their own deadlines.
+  // Two servers (the first making its database), a backup and a restore: its waits are bounded
+  // by their own deadlines, each of which a busy machine may take in full.
   it(
     "is made and downloaded on /admin/backups, restored by npm run restore, and serves the same data",
-    { timeout: 180_000 },
+    { timeout: 300_000 },
     async () => {
       // A server that went away says why in its own output.
       onTestFailed(() => {

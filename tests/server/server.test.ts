@@ -14,6 +14,7 @@ import {
   startServer,
   tempDataDir,
   type RunningServer,
+  START_WITHIN_MS,
 } from "../helpers/server";
 
 // The data directories the tests below make for servers of their own.
@@ -305,7 +306,8 @@ describe("npm start", () => {
     child.stderr.on("data", (c) => (output += c));
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
-      await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain("is listening on");
+      // A first start: the embedded database is made, then opened.
+      await expect.poll(() => output, { timeout: START_WITHIN_MS, interval: 200 }).toContain("is listening on");
       // A person at a terminal reads short lines and a banner, not JSON.
       const listening = output.split("\n").find((line) => line.includes("is listening on"))!;
       expect(listening).toMatch(
@@ -370,5 +372,5 @@ describe("npm start", () => {
       child.kill("SIGTERM");
       await exited;
     }
-  });
+  }, 240_000);
 });
