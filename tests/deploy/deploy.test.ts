@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queriesOf } from "~/db/query-count.server";
 import { ROUND_ONE_FIELDS } from "../helpers/mailings";
+import { withinOneMinute } from "../helpers/minute";
 import { readPdf } from "../helpers/pdf";
 import { startS3Standin, type S3Standin } from "../helpers/s3-standin";
 import { freePort, SERVER_BUNDLE } from "../helpers/server";
@@ -286,10 +287,7 @@ describe("the production recipe: nginx, two built servers, one PostgreSQL", () =
     report.push(`audit log client address: ${row?.ip}`);
     expect(row?.ip).toBe("127.0.0.2");
 
-    // The limit counts in fixed minutes of the clock: the burst starts in a new minute when
-    // the current one has too little left.
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 20_000) await sleep(left + 100);
+    await withinOneMinute(20);
     const busy = httpsClient(origin, ca, "127.0.0.3");
     const other = httpsClient(origin, ca, "127.0.0.4");
     try {

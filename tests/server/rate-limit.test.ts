@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withinOneMinute } from "../helpers/minute";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
@@ -15,15 +16,6 @@ describe("the sign-in rate limits of the production server", () => {
   afterAll(async () => {
     await server?.stop();
   });
-
-  /**
-   * The limit counts in fixed minutes of the clock: a burst that needs `seconds` starts in
-   * a new minute when the current one has less left, so that it all falls in one window.
-   */
-  async function withinOneMinute(seconds: number) {
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < seconds * 1_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
-  }
 
   const post = (pathname: string, fields: Record<string, string>) =>
     fetch(`${server.url}${pathname}`, {
