@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaDescriptor, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
   Links,
@@ -50,17 +50,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
     { name: "description", content: data?.community.description ?? "" },
   ];
 };
-
-/**
- * The community's description for a public page's own `meta`: a route that has a `meta`
- * replaces the root's, so the pages search engines show name it again.
- */
-export function descriptionMeta(matches: { id: string; data: unknown }[]): MetaDescriptor[] {
-  const root = matches.find((match) => match.id === "root")?.data as
-    { community?: { description?: string } } | undefined;
-  const content = root?.community?.description;
-  return content ? [{ name: "description", content }] : [];
-}
 
 /** The pages where a second factor is set up or passed, open to a member who has not yet. */
 const isSecurityPath = (pathname: string) =>

@@ -1,10 +1,10 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { HostedFormEmbed } from "~/components/cognito-embed";
 import { SUPPORT_SOURCE } from "~/domain/forms";
 import type { SeamlessEmbed } from "~/lib/seamless-embed";
-import { Field, FormErrors, Honeypot, lastResultOf, TextareaField, useSchemaForm } from "./forms/fields";
+import { Field, FormErrors, formProps, Honeypot, lastResultOf, TextareaField, useSchemaForm } from "./forms/fields";
 import { Alert } from "./ui/alert";
 import { Modal } from "./ui/modal";
 
@@ -35,7 +35,7 @@ export function SupportForm({
   const FormComponent = fetcher ? fetcher.Form : Form;
   const busy = fetcher ? fetcher.state !== "idle" : false;
   return (
-    <FormComponent method="post" action="/support" className="form" {...getFormProps(form)}>
+    <FormComponent method="post" action="/support" className="form" {...formProps(form)}>
       <FormErrors form={form} />
       <input type="hidden" name="source" value={SUPPORT_SOURCE} />
       <Field meta={fields.email} label="Your e-mail address" type="email" autoComplete="email" />

@@ -5,6 +5,7 @@ import { recordParamsSchema } from "~/lib/schemas.server";
 import { Records } from "~/components/admin/records";
 import { withPageErrors } from "~/lib/http.server";
 import { recordView } from "~/services/record-views.server";
+import { recordViewInWords } from "~/services/record-words.server";
 import { requireAdmin } from "~/services/session.server";
 
 export const handle = { layout: "container" };
@@ -16,7 +17,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { services } = await requireAdmin(request, context);
   const { entity, view } = recordParamsSchema.parse(params);
   const search = new URL(request.url).searchParams;
-  return json(await withPageErrors(() => recordView(services, entity, view, search)), {
+  return json(recordViewInWords(await withPageErrors(() => recordView(services, entity, view, search))), {
     headers: { "Cache-Control": "no-store" },
   });
 }

@@ -5,7 +5,7 @@ import { lastResultOf } from "~/components/forms/inputs";
 import { LoginForm } from "~/components/identity/login";
 import { safeRedirectPath } from "~/domain/guard";
 import { replyWith, replyWithError } from "~/lib/submission.server";
-import { descriptionMeta } from "~/root";
+import { descriptionMeta } from "~/lib/description-meta";
 import { appServices } from "~/services/app.server";
 import { authenticateLogin, LoginRefused, sessionCookies } from "~/services/auth.server";
 import { pendingLoginCookie } from "~/services/factors/sign-in.server";

@@ -26,6 +26,7 @@ import type { SensitiveAction } from "~/domain/second-factor";
 import { redirectWithFlash } from "~/services/flash.server";
 import { membershipWords } from "~/domain/words";
 import { endMemberSession, memberPage, setMemberFlags } from "~/services/member-page.server";
+import { memberPageInWords } from "~/services/member-page-words.server";
 import { endMemberSessions, memberDetail, renewMemberNow } from "~/services/members.server";
 import { setVersionFeatures } from "~/services/nol/features.server";
 import { requireAdmin, type Viewer } from "~/services/session.server";
@@ -48,7 +49,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = memberId(params);
   const page = await withPageErrors(() => memberPage(services, viewer, id));
   const erasure = await erasureState(services, id);
-  return json({ page, erasure }, { headers: { "Cache-Control": "no-store" } });
+  return json({ page: memberPageInWords(page), erasure }, { headers: { "Cache-Control": "no-store" } });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { PendingDeletions } from "~/components/admin/account-erasure";
+import { PendingDeletions } from "~/components/admin/pending-deletions";
 import { pendingDeletions } from "~/services/member-data/deletion.server";
 import { requireAdmin } from "~/services/session.server";
 

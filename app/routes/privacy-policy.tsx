@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { contentMeta } from "~/components/content/content-page";
-import { descriptionMeta } from "~/root";
+import { descriptionMeta } from "~/lib/description-meta";
 import { contentPageLoader } from "~/services/content-loader.server";
 
 export { ContentPage as default } from "~/components/content/content-page";

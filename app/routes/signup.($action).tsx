@@ -7,7 +7,7 @@ import { CheckEmail, SignupForm } from "~/components/identity/signup";
 import { notFoundPage } from "~/lib/http.server";
 import { refusedBeforeReading } from "~/lib/limit-first.server";
 import { parseSubmission, replyWith, withFormErrors } from "~/lib/submission.server";
-import { descriptionMeta } from "~/root";
+import { descriptionMeta } from "~/lib/description-meta";
 import {
   ipLimit,
   linkTokenOf,

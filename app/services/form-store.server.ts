@@ -3,6 +3,7 @@ import type { AppServices } from "~/context";
 import type { Database } from "~/db/client.server";
 import { formEntries } from "~/db/schema";
 import { newFormHash } from "~/lib/form-hash.server";
+import type { FormSubmission } from "~/providers/forms/types";
 
 /**
  * Entries of the community's own forms (respondents, correction, support). The forms provider
@@ -13,12 +14,9 @@ import { newFormHash } from "~/lib/form-hash.server";
 export type StoredFormEntry = typeof formEntries.$inferSelect;
 
 /** A hosted service's entry, as its API answers or its webhook delivers it. */
-export type HostedFormEntry = {
+export type HostedFormEntry = FormSubmission & {
   hostedId: string;
-  formId: number;
   entryNumber: number;
-  userId: string | null;
-  data: Record<string, unknown>;
   editLink: string | null;
   viewLink: string | null;
 };
@@ -45,10 +43,7 @@ export async function keepHostedEntry(db: Database, entry: HostedFormEntry): Pro
 }
 
 /** A new entry through the forms provider; what is returned is our copy. */
-export async function storeFormEntry(
-  services: AppServices,
-  input: { formId: number; userId: string | null; data: Record<string, unknown> },
-): Promise<StoredFormEntry> {
+export async function storeFormEntry(services: AppServices, input: FormSubmission): Promise<StoredFormEntry> {
   const { forms } = services.providers;
   const entry = await forms.submit(input);
   if (forms.name === "builtin") {
@@ -56,11 +51,9 @@ export async function storeFormEntry(
     return row!;
   }
   return keepHostedEntry(services.db, {
+    ...input,
     hostedId: entry.id,
-    formId: input.formId,
     entryNumber: entry.entryNumber,
-    userId: input.userId,
-    data: input.data,
     editLink: entry.editLink ?? null,
     viewLink: entry.viewLink ?? null,
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseHandle, Listening } from "~/db/client.server";
 import { readKept } from "~/db/query-count.server";
+import { deepFreeze } from "~/lib/deep-freeze";
 
 /**
  * What a cache kept correct by the database's notifications has of them: whether it keeps
@@ -13,7 +14,7 @@ import { readKept } from "~/db/query-count.server";
  * value runs out make one read, not fifty. A read begun before a change was heard is never
  * joined; while nothing is heard each request reads for itself.
  */
-export function heardChanges<K>(clear: () => void) {
+function heardChanges<K>(clear: () => void) {
   let keeping = false;
   let changes = 0;
   let listening: Listening | null = null;
@@ -73,7 +74,7 @@ export function heardChanges<K>(clear: () => void) {
  * still there and `good`. A value not kept (read while a change was heard) keeps the page from
  * being kept.
  */
-export function noteKeptRead<K, E>(
+function noteKeptRead<K, E>(
   entries: Map<K, E>,
   key: K,
   given: (entry: E) => boolean,
@@ -101,7 +102,7 @@ export type HeardCache = {
 };
 
 /** A cache of `own` reads over `heard`, holding `size()` values, with the hearing parts every such cache has. */
-export function heardCache<Own extends object>(
+function heardCache<Own extends object>(
   heard: ReturnType<typeof heardChanges>,
   size: () => number,
   own: Own,
@@ -123,6 +124,75 @@ export function heardCache<Own extends object>(
     caughtUp: () => Promise.resolve(),
   };
   return Object.assign(parts, own);
+}
+
+/** How long a cache keeps a value, how many it keeps at most, and its clock (tests set them). */
+export type KeepingOptions = { now?: () => number; ttlMs?: number; maxEntries?: number };
+
+/** A kept value, until when it may be used, and what it was kept for (what a change that drops it names). */
+type KeptEntry<V, About> = { value: V; until: number; about: About };
+
+/**
+ * The values a cache kept correct by notifications keeps, and the hearing of those notifications.
+ * `lasts` says whether a kept value is still good at a time, besides its time to live (a viewer:
+ * while its session has not ended). Kept values are shared by every request, so they are frozen.
+ */
+export function keptReads<K, V, About>(
+  options: KeepingOptions,
+  defaults: { ttlMs: number; maxEntries?: number },
+  lasts: (value: V, at: number) => boolean = () => true,
+) {
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? defaults.ttlMs;
+  const max = options.maxEntries ?? defaults.maxEntries ?? Number.POSITIVE_INFINITY;
+  const entries = new Map<K, KeptEntry<V, About>>();
+  const heard = heardChanges<K>(() => entries.clear());
+  const good = (entry: KeptEntry<V, About>) => {
+    const at = now();
+    return heard.keeping && entry.until > at && lasts(entry.value, at);
+  };
+
+  return {
+    /**
+     * The value kept under `key` while it is good, or `load`'s, kept with what `about` says it is
+     * for unless a change was heard while it loaded or `about` says null (nothing to keep).
+     */
+    async read<T extends V>(key: K, load: () => Promise<T>, about: (value: T) => About | null): Promise<T> {
+      const entry = entries.get(key);
+      if (entry && good(entry)) {
+        noteKeptRead(entries, key, () => true, good);
+        return entry.value as T;
+      }
+      if (entry) entries.delete(key);
+      const at = now();
+      const value = await heard.read(
+        key,
+        async () => deepFreeze(await load()),
+        (value) => {
+          const kept = about(value);
+          if (kept === null) return;
+          if (entries.size >= max) entries.delete(entries.keys().next().value!);
+          entries.set(key, { value, until: at + ttl, about: kept });
+        },
+      );
+      // A page rendered from this value may be kept while the value is (a change drops it).
+      noteKeptRead(entries, key, (kept) => kept.value === value, good);
+      return value;
+    },
+    /** Hears a change: drops the values kept for what `names` matches, or every value without it. */
+    forget(names?: (about: About) => boolean) {
+      heard.heard();
+      if (!names) {
+        entries.clear();
+        return;
+      }
+      for (const [key, entry] of entries) if (names(entry.about)) entries.delete(key);
+    },
+    /** The cache of `own` reads over these values, with the hearing parts every such cache has. */
+    cache<Own extends object>(own: Own): HeardCache & Own {
+      return heardCache(heard, () => entries.size, own);
+    },
+  };
 }
 
 /** What of the database a cache that listens uses: its LISTEN, and on PostgreSQL a notification of its own. */

@@ -1,11 +1,9 @@
 import { keepableRender } from "~/db/query-count.server";
-import { deepFreeze } from "~/lib/deep-freeze";
 import {
-  heardCache,
-  heardChanges,
+  keptReads,
   listenFor,
-  noteKeptRead,
   type HeardCache,
+  type KeepingOptions,
   type ListeningDatabase,
 } from "./heard-changes.server";
 
@@ -27,8 +25,6 @@ const MAX_ENTRIES = 2_000;
 /** What a kept value changes with: an owner's entries, or the members' rows. */
 export type OwnedTopic = `entries:${string}` | "users";
 
-type Entry = { value: unknown; until: number; topic: OwnedTopic };
-
 export type OwnedCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   /**
    * While a page that may be kept renders: the value kept under `key`, or `load`'s, kept unless
@@ -39,44 +35,14 @@ export type OwnedCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   forget(payload: string): void;
 };
 
-export function createOwnedCache(
-  options: { now?: () => number; ttlMs?: number; maxEntries?: number } = {},
-): OwnedCache & HeardCache {
-  const now = options.now ?? Date.now;
-  const ttl = options.ttlMs ?? TTL_MS;
-  const max = options.maxEntries ?? MAX_ENTRIES;
-  const entries = new Map<string, Entry>();
-  const heard = heardChanges<string>(() => entries.clear());
-  const good = (entry: Entry) => heard.keeping && entry.until > now();
-
-  return heardCache<Pick<OwnedCache, "read" | "forget">>(heard, () => entries.size, {
+export function createOwnedCache(options: KeepingOptions = {}): OwnedCache & HeardCache {
+  const kept = keptReads<string, unknown, OwnedTopic>(options, { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES });
+  return kept.cache<Pick<OwnedCache, "read" | "forget">>({
     async read<T>(key: string, topic: OwnedTopic, load: () => Promise<T>) {
-      if (!keepableRender()) return load();
-      const entry = entries.get(key);
-      if (entry && good(entry)) {
-        noteKeptRead(entries, key, () => true, good);
-        return entry.value as T;
-      }
-      if (entry) entries.delete(key);
-      const at = now();
-      const value = await heard.read(
-        key,
-        async () => deepFreeze(await load()),
-        (value) => {
-          if (entries.size >= max) entries.delete(entries.keys().next().value!);
-          entries.set(key, { value, until: at + ttl, topic });
-        },
-      );
-      noteKeptRead(entries, key, (kept) => kept.value === value, good);
-      return value;
+      return keepableRender() ? kept.read(key, load, () => topic) : load();
     },
     forget(payload: string) {
-      heard.heard();
-      if (payload === "*") {
-        entries.clear();
-        return;
-      }
-      for (const [key, entry] of entries) if (entry.topic === payload) entries.delete(key);
+      kept.forget(payload === "*" ? undefined : (topic) => topic === payload);
     },
   });
 }

@@ -1,10 +1,8 @@
-import { deepFreeze } from "~/lib/deep-freeze";
 import {
-  heardCache,
-  heardChanges,
+  keptReads,
   listenFor,
-  noteKeptRead,
   type HeardCache,
+  type KeepingOptions,
   type ListeningDatabase,
 } from "./heard-changes.server";
 
@@ -33,37 +31,14 @@ export type ReferenceCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   forget(): void;
 };
 
-type Entry = { value: unknown; until: number };
-
-export function createReferenceCache(
-  options: { now?: () => number; ttlMs?: number } = {},
-): ReferenceCache & HeardCache {
-  const now = options.now ?? Date.now;
-  const ttl = options.ttlMs ?? TTL_MS;
-  const entries = new Map<ReferenceKey, Entry>();
-  const heard = heardChanges<ReferenceKey>(() => entries.clear());
-  const good = (entry: Entry) => heard.keeping && entry.until > now();
-
-  return heardCache<Pick<ReferenceCache, "read" | "forget">>(heard, () => entries.size, {
-    async read<T>(key: ReferenceKey, load: () => Promise<T>) {
-      const at = now();
-      const entry = entries.get(key);
-      if (entry && good(entry)) {
-        noteKeptRead(entries, key, () => true, good);
-        return entry.value as T;
-      }
-      const value = await heard.read(
-        key,
-        async () => deepFreeze(await load()),
-        (value) => entries.set(key, { value, until: at + ttl }),
-      );
-      // A page rendered from this value may be kept while the value is.
-      noteKeptRead(entries, key, (kept) => kept.value === value, good);
-      return value;
+export function createReferenceCache(options: Omit<KeepingOptions, "maxEntries"> = {}): ReferenceCache & HeardCache {
+  const kept = keptReads<ReferenceKey, unknown, ReferenceKey>(options, { ttlMs: TTL_MS });
+  return kept.cache<Pick<ReferenceCache, "read" | "forget">>({
+    read<T>(key: ReferenceKey, load: () => Promise<T>) {
+      return kept.read(key, load, () => key);
     },
     forget() {
-      heard.heard();
-      entries.clear();
+      kept.forget();
     },
   });
 }

@@ -1,10 +1,8 @@
-import { deepFreeze } from "~/lib/deep-freeze";
 import {
-  heardCache,
-  heardChanges,
+  keptReads,
   listenFor,
-  noteKeptRead,
   type HeardCache,
+  type KeepingOptions,
   type ListeningDatabase,
 } from "./heard-changes.server";
 
@@ -31,8 +29,6 @@ export type CachedViewer = {
   agent: { id: string } | null;
 };
 
-type Entry = { viewer: CachedViewer; until: number; members: string[] };
-
 export type ViewerCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   /** The session's viewer: the one kept, or the loader's, kept unless a change was heard while it loaded. */
   read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>): Promise<V | null>;
@@ -40,52 +36,26 @@ export type ViewerCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   forget(memberId: string): void;
 };
 
-export function createViewerCache(
-  options: { now?: () => number; ttlMs?: number; maxEntries?: number } = {},
-): ViewerCache & HeardCache {
-  const now = options.now ?? Date.now;
-  const ttl = options.ttlMs ?? TTL_MS;
-  const max = options.maxEntries ?? MAX_ENTRIES;
-  const entries = new Map<string, Entry>();
-  const heard = heardChanges<string>(() => entries.clear());
-  const good = (entry: Entry) => {
-    const at = now();
-    return heard.keeping && entry.until > at && entry.viewer.session.expiresAt.getTime() > at;
-  };
+/** The members a viewer names: a change to any of them drops it. */
+const membersOf = (viewer: CachedViewer) => [
+  viewer.user.id,
+  viewer.member.id,
+  ...(viewer.agent ? [viewer.agent.id] : []),
+];
 
-  const forget = (memberId: string) => {
-    heard.heard();
-    if (memberId === "*") {
-      entries.clear();
-      return;
-    }
-    for (const [id, entry] of entries) if (entry.members.includes(memberId)) entries.delete(id);
-  };
-
-  return heardCache<Pick<ViewerCache, "read" | "forget">>(heard, () => entries.size, {
-    async read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>) {
-      const entry = entries.get(sessionId);
-      if (entry && good(entry)) {
-        noteKeptRead(entries, sessionId, () => true, good);
-        return entry.viewer as V;
-      }
-      if (entry) entries.delete(sessionId);
-      const at = now();
-      const viewer = await heard.read(
-        sessionId,
-        async () => deepFreeze(await load()),
-        (viewer) => {
-          if (!viewer) return;
-          if (entries.size >= max) entries.delete(entries.keys().next().value!);
-          const members = [viewer.user.id, viewer.member.id, ...(viewer.agent ? [viewer.agent.id] : [])];
-          entries.set(sessionId, { viewer, until: at + ttl, members });
-        },
-      );
-      // A page rendered for this viewer may be kept while the viewer is (a change drops it).
-      noteKeptRead(entries, sessionId, (kept) => kept.viewer === viewer, good);
-      return viewer;
+export function createViewerCache(options: KeepingOptions = {}): ViewerCache & HeardCache {
+  const kept = keptReads<string, CachedViewer | null, string[]>(
+    options,
+    { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES },
+    (viewer, at) => viewer !== null && viewer.session.expiresAt.getTime() > at,
+  );
+  return kept.cache<Pick<ViewerCache, "read" | "forget">>({
+    read<V extends CachedViewer>(sessionId: string, load: () => Promise<V | null>) {
+      return kept.read(sessionId, load, (viewer) => viewer && membersOf(viewer));
     },
-    forget,
+    forget(memberId: string) {
+      kept.forget(memberId === "*" ? undefined : (members) => members.includes(memberId));
+    },
   });
 }
 

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { SubmitButton } from "~/components/ui/submit-button";
 
 export type ErasureState = { erased: boolean; dueOn: string | null };
@@ -32,25 +32,6 @@ export function MemberErasure({ username, state }: { username: string; state: Er
           </Form>
         </>
       )}
-    </section>
-  );
-}
-
-export type PendingDeletionRow = { id: string; username: string; dueOn: string };
-
-/** /members: the accounts deleted and waiting for their erasure, the soonest first. */
-export function PendingDeletions({ rows }: { rows: PendingDeletionRow[] }) {
-  if (rows.length === 0) return null;
-  return (
-    <section aria-labelledby="pending-deletions-title">
-      <h2 id="pending-deletions-title">Deleted accounts waiting for their erasure</h2>
-      <ul>
-        {rows.map((row) => (
-          <li key={row.id}>
-            <Link to={`/members/${row.id}`}>{row.username}</Link>: erased on {row.dueOn}
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

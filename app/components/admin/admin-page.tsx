@@ -1,6 +1,6 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { Field, useSchemaValidation, browserCheck } from "~/components/forms/fields";
+import { Field, formProps, useFormState, useSchemaValidation } from "~/components/forms/fields";
 import { LinkList, RECORDS } from "~/components/record-links";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -26,11 +26,11 @@ export function AdminPage({
   agent: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const [form, fields] = useForm<{ intent: string; userId?: string; username?: string }>({
+  // One field: checked on submit, not as the admin leaves it.
+  const [form, fields] = useFormState<{ intent: string; userId?: string; username?: string }>({
     lastResult,
-    ...browserCheck(useSchemaValidation(() => import("~/domain/represent").then((m) => m.representSchema))),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
+    check: useSchemaValidation(() => import("~/domain/represent").then((m) => m.representSchema)),
+    live: false,
   });
   return (
     <section className="card" aria-labelledby="admin-title">
@@ -51,7 +51,7 @@ export function AdminPage({
       <p className="muted">
         While you represent a member you see the site as they do; every change is recorded with both names.
       </p>
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...formProps(form)}>
         <input type="hidden" name="intent" value="start-agent" />
         <Field meta={fields.username} label="Username" required />
         <div className="actions">

@@ -1,8 +1,16 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { FilterActions, ListPager, ListSummary, sortable } from "~/components/admin/list-parts";
-import { ErrorList, Field, FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import {
+  ErrorList,
+  Field,
+  FormErrors,
+  formProps,
+  SelectField,
+  TextareaField,
+  useSchemaForm,
+} from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { listSearch } from "~/domain/list-search";
 import { MEMBERSHIP_STATUSES, membershipWords } from "~/domain/words";
@@ -148,7 +156,7 @@ export function MemberList({ list, lastResult }: { list: List; lastResult: Submi
       </p>
       <MemberFilters list={list} />
       <ListSummary list={list} one="member" many="members" exportHref={`/members/export.csv?${search}`} />
-      <Form method="post" action={`/members?${search}`} className="form" {...getFormProps(form)}>
+      <Form method="post" action={`/members?${search}`} className="form" {...formProps(form)}>
         <FormErrors form={form} />
         <DataTable
           label="Member list"

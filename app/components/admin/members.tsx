@@ -1,25 +1,20 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { CreditHistory } from "~/components/billing/credits";
+import { CreditHistory } from "~/components/billing/credit-history";
 import { GRANT_MAX } from "~/domain/credit-text";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RecordPage } from "~/components/admin/record-page";
-import { commonFacts } from "~/components/members/member-facts";
 import { MemberBilling } from "~/components/members/member-billing";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { FactTable } from "~/components/ui/fact-table";
 import { DataTable } from "~/components/ui/record-table";
 import { SubmitButton } from "~/components/ui/submit-button";
-import { membershipLine } from "~/domain/words";
-import { inWords } from "~/domain/vocabularies";
-import { auditActionWords } from "~/domain/audit-words";
-import { cleanLabel } from "~/domain/member-labels";
 import { formatDate, formatDateTime, formatMoney } from "~/lib/format";
-import type { memberPage } from "~/services/member-page.server";
+import type { loader } from "~/routes/members.$userId";
 import { RowAction } from "~/components/ui/row-action";
 import { ConfirmForm } from "~/components/ui/intent-form";
 
-type Page = SerializeFrom<Awaited<ReturnType<typeof memberPage>>>;
+type Page = SerializeFrom<typeof loader>["page"];
 
 /** The member's flags an admin sets, with their fields' ids. */
 const FLAGS = [
@@ -84,11 +79,13 @@ export function MemberDetail({ page }: { page: Page }) {
       <RecordPage title={m.username} titleId="member-title" back={{ to: "/members", label: "All members" }}>
         <FactTable
           facts={[
-            ...commonFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)"),
+            ["E-mail", `${m.email} ${m.emailVerified ? "(confirmed)" : "(not confirmed)"}`],
+            ["Name", m.name ?? "—"],
+            ["Country", page.countryShown ?? "—"],
             ["Roles", m.roles.join(", ") || "Member"],
-            ["Labels", [...new Set(m.labels.map(cleanLabel).filter(Boolean))].join(", ") || "None"],
+            ["Labels", page.labelsShown || "None"],
             ["Setup", m.needsSetup ? "Not finished" : "Done"],
-            ["Membership", membershipLine(page.billing.membership, formatDate)],
+            ["Membership", page.membershipShown],
             ["Joined", formatDate(m.createdAt)],
             ...(m.hasPassword
               ? []
@@ -222,7 +219,7 @@ export function MemberDetail({ page }: { page: Page }) {
           empty="No notices yet."
           columns={[
             { header: "Notice", cell: (n) => `${n.cause} · ${n.version} · ${n.round}` },
-            { header: "Notarization", cell: (n) => (n.notarization ? inWords("notarize", n.notarization) : "—") },
+            { header: "Notarization", cell: (n) => n.notarization ?? "—" },
           ]}
         />
       </Section>
@@ -260,19 +257,7 @@ export function MemberDetail({ page }: { page: Page }) {
         ) : null}
       </RowsSection>
       <Section id="member-factors" title="Second factor">
-        <p>
-          {page.factors.passkeys === 0 && !page.factors.totp
-            ? "No second factor."
-            : [
-                page.factors.passkeys > 0
-                  ? `${page.factors.passkeys} passkey${page.factors.passkeys === 1 ? "" : "s"}`
-                  : null,
-                page.factors.totp ? "an authenticator app" : null,
-                `${page.factors.recoveryCodesLeft} recovery code${page.factors.recoveryCodesLeft === 1 ? "" : "s"} left`,
-              ]
-                .filter(Boolean)
-                .join(", ") + "."}
-        </p>
+        <p>{page.factorsShown}</p>
         {page.factors.passkeys > 0 || page.factors.totp ? (
           <ConfirmForm intent="reset-factors" confirmText="Click again: every factor and session of theirs ends">
             Reset second factors
@@ -316,7 +301,7 @@ export function MemberDetail({ page }: { page: Page }) {
               </>
             ),
           },
-          { header: "What", cell: (a) => auditActionWords(a.action) },
+          { header: "What", cell: (a) => a.what },
           { header: "From", cell: (a) => a.ip ?? "—" },
         ]}
       />

@@ -7,20 +7,19 @@ import { textWithLinks } from "~/domain/links";
 import { listSearch } from "~/domain/list-search";
 import { countWords, type ListCount } from "~/domain/list-count";
 import type { ListQuery } from "~/domain/listing";
-import { inWords, type Vocabulary } from "~/domain/vocabularies";
 import { formatDateTime } from "~/lib/format";
-import type { recordView } from "~/services/record-views.server";
+import type { recordViewInWords } from "~/services/record-words.server";
 import { DataTable } from "~/components/ui/record-table";
 
-type RecordView = SerializeFrom<Awaited<ReturnType<typeof recordView>>>;
+type RecordView = SerializeFrom<ReturnType<typeof recordViewInWords>>;
 type ListView = Extract<RecordView, { view: "list" }>;
 
-const cellText = (value: unknown, c: { kind: string; words?: Vocabulary | null }) =>
+const cellText = (value: unknown, c: { kind: string; wordsOf: Record<string, string> }) =>
   value === null || value === undefined || value === ""
     ? "—"
     : c.kind === "date"
       ? formatDateTime(String(value))
-      : inWords(c.words, String(value));
+      : (c.wordsOf[String(value)] ?? String(value));
 
 function filterValue(query: ListQuery, key: string, end?: "from" | "to") {
   const value = query.filters[key];
@@ -63,7 +62,7 @@ function ListFilters({ list }: { list: ListView }) {
                 <option value="">Any</option>
                 {options.map((o) => (
                   <option key={o} value={o}>
-                    {inWords(c.words, o)}
+                    {c.wordsOf[o] ?? o}
                   </option>
                 ))}
               </select>

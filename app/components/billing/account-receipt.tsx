@@ -1,8 +1,8 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { FormErrors, useSchemaForm } from "~/components/forms/fields";
+import { FormErrors, formProps, useSchemaForm } from "~/components/forms/fields";
 import { FactTable } from "~/components/ui/fact-table";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -48,7 +48,7 @@ export function ReceiptView({ data, lastResult }: { data: SerializeFrom<ReceiptP
         ]}
       />
       {payment.hasReceipt ? (
-        <Form method="post" className="form no-print" aria-label="E-mail me this receipt" {...getFormProps(form)}>
+        <Form method="post" className="form no-print" aria-label="E-mail me this receipt" {...formProps(form)}>
           <FormErrors form={form} />
           <div className="actions">
             <SubmitButton name="intent" value="email-receipt" pendingText="Sending…">

@@ -1,8 +1,8 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { FormErrors, useSchemaForm, useServerForm } from "~/components/forms/fields";
+import { FormErrors, formProps, useSchemaForm, useServerForm } from "~/components/forms/fields";
 import { ProfileNav } from "~/components/members/profile-card";
 import { RadioField } from "~/components/forms/radio-field";
 import { Alert } from "~/components/ui/alert";
@@ -142,7 +142,7 @@ function ActionForm({
   // Its only field is the intent: the action answers it.
   const [form] = useServerForm({ id, lastResult });
   return (
-    <Form method="post" className="form" aria-label={label} {...getFormProps(form)}>
+    <Form method="post" className="form" aria-label={label} {...formProps(form)}>
       <FormErrors form={form} />
       {hint}
       <div className="actions">{children}</div>
@@ -173,7 +173,7 @@ function ChangePlanForm({ data, lastResult }: { data: Data; lastResult: Reply })
     defaultValue: { intent: "change-plan", attempt: data.attempt, planId: data.plans[0]?.id ?? "" },
   });
   return (
-    <Form method="post" className="form" aria-label="Change your plan" {...getFormProps(form)}>
+    <Form method="post" className="form" aria-label="Change your plan" {...formProps(form)}>
       <h2>Change your plan</h2>
       <FormErrors form={form} />
       <input type="hidden" name="attempt" value={data.attempt} />

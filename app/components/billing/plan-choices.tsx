@@ -1,5 +1,4 @@
-import type { FieldMetadata } from "@conform-to/react";
-import { ErrorList } from "~/components/forms/inputs";
+import { ErrorList, type FieldMeta } from "~/components/forms/inputs";
 import { Alert } from "~/components/ui/alert";
 import type { PlanOffer } from "~/domain/billing";
 import { formatMoney } from "~/lib/format";
@@ -82,7 +81,7 @@ export function PlanFieldset({
   legend: string;
   coupon: { name: string; description: string } | null;
   attempt: string;
-  fields: { attempt: FieldMetadata<string>; planId: FieldMetadata<string> };
+  fields: { attempt: FieldMeta<string>; planId: FieldMeta<string> };
 } & Omit<Parameters<typeof PlanChoices>[0], "name">) {
   return (
     <>

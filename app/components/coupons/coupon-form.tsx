@@ -1,6 +1,14 @@
-import { getCollectionProps, getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { ErrorList, Field, FormErrors, SelectField, useSchemaForm } from "~/components/forms/fields";
+import {
+  checkboxGroupProps,
+  ErrorList,
+  Field,
+  FormErrors,
+  formProps,
+  SelectField,
+  useSchemaForm,
+} from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COUPON_ID_RULE, redeemByDate } from "~/domain/coupons";
 import { formatCents } from "~/lib/format";
@@ -68,7 +76,7 @@ export function CouponForm({
         </p>
       ) : null}
       <FormErrors form={form} />
-      <Form method="post" className="form" aria-labelledby="coupon-form-title" {...getFormProps(form)}>
+      <Form method="post" className="form" aria-labelledby="coupon-form-title" {...formProps(form)}>
         <input type="hidden" name="intent" value="save-coupon" />
         {editing ? <input type="hidden" name="editing" value="1" /> : null}
         <Field meta={fields.coupon_id} label="Code" hint={COUPON_ID_RULE} readOnly={Boolean(editing)} />
@@ -92,9 +100,12 @@ export function CouponForm({
         <Field meta={fields.max_redemptions} type="number" label="Max redemptions (optional)" />
         <fieldset aria-describedby={fields.plans.errors ? fields.plans.errorId : undefined}>
           <legend>Plans it is for</legend>
-          {getCollectionProps(fields.plans, { type: "checkbox", options: plans.map((p) => p.id) }).map((props) => (
-            <div className="checkbox" key={props.key}>
-              <input {...props} key={props.key} />
+          {checkboxGroupProps(
+            fields.plans,
+            plans.map((p) => p.id),
+          ).map(({ key, ...props }) => (
+            <div className="checkbox" key={key}>
+              <input {...props} />
               <label htmlFor={props.id}>{plans.find((p) => p.id === props.value)?.title}</label>
             </div>
           ))}

@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { CheckboxField, Field, FormErrors, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { CheckboxField, Field, FormErrors, formProps, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { RadioField } from "~/components/forms/radio-field";
 import { RecordPage } from "~/components/admin/record-page";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -40,7 +39,7 @@ export function DiscountEditor({ data, lastResult }: { data: Data; lastResult?: 
         </p>
       ) : null}
       <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...formProps(form)}>
         <Field meta={fields.coupon_slug} label="Slug" hint={`The landing page is /c/{slug}. ${COUPON_SLUG_RULE}.`} />
         <Field meta={fields.group_name} label="Group (optional)" />
         <TextareaField meta={fields.welcome_message} label="Welcome message (optional)" rows={3} />

@@ -1,7 +1,7 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { Fragment, useEffect, useRef } from "react";
-import { FormErrors, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { FormErrors, formProps, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { placeholdersFor } from "~/domain/documents/placeholders";
@@ -64,7 +64,7 @@ export function TemplateEditor({
       <DocumentDisclaimer text={disclaimer} />
       <div className="template-editor">
         {/* A document form, not a Remix one: the Preview button targets the frame, which only a browser's own submit can. */}
-        <form method="post" className="form" ref={formRef} {...getFormProps(form)} onInput={followTyping}>
+        <form method="post" className="form" ref={formRef} {...formProps(form)} onInput={followTyping}>
           <FormErrors form={form} />
           <TextareaField
             meta={fields.body}

@@ -1,6 +1,6 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { FormErrors, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
+import { FormErrors, formProps, SelectField, TextareaField, useSchemaForm } from "~/components/forms/fields";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { DOCUMENT_KINDS } from "~/domain/documents/placeholders";
 import { KIND_NAMES, roundChoices, scopeLabel, type TemplateScope } from "~/domain/documents/template-scope";
@@ -71,7 +71,7 @@ function NewTemplateForm({
   return (
     <>
       <h2>A template for a cause or a round</h2>
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...formProps(form)}>
         <FormErrors form={form} />
         <input type="hidden" name="intent" value="create" />
         <SelectField meta={fields.kind} label="Kind">
@@ -127,7 +127,7 @@ function DisclaimerForm({ disclaimer, lastResult }: { disclaimer: string; lastRe
   return (
     <>
       <h2>The &ldquo;not legal advice&rdquo; notice</h2>
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...formProps(form)}>
         <FormErrors form={form} />
         <input type="hidden" name="intent" value="disclaimer" />
         <TextareaField

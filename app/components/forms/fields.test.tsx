@@ -1,14 +1,18 @@
-import {
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-  type SubmissionResult,
-} from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorList, fieldView, inputProps, PlainField, selectProps, textareaProps } from "./fields";
+import {
+  CheckboxField,
+  checkboxGroupProps,
+  ErrorList,
+  Field,
+  FormErrors,
+  formProps,
+  PlainField,
+  SelectField,
+  TextareaField,
+  useServerForm,
+  type FormResult,
+} from "./fields";
 import { RadioField } from "./radio-field";
 
 describe("ErrorList", () => {
@@ -41,87 +45,122 @@ describe("PlainField", () => {
   });
 });
 
-describe("fieldView", () => {
+describe("the fields of a form", () => {
   type Fields = {
-    given: string;
-    missing: string;
-    many: string[];
+    name: string;
+    email: string;
+    country: string;
+    about: string;
     agreed: string;
-    blank: string;
+    plans: string[];
     address: { city: string };
   };
-  // What conform's helpers make of the field's metadata, and the house's props of its view, for
-  // every kind of field and state the forms have: the markup must not tell them apart.
-  function propsOf(lastResult: SubmissionResult<string[]> | undefined, id: string | undefined) {
-    const seen: Array<{ from: unknown; view: unknown }> = [];
-    function Probe() {
-      const [, fields] = useForm<Fields>({
-        id,
+  /** A form of every kind of field the pages draw, one control per line. */
+  function render(lastResult?: FormResult, id: string | null = "join") {
+    function Join() {
+      const [form, fields] = useServerForm<Fields>({
+        id: id ?? undefined,
         lastResult,
-        defaultValue: { given: "Jo", many: ["a", "b"], agreed: "on", blank: "", address: { city: "Oslo" } },
+        defaultValue: { name: "Jo", country: "no", agreed: "on", plans: ["monthly"], address: { city: "Oslo" } },
       });
-      const address = fields.address.getFieldset();
-      const metas = [fields.given, fields.missing, fields.many, fields.agreed, fields.blank, address.city] as Array<
-        FieldMetadata<unknown>
-      >;
-      for (const meta of metas) {
-        for (const [conform, house] of makers) seen.push({ from: conform(meta), view: house(fieldView(meta)) });
-      }
-      return null;
+      return (
+        <form {...formProps(form)}>
+          <FormErrors form={form} />
+          <Field meta={fields.name} label="Name" />
+          <Field meta={fields.email} type="email" label="E-mail" hint="We write to it." />
+          <SelectField meta={fields.country} label="Country">
+            <option value="no">Norway</option>
+          </SelectField>
+          <TextareaField meta={fields.about} label="About" hint="A line." />
+          <CheckboxField meta={fields.agreed} label="I agree" />
+          {checkboxGroupProps(fields.plans, ["monthly", "annual"]).map(({ key, ...props }) => (
+            <input key={key} {...props} />
+          ))}
+          <Field meta={fields.address.getFieldset().city!} label="City" />
+        </form>
+      );
     }
-    renderToString(<Probe />);
-    return seen;
+    return renderToString(<Join />)
+      .replace(/></g, ">\n<")
+      .split("\n")
+      .filter((line) => /^<(form|input|select|textarea|option|p|div id)/.test(line));
   }
-  type Maker = (meta: FieldMetadata<unknown>) => unknown;
-  const makers: Array<[conform: Maker, house: Maker]> = [
-    [
-      (meta) => getInputProps(meta, { type: "text", ariaAttributes: true }),
-      (view) => inputProps(view, { type: "text" }),
-    ],
-    [
-      (meta) => getInputProps(meta, { type: "email", ariaAttributes: true, ariaDescribedBy: `${meta.id}-description` }),
-      (view) => inputProps(view, { type: "email", describedBy: `${view.id}-description` }),
-    ],
-    [
-      (meta) => getInputProps(meta, { type: "checkbox", ariaAttributes: true }),
-      (view) => inputProps(view, { type: "checkbox" }),
-    ],
-    [(meta) => getSelectProps(meta, { ariaAttributes: true }), (view) => selectProps(view, undefined)],
-    [
-      (meta) => getTextareaProps(meta, { ariaAttributes: true, ariaDescribedBy: "hint" }),
-      (view) => textareaProps(view, "hint"),
-    ],
-    [
-      (meta) => ({ id: meta.id, errorId: meta.errorId, descriptionId: meta.descriptionId }),
-      (view) => ({ id: view.id, errorId: view.errorId, descriptionId: view.descriptionId }),
-    ],
-  ];
-  const failed: SubmissionResult<string[]> = {
+  const refused: FormResult = {
     status: "error",
-    initialValue: { given: "J", agreed: "", "address.city": "" },
-    error: { given: ["Too short"], "address.city": ["Enter a city"], many: ["Pick one"] },
+    // What the server sends back: the values as sent, an empty one left out.
+    initialValue: { name: "J", email: "j@", plans: "annual", address: {} },
+    error: {
+      name: ["Too short"],
+      email: ["Enter a valid e-mail address"],
+      country: ["Choose a country"],
+      about: ["Too long"],
+      agreed: ["Agree to the terms"],
+      plans: ["Choose a plan"],
+      "address.city": ["Enter a city"],
+      "": ["Check the form"],
+    },
   };
 
-  it.each([
-    ["a form's first render", undefined, undefined],
-    ["a form with its own id", undefined, "contact"],
-    ["an answer with errors", failed, "contact"],
-  ] as const)("gives conform's props: %s", (_, lastResult, id) => {
-    const seen = propsOf(lastResult, id);
-    expect(seen.length).toBe(36);
-    for (const { from, view } of seen) expect(view).toEqual(from);
+  it("names each control by the form and its name, starting with the form's first values", () => {
+    expect(render()).toEqual([
+      '<form id="join" novalidate="">',
+      '<input id="join-name" name="name" form="join" type="text" value="Jo"/>',
+      '<p id="join-email-description" class="field-hint">We write to it.</p>',
+      '<input id="join-email" name="email" form="join" aria-describedby="join-email-description" type="email"/>',
+      '<select id="join-country" name="country" form="join">',
+      '<option value="no" selected="">Norway</option>',
+      '<p id="join-about-description" class="field-hint">A line.</p>',
+      '<textarea id="join-about" name="about" form="join" aria-describedby="join-about-description">',
+      '<input id="join-agreed" name="agreed" form="join" type="checkbox" checked="" value="on"/>',
+      '<input id="join-plans-monthly" name="plans" form="join" type="checkbox" checked="" value="monthly"/>',
+      '<input id="join-plans-annual" name="plans" form="join" type="checkbox" value="annual"/>',
+      '<input id="join-address.city" name="address.city" form="join" type="text" value="Oslo"/>',
+    ]);
   });
 
-  it("carries the errors and the first values", () => {
-    const seen = propsOf(failed, "contact");
-    expect(seen[0]?.view).toMatchObject({ "aria-invalid": true, defaultValue: "J", id: "contact-given" });
+  it("shows the action's answer: each error beside its field, named first by the field, and the values sent", () => {
+    expect(render(refused)).toEqual([
+      '<form id="join" novalidate="" aria-describedby="join-error">',
+      '<div id="join-error" class="alert alert-error" role="alert">Check the form</div>',
+      '<input id="join-name" name="name" form="join" aria-invalid="true" aria-describedby="join-name-error" type="text" value="J"/>',
+      '<p id="join-name-error" class="field-error">Too short</p>',
+      '<p id="join-email-description" class="field-hint">We write to it.</p>',
+      '<input id="join-email" name="email" form="join" aria-invalid="true" aria-describedby="join-email-error join-email-description" type="email" value="j@"/>',
+      '<p id="join-email-error" class="field-error">Enter a valid e-mail address</p>',
+      '<select id="join-country" name="country" form="join" aria-invalid="true" aria-describedby="join-country-error">',
+      '<option value="no">Norway</option>',
+      '<p id="join-country-error" class="field-error">Choose a country</p>',
+      '<p id="join-about-description" class="field-hint">A line.</p>',
+      '<textarea id="join-about" name="about" form="join" aria-invalid="true" aria-describedby="join-about-error join-about-description">',
+      '<p id="join-about-error" class="field-error">Too long</p>',
+      '<input id="join-agreed" name="agreed" form="join" aria-invalid="true" aria-describedby="join-agreed-error" type="checkbox" value="on"/>',
+      '<p id="join-agreed-error" class="field-error">Agree to the terms</p>',
+      '<input id="join-plans-monthly" name="plans" form="join" aria-invalid="true" aria-describedby="join-plans-error" type="checkbox" value="monthly"/>',
+      '<input id="join-plans-annual" name="plans" form="join" aria-invalid="true" aria-describedby="join-plans-error" type="checkbox" checked="" value="annual"/>',
+      '<input id="join-address.city" name="address.city" form="join" aria-invalid="true" aria-describedby="join-address.city-error" type="text"/>',
+      '<p id="join-address.city-error" class="field-error">Enter a city</p>',
+    ]);
+  });
+
+  it("checks each box of a name whose values hold it, and a lone box sent as on", () => {
+    const sent: FormResult = { status: "error", initialValue: { agreed: "on", plans: ["monthly", "annual"] } };
+    const boxes = render(sent).filter((line) => line.includes('type="checkbox"'));
+    expect(boxes).toHaveLength(3);
+    for (const box of boxes) expect(box).toContain('checked=""');
+  });
+
+  it("names a form without an id of its own by React's id for its component (the same when the page hydrates)", () => {
+    const [form, name] = render(undefined, null);
+    const id = form?.match(/^<form id="([^"]+)"/)?.[1];
+    expect(id).toMatch(/^:R[0-9a-z]*:$/);
+    expect(name).toContain(`id="${id}-name" name="name" form="${id}"`);
   });
 });
 
 describe("RadioField", () => {
-  function render(lastResult?: SubmissionResult<string[]>) {
+  function render(lastResult?: FormResult) {
     function Plans() {
-      const [, fields] = useForm<{ planId: string }>({
+      const [, fields] = useServerForm<{ planId: string }>({
         id: "change-plan",
         lastResult,
         defaultValue: { planId: "annual" },

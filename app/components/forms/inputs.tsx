@@ -1,46 +1,43 @@
-import { useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { useFormState, type FieldMeta, type FormMeta, type FormOptions, type FormResult } from "./form-state";
+
+export {
+  formProps,
+  useFormState,
+  type FieldMeta,
+  type Fieldset,
+  type FormMeta,
+  type FormResult,
+  type FormValues,
+} from "./form-state";
 
 /**
- * The form fields of the house, on conform: each wires its label, its hint, its errors and
+ * The form fields of the house: each wires its label, its hint, its errors and
  * `aria-invalid` / `aria-describedby`, so no form writes those by hand. This module has no
  * schema library in it: a page whose form checks in the browser uses useSchemaForm
  * (./fields), a page that must stay light uses useServerForm.
  */
 
-type Meta = FieldMetadata<unknown>;
+type Meta = FieldMeta;
 
 /**
  * What a form's hook takes: the action's last answer, the first values (a fieldset's as an
  * object by its fields' names), the form's id.
  */
-export type ServerFormOptions = {
-  lastResult?: SubmissionResult<string[]> | null;
-  defaultValue?: Partial<Record<string, string | string[] | Record<string, string>>>;
-  id?: string;
-};
+export type ServerFormOptions = Pick<FormOptions, "id" | "lastResult" | "defaultValue">;
 
 /**
- * conform's useForm for a form checked by its action only: the fields show the action's last
- * answer. The sign-in and sign-up pages use it, so their first load carries no schema library
+ * A form checked by its action only: the fields show the action's last answer. The sign-in and
+ * sign-up pages use it, so their first load carries no schema library
  * (docs/decisions/026-light-sign-in-pages.md).
  */
 export function useServerForm<Fields extends Record<string, unknown>>(options: ServerFormOptions = {}) {
-  const [form, fields] = useForm<Fields>({
-    id: options.id,
-    lastResult: options.lastResult,
-    defaultValue: options.defaultValue as never,
-    shouldValidate: "onSubmit",
-  });
-  void form.allErrors;
-  return [form, fields] as const;
+  return useFormState<Fields>(options);
 }
 
-/** The conform answer inside an action's data, when the data is one (an action may answer other things too). */
-export function lastResultOf(data: unknown): SubmissionResult<string[]> | undefined {
-  return data && typeof data === "object" && "result" in data
-    ? (data as { result: SubmissionResult<string[]> }).result
-    : undefined;
+/** The form's answer inside an action's data, when the data is one (an action may answer other things too). */
+export function lastResultOf(data: unknown): FormResult | undefined {
+  return data && typeof data === "object" && "result" in data ? (data as { result: FormResult }).result : undefined;
 }
 
 /**
@@ -58,37 +55,13 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 }
 
 /** The form's own errors (not tied to a field), announced when they appear. */
-export function FormErrors({ form }: { form: Pick<FormMetadata<never, string[]>, "errors" | "errorId"> }) {
+export function FormErrors({ form }: { form: Pick<FormMeta, "errors" | "errorId"> }) {
   if (!form.errors?.length) return null;
   return (
     <div id={form.errorId} className="alert alert-error" role="alert">
       {form.errors.join(" ")}
     </div>
   );
-}
-
-/**
- * What a field's markup takes of conform's metadata, read once. Each read of conform's
- * metadata builds the field's metadata object anew (with its getters and a proxy), and a
- * field read it some twenty times: on a page of forms, most of what the server allocated.
- * The ids are conform's own (`{form}-{name}`, then `-error` and `-description`), and
- * conform's helpers take the view as they take the metadata. No form of ours gives conform
- * constraints (the schemas check through onValidate), so none are read.
- */
-export function fieldView(meta: Meta): Meta {
-  const name = meta.name;
-  const formId = meta.formId;
-  const id = name ? `${formId}-${name}` : formId;
-  const view = {
-    id,
-    name,
-    formId,
-    errorId: `${id}-error`,
-    descriptionId: `${id}-description`,
-    errors: meta.errors,
-    initialValue: meta.initialValue,
-  };
-  return view as unknown as Meta;
 }
 
 function described(view: Meta, hint: ReactNode) {
@@ -102,13 +75,12 @@ type ControlProps = {
   form: string;
   "aria-invalid"?: true;
   "aria-describedby"?: string;
-  key?: undefined;
 };
 
 /**
- * What conform's getInputProps, getSelectProps and getTextareaProps give a field's view
- * (./fields.test.tsx holds them equal), made directly: conform's copy the props through
- * several spreads, which on a page of fifty fields cost more than the rest of the field.
+ * A control's name, ids and state for assistive technology: `aria-invalid` and the error's id
+ * first in `aria-describedby` while the field has an error, the hint's id after it
+ * (./fields.test.tsx pins the markup).
  */
 function controlProps(view: Meta, describedBy: string | undefined): ControlProps {
   const props: ControlProps = { id: view.id, name: view.name, form: view.formId };
@@ -127,6 +99,7 @@ export function inputProps(view: Meta, options: { type: InputType | "checkbox"; 
   const initial = view.initialValue;
   if (options.type === "checkbox") {
     props.value = "on";
+    // A checkbox sent alone is "on"; sent in a list, its value there is an empty one.
     props.defaultChecked = Array.isArray(initial) ? initial.includes(undefined) : initial === "on";
   } else if (typeof initial === "string") props.defaultValue = initial;
   return props;
@@ -134,7 +107,7 @@ export function inputProps(view: Meta, options: { type: InputType | "checkbox"; 
 
 export function selectProps(view: Meta, describedBy: string | undefined) {
   const props: ControlProps & { defaultValue?: string | string[] } = controlProps(view, describedBy);
-  const initial = view.initialValue as unknown;
+  const initial = view.initialValue;
   if (Array.isArray(initial)) props.defaultValue = initial.map((item) => `${item ?? ""}`);
   else if (initial !== undefined && initial !== null) props.defaultValue = String(initial);
   return props;
@@ -142,9 +115,25 @@ export function selectProps(view: Meta, describedBy: string | undefined) {
 
 export function textareaProps(view: Meta, describedBy: string | undefined) {
   const props: ControlProps & { defaultValue?: string } = controlProps(view, describedBy);
-  const initial = view.initialValue as unknown;
+  const initial = view.initialValue;
   if (initial !== undefined && initial !== null) props.defaultValue = String(initial);
   return props;
+}
+
+/**
+ * The checkboxes of one name, one per value (several values under one name): each its own id
+ * (`{field}-{value}`), checked when the field's values hold it; the group names its error.
+ */
+export function checkboxGroupProps(view: Meta, values: string[]) {
+  const initial = view.initialValue;
+  return values.map((value) => ({
+    ...controlProps(view, undefined),
+    key: value,
+    id: `${view.id}-${value}`,
+    type: "checkbox",
+    value,
+    defaultChecked: Array.isArray(initial) ? initial.includes(value) : initial === value,
+  }));
 }
 
 /** The label, hint and error around a control. */
@@ -186,11 +175,10 @@ export function Field({
   InputHTMLAttributes<HTMLInputElement>,
   "type" | "name" | "id" | "form"
 >) {
-  const view = fieldView(meta);
-  const props = inputProps(view, { type, describedBy: described(view, hint) });
+  const props = inputProps(meta, { type, describedBy: described(meta, hint) });
   return (
-    <FieldShell view={view} label={label} hint={hint}>
-      <input {...props} key={props.key} {...(type === "password" ? { defaultValue: undefined } : {})} {...input} />
+    <FieldShell view={meta} label={label} hint={hint}>
+      <input {...props} {...(type === "password" ? { defaultValue: undefined } : {})} {...input} />
     </FieldShell>
   );
 }
@@ -206,11 +194,10 @@ export function SelectField({
   SelectHTMLAttributes<HTMLSelectElement>,
   "name" | "id" | "form"
 >) {
-  const view = fieldView(meta);
-  const props = selectProps(view, described(view, hint));
+  const props = selectProps(meta, described(meta, hint));
   return (
-    <FieldShell view={view} label={label} hint={hint}>
-      <select {...props} key={props.key} {...select}>
+    <FieldShell view={meta} label={label} hint={hint}>
+      <select {...props} {...select}>
         {children}
       </select>
     </FieldShell>
@@ -227,11 +214,10 @@ export function TextareaField({
   TextareaHTMLAttributes<HTMLTextAreaElement>,
   "name" | "id" | "form"
 >) {
-  const view = fieldView(meta);
-  const props = textareaProps(view, described(view, hint));
+  const props = textareaProps(meta, described(meta, hint));
   return (
-    <FieldShell view={view} label={label} hint={hint}>
-      <textarea {...props} key={props.key} {...textarea} />
+    <FieldShell view={meta} label={label} hint={hint}>
+      <textarea {...props} {...textarea} />
     </FieldShell>
   );
 }
@@ -242,15 +228,14 @@ export function CheckboxField({
   label,
   ...input
 }: { meta: Meta; label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form">) {
-  const view = fieldView(meta);
-  const props = inputProps(view, { type: "checkbox", describedBy: described(view, null) });
+  const props = inputProps(meta, { type: "checkbox" });
   return (
     <div className="field">
       <div className="checkbox">
-        <input {...props} key={props.key} {...input} />
-        <label htmlFor={view.id}>{label}</label>
+        <input {...props} {...input} />
+        <label htmlFor={meta.id}>{label}</label>
       </div>
-      <ErrorList id={view.errorId} errors={view.errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
 }
@@ -268,7 +253,7 @@ export function Honeypot() {
 }
 
 /**
- * A labelled input of a form that is not on conform (its values and errors come from the
+ * A labelled input of a form without the form state (its values and errors come from the
  * page's own data), wired as the house's fields are: its hint and its error beside it, named
  * by `aria-describedby`.
  */

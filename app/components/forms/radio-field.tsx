@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { ErrorList, fieldView } from "./inputs";
+import { ErrorList, type FieldMeta } from "./inputs";
 
-type Meta = Parameters<typeof fieldView>[0];
+type Meta = FieldMeta;
 
 /**
  * A labelled set of radio buttons, one per choice: where a select would show its chosen words
@@ -18,16 +18,15 @@ export function RadioField({
   hint?: ReactNode;
   choices: { value: string; label: ReactNode }[];
 }) {
-  const view = fieldView(meta);
-  const describedBy = [hint ? view.descriptionId : null, view.errors !== undefined ? view.errorId : null]
+  const describedBy = [hint ? meta.descriptionId : null, meta.errors !== undefined ? meta.errorId : null]
     .filter(Boolean)
     .join(" ");
-  const chosen = typeof view.initialValue === "string" ? view.initialValue : undefined;
+  const chosen = typeof meta.initialValue === "string" ? meta.initialValue : undefined;
   return (
     <fieldset aria-describedby={describedBy || undefined}>
       <legend>{label}</legend>
       {hint ? (
-        <p id={view.descriptionId} className="field-hint">
+        <p id={meta.descriptionId} className="field-hint">
           {hint}
         </p>
       ) : null}
@@ -35,16 +34,16 @@ export function RadioField({
         <div className="choice" key={choice.value}>
           <input
             type="radio"
-            id={`${view.id}-${index}`}
-            name={view.name}
-            form={view.formId}
+            id={`${meta.id}-${index}`}
+            name={meta.name}
+            form={meta.formId}
             value={choice.value}
             defaultChecked={choice.value === chosen}
           />
-          <label htmlFor={`${view.id}-${index}`}>{choice.label}</label>
+          <label htmlFor={`${meta.id}-${index}`}>{choice.label}</label>
         </div>
       ))}
-      <ErrorList id={view.errorId} errors={view.errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
 }

@@ -1,7 +1,6 @@
-import { getFormProps, type FormMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { FormErrors, Honeypot } from "~/components/forms/inputs";
+import { FormErrors, formProps, Honeypot, type FormMeta } from "~/components/forms/inputs";
 
 /** The one-card page of the identity pages (login, sign-up, setup…): a heading and what follows. */
 export function Card({
@@ -33,10 +32,10 @@ export function Card({
 }
 
 /**
- * A card holding one conform form posted to its own page: the form's errors above it, its
+ * A card holding one form posted to its own page: the form's errors above it, its
  * fields, and the submit button; `after` follows the form (links elsewhere).
  */
-export function FormCard<Schema extends Record<string, unknown>>({
+export function FormCard({
   form,
   submit,
   after,
@@ -49,7 +48,7 @@ export function FormCard<Schema extends Record<string, unknown>>({
   lead?: ReactNode;
   before?: ReactNode;
   note?: ReactNode;
-  form: FormMetadata<Schema, string[]>;
+  form: FormMeta;
   submit: ReactNode;
   after?: ReactNode;
   /** Forms a visitor can send get the field robots fill. */
@@ -66,14 +65,14 @@ export function FormCard<Schema extends Record<string, unknown>>({
   );
 }
 
-/** One conform form posted to its own page: the form's errors above it, its fields, and its buttons. */
-export function PostedForm<Schema extends Record<string, unknown>>({
+/** One form posted to its own page: the form's errors above it, its fields, and its buttons. */
+export function PostedForm({
   form,
   submit,
   honeypot = false,
   children,
 }: {
-  form: FormMetadata<Schema, string[]>;
+  form: FormMeta;
   submit: ReactNode;
   /** Forms a visitor can send get the field robots fill. */
   honeypot?: boolean;
@@ -82,7 +81,7 @@ export function PostedForm<Schema extends Record<string, unknown>>({
   return (
     <>
       <FormErrors form={form} />
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...formProps(form)}>
         {children}
         {honeypot ? <Honeypot /> : null}
         <div className="actions">{submit}</div>

@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Field, FormErrors, Honeypot, useSchemaForm } from "~/components/forms/fields";
+import { Field, FormErrors, formProps, Honeypot, useSchemaForm } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -64,7 +63,7 @@ export function NewsletterView({
       {!message && !confirm && !unsubscribe ? (
         <>
           <p className="lead">News of the community, now and then. You can stop it at any time.</p>
-          <Form method="post" className="form" {...getFormProps(form)}>
+          <Form method="post" className="form" {...formProps(form)}>
             <input type="hidden" name="intent" value="subscribe" />
             <Field meta={fields.email} label="E-mail address" type="email" autoComplete="email" />
             <Honeypot />

@@ -9,10 +9,7 @@ import { FormCard } from "./card";
 type Reply = SubmissionResult<string[]> | undefined;
 
 /** A step's form under the list of steps, the current one marked. */
-function StepForm<Schema extends Record<string, unknown>>({
-  data,
-  ...card
-}: { data: SetupPage } & Omit<Parameters<typeof FormCard<Schema>>[0], "id" | "before">) {
+function StepForm({ data, ...card }: { data: SetupPage } & Omit<Parameters<typeof FormCard>[0], "id" | "before">) {
   const steps = (
     <ol className="steps" aria-label="Setup steps">
       {data.steps.map((s, i) => (

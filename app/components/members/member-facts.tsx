@@ -39,8 +39,8 @@ export function ProfileFacts({
   );
 }
 
-/** E-mail, name and country, as the profile and the admins' member page both show them. */
-export function commonFacts(member: Member, emailNote: ReactNode): [string, ReactNode][] {
+/** E-mail, name and country. */
+function commonFacts(member: Member, emailNote: ReactNode): [string, ReactNode][] {
   return [
     [
       "E-mail",

@@ -1,8 +1,8 @@
-import type { FormMetadata, SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Field, useSchemaForm } from "~/components/forms/fields";
+import { Field, useSchemaForm, type FormMeta } from "~/components/forms/fields";
 import { PostedForm } from "~/components/identity/card";
 import { ProfileFacts } from "~/components/members/member-facts";
 import { SubmitButton } from "~/components/ui/submit-button";
@@ -18,14 +18,14 @@ export type FormReplyOf = { intent: string; result: SubmissionResult<string[]> }
 const replyFor = (reply: FormReplyOf, intent: string) => (reply?.intent === intent ? reply.result : undefined);
 
 /** One of the profile's forms: posted with its intent, which names the answer it gets back. */
-function ProfileForm<Schema extends Record<string, unknown>>({
+function ProfileForm({
   form,
   intent,
   pendingText,
   label,
   children,
 }: {
-  form: FormMetadata<Schema, string[]>;
+  form: FormMeta;
   intent: string;
   pendingText: string;
   label: string;

@@ -1,7 +1,7 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { Field, useSchemaForm } from "~/components/forms/fields";
+import { Field, formProps, useSchemaForm } from "~/components/forms/fields";
 import { ConfirmButton } from "~/components/ui/confirm-button";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { editorsOf } from "~/services/nol/editors.server";
@@ -33,7 +33,7 @@ export function EditorList({ data, lastResult }: { data: Data; lastResult?: Subm
           </li>
         ))}
       </ul>
-      <Form method="post" className="form" {...getFormProps(form)}>
+      <Form method="post" className="form" {...formProps(form)}>
         <input type="hidden" name="intent" value="add" />
         <Field meta={fields.username} label="Username of the new editor" />
         <div className="actions">

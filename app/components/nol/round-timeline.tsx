@@ -162,7 +162,7 @@ function TrackingLink({ number, trackingBase }: { number: string; trackingBase: 
   );
 }
 
-type RespondentLine = Row["respondents"][number];
+export type RespondentLine = Row["respondents"][number];
 
 /** Each respondent of a round on a line of their own: where their envelope stands, its number, its receipt. */
 export function RespondentList<Line extends RespondentLine>({
@@ -217,34 +217,5 @@ function NextRound({ next }: { next: NonNullable<TimelineView["next"]> }) {
       <strong>{next.name}</strong> can go out from {next.availableShown}, when the respondents' time to answer has
       passed.
     </p>
-  );
-}
-
-/** The round's respondents on its mailing or proof step: where each envelope stands, and what is left to record. */
-export function RoundServicePanel({
-  service,
-  trackingBase,
-}: {
-  service: {
-    held: string | null;
-    respondents: (RespondentLine & { recordHref: string | null; recordLabel: string | null })[];
-  };
-  trackingBase: string;
-}) {
-  if (service.respondents.length === 0) return null;
-  return (
-    <section className="round-service" aria-labelledby="round-service-title">
-      <h2 id="round-service-title">Each respondent of this round</h2>
-      {service.held ? (
-        <p className="alert alert-warn" role="status">
-          {service.held}
-        </p>
-      ) : null}
-      <RespondentList
-        respondents={service.respondents}
-        trackingBase={trackingBase}
-        action={(r) => (r.recordHref ? <a href={r.recordHref}>{r.recordLabel}</a> : null)}
-      />
-    </section>
   );
 }

@@ -1,15 +1,23 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type SignaturePad from "signature_pad";
-import { ErrorList, Field, fieldView, FormErrors, inputProps, useSchemaForm } from "~/components/forms/fields";
+import {
+  ErrorList,
+  Field,
+  FormErrors,
+  formProps,
+  inputProps,
+  useSchemaForm,
+  type FieldMeta,
+} from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { signPage } from "~/services/documents/sign-round.server";
 
 type Data = SerializeFrom<Awaited<ReturnType<typeof signPage>>>;
-type Meta = Parameters<typeof fieldView>[0];
+type Meta = FieldMeta;
 
 /**
  * The sign page of a round: what is signed, the consent's words, the form (a typed name, or a
@@ -78,16 +86,16 @@ function SignForm({ data, lastResult }: { data: Data; lastResult?: SubmissionRes
     lastResult,
     defaultValue: { name: data.defaultName, method: "typed", onDownload: data.defaultDownload },
   });
-  const [method, setMethod] = useState(fieldView(fields.method).initialValue === "drawn" ? "drawn" : "typed");
+  const [method, setMethod] = useState(fields.method.initialValue === "drawn" ? "drawn" : "typed");
   // Drawing needs the pad's script: until the page runs it (or without JavaScript) the typed name signs.
   const [canDraw, setCanDraw] = useState(false);
   useEffect(() => setCanDraw(true), []);
   const [drawing, setDrawing] = useState("");
-  const consent = fieldView(fields.consent);
+  const consent = fields.consent;
   const consentProps = inputProps(consent, { type: "checkbox", describedBy: "consent-words" });
-  const drawingView = fieldView(fields.drawing);
+  const drawingView = fields.drawing;
   return (
-    <Form method="post" className="form" aria-labelledby="sign-form-title" {...getFormProps(form)}>
+    <Form method="post" className="form" aria-labelledby="sign-form-title" {...formProps(form)}>
       <h2 id="sign-form-title">{data.signature ? "Sign again" : "Your signature"}</h2>
       <FormErrors form={form} />
       <section id="consent-words" className="consent-words" aria-label="Consent to sign electronically">
@@ -97,7 +105,7 @@ function SignForm({ data, lastResult }: { data: Data; lastResult?: SubmissionRes
       </section>
       <div className="field">
         <div className="checkbox">
-          <input {...consentProps} key={consentProps.key} />
+          <input {...consentProps} />
           <label htmlFor={consent.id}>I have read the words above and agree to sign electronically</label>
         </div>
         <ErrorList id={consent.errorId} errors={consent.errors} />
@@ -133,10 +141,9 @@ function MethodChoice({
   canDraw: boolean;
   onChoose: (method: "typed" | "drawn") => void;
 }) {
-  const view = fieldView(meta);
-  const hintId = `${view.id}-hint`;
+  const hintId = `${meta.id}-hint`;
   return (
-    <fieldset aria-describedby={[hintId, view.errors !== undefined ? view.errorId : null].filter(Boolean).join(" ")}>
+    <fieldset aria-describedby={[hintId, meta.errors !== undefined ? meta.errorId : null].filter(Boolean).join(" ")}>
       <legend>How you sign</legend>
       <p id={hintId} className="field-hint">
         {canDraw
@@ -146,29 +153,29 @@ function MethodChoice({
       <div className="choice">
         <input
           type="radio"
-          id={`${view.id}-typed`}
-          name={view.name}
-          form={view.formId}
+          id={`${meta.id}-typed`}
+          name={meta.name}
+          form={meta.formId}
           value="typed"
           checked={method === "typed"}
           onChange={() => onChoose("typed")}
         />
-        <label htmlFor={`${view.id}-typed`}>Type my name: it is printed in a handwriting style</label>
+        <label htmlFor={`${meta.id}-typed`}>Type my name: it is printed in a handwriting style</label>
       </div>
       <div className="choice">
         <input
           type="radio"
-          id={`${view.id}-drawn`}
-          name={view.name}
-          form={view.formId}
+          id={`${meta.id}-drawn`}
+          name={meta.name}
+          form={meta.formId}
           value="drawn"
           disabled={!canDraw}
           checked={method === "drawn"}
           onChange={() => onChoose("drawn")}
         />
-        <label htmlFor={`${view.id}-drawn`}>Draw my signature</label>
+        <label htmlFor={`${meta.id}-drawn`}>Draw my signature</label>
       </div>
-      <ErrorList id={view.errorId} errors={view.errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
 }
@@ -243,36 +250,35 @@ function DrawingPad({ view, onDrawing }: { view: Meta; onDrawing: (dataUrl: stri
 
 /** What the PDF the member downloads carries: their signature, or a line to sign by hand. */
 function DownloadChoice({ meta }: { meta: Meta }) {
-  const view = fieldView(meta);
-  const chosen = view.initialValue === "hand" ? "hand" : "signed";
+  const chosen = meta.initialValue === "hand" ? "hand" : "signed";
   return (
-    <fieldset aria-describedby={view.errors !== undefined ? view.errorId : undefined}>
+    <fieldset aria-describedby={meta.errors !== undefined ? meta.errorId : undefined}>
       <legend>The PDF you download</legend>
       <div className="choice">
         <input
           type="radio"
-          id={`${view.id}-signed`}
-          name={view.name}
-          form={view.formId}
+          id={`${meta.id}-signed`}
+          name={meta.name}
+          form={meta.formId}
           value="signed"
           defaultChecked={chosen === "signed"}
         />
-        <label htmlFor={`${view.id}-signed`}>Carries my signature</label>
+        <label htmlFor={`${meta.id}-signed`}>Carries my signature</label>
       </div>
       <div className="choice">
         <input
           type="radio"
-          id={`${view.id}-hand`}
-          name={view.name}
-          form={view.formId}
+          id={`${meta.id}-hand`}
+          name={meta.name}
+          form={meta.formId}
           value="hand"
           defaultChecked={chosen === "hand"}
         />
-        <label htmlFor={`${view.id}-hand`}>
+        <label htmlFor={`${meta.id}-hand`}>
           Keeps a line for me to sign by hand (the letters mailed for me are signed all the same)
         </label>
       </div>
-      <ErrorList id={view.errorId} errors={view.errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
 }

@@ -1,9 +1,8 @@
-import type { FieldMetadata } from "@conform-to/react";
-import { CheckboxField, Field, SelectField, TextareaField } from "~/components/forms/fields";
+import { CheckboxField, Field, SelectField, TextareaField, type FieldMeta } from "~/components/forms/fields";
 import { RESPONDENT_TYPES, trackingField, type BillLine } from "~/domain/nol/billing";
 import type { StepData } from "./step-page";
 
-type Fields = Record<string, FieldMetadata<unknown>>;
+type Fields = Record<string, FieldMeta>;
 
 const TRACKING_HINT = "USPS: 20 to 22 digits, or 2 letters, 9 digits and US. Spaces and dashes are fine.";
 

@@ -1,14 +1,15 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { browserCheck, CheckboxField, FormErrors, useSchemaValidation } from "~/components/forms/fields";
+import { CheckboxField, FormErrors, formProps, useFormState, useSchemaValidation } from "~/components/forms/fields";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import { COMPANY_TAG, ENTRY_TYPE } from "~/domain/forms";
 import { safeLinkHref } from "~/domain/links";
 import type { stepPage } from "~/services/nol/step-page.server";
-import { RoundServicePanel, RoundTimeline } from "./round-timeline";
+import { RoundServicePanel } from "./round-service";
+import { RoundTimeline } from "./round-timeline";
 import { StepFields } from "./step-fields";
 
 /** The hosted form's embed, loaded only where a step is taken at the forms service. */
@@ -141,13 +142,9 @@ function StepForm({ data, lastResult }: { data: StepData; lastResult?: Submissio
     () => import("~/domain/nol/step-form").then((m) => m.stepSchema(step, data.checks)),
     `${step.kind}/${step.round}`,
   );
-  const [form, fields] = useForm<Record<string, unknown>>({
-    lastResult,
-    defaultValue: defaultsOf(data),
-    ...browserCheck(validate),
-  });
+  const [form, fields] = useFormState({ lastResult, defaultValue: defaultsOf(data), check: validate });
   return (
-    <Form method="post" className="form" {...getFormProps(form)}>
+    <Form method="post" className="form" {...formProps(form)}>
       <FormErrors form={form} />
       <input type="hidden" name="version" value={data.version} />
       <input type="hidden" name="company" value={COMPANY_TAG} />

@@ -1,8 +1,7 @@
-import { getFormProps } from "@conform-to/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useMemo } from "react";
-import { Field, useSchemaForm } from "~/components/forms/fields";
+import { Field, formProps, useSchemaForm } from "~/components/forms/fields";
 import { ProofNotarize } from "~/components/nol/proof-notarize";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { Alert } from "~/components/ui/alert";
@@ -147,7 +146,7 @@ function NewVersionForm({
     lastResult,
   });
   return (
-    <Form method="get" action={action} className="form" {...getFormProps(form)}>
+    <Form method="get" action={action} className="form" {...formProps(form)}>
       {owner ? <input type="hidden" name="username" value={owner} /> : null}
       <Field
         meta={fields.version}

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { documentValues, letterValues, roundMailingOf, type DocumentFacts } from "../documents/document-data";
+import { SAMPLE_CAUSE, sampleFacts } from "../documents/samples";
 import type { MailingState } from "../mailing/round-letters";
 import {
   roundService,
@@ -202,17 +203,9 @@ describe("the one reading of a round's service", () => {
 
         // Each letter states its own envelope, and no one else's.
         const facts: DocumentFacts = {
-          round: 3,
-          claimantName: "Cara Creator",
-          cause: { code: "TS", name: "Traffic Stop" },
-          countryCode: "US",
-          version: "Spring",
-          exhibit: null,
-          noticeDate: "2026-02-27",
+          ...sampleFacts({ kind: "notice", round: 3, cause: SAMPLE_CAUSE }),
           respondents: addressed,
-          dailyAmountCents: null,
           mailing: roundMailingOf(service),
-          bill: null,
           served: service,
         };
         const letters = letterValues(facts, LETTER);

@@ -14,6 +14,9 @@ export type FormEntry = {
   viewLink?: string | null;
 };
 
+/** A new entry of a form: its form, whose it is (null: a visitor's), and its fields. */
+export type FormSubmission = { formId: number; userId: string | null; data: Record<string, unknown> };
+
 /** A hosted form's entry as its webhook delivers it: `Id` "<form>-<number>", its metadata, and its fields. */
 export type HostedEntry = {
   Id: string;
@@ -24,7 +27,7 @@ export type HostedEntry = {
 /** The forms service (spec §3 form ids): the built-in engine and Cognito Forms both answer it. */
 export interface FormsProvider {
   readonly name: "builtin" | "cognito";
-  submit(input: { formId: number; userId: string | null; data: Record<string, unknown> }): Promise<FormEntry>;
+  submit(input: FormSubmission): Promise<FormEntry>;
   /**
    * Reads a webhook delivery in the hosted service's wire format; throws an invalid DomainError
    * when it is not an entry. Absent when the forms are our own (no deliveries come).

@@ -40,6 +40,18 @@ const UNAVAILABLE = "Mailing is not available just now. Please try again in a fe
 
 type Reply = { status: number; body: unknown };
 
+/** How every letter is sent: black and white, one-sided, first class, certified with a return receipt, operational. */
+const LETTER_OPTIONS = {
+  color: "false",
+  double_sided: "false",
+  // A certified letter gets Lob's own address and barcode sheet in front, which the window
+  // shows; the notice's first page keeps its own address blocks as the member printed them.
+  address_placement: "top_first_page",
+  mail_type: "usps_first_class",
+  extra_service: "certified_return_receipt",
+  use_type: "operational",
+};
+
 function settingsOrThrow(settings: LobSettings) {
   const { lobApiKey: apiKey, lobWebhookSecret: webhookSecret, lobApiUrl: apiUrl } = settings;
   // The env schema requires both with MAILHOUSE=lob; this guards a direct call.
@@ -134,14 +146,7 @@ export function lobMailHouse(settings: LobSettings, options: { timeoutMs?: numbe
         for (const [field, value] of Object.entries(lobAddress(address))) form.set(`${side}[${field}]`, value);
       }
       form.set("file", new Blob([new Uint8Array(pdf)], { type: "application/pdf" }), "letter.pdf");
-      form.set("color", "false");
-      form.set("double_sided", "false");
-      // A certified letter gets Lob's own address and barcode sheet in front, which the window
-      // shows; the notice's first page keeps its own address blocks as the member printed them.
-      form.set("address_placement", "top_first_page");
-      form.set("mail_type", "usps_first_class");
-      form.set("extra_service", "certified_return_receipt");
-      form.set("use_type", "operational");
+      for (const [key, value] of Object.entries(LETTER_OPTIONS)) form.set(key, value);
       for (const [key, value] of Object.entries(metadata)) form.set(`metadata[${key}]`, value);
       const reply = await request("POST", "/letters", { form }, { "Idempotency-Key": idempotencyKey });
       if (reply.status === 404) throw new MailRefused("The mail house could not create the letter", 404);

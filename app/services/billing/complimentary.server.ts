@@ -85,18 +85,20 @@ export async function endComplimentary(services: AppServices, admin: Viewer, mem
   });
 }
 
+/** The member's complimentary membership in force: at most one, since a grant replaces it. */
+const complimentaryInForce = (memberId: string) =>
+  and(
+    eq(subscriptions.userId, memberId),
+    eq(subscriptions.provider, COMPLIMENTARY),
+    eq(subscriptions.status, "ACTIVE"),
+  );
+
 /** Ends the member's complimentary membership in force, if any: the number ended (0 or 1). */
 export async function endComplimentaryOf(tx: Tx, memberId: string, now = new Date()): Promise<number> {
   const ended = await tx
     .update(subscriptions)
     .set({ status: "CANCELED", canceledAt: now, endedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(subscriptions.userId, memberId),
-        eq(subscriptions.provider, COMPLIMENTARY),
-        eq(subscriptions.status, "ACTIVE"),
-      ),
-    )
+    .where(complimentaryInForce(memberId))
     .returning({ id: subscriptions.id });
   return ended.length;
 }
@@ -146,13 +148,7 @@ export async function complimentaryOf(services: AppServices, memberId: string) {
       .from(subscriptions)
       .innerJoin(plans, eq(plans.id, subscriptions.planId))
       .leftJoin(users, eq(users.id, subscriptions.grantedBy))
-      .where(
-        and(
-          eq(subscriptions.userId, memberId),
-          eq(subscriptions.provider, COMPLIMENTARY),
-          eq(subscriptions.status, "ACTIVE"),
-        ),
-      )
+      .where(complimentaryInForce(memberId))
       .limit(1),
   ]);
   return {

@@ -6,6 +6,7 @@ import { NOTICE_ROUNDS } from "~/domain/nol/rounds";
 import type { RoundService } from "~/domain/nol/service";
 import type { LetterTrack } from "~/domain/mailing/tracking";
 import { roundServiceOf } from "../nol/service.server";
+import { ofVersion } from "../version-keys.server";
 
 /**
  * The mailings' rows, and the one writer of a round's mailing fields (spec §3: the mailing
@@ -83,9 +84,7 @@ export async function recordRound(
           .from(nolEntries)
           .where(
             and(
-              eq(nolEntries.userId, entry.userId),
-              eq(nolEntries.causeCode, entry.causeCode),
-              eq(nolEntries.descriptiveVersion, entry.descriptiveVersion),
+              ofVersion(nolEntries, entry.userId, entry.causeCode, entry.descriptiveVersion),
               eq(nolEntries.form, "NoLCreator2"),
             ),
           );
