@@ -21,3 +21,23 @@ export function FrameStatus({
   if (session.status === "signed-out") return <Alert kind="warn">{session.reason}</Alert>;
   return <>{children(session.state)}</>;
 }
+
+/** A framed page's card: its heading, then what the frame's sign-in allows. */
+export function FrameCard({
+  title,
+  titleId,
+  session,
+  children,
+}: {
+  title: string;
+  titleId: string;
+  session: FrameSession;
+  children: (state: Extract<FrameSession, { status: "signed-in" }>["state"]) => ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={titleId} aria-live="polite">
+      <h1 id={titleId}>{title}</h1>
+      <FrameStatus session={session}>{children}</FrameStatus>
+    </section>
+  );
+}

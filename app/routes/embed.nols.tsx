@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { failureMessage, useFrameSession } from "~/components/frame-session";
-import { FrameStatus } from "~/components/frame-status";
+import { FrameCard } from "~/components/frame-status";
 import { Alert } from "~/components/ui/alert";
 import { safeLinkHref } from "~/domain/links";
 import { entryName } from "~/domain/nol/labels";
@@ -47,37 +47,34 @@ export default function EmbedNols() {
       );
   }, [session.status, supportEmail]);
   return (
-    <section className="card" aria-labelledby="embed-title" aria-live="polite">
-      <h1 id="embed-title">Your notices</h1>
-      <FrameStatus session={session}>
-        {() =>
-          error ? (
-            <Alert kind="error">{error}</Alert>
-          ) : entries === null ? (
-            <p role="status">Loading your notices…</p>
-          ) : entries.length === 0 ? (
-            <p>You have no notices yet.</p>
-          ) : (
-            <ul>
-              {entries.map((e) => {
-                const label = `${e.cause} · ${e.descriptive_version} · ${entryName(e)}`;
-                const href = safeLinkHref(e.view_link);
-                return (
-                  <li key={e.id}>
-                    {href ? (
-                      <a href={new URL(href, `${baseUrl}/`).toString()} target="_blank" rel="noreferrer">
-                        {label}
-                      </a>
-                    ) : (
-                      label
-                    )}
-                  </li>
-                );
-              })}
-            </ul>
-          )
-        }
-      </FrameStatus>
-    </section>
+    <FrameCard title="Your notices" titleId="embed-title" session={session}>
+      {() =>
+        error ? (
+          <Alert kind="error">{error}</Alert>
+        ) : entries === null ? (
+          <p role="status">Loading your notices…</p>
+        ) : entries.length === 0 ? (
+          <p>You have no notices yet.</p>
+        ) : (
+          <ul>
+            {entries.map((e) => {
+              const label = `${e.cause} · ${e.descriptive_version} · ${entryName(e)}`;
+              const href = safeLinkHref(e.view_link);
+              return (
+                <li key={e.id}>
+                  {href ? (
+                    <a href={new URL(href, `${baseUrl}/`).toString()} target="_blank" rel="noreferrer">
+                      {label}
+                    </a>
+                  ) : (
+                    label
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )
+      }
+    </FrameCard>
   );
 }

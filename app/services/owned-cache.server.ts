@@ -1,11 +1,6 @@
 import { keepableRender } from "~/db/query-count.server";
-import {
-  keptReads,
-  listenFor,
-  type HeardCache,
-  type KeepingOptions,
-  type ListeningDatabase,
-} from "./heard-changes.server";
+import { keptReads, listenFor } from "./heard-changes.server";
+import type { HeardCache, KeepingOptions, ListeningDatabase } from "./heard-changes.server";
 
 /**
  * What the pages kept as rendered read of the data members and admins change: an owner's NoL

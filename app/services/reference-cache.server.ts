@@ -1,10 +1,5 @@
-import {
-  keptReads,
-  listenFor,
-  type HeardCache,
-  type KeepingOptions,
-  type ListeningDatabase,
-} from "./heard-changes.server";
+import { keptReads, listenFor } from "./heard-changes.server";
+import type { HeardCache, KeepingOptions, ListeningDatabase } from "./heard-changes.server";
 
 /**
  * What most pages read and only admins change: the plans, the causes and the countries they

@@ -1,10 +1,5 @@
-import {
-  keptReads,
-  listenFor,
-  type HeardCache,
-  type KeepingOptions,
-  type ListeningDatabase,
-} from "./heard-changes.server";
+import { keptReads, listenFor } from "./heard-changes.server";
+import type { HeardCache, KeepingOptions, ListeningDatabase } from "./heard-changes.server";
 
 /**
  * The viewers of recent sessions, kept for a short while so that most signed-in requests read

@@ -124,48 +124,42 @@ export function Dashboard({ data }: { data: Data }) {
         </Alert>
       ) : null}
       <dl className="stats">
-        <Stat label="Members" value={n(data.members.total)} to="/members" />
-        <Stat
-          label="New this week"
-          value={n(data.members.newThisWeek)}
-          to={`/members?joined_from=${new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10)}`}
-        />
-        <Stat label="Active memberships" value={n(data.subscriptions.active)} to="/members?status=ACTIVE" />
-        <Stat
-          label="Monthly recurring revenue"
-          value={formatMoney(data.subscriptions.mrrCents, "USD")}
-          to="/db/subscriptions?status=ACTIVE"
-        />
-        <Stat label="Failed payments (30 days)" value={n(data.failedPayments)} to="/db/payments?status=failed" />
-        <Stat label="Coupons redeemed (30 days)" value={n(data.couponRedemptions)} to="/db/coupon_redemptions" />
-        <Stat label="Notarizations in progress" value={n(data.notarizationsInProgress)} to="/db/notarizations" />
-        <Stat
-          label="Respondent suggestions and reassessments waiting"
-          value={n(data.respondentReviews)}
-          to="/respondents/review"
-        />
-        <Stat
-          label="NoL versions whose next round could go out"
-          value={n(data.waitingRounds)}
-          to="/admin/waiting-rounds"
-        />
-        <Stat
-          label="Letters from the app needing attention (refused, returned, lost)"
-          value={n(data.lettersNeedingAttention)}
-          to="/admin/mailings?state=attention"
-        />
-        <Stat label="Mail waiting" value={n(data.outbox.pending)} to="/db/mail_outbox?status=pending" />
-        <Stat label="Mail failed" value={n(data.outbox.failed)} to="/db/mail_outbox?status=failed" />
-        <Stat
-          label="Webhook events not yet applied"
-          value={n(data.webhookBacklog)}
-          to="/db/webhook_events?sort=processedAt&dir=asc"
-        />
-        <Stat
-          label="Webhook events that could not be read"
-          value={n(data.webhookUnreadable)}
-          to="/db/webhook_events?sort=error&dir=desc"
-        />
+        {(
+          [
+            ["Members", n(data.members.total), "/members"],
+            [
+              "New this week",
+              n(data.members.newThisWeek),
+              `/members?joined_from=${new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10)}`,
+            ],
+            ["Active memberships", n(data.subscriptions.active), "/members?status=ACTIVE"],
+            [
+              "Monthly recurring revenue",
+              formatMoney(data.subscriptions.mrrCents, "USD"),
+              "/db/subscriptions?status=ACTIVE",
+            ],
+            ["Failed payments (30 days)", n(data.failedPayments), "/db/payments?status=failed"],
+            ["Coupons redeemed (30 days)", n(data.couponRedemptions), "/db/coupon_redemptions"],
+            ["Notarizations in progress", n(data.notarizationsInProgress), "/db/notarizations"],
+            ["Respondent suggestions and reassessments waiting", n(data.respondentReviews), "/respondents/review"],
+            ["NoL versions whose next round could go out", n(data.waitingRounds), "/admin/waiting-rounds"],
+            [
+              "Letters from the app needing attention (refused, returned, lost)",
+              n(data.lettersNeedingAttention),
+              "/admin/mailings?state=attention",
+            ],
+            ["Mail waiting", n(data.outbox.pending), "/db/mail_outbox?status=pending"],
+            ["Mail failed", n(data.outbox.failed), "/db/mail_outbox?status=failed"],
+            ["Webhook events not yet applied", n(data.webhookBacklog), "/db/webhook_events?sort=processedAt&dir=asc"],
+            [
+              "Webhook events that could not be read",
+              n(data.webhookUnreadable),
+              "/db/webhook_events?sort=error&dir=desc",
+            ],
+          ] as const
+        ).map(([label, value, to]) => (
+          <Stat key={label} label={label} value={value} to={to} />
+        ))}
       </dl>
       <h3>Members by membership</h3>
       <ul className="inline-list">

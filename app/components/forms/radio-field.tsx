@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
 import { ErrorList, type FieldMeta } from "./inputs";
 
 type Meta = FieldMeta;
@@ -31,19 +31,35 @@ export function RadioField({
         </p>
       ) : null}
       {choices.map((choice, index) => (
-        <div className="choice" key={choice.value}>
-          <input
-            type="radio"
-            id={`${meta.id}-${index}`}
-            name={meta.name}
-            form={meta.formId}
-            value={choice.value}
-            defaultChecked={choice.value === chosen}
-          />
-          <label htmlFor={`${meta.id}-${index}`}>{choice.label}</label>
-        </div>
+        <RadioChoice
+          key={choice.value}
+          meta={meta}
+          id={`${meta.id}-${index}`}
+          value={choice.value}
+          defaultChecked={choice.value === chosen}
+        >
+          {choice.label}
+        </RadioChoice>
       ))}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
+  );
+}
+
+/** One radio button of a field's choices, with its label. */
+export function RadioChoice({
+  meta,
+  id,
+  children,
+  ...input
+}: { meta: Pick<Meta, "name" | "formId">; id: string; children: ReactNode } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "id" | "type" | "name" | "form" | "children"
+>) {
+  return (
+    <div className="choice">
+      <input type="radio" id={id} name={meta.name} form={meta.formId} {...input} />
+      <label htmlFor={id}>{children}</label>
+    </div>
   );
 }

@@ -1,38 +1,16 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { useFrameSession, type FrameSession } from "~/components/frame-session";
-import { FrameStatus } from "~/components/frame-status";
+import { useFrameSession } from "~/components/frame-session";
+import { FrameCard, FrameStatus } from "~/components/frame-status";
 import { useRequest } from "~/components/use-request";
 import { formatLocalTime } from "~/lib/format";
 import { membershipIs } from "~/domain/membership-is";
 import type { framePageLoader } from "~/services/frame-pages.server";
 
-type SignedIn = Extract<FrameSession, { status: "signed-in" }>["state"];
-
 /** The member of a framed page, signed in through the hand-off, and the members site's address. */
 function useFramePage() {
   const { supportEmail, baseUrl } = useLoaderData<SerializeFrom<typeof framePageLoader>>();
   return { ...useFrameSession(supportEmail), baseUrl };
-}
-
-function FrameCard({
-  title,
-  titleId,
-  session,
-  children,
-}: {
-  title: string;
-  titleId: string;
-  session: FrameSession;
-  children: (state: SignedIn) => ReactNode;
-}) {
-  return (
-    <section className="card" aria-labelledby={titleId} aria-live="polite">
-      <h1 id={titleId}>{title}</h1>
-      <FrameStatus session={session}>{children}</FrameStatus>
-    </section>
-  );
 }
 
 /** /lrm: the learning site's entry; it frames this page with a hand-off code. */

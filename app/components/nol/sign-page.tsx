@@ -12,6 +12,7 @@ import {
   useSchemaForm,
   type FieldMeta,
 } from "~/components/forms/fields";
+import { RadioChoice } from "~/components/forms/radio-field";
 import { Alert } from "~/components/ui/alert";
 import { SubmitButton } from "~/components/ui/submit-button";
 import type { signPage } from "~/services/documents/sign-round.server";
@@ -150,31 +151,25 @@ function MethodChoice({
           ? "Type your name, or draw your signature with a mouse, a finger or a pen."
           : "Your typed name is your signature: drawing one needs JavaScript."}
       </p>
-      <div className="choice">
-        <input
-          type="radio"
-          id={`${meta.id}-typed`}
-          name={meta.name}
-          form={meta.formId}
-          value="typed"
-          checked={method === "typed"}
-          onChange={() => onChoose("typed")}
-        />
-        <label htmlFor={`${meta.id}-typed`}>Type my name: it is printed in a handwriting style</label>
-      </div>
-      <div className="choice">
-        <input
-          type="radio"
-          id={`${meta.id}-drawn`}
-          name={meta.name}
-          form={meta.formId}
-          value="drawn"
-          disabled={!canDraw}
-          checked={method === "drawn"}
-          onChange={() => onChoose("drawn")}
-        />
-        <label htmlFor={`${meta.id}-drawn`}>Draw my signature</label>
-      </div>
+      <RadioChoice
+        meta={meta}
+        id={`${meta.id}-typed`}
+        value="typed"
+        checked={method === "typed"}
+        onChange={() => onChoose("typed")}
+      >
+        Type my name: it is printed in a handwriting style
+      </RadioChoice>
+      <RadioChoice
+        meta={meta}
+        id={`${meta.id}-drawn`}
+        value="drawn"
+        disabled={!canDraw}
+        checked={method === "drawn"}
+        onChange={() => onChoose("drawn")}
+      >
+        Draw my signature
+      </RadioChoice>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
@@ -254,30 +249,12 @@ function DownloadChoice({ meta }: { meta: Meta }) {
   return (
     <fieldset aria-describedby={meta.errors !== undefined ? meta.errorId : undefined}>
       <legend>The PDF you download</legend>
-      <div className="choice">
-        <input
-          type="radio"
-          id={`${meta.id}-signed`}
-          name={meta.name}
-          form={meta.formId}
-          value="signed"
-          defaultChecked={chosen === "signed"}
-        />
-        <label htmlFor={`${meta.id}-signed`}>Carries my signature</label>
-      </div>
-      <div className="choice">
-        <input
-          type="radio"
-          id={`${meta.id}-hand`}
-          name={meta.name}
-          form={meta.formId}
-          value="hand"
-          defaultChecked={chosen === "hand"}
-        />
-        <label htmlFor={`${meta.id}-hand`}>
-          Keeps a line for me to sign by hand (the letters mailed for me are signed all the same)
-        </label>
-      </div>
+      <RadioChoice meta={meta} id={`${meta.id}-signed`} value="signed" defaultChecked={chosen === "signed"}>
+        Carries my signature
+      </RadioChoice>
+      <RadioChoice meta={meta} id={`${meta.id}-hand`} value="hand" defaultChecked={chosen === "hand"}>
+        Keeps a line for me to sign by hand (the letters mailed for me are signed all the same)
+      </RadioChoice>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
