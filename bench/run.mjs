@@ -480,8 +480,9 @@ async function captureAnswers() {
 }
 
 /** Posts one of the NoL step forms as the browser without JavaScript does; the page answers a redirect. */
-async function postStep(url, cookie, kind, version, fields) {
-  const response = await fetch(`${url}/nol/creator/traffic-stop/${kind}?version=${encodeURIComponent(version)}`, {
+async function postStep(url, cookie, kind, version, fields, round) {
+  const query = `version=${encodeURIComponent(version)}${round ? `&round=${round}` : ""}`;
+  const response = await fetch(`${url}/nol/creator/traffic-stop/${kind}?${query}`, {
     method: "POST",
     headers: { cookie, origin: url, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields),
@@ -505,17 +506,36 @@ async function pdfBench(url, cookie, runs = Number(process.env.BENCH_PDF_RUNS ??
         [`r${slot}Type`, slot % 3 === 0 ? "Agency" : "Official"],
       ]),
     );
-  const notice = (from, to) => ({ claimantName: "Bench Claimant", dailyAmount: "250", ...named(from, to) });
+  // Rounds 2 and 3 go out at once, before the respondents' time to answer has passed.
+  const notice = (from, to) => ({
+    claimantName: "Bench Claimant",
+    dailyAmount: "250",
+    ...named(from, to),
+    ...(from > 1 ? { sendEarly: "on" } : {}),
+  });
+  // A round is mailed and delivered today: never before its notice was made.
+  const today = new Date().toISOString().slice(0, 10);
   // Each respondent's envelope has a tracking number of its own (track1 … track16).
   const tracking = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`track${i + 1}`, `RR1234567${10 + i}US`]));
-  const mailed = { mailingDate: "2026-03-02", trackingNumber: "RR123456789US", ...tracking };
+  const mailed = { mailingDate: today, trackingNumber: "RR123456789US", ...tracking };
+  // The member signs each round's notice before it is mailed, with the sign page's plain form.
+  const sign = (round) =>
+    postStep(
+      url,
+      cookie,
+      `sign`,
+      version,
+      { method: "typed", name: "Bench Claimant", consent: "on", onDownload: "signed" },
+      round,
+    );
   await postStep(url, cookie, "notice", version, notice(1, 8));
-  for (const [from, to] of [
-    [9, 12],
-    [13, 16],
+  for (const [round, from, to] of [
+    [1, 9, 12],
+    [2, 13, 16],
   ]) {
+    await sign(round);
     await postStep(url, cookie, "mailing", version, mailed);
-    await postStep(url, cookie, "proof", version, { delivered: "on", deliveredOn: "2026-03-05" });
+    await postStep(url, cookie, "proof", version, { delivered: "on", deliveredOn: today });
     await postStep(url, cookie, "notice", version, notice(from, to));
   }
   const notices = await (await fetch(`${url}/api/nol/notices?cause_code=TS`, { headers: { cookie } })).json();
