@@ -10,6 +10,20 @@ import { firstLoadByRoute, firstLoadFiles } from "../../bench/first-load.mjs";
 const ROOT = path.resolve(__dirname, "../..");
 const LIMIT_KB = 100;
 
+type Assets = {
+  entry: { module: string; imports?: string[] };
+  routes: Record<string, { module: string; imports?: string[]; parentId?: string }>;
+};
+/** The production build's assets manifest. */
+const assets = async () => (await import(/* @vite-ignore */ path.join(ROOT, "build", "index.js"))).assets as Assets;
+/** A script of the build, by its URL. */
+const read = (url: string) => readFileSync(path.join(ROOT, "public", url.replace(/^\//, "")), "utf8");
+/** Every script of the build, first-load or not. */
+const allScripts = () =>
+  readdirSync(path.join(ROOT, "public", "build"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => `/build/${f}`);
+
 describe("first-load JavaScript", () => {
   it("stays within 100 kB gzip on every page, sign-in and sign-up included", async () => {
     const pages = (await firstLoadByRoute(ROOT)) as Record<string, { kb: number; scripts: number }>;
@@ -21,15 +35,8 @@ describe("first-load JavaScript", () => {
   });
 
   it("carries neither single fetch's decoder, which is off, nor a module only a loader reads (decision 066)", async () => {
-    const build = await import(/* @vite-ignore */ path.join(ROOT, "build", "index.js"));
-    const { entry, routes } = build.assets as {
-      entry: { module: string; imports?: string[] };
-      routes: Record<string, { module: string; imports?: string[]; parentId?: string }>;
-    };
-    const read = (url: string) => readFileSync(path.join(ROOT, "public", url.replace(/^\//, "")), "utf8");
-    const scripts = readdirSync(path.join(ROOT, "public", "build"), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".js"))
-      .map((f) => `/build/${f}`);
+    const { entry, routes } = await assets();
+    const scripts = allScripts();
     // Single fetch's decoding of a turbo-stream, and turbo-stream itself.
     expect(
       scripts.filter((url) => /No response body to decode|Cannot encode object with prototype/.test(read(url))),
@@ -42,24 +49,15 @@ describe("first-load JavaScript", () => {
   });
 
   it("loads the schema library and conform on no page at first, only after the page is up", async () => {
-    const build = await import(/* @vite-ignore */ path.join(ROOT, "build", "index.js"));
-    const { entry, routes } = build.assets as {
-      entry: { module: string; imports?: string[] };
-      routes: Record<string, { module: string; imports?: string[]; parentId?: string }>;
-    };
-    const isZod = (url: string) =>
-      readFileSync(path.join(ROOT, "public", url.replace(/^\//, "")), "utf8").includes("ZodError");
+    const { entry, routes } = await assets();
+    const isZod = (url: string) => read(url).includes("ZodError");
     const firstLoad = new Set<string>();
     for (const route of Object.values(routes)) for (const f of firstLoadFiles(entry, routes, route)) firstLoad.add(f);
     expect([...firstLoad].filter(isZod)).toEqual([]);
     // Nor conform's browser side: the forms' state is the app's own (decision 065); conform's
     // reader of form data comes with the schema, after the page.
-    const isConform = (url: string) =>
-      readFileSync(path.join(ROOT, "public", url.replace(/^\//, "")), "utf8").includes("__intent__");
+    const isConform = (url: string) => read(url).includes("__intent__");
     expect([...firstLoad].filter(isConform)).toEqual([]);
-    const lazy = readdirSync(path.join(ROOT, "public", "build"), { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".js"))
-      .map((f) => `/build/${f}`);
-    expect(lazy.filter(isZod).length).toBeGreaterThan(0);
+    expect(allScripts().filter(isZod).length).toBeGreaterThan(0);
   });
 });

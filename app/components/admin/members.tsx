@@ -4,6 +4,7 @@ import { GRANT_MAX } from "~/domain/credit-text";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RecordPage } from "~/components/admin/record-page";
+import { contactFacts } from "~/components/members/contact-facts";
 import { MemberBilling } from "~/components/members/member-billing";
 import { RoundTimeline } from "~/components/nol/round-timeline";
 import { FactTable } from "~/components/ui/fact-table";
@@ -79,9 +80,7 @@ export function MemberDetail({ page }: { page: Page }) {
       <RecordPage title={m.username} titleId="member-title" back={{ to: "/members", label: "All members" }}>
         <FactTable
           facts={[
-            ["E-mail", `${m.email} ${m.emailVerified ? "(confirmed)" : "(not confirmed)"}`],
-            ["Name", m.name ?? "—"],
-            ["Country", page.countryShown ?? "—"],
+            ...contactFacts(m, m.emailVerified ? "(confirmed)" : "(not confirmed)", page.countryShown),
             ["Roles", m.roles.join(", ") || "Member"],
             ["Labels", page.labelsShown || "None"],
             ["Setup", m.needsSetup ? "Not finished" : "Done"],

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { FactTable } from "~/components/ui/fact-table";
+import { contactFacts } from "./contact-facts";
 import { countryName, membershipLine, type MembershipState } from "~/domain/words";
 import { formatDate } from "~/lib/format";
 
@@ -21,7 +21,11 @@ export function ProfileFacts({
   return (
     <FactTable
       facts={[
-        ...commonFacts(member, member.verified ? "(confirmed)" : <Link to="/signup/check-email">(confirm it)</Link>),
+        ...contactFacts(
+          member,
+          member.verified ? "(confirmed)" : <Link to="/signup/check-email">(confirm it)</Link>,
+          member.country ? countryName(member.country) : null,
+        ),
         [
           "Membership",
           <>
@@ -37,18 +41,4 @@ export function ProfileFacts({
       ]}
     />
   );
-}
-
-/** E-mail, name and country. */
-function commonFacts(member: Member, emailNote: ReactNode): [string, ReactNode][] {
-  return [
-    [
-      "E-mail",
-      <>
-        {member.email} {emailNote}
-      </>,
-    ],
-    ["Name", member.name ?? "—"],
-    ["Country", member.country ? countryName(member.country) : "—"],
-  ];
 }
