@@ -14,6 +14,21 @@ import type { Logger } from "drizzle-orm";
 type Tally = { queries: number; kept: Array<() => boolean> | null };
 
 const tallies = new AsyncLocalStorage<Tally>();
+/**
+ * The work being counted now. The storage follows every promise of the process, counted or not,
+ * once it has been run: it is turned off again whenever no counted work is under way.
+ */
+let counting = 0;
+
+async function counted<T>(tally: Tally, work: () => Promise<T>): Promise<T> {
+  counting += 1;
+  try {
+    return await tallies.run(tally, work);
+  } finally {
+    counting -= 1;
+    if (counting === 0) tallies.disable();
+  }
+}
 
 /** drizzle's logger: adds one to the tally of the work under way, if any is being counted. */
 export const queryTally: Logger = {
@@ -26,7 +41,7 @@ export const queryTally: Logger = {
 /** Runs `work` and counts the queries it sends, its own and those of everything it awaits. */
 export async function countQueries<T>(work: () => Promise<T>): Promise<{ result: T; queries: number }> {
   const tally: Tally = { queries: 0, kept: null };
-  const result = await tallies.run(tally, work);
+  const result = await counted(tally, work);
   return { result, queries: tally.queries };
 }
 
@@ -38,7 +53,7 @@ export async function renderKeepable<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; queries: number; kept: Array<() => boolean> }> {
   const tally: Tally = { queries: 0, kept: [] };
-  const result = await tallies.run(tally, work);
+  const result = await counted(tally, work);
   return { result, queries: tally.queries, kept: tally.kept! };
 }
 

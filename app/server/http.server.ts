@@ -48,6 +48,8 @@ export function createApp(services: AppServices, { build, root }: Served, state:
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  // Nothing reads Express's parsed query (the router reads the URL): not parsed per request.
+  app.set("query parser", false);
 
   // The demo's terminal (a person reading text lines) logs pages, API calls and errors, not
   // each file a page loads; a deployment's JSON log keeps every request.
@@ -224,11 +226,13 @@ export function createApp(services: AppServices, { build, root }: Served, state:
       const page = { method: req.method, path: req.path, search: searchOf(req.originalUrl), hasState };
       const visitorKey = visitorPageKey({ ...page, hasCookie: req.headers.cookie !== undefined });
       const memberKey = visitorKey === null ? memberPageKey({ ...page, cookie: req.headers.cookie }) : null;
-      const kept: [KeptPages, string] | null =
+      const keyed: [KeptPages, string] | null =
         visitorKey !== null ? [visitorPages, visitorKey] : memberKey !== null ? [memberPages, memberKey] : null;
       const keptTiming = () => config.serverTiming && res.append("Server-Timing", queriesTiming(0));
       const ifNoneMatch = req.headers["if-none-match"];
-      if (kept && kept[0].serveKept(kept[1], res, { nonce, ifNoneMatch, beforeWrite: keptTiming })) return;
+      if (keyed && keyed[0].serveKept(keyed[1], res, { nonce, ifNoneMatch, beforeWrite: keptTiming })) return;
+      // A page asked for the first time is rendered as any other answer (KeptPages.admits).
+      const kept = keyed && keyed[0].admits(keyed[1]) ? keyed : null;
       // The router's work waits for its turn: the sockets are looked at between turns.
       await nextTurn();
       // A chunked body was read by limitBodies; the router reads its replay.

@@ -304,3 +304,29 @@ describe("a signed-in member's kept pages", () => {
     expect((await visit("session=d\n/", "b", page("small", {}, 0, reads))).body).toContain("small");
   });
 });
+
+describe("the pages rendered to be kept", () => {
+  it("are those asked for before within a copy's time: a page asked for once is rendered as any other answer", () => {
+    const { pages, served, advance } = setUp();
+    expect(pages.admits("/?view=1")).toBe(false);
+    expect(served).toEqual([false]);
+    expect(pages.admits("/?view=2")).toBe(false);
+    expect(pages.admits("/?view=1")).toBe(true);
+    // Rendered to be kept, it is counted when that render is done, not here.
+    expect(served).toEqual([false, false]);
+    // Until a copy is kept, each request renders it to be kept.
+    advance(59_000);
+    expect(pages.admits("/?view=1")).toBe(true);
+    advance(59_000);
+    expect(pages.admits("/?view=1")).toBe(true);
+    expect(pages.admits("/?view=2")).toBe(false);
+    expect(pages.admits("/?view=2")).toBe(true);
+  });
+
+  it("remember at most twice the copies kept, forgetting the oldest sightings first", () => {
+    const { pages } = setUp({ keptMax: 2 });
+    for (const view of [1, 2, 3, 4, 5]) expect(pages.admits(`/?view=${view}`)).toBe(false);
+    expect(pages.admits("/?view=1")).toBe(false);
+    expect(pages.admits("/?view=5")).toBe(true);
+  });
+});

@@ -43,6 +43,12 @@ export type KeptPages = {
   /** The nonce a page to be kept is rendered with: put in place of each answer's own. */
   readonly standIn: string;
   /**
+   * Whether the page under `key` is rendered to be kept: once it was asked for before, within
+   * the time a copy is good. A page asked for once (a one-off query string, a link followed
+   * once) is rendered as any other answer, with nothing noted or kept of it.
+   */
+  admits(key: string): boolean;
+  /**
    * Answers `res` with the kept copy under `key`, if a good one is kept (`beforeWrite` then sets
    * what else the answer says, before it goes out): a 304 without its body to a request that
    * names its ETag (`ifNoneMatch`). Whether it did.
@@ -78,6 +84,9 @@ export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptio
   const standIn = cspNonce();
   const kept = new Map<string, KeptPage>();
   let bytes = 0;
+  // When each page not kept was last asked for: bounded as the copies are, the oldest first.
+  const seen = new Map<string, number>();
+  const seenMax = keptMax * 2;
 
   const drop = (key: string) => {
     const page = kept.get(key);
@@ -90,6 +99,19 @@ export function createKeptPages(reference: ChangesHeard, options: KeptPagesOptio
 
   return {
     standIn,
+    admits(key) {
+      const at = now();
+      const last = seen.get(key);
+      // Noted again as the newest, so that a page whose render could not be kept (it read
+      // what its caches did not hold yet) is rendered to be kept the next time too.
+      seen.delete(key);
+      while (seen.size >= seenMax) seen.delete(seen.keys().next().value!);
+      seen.set(key, at);
+      if (last !== undefined && at - last < ttl) return true;
+      // It is answered by a render of its own.
+      options.onServed?.(false);
+      return false;
+    },
     serveKept(key, res, { nonce, ifNoneMatch, beforeWrite }) {
       const page = kept.get(key);
       if (!page) return false;

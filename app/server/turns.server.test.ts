@@ -7,20 +7,22 @@ const busy = (ms: number) => {
 };
 
 describe("work handed out by turns of the event loop", () => {
-  it("runs two pieces a turn, in the order they came, and the loop turns between them", async () => {
+  it("runs eight pieces a turn, in the order they came, and the loop turns between them", async () => {
     const order: string[] = [];
-    const pieces = [1, 2, 3, 4, 5, 6].map((n) =>
+    const numbers = Array.from({ length: 20 }, (_, i) => i + 1);
+    const pieces = numbers.map((n) =>
       nextTurn().then(() => {
         if (n === 1) setTimeout(() => order.push("timer"), 0);
-        busy(3);
+        busy(1);
         order.push(`piece ${n}`);
       }),
     );
-    expect(waitingForTurn()).toBe(6);
+    expect(waitingForTurn()).toBe(20);
     await Promise.all(pieces);
     expect(waitingForTurn()).toBe(0);
-    // All six at once would have run before the timer's phase came round.
-    expect(order).toEqual(["piece 1", "piece 2", "timer", "piece 3", "piece 4", "piece 5", "piece 6"]);
+    // All twenty at once would have run before the timer's phase came round.
+    const pieceNames = numbers.map((n) => `piece ${n}`);
+    expect(order).toEqual([...pieceNames.slice(0, 8), "timer", ...pieceNames.slice(8)]);
   });
 
   it("lets a piece through at the next turn when nothing waits", async () => {

@@ -8,9 +8,11 @@ import { setImmediate } from "node:timers";
  * connection of a burst waited through fifty such turns, seconds, before its first request was
  * read. Waiting here, at most PER_TURN pieces run per turn and the server looks at its sockets,
  * the new connections among them, between them; a request already under way waits its place in
- * line as it did before (docs/decisions/041-turns.md).
+ * line as it did before (docs/decisions/041-turns.md). Eight, not fewer: each turn costs the
+ * server a round of its timers and sockets, and at two a turn a rendered page cost half as much
+ * again (decision 041's consequences).
  */
-const PER_TURN = 2;
+const PER_TURN = 8;
 
 const waiting: Array<() => void> = [];
 let scheduled = false;
