@@ -27,6 +27,7 @@ import {
   UNAVAILABLE_RETRY_SECONDS,
 } from "~/lib/database-unavailable.server";
 import { remixRequest, sendResponse, trustsForwarding } from "~/lib/remix-express.server";
+import { pageServices } from "~/services/owned-cache.server";
 import { siteCookies } from "~/services/session.server";
 import { metricsHandler, routeLabeler, timeRequests } from "./metrics-endpoint.server";
 import { requestIdOf, requestLog } from "./request-log.server";
@@ -219,6 +220,8 @@ export function createApp(services: AppServices, { build, root }: Served, state:
     keptBytes: MEMBER_PAGE_BYTES,
     onServed: (kept) => services.metrics.memberPageServed(kept),
   });
+  // What a page that may be kept reads, whether or not this render is the one to be kept.
+  const keyedServices = pageServices(services);
   app.all("*", async (req, res, next) => {
     try {
       const nonce = locals(res).cspNonce;
@@ -238,7 +241,7 @@ export function createApp(services: AppServices, { build, root }: Served, state:
       // A chunked body was read by limitBodies; the router reads its replay.
       const request = remixRequest(req, res, res.locals.body as Readable | undefined);
       const context = {
-        app: services,
+        app: keyed ? keyedServices : services,
         cspNonce: kept ? kept[0].standIn : nonce,
         requestId: requestIdOf(res),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",

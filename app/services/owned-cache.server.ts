@@ -22,10 +22,11 @@ export type OwnedTopic = `entries:${string}` | "users";
 
 export type OwnedCache = Omit<HeardCache, "setKeeping" | "attach"> & {
   /**
-   * While a page that may be kept renders: the value kept under `key`, or `load`'s, kept unless
-   * a change of `topic` was heard while it loaded. Otherwise `load`'s, not kept.
+   * While a page that may be kept renders (`forPage`, or a render to be kept): the value kept
+   * under `key`, or `load`'s, kept unless a change of `topic` was heard while it loaded.
+   * Otherwise `load`'s, not kept.
    */
-  read<T>(key: string, topic: OwnedTopic, load: () => Promise<T>): Promise<T>;
+  read<T>(key: string, topic: OwnedTopic, load: () => Promise<T>, forPage?: boolean): Promise<T>;
   /** Drops what the notification names ("*": everything). */
   forget(payload: string): void;
 };
@@ -33,13 +34,26 @@ export type OwnedCache = Omit<HeardCache, "setKeeping" | "attach"> & {
 export function createOwnedCache(options: KeepingOptions = {}): OwnedCache & HeardCache {
   const kept = keptReads<string, unknown, OwnedTopic>(options, { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES });
   return kept.cache<Pick<OwnedCache, "read" | "forget">>({
-    async read<T>(key: string, topic: OwnedTopic, load: () => Promise<T>) {
-      return keepableRender() ? kept.read(key, load, () => topic) : load();
+    async read<T>(key: string, topic: OwnedTopic, load: () => Promise<T>, forPage = false) {
+      return forPage || keepableRender() ? kept.read(key, load, () => topic) : load();
     },
     forget(payload: string) {
       kept.forget(payload === "*" ? undefined : (topic) => topic === payload);
     },
   });
+}
+
+/**
+ * The services as the render of a page that may be kept sees them, whether or not this render
+ * is the one to be kept (a page asked for the first time: decision 067): its owners' data read
+ * from the cache, as the render to be kept reads it.
+ */
+export function pageServices<S extends { owned: OwnedCache }>(services: S): S {
+  const { owned } = services;
+  const forPage: OwnedCache = Object.create(owned, {
+    read: { value: <T>(key: string, topic: OwnedTopic, load: () => Promise<T>) => owned.read(key, topic, load, true) },
+  });
+  return Object.create(services, { owned: { value: forPage } }) as S;
 }
 
 /** The cache of a server, listening to the database's notifications of changed entries and members. */

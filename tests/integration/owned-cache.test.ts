@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { renderKeepable } from "~/db/query-count.server";
+import { countQueries, renderKeepable } from "~/db/query-count.server";
 import { causes, nolEntries, nolVersionFeatures, users } from "~/db/schema";
 import { entriesOf } from "~/services/nol/entries.server";
-import { listeningOwnedCache, type OwnedCache } from "~/services/owned-cache.server";
+import { listeningOwnedCache, pageServices, type OwnedCache } from "~/services/owned-cache.server";
 import { createTestDatabase, drivers, type TestDatabase } from "../helpers/db";
 import { eventually } from "../helpers/eventually";
 import { createUser } from "../helpers/users";
@@ -119,6 +119,23 @@ describe.each(drivers)("the owners' data kept for pages, on %s", (driver) => {
   it("reads the database for anything but a page that may be kept, and keeps nothing of it", async () => {
     await cache.read(`entries:${other.id}:OC`, `entries:${other.id}`, () => entriesOf(database.db, other.id, "OC"));
     expect(cache.size).toBe(0);
+  });
+
+  it("is read from by a page that may be kept on its first request too, through the page's services", async () => {
+    const { owned } = pageServices({ owned: cache });
+    const read = () =>
+      countQueries(() =>
+        owned.read(`entries:${owner.id}:OC`, `entries:${owner.id}`, () => entriesOf(database.db, owner.id, "OC")),
+      );
+    expect((await read()).queries).toBe(1);
+    expect(cache.size).toBe(1);
+    // No render to be kept is under way: the cache answers all the same.
+    const again = await read();
+    expect(again.queries).toBe(0);
+    expect(again.result).toEqual((await pageRead(owner.id)).rows);
+    // Its other parts are the cache's own.
+    expect(owned.keeping).toBe(true);
+    expect(owned.size).toBe(1);
   });
 
   it("has heard a write's change by the time it says it caught up", async () => {
